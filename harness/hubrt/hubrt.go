@@ -1,0 +1,246 @@
+// Package hubrt is the process runtime of the reference hubs: it starts the player
+// programs with pipes, reads their lines, writes to them, and shuts them down.
+//
+// It behaves as the specs ask of a C hub: players are found like execvp finds them, their
+// stderr goes to /dev/null, a write to a dead player is ignored (the read that follows
+// reports the loss), and a signal the hub watches interrupts whatever read is waiting.
+package hubrt
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"gauntlet/harness/lineio"
+)
+
+// ErrInterrupted is returned by reads after a watched signal has arrived.
+var ErrInterrupted = errors.New("interrupted by signal")
+
+// Exit is how a player process ended.
+type Exit struct {
+	Code   int            // exit status, when Signal is 0
+	Signal syscall.Signal // the signal that killed it, or 0
+}
+
+// String describes the exit as "exit status N" or "signal N".
+func (e Exit) String() string {
+	if e.Signal != 0 {
+		return fmt.Sprintf("signal %d", int(e.Signal))
+	}
+	return fmt.Sprintf("exit status %d", e.Code)
+}
+
+// Hub is a set of started player processes.
+type Hub struct {
+	players []*player
+
+	mu        sync.Mutex
+	caught    os.Signal
+	interrupt chan struct{} // closed when a watched signal arrives
+}
+
+type player struct {
+	cmd    *exec.Cmd
+	stdin  *os.File
+	reqs   chan readKind
+	res    chan readResult
+	done   chan struct{} // closed once the process has been reaped
+	exit   Exit
+}
+
+type readKind int
+
+const (
+	readLine readKind = iota
+	readByte
+)
+
+type readResult struct {
+	line string
+	b    byte
+	err  error
+}
+
+// Start runs progs[i] with arguments args(i): its stdin and stdout are pipes to the hub, its
+// stderr is /dev/null, and a name without '/' is looked up in PATH like execvp does. If one
+// fails to start, those already started are killed and reaped and the error is returned.
+func Start(progs []string, args func(i int) []string) (*Hub, error) {
+	h := &Hub{interrupt: make(chan struct{})}
+	for i, prog := range progs {
+		p, err := startPlayer(prog, args(i))
+		if err != nil {
+			h.Kill()
+			return nil, err
+		}
+		h.players = append(h.players, p)
+	}
+	return h, nil
+}
+
+func startPlayer(prog string, args []string) (*player, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	// Passing *os.File values makes the child inherit the pipe ends directly, without the
+	// copying goroutines of exec.Cmd, so Wait never closes a pipe the hub still reads.
+	cmd := exec.Command(prog, args...)
+	cmd.Stdin = inR
+	cmd.Stdout = outW
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, err
+	}
+	p := &player{
+		cmd:   cmd,
+		stdin: inW,
+		reqs:  make(chan readKind),
+		res:   make(chan readResult, 1),
+		done:  make(chan struct{}),
+	}
+	go p.serveReads(lineio.NewReader(outR))
+	go p.reap()
+	return p, nil
+}
+
+// serveReads performs one read per request, so that a read interrupted by a signal can be
+// abandoned without losing the reader's position for anyone.
+func (p *player) serveReads(r *lineio.Reader) {
+	for kind := range p.reqs {
+		var res readResult
+		if kind == readByte {
+			res.b, res.err = r.ReadByte()
+		} else {
+			res.line, res.err = r.ReadLine()
+		}
+		p.res <- res
+	}
+}
+
+func (p *player) reap() {
+	err := p.cmd.Wait()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			p.exit = Exit{Signal: ws.Signal()}
+		} else {
+			p.exit = Exit{Code: ee.ExitCode()}
+		}
+	}
+	close(p.done)
+}
+
+// Len is the number of players.
+func (h *Hub) Len() int { return len(h.players) }
+
+// Watch makes the given signals interrupt the hub: after the first of them arrives, every
+// waiting and later read returns ErrInterrupted, and Caught reports the signal.
+func (h *Hub) Watch(sigs ...os.Signal) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, sigs...)
+	go func() {
+		s := <-ch
+		h.mu.Lock()
+		h.caught = s
+		h.mu.Unlock()
+		close(h.interrupt)
+	}()
+}
+
+// Caught returns the watched signal that arrived, or nil.
+func (h *Hub) Caught() os.Signal {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.caught
+}
+
+func (h *Hub) read(i int, kind readKind) readResult {
+	select {
+	case <-h.interrupt:
+		return readResult{err: ErrInterrupted}
+	default:
+	}
+	p := h.players[i]
+	select {
+	case p.reqs <- kind:
+	case <-h.interrupt:
+		return readResult{err: ErrInterrupted}
+	}
+	select {
+	case res := <-p.res:
+		return res
+	case <-h.interrupt:
+		return readResult{err: ErrInterrupted}
+	}
+}
+
+// ReadHandshake reads one byte from player i: the handshake sent without a newline.
+func (h *Hub) ReadHandshake(i int) (byte, error) {
+	res := h.read(i, readByte)
+	return res.b, res.err
+}
+
+// ReadLine reads the next line from player i, without its '\n'. A last line ended by EOF is
+// returned as a line; the read after it returns io.EOF.
+func (h *Hub) ReadLine(i int) (string, error) {
+	res := h.read(i, readLine)
+	return res.line, res.err
+}
+
+// Send writes line and a '\n' to player i. A write error (the player is gone) is ignored:
+// the specs ask hubs to notice the loss by the read failure that follows.
+func (h *Hub) Send(i int, line string) {
+	h.players[i].stdin.Write([]byte(line + "\n"))
+}
+
+// Kill sends SIGKILL to every player still running, reaps them all and returns how each
+// ended, in player order.
+func (h *Hub) Kill() []Exit {
+	return h.WaitUntil(time.Now())
+}
+
+// WaitUntil waits for every player to exit; at the deadline it sends SIGKILL to those still
+// running. It reaps them all and returns how each ended, in player order.
+func (h *Hub) WaitUntil(deadline time.Time) []Exit {
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	expired := false
+	for _, p := range h.players {
+		if !expired {
+			select {
+			case <-p.done:
+				continue
+			case <-timer.C:
+				expired = true
+			}
+		}
+		select {
+		case <-p.done:
+		default:
+			p.cmd.Process.Kill()
+			<-p.done
+		}
+	}
+	exits := make([]Exit, len(h.players))
+	for i, p := range h.players {
+		p.stdin.Close()
+		exits[i] = p.exit
+	}
+	return exits
+}

@@ -1,0 +1,138 @@
+package hubrt
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// script writes an executable shell script named name into dir.
+func script(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func noArgs(int) []string { return nil }
+
+func TestPathLookupArgsAndLines(t *testing.T) {
+	dir := t.TempDir()
+	script(t, dir, "echoer", `printf '^'; echo "args $#:$1:$2"; read x; printf '%s' "got $x"`)
+	t.Setenv("PATH", dir+":"+os.Getenv("PATH"))
+	h, err := Start([]string{"echoer"}, func(i int) []string { return []string{"2", "0"} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Kill()
+	if b, err := h.ReadHandshake(0); err != nil || b != '^' {
+		t.Fatalf("ReadHandshake = %q, %v", b, err)
+	}
+	if l, err := h.ReadLine(0); err != nil || l != "args 2:2:0" {
+		t.Fatalf("ReadLine = %q, %v", l, err)
+	}
+	h.Send(0, "YT")
+	// The reply has no newline and is followed by EOF: it is still a line.
+	if l, err := h.ReadLine(0); err != nil || l != "got YT" {
+		t.Fatalf("ReadLine = %q, %v", l, err)
+	}
+	if _, err := h.ReadLine(0); err != io.EOF {
+		t.Fatalf("ReadLine at end = %v, want io.EOF", err)
+	}
+	if ex := h.WaitUntil(time.Now().Add(5 * time.Second)); ex[0] != (Exit{}) {
+		t.Fatalf("exit = %v, want status 0", ex[0])
+	}
+}
+
+func TestLastLineSurvivesExit(t *testing.T) {
+	// The player writes and exits at once; the line must not be lost to the reaper.
+	p := script(t, t.TempDir(), "quick", "echo DO3; exit 3\n")
+	h, err := Start([]string{p}, noArgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := h.WaitUntil(time.Now().Add(5 * time.Second))
+	if l, err := h.ReadLine(0); err != nil || l != "DO3" {
+		t.Fatalf("ReadLine after exit = %q, %v", l, err)
+	}
+	if ex[0] != (Exit{Code: 3}) {
+		t.Fatalf("exit = %v, want status 3", ex[0])
+	}
+}
+
+func TestSendToDeadPlayerIsIgnored(t *testing.T) {
+	p := script(t, t.TempDir(), "dead", "exit 0\n")
+	h, err := Start([]string{p}, noArgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.WaitUntil(time.Now().Add(5 * time.Second))
+	for i := 0; i < 10; i++ {
+		h.Send(0, "HAP0,1,0,0,0") // would raise SIGPIPE in a program that did not survive it
+	}
+	if _, err := h.ReadLine(0); err != io.EOF {
+		t.Fatalf("ReadLine = %v, want io.EOF", err)
+	}
+}
+
+func TestWaitUntilKillsStragglers(t *testing.T) {
+	dir := t.TempDir()
+	slow := script(t, dir, "slow", "exec sleep 30\n")
+	fine := script(t, dir, "fine", "exit 2\n")
+	h, err := Start([]string{fine, slow}, noArgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	ex := h.WaitUntil(time.Now().Add(200 * time.Millisecond))
+	if ex[0] != (Exit{Code: 2}) || ex[1] != (Exit{Signal: syscall.SIGKILL}) {
+		t.Fatalf("exits = %v", ex)
+	}
+	if ex[1].String() != "signal 9" || ex[0].String() != "exit status 2" {
+		t.Fatalf("strings = %q, %q", ex[1], ex[0])
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("WaitUntil took %v", d)
+	}
+	pid := h.players[1].cmd.Process.Pid
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("killed player %d still exists: %v", pid, err)
+	}
+}
+
+func TestStartFailureKillsStarted(t *testing.T) {
+	slow := script(t, t.TempDir(), "slow", "exec sleep 30\n")
+	h, err := Start([]string{slow, "/nonexistent/program"}, noArgs)
+	if err == nil || h != nil {
+		t.Fatalf("Start = %v, %v; want an error", h, err)
+	}
+}
+
+func TestWatchInterruptsRead(t *testing.T) {
+	slow := script(t, t.TempDir(), "slow", "exec sleep 30\n")
+	h, err := Start([]string{slow}, noArgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Kill()
+	h.Watch(syscall.SIGUSR1)
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		syscall.Kill(os.Getpid(), syscall.SIGUSR1)
+	}()
+	if _, err := h.ReadLine(0); err != ErrInterrupted {
+		t.Fatalf("ReadLine = %v, want ErrInterrupted", err)
+	}
+	if h.Caught() != syscall.SIGUSR1 {
+		t.Fatalf("Caught = %v", h.Caught())
+	}
+	if _, err := h.ReadHandshake(0); err != ErrInterrupted {
+		t.Fatalf("later ReadHandshake = %v, want ErrInterrupted", err)
+	}
+}
