@@ -46,12 +46,12 @@ type Hub struct {
 }
 
 type player struct {
-	cmd    *exec.Cmd
-	stdin  *os.File
-	reqs   chan readKind
-	res    chan readResult
-	done   chan struct{} // closed once the process has been reaped
-	exit   Exit
+	cmd   *exec.Cmd
+	stdin *os.File
+	reqs  chan readKind
+	res   chan readResult
+	done  chan struct{} // closed once the process has been reaped
+	exit  Exit
 }
 
 type readKind int

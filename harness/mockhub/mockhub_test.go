@@ -1,0 +1,94 @@
+package mockhub
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func player(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "player")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// pingPong answers "PING x" with "PONG x" after a '^' handshake and exits 0 on BYE, 6 on EOF.
+const pingPong = `printf '^'
+while read line; do
+  case "$line" in
+    BYE) exit 0;;
+    PING*) echo "PONG${line#PING}";;
+    *) echo bad >&2; exit 5;;
+  esac
+done
+exit 6
+`
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name   string
+		player string
+		conv   string
+		ok     bool
+		report string // a substring of the report
+	}{
+		{"matches", pingPong, "args 1 0\nhello \"^\"\nsend \"PING 1\"\nexpect \"PONG 1\"\nsend \"BYE\"\neof\nexit 0\n", true, "ok: 6 steps"},
+		{"wrong reply", pingPong, "hello \"^\"\nsend \"PING 1\"\nexpect \"PONG 2\"\n", false, `want "PONG 2\n", got "PONG 1\n"`},
+		{"wrong handshake", `printf '!'; exit 0`, "hello \"^\"\n", false, `want "^", got "!"`},
+		{"no handshake", `exit 0`, "hello \"^\"\n", false, `want "^", got EOF`},
+		{"silent player times out", `printf '^'; sleep 30`, "hello \"^\"\nexpect \"X\"\n", false, "got nothing within"},
+		{"line without newline then EOF", `printf '^DO1'`, "hello \"^\"\nexpect \"DO1\"\n", false, `got "DO1" and then EOF`},
+		{"EOF from the hub", pingPong, "hello \"^\"\nclose\nexit 6\n", true, "exit status 6"},
+		{"wrong exit status", pingPong, "hello \"^\"\nsend \"HUH\"\nexit 6\n", false, "want exit status 6, got exit status 5"},
+		{"signal", pingPong, "hello \"^\"\nsignal TERM\nexit signal TERM\n", true, "signal 15"},
+		{"extra output where EOF expected", `printf '^x'; exit 0`, "hello \"^\"\neof\n", false, `want EOF, got "x"`},
+		{"player left running is killed", `printf '^'; sleep 30`, "hello \"^\"\n", true, "killed by the mock hub"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := Parse(tc.conv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			res, err := Run(c, player(t, tc.player), Options{StepTimeout: 500 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.OK != tc.ok || !strings.Contains(res.Report(), tc.report) {
+				t.Errorf("report %q (ok=%v), want ok=%v containing %q", res.Report(), res.OK, tc.ok, tc.report)
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("run took %v", d)
+			}
+		})
+	}
+}
+
+func TestParseAndFormat(t *testing.T) {
+	src := "args 3 \"a b\"\nhello \"^\"\nsend \"7;::-::-\"\nsend-raw \"DONE\"\nexpect \"DO1\"\nclose\nsignal HUP\nsleep 20ms\neof\nexit 4\nexit signal SEGV\n"
+	c, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Args) != 2 || c.Args[1] != "a b" || len(c.Steps) != 10 {
+		t.Fatalf("parsed %+v", c)
+	}
+	again, err := Parse(c.Format())
+	if err != nil || again.Format() != c.Format() {
+		t.Fatalf("round trip: %v\n%s\nvs\n%s", err, again.Format(), c.Format())
+	}
+	for _, bad := range []string{"expect", "send \"a\nb\"", "exit -1", "exit signal NOPE", "sleep x", "frobnicate", "args 1\nargs 2", "close now"} {
+		var e *Error
+		if _, err := Parse(bad); !errors.As(err, &e) {
+			t.Errorf("Parse(%q) = %v, want *Error", bad, err)
+		}
+	}
+}

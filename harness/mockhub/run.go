@@ -1,0 +1,248 @@
+package mockhub
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// Result is how a conversation went.
+type Result struct {
+	OK     bool
+	Steps  int    // steps completed
+	Failed *Step  // the step where the player diverged, when not OK
+	Want   string // what that step expected
+	Got    string // what the player did instead
+	Status string // how the player ended: "exit status N", "signal N", or "killed by the mock hub"
+}
+
+// Report is a one-line account of the result, for people.
+func (r Result) Report() string {
+	if r.OK {
+		return fmt.Sprintf("ok: %d steps matched; player: %s", r.Steps, r.Status)
+	}
+	return fmt.Sprintf("FAIL at conversation line %d (%s): want %s, got %s; player: %s",
+		r.Failed.Source, r.Failed, r.Want, r.Got, r.Status)
+}
+
+// Options tune a run.
+type Options struct {
+	StepTimeout time.Duration // how long to wait for the player at one step (default 5s)
+	Stderr      io.Writer     // where the player's stderr goes (default: discarded)
+}
+
+// Run starts prog with the conversation's arguments and plays the conversation. Whatever
+// happens, the player's process group is killed and reaped before Run returns.
+func Run(c *Conversation, prog string, opt Options) (Result, error) {
+	if opt.StepTimeout <= 0 {
+		opt.StepTimeout = 5 * time.Second
+	}
+	p, err := start(prog, c.Args, opt.Stderr)
+	if err != nil {
+		return Result{}, err
+	}
+	defer p.kill()
+	res := Result{OK: true}
+	for i := range c.Steps {
+		st := &c.Steps[i]
+		want, got, ok := p.step(st, opt.StepTimeout)
+		if !ok {
+			res = Result{Failed: st, Want: want, Got: got, Steps: i}
+			break
+		}
+		res.Steps = i + 1
+	}
+	res.Status = p.finish()
+	return res, nil
+}
+
+type proc struct {
+	cmd    *exec.Cmd
+	stdin  *os.File
+	out    chan []byte // chunks of stdout; closed at EOF
+	buf    []byte
+	eof    bool
+	exited chan struct{}
+	status string
+	killed bool
+}
+
+func start(prog string, args []string, stderr io.Writer) (*proc, error) {
+	cmd := exec.Command(prog, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Stderr = stderr
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout = inR, outW
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, fmt.Errorf("cannot start %s: %w", prog, err)
+	}
+	p := &proc{cmd: cmd, stdin: inW, out: make(chan []byte, 16), exited: make(chan struct{})}
+	go func() {
+		defer close(p.out)
+		defer outR.Close()
+		for {
+			b := make([]byte, 4096)
+			n, err := outR.Read(b)
+			if n > 0 {
+				p.out <- b[:n]
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		err := cmd.Wait()
+		p.status = "exit status 0"
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				p.status = fmt.Sprintf("signal %d", int(ws.Signal()))
+			} else {
+				p.status = fmt.Sprintf("exit status %d", ee.ExitCode())
+			}
+		}
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// fill waits until the buffer holds n bytes, a newline (when line is set), or EOF.
+func (p *proc) fill(deadline <-chan time.Time, until func([]byte) bool) (timedOut bool) {
+	for !until(p.buf) && !p.eof {
+		select {
+		case b, ok := <-p.out:
+			if !ok {
+				p.eof = true
+				return false
+			}
+			p.buf = append(p.buf, b...)
+		case <-deadline:
+			return true
+		}
+	}
+	return false
+}
+
+func hasLine(b []byte) bool {
+	for _, c := range b {
+		if c == '\n' {
+			return true
+		}
+	}
+	return false
+}
+
+// step performs one step; on a divergence it returns what was wanted and what came.
+func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool) {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	switch st.Kind {
+	case Send:
+		p.stdin.Write([]byte(st.Text + "\n"))
+	case SendRaw:
+		p.stdin.Write([]byte(st.Text))
+	case Close:
+		p.stdin.Close()
+	case Signal:
+		syscall.Kill(p.cmd.Process.Pid, syscall.Signal(st.Signal))
+	case Sleep:
+		time.Sleep(st.Delay)
+	case Hello:
+		n := len(st.Text)
+		timedOut := p.fill(timer.C, func(b []byte) bool { return len(b) >= n })
+		return p.take(strconv.Quote(st.Text), n, timedOut, timeout)
+	case Expect:
+		timedOut := p.fill(timer.C, hasLine)
+		want := strconv.Quote(st.Text + "\n")
+		if !hasLine(p.buf) {
+			return p.take(want, len(p.buf), timedOut, timeout)
+		}
+		n := 0
+		for p.buf[n] != '\n' {
+			n++
+		}
+		return p.take(want, n+1, false, timeout)
+	case EOF:
+		timedOut := p.fill(timer.C, func(b []byte) bool { return len(b) > 0 })
+		if timedOut {
+			return "EOF", fmt.Sprintf("nothing within %v (stdout still open)", timeout), false
+		}
+		if len(p.buf) > 0 {
+			return "EOF", strconv.Quote(string(p.buf)), false
+		}
+	case Exit:
+		select {
+		case <-p.exited:
+		case <-timer.C:
+			return st.String(), fmt.Sprintf("still running after %v", timeout), false
+		}
+		want := fmt.Sprintf("exit status %d", st.Status)
+		if st.Signal != 0 {
+			want = fmt.Sprintf("signal %d", st.Signal)
+		}
+		if p.status != want {
+			return want, p.status, false
+		}
+	}
+	return "", "", true
+}
+
+// take removes n bytes from the buffer and compares them with the wanted (quoted) text.
+func (p *proc) take(want string, n int, timedOut bool, timeout time.Duration) (string, string, bool) {
+	n = min(n, len(p.buf))
+	got := string(p.buf[:n])
+	p.buf = p.buf[n:]
+	if strconv.Quote(got) == want {
+		return "", "", true
+	}
+	switch {
+	case timedOut && got == "":
+		return want, fmt.Sprintf("nothing within %v", timeout), false
+	case timedOut:
+		return want, fmt.Sprintf("%q and then nothing within %v", got, timeout), false
+	case p.eof && got == "":
+		return want, "EOF", false
+	case p.eof && !hasLine([]byte(got)):
+		return want, fmt.Sprintf("%q and then EOF", got), false
+	}
+	return want, strconv.Quote(got), false
+}
+
+// finish ends the run: it gives a player that is still running a moment to exit, then kills
+// its process group, and returns how it ended.
+func (p *proc) finish() string {
+	select {
+	case <-p.exited:
+	case <-time.After(100 * time.Millisecond):
+		p.kill()
+		p.killed = true
+	}
+	<-p.exited
+	if p.killed {
+		return "killed by the mock hub at the end (" + p.status + ")"
+	}
+	return p.status
+}
+
+func (p *proc) kill() {
+	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	p.stdin.Close()
+}

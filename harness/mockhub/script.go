@@ -1,0 +1,204 @@
+// Package mockhub is the mock hub: it drives one player under test through a conversation,
+// checks every byte the player sends against the expected one, and injects the hub-side
+// faults (a malformed message, EOF, a signal, bad arguments) where the conversation says.
+//
+// A conversation is a small text file, the same for every pipe game, one step a line
+// ('#' starts a comment; strings are Go-quoted):
+//
+//	args 2 0                        # the player's arguments (default: none)
+//	hello "^"                       # the player must first write exactly these bytes
+//	send "7;::-Mo1V11V22Mo1Mo1::-"  # write the line and a '\n' to the player
+//	send-raw "DONE"                 # write the bytes as they are (no '\n' added)
+//	expect "DO1"                    # the player's next line must be exactly this
+//	close                           # close the player's stdin: it sees EOF
+//	signal HUP                      # send the player a signal
+//	sleep 100ms                     # wait
+//	eof                             # the player must close its stdout, sending nothing more
+//	exit 0                          # the player must exit with this status
+//	exit signal SEGV                # ... or die by this signal
+//
+// Conversations generated from a game's engine (the reference strategy's reply at every
+// point) and hand-written ones for faults use the same steps.
+package mockhub
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"gauntlet/harness/faults"
+)
+
+// Kind is what a step does.
+type Kind int
+
+// The steps of a conversation.
+const (
+	Hello Kind = iota
+	Send
+	SendRaw
+	Expect
+	Close
+	Signal
+	Sleep
+	EOF
+	Exit
+)
+
+var kindNames = []string{"hello", "send", "send-raw", "expect", "close", "signal", "sleep", "eof", "exit"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Step is one line of a conversation.
+type Step struct {
+	Kind   Kind
+	Text   string        // bytes for Hello, Send, SendRaw, Expect (Send and Expect without '\n')
+	Status int           // for Exit, when Signal is 0
+	Signal int           // for Signal; for Exit, the expected death signal (0: a normal exit)
+	Delay  time.Duration // for Sleep
+	Source int           // script line
+}
+
+// Conversation is a parsed conversation.
+type Conversation struct {
+	Args  []string
+	Steps []Step
+}
+
+// Error is a mistake in a conversation file.
+type Error struct {
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("conversation line %d: %s", e.Line, e.Msg) }
+
+// Parse reads a conversation.
+func Parse(text string) (*Conversation, error) {
+	c := &Conversation{}
+	sawArgs := false
+	for i, raw := range strings.Split(text, "\n") {
+		n := i + 1
+		f, err := faults.Words(raw)
+		if err != nil {
+			return nil, &Error{n, err.Error()}
+		}
+		if len(f) == 0 {
+			continue
+		}
+		bad := func(format string, a ...any) (*Conversation, error) {
+			return nil, &Error{n, fmt.Sprintf(format, a...)}
+		}
+		arg := func() (string, bool) {
+			if len(f) != 2 {
+				return "", false
+			}
+			return f[1], true
+		}
+		st := Step{Source: n}
+		switch f[0] {
+		case "args":
+			if sawArgs {
+				return bad("args given twice")
+			}
+			sawArgs = true
+			c.Args = append([]string{}, f[1:]...)
+			continue
+		case "hello", "send", "send-raw", "expect":
+			s, ok := arg()
+			if !ok {
+				return bad("%s takes one quoted string", f[0])
+			}
+			st.Kind, st.Text = map[string]Kind{"hello": Hello, "send": Send, "send-raw": SendRaw, "expect": Expect}[f[0]], s
+			if (st.Kind == Send || st.Kind == Expect) && strings.Contains(s, "\n") {
+				return bad("%s takes one line; use send-raw for several", f[0])
+			}
+		case "close", "eof":
+			if len(f) != 1 {
+				return bad("%s takes no argument", f[0])
+			}
+			st.Kind = Close
+			if f[0] == "eof" {
+				st.Kind = EOF
+			}
+		case "signal":
+			s, ok := arg()
+			if !ok {
+				return bad("signal takes a signal name")
+			}
+			sig, err := faults.ParseSignal(s)
+			if err != nil {
+				return bad("%v", err)
+			}
+			st.Kind, st.Signal = Signal, int(sig)
+		case "sleep":
+			s, ok := arg()
+			d, err := time.ParseDuration(s)
+			if !ok || err != nil || d < 0 {
+				return bad("sleep takes a duration such as 100ms")
+			}
+			st.Kind, st.Delay = Sleep, d
+		case "exit":
+			st.Kind = Exit
+			switch {
+			case len(f) == 2:
+				v, err := strconv.Atoi(f[1])
+				if err != nil || v < 0 || v > 255 {
+					return bad("exit status %q is not 0..255", f[1])
+				}
+				st.Status = v
+			case len(f) == 3 && f[1] == "signal":
+				sig, err := faults.ParseSignal(f[2])
+				if err != nil {
+					return bad("%v", err)
+				}
+				st.Signal = int(sig)
+			default:
+				return bad("exit takes a status, or 'signal NAME'")
+			}
+		default:
+			return bad("unknown step %q", f[0])
+		}
+		c.Steps = append(c.Steps, st)
+	}
+	return c, nil
+}
+
+// Format writes the conversation in its canonical form.
+func (c *Conversation) Format() string {
+	var b strings.Builder
+	if len(c.Args) > 0 {
+		b.WriteString("args")
+		for _, a := range c.Args {
+			if a == "" || strings.ContainsAny(a, " \t#\"\\") {
+				a = strconv.Quote(a)
+			}
+			b.WriteString(" " + a)
+		}
+		b.WriteByte('\n')
+	}
+	for _, st := range c.Steps {
+		b.WriteString(st.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// String is the step as a conversation line.
+func (st Step) String() string {
+	switch st.Kind {
+	case Hello, Send, SendRaw, Expect:
+		return st.Kind.String() + " " + strconv.Quote(st.Text)
+	case Signal:
+		return fmt.Sprintf("signal %d", st.Signal)
+	case Sleep:
+		return "sleep " + st.Delay.String()
+	case Exit:
+		if st.Signal != 0 {
+			return fmt.Sprintf("exit signal %d", st.Signal)
+		}
+		return fmt.Sprintf("exit %d", st.Status)
+	}
+	return st.Kind.String()
+}

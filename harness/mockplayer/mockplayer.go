@@ -1,0 +1,326 @@
+// Package mockplayer is the mock player of every pipe game: it sits between a hub and a
+// player, passes the conversation through, and leaves the protocol where a fault script
+// (package faults) says.
+//
+// The player behind it is either a reference player running in-process (the mock plays the
+// game's reference strategy, so its honest moves are always legal) or a real program (relay
+// mode: the mock then records every byte both ways, which is how the harness sees what a
+// third-party hub says to its players).
+//
+// The mock works on the wire, not on a game's rules: the first byte the player writes is its
+// handshake, each later line is a reply, and each line from the hub is a message. That is
+// true of every pipe game here, so one mock serves them all.
+package mockplayer
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"gauntlet/harness/faults"
+)
+
+// Inner is the player behind the mock.
+type Inner interface {
+	// Start begins the player with the given arguments. It returns the player's stdin (the
+	// mock writes the hub's lines there), its stdout (the mock reads the replies there), and
+	// a function that waits for the player to end and gives its exit status.
+	Start(args []string, stderr io.Writer) (in io.WriteCloser, out io.Reader, wait func() int, err error)
+}
+
+// InProcess is a reference player's Run function, run in a goroutine.
+type InProcess func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+
+// Start runs the player in a goroutine connected by in-memory pipes.
+func (f InProcess) Start(args []string, stderr io.Writer) (io.WriteCloser, io.Reader, func() int, error) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	status := make(chan int, 1)
+	go func() {
+		code := f(args, inR, outW, stderr)
+		outW.Close()
+		inR.CloseWithError(io.ErrClosedPipe) // later writes from the mock fail, like EPIPE
+		status <- code
+	}()
+	return inW, outR, func() int { return <-status }, nil
+}
+
+// External is a real player program, started with pipes (relay mode).
+type External struct {
+	Path string // looked up in PATH like execvp when it has no '/'
+}
+
+// Start starts the program; its stderr goes to the given writer.
+func (e External) Start(args []string, stderr io.Writer) (io.WriteCloser, io.Reader, func() int, error) {
+	cmd := exec.Command(e.Path, args...)
+	cmd.Stderr = stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cmd.Stdout = outW
+	if err := cmd.Start(); err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, nil, nil, err
+	}
+	outW.Close()
+	wait := func() int {
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				return 128 + int(ws.Signal())
+			}
+			return ee.ExitCode()
+		}
+		return 0
+	}
+	return in, outR, wait, nil
+}
+
+// Recorder receives every chunk of the conversation as it passes (relay mode).
+type Recorder interface {
+	FromHub(data []byte) // one line from the hub, with its '\n' if it had one
+	ToHub(data []byte)   // what the mock wrote to the hub (the handshake, or one line)
+	Note(event string)   // a fault the mock injected, or how the player ended
+}
+
+// Config sets up one run of the mock player.
+type Config struct {
+	Script   faults.Script
+	Inner    Inner
+	Recorder Recorder // may be nil
+
+	// Die ends the process by a signal. Nil means really die; tests replace it.
+	Die func(sig syscall.Signal)
+	// Hang blocks instead of exiting. Nil means block until killed; tests replace it.
+	Hang func()
+}
+
+type chunk struct {
+	data []byte
+	err  error // io.EOF at the end
+}
+
+
+// Run runs the mock player with the player arguments args on the given streams and returns
+// the exit status. stdout must be an *os.File so that "close" can really close it and
+// "spawn" can hand it to a grandchild.
+func Run(cfg Config, args []string, stdin io.Reader, stdout *os.File, stderr io.Writer) int {
+	m := &mock{cfg: cfg, stdin: stdin, stdout: stdout, stderr: stderr}
+	return m.run(args)
+}
+
+type mock struct {
+	cfg    Config
+	stdin  io.Reader
+	stdout *os.File
+	stderr io.Writer
+	closed bool // stdout closed by a "close" rule
+}
+
+func (m *mock) run(args []string) int {
+	if code, stop := m.fire(faults.Start, 0); stop {
+		return code
+	}
+	in, out, wait, err := m.cfg.Inner.Start(args, m.stderr)
+	if err != nil {
+		fmt.Fprintf(m.stderr, "mockplayer: cannot start the player: %v\n", err)
+		return 127
+	}
+	toInner := make(chan []byte, 4096)
+	go func() {
+		for line := range toInner {
+			in.Write(line)
+		}
+		in.Close()
+	}()
+	hub := make(chan chunk)
+	go readChunks(m.stdin, false, hub)
+	player := make(chan chunk)
+	go readChunks(out, true, player)
+
+	fromHub, replies := 0, -1 // replies is -1 until the handshake has been seen
+	hubOpen := true
+	for {
+		select {
+		case c := <-hub:
+			if c.err != nil {
+				hubOpen = false
+				hub = nil
+				close(toInner)
+				continue
+			}
+			fromHub++
+			m.record(func(r Recorder) { r.FromHub(c.data) })
+			if code, stop := m.fire(faults.After, fromHub); stop {
+				return code
+			}
+			toInner <- c.data
+		case c := <-player:
+			if c.err != nil {
+				code := wait()
+				m.note(fmt.Sprintf("player ended with status %d", code))
+				if hubOpen {
+					// Nothing more will reach the player; stop passing lines to it.
+					hub = nil
+				}
+				if endCode, stop := m.fire(faults.End, 0); stop {
+					return endCode
+				}
+				return code
+			}
+			point, k := faults.Reply, replies+1
+			if replies < 0 {
+				point, k = faults.Hello, 0
+			}
+			replies++
+			code, stop, replaced := m.fireReplace(point, k)
+			if stop {
+				return code
+			}
+			if !replaced {
+				m.write(c.data)
+			}
+		}
+	}
+}
+
+// readChunks sends the handshake byte (when first is set) and then one line at a time.
+func readChunks(r io.Reader, first bool, ch chan<- chunk) {
+	br := bufio.NewReader(r)
+	if first {
+		b, err := br.ReadByte()
+		if err != nil {
+			ch <- chunk{err: io.EOF}
+			return
+		}
+		ch <- chunk{data: []byte{b}}
+	}
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			ch <- chunk{data: line}
+		}
+		if err != nil {
+			ch <- chunk{err: io.EOF}
+			return
+		}
+	}
+}
+
+func (m *mock) record(f func(Recorder)) {
+	if m.cfg.Recorder != nil {
+		f(m.cfg.Recorder)
+	}
+}
+
+func (m *mock) note(event string) { m.record(func(r Recorder) { r.Note(event) }) }
+
+func (m *mock) write(data []byte) {
+	if m.closed {
+		return
+	}
+	m.stdout.Write(data)
+	m.record(func(r Recorder) { r.ToHub(data) })
+}
+
+// fire runs the rules at a point where the player has no message of its own to replace.
+func (m *mock) fire(p faults.Point, k int) (code int, stop bool) {
+	code, stop, _ = m.fireReplace(p, k)
+	return code, stop
+}
+
+// fireReplace runs the rules at a point. stop says the mock must exit with code;
+// replaced says the player's own message must not be sent.
+func (m *mock) fireReplace(p faults.Point, k int) (code int, stop, replaced bool) {
+	for _, r := range m.cfg.Script.At(p, k) {
+		m.note(fmt.Sprintf("fault (script line %d): %s", r.Source, describe(r)))
+		switch r.Op {
+		case faults.Send, faults.Line:
+			m.write(r.Bytes)
+		case faults.Long:
+			m.write(append(bytes.Repeat([]byte{'x'}, r.N), '\n'))
+		case faults.Drop:
+		case faults.Close:
+			m.closed = true
+			m.stdout.Close()
+		case faults.Exit:
+			return r.N, true, true
+		case faults.Signal:
+			m.die(r.Signal)
+			return 128 + int(r.Signal), true, true
+		case faults.Sleep:
+			time.Sleep(r.Delay)
+		case faults.Hang:
+			m.hang()
+			return 0, true, true
+		case faults.Spawn:
+			m.spawn()
+		}
+		if r.Op.Replaces() {
+			replaced = true
+		}
+	}
+	return 0, false, replaced
+}
+
+func describe(r faults.Rule) string {
+	s := strings.TrimSpace(faults.Script{r}.Format())
+	return s
+}
+
+func (m *mock) die(sig syscall.Signal) {
+	if m.cfg.Die != nil {
+		m.cfg.Die(sig)
+		return
+	}
+	Die(sig)
+}
+
+// Die ends the calling process by signal sig, as a C program dies of it: the Go runtime
+// handles some signals itself, so the process image is replaced by a shell that sends the
+// signal to itself with the default action in place.
+func Die(sig syscall.Signal) {
+	if sig == syscall.SIGKILL || sig == syscall.SIGSTOP {
+		syscall.Kill(os.Getpid(), sig)
+	}
+	if sh, err := exec.LookPath("sh"); err == nil {
+		syscall.Exec(sh, []string{"sh", "-c", fmt.Sprintf("trap - %d; kill -%d $$", int(sig), int(sig))}, os.Environ())
+	}
+	syscall.Kill(os.Getpid(), syscall.SIGKILL)
+}
+
+func (m *mock) hang() {
+	if m.cfg.Hang != nil {
+		m.cfg.Hang()
+		return
+	}
+	select {}
+}
+
+// spawn leaves a grandchild that holds the mock's stdin and stdout open.
+func (m *mock) spawn() {
+	cmd := exec.Command("sleep", "3600")
+	if f, ok := m.stdin.(*os.File); ok {
+		cmd.Stdin = f
+	}
+	cmd.Stdout = m.stdout
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(m.stderr, "mockplayer: spawn: %v\n", err)
+		return
+	}
+	go cmd.Wait()
+}

@@ -1,0 +1,194 @@
+package mockplayer
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"gauntlet/harness/faults"
+)
+
+// toy is a tiny player: handshake '^', answers "PING x" with "PONG x", exits 0 on "BYE",
+// exits 6 on EOF and 5 on anything else.
+func toy(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	io.WriteString(stdout, "^")
+	sc := bufio.NewScanner(stdin)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "BYE":
+			return 0
+		case strings.HasPrefix(line, "PING "):
+			io.WriteString(stdout, "PONG "+strings.TrimPrefix(line, "PING ")+"\n")
+		default:
+			return 5
+		}
+	}
+	return 6
+}
+
+type recorder struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (r *recorder) FromHub(d []byte) { r.add("hub> " + string(d)) }
+func (r *recorder) ToHub(d []byte)   { r.add("<player " + string(d)) }
+func (r *recorder) Note(e string)    { r.add("note " + e) }
+func (r *recorder) add(s string) {
+	r.mu.Lock()
+	r.events = append(r.events, s)
+	r.mu.Unlock()
+}
+
+type outcome struct {
+	code   int
+	output string // everything the mock wrote to the hub
+	died   syscall.Signal
+	hung   bool
+}
+
+// run drives the mock with the given script like a hub does: it waits for the handshake,
+// then sends the hub lines one at a time, waiting after each PING for the reply (or for a
+// short while, when the script suppresses it), then closes the pipe.
+func run(t *testing.T, script string, hubLines string) (outcome, *recorder) {
+	t.Helper()
+	s, err := faults.Parse(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	var o outcome
+	rec := &recorder{}
+	cfg := Config{Script: s, Inner: InProcess(toy), Recorder: rec,
+		Die:  func(sig syscall.Signal) { o.died = sig },
+		Hang: func() { o.hung = true }}
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(cfg, []string{"1", "0"}, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	var mu sync.Mutex
+	var out []byte
+	progress := make(chan struct{}, 100)
+	readDone := make(chan struct{})
+	go func() {
+		buf := make([]byte, 1)
+		for {
+			if _, err := outR.Read(buf); err != nil {
+				close(readDone)
+				return
+			}
+			mu.Lock()
+			out = append(out, buf[0])
+			mu.Unlock()
+			if len(out) == 1 || buf[0] == '\n' {
+				progress <- struct{}{}
+			}
+		}
+	}()
+	waitReply := func() {
+		select {
+		case <-progress:
+		case <-readDone:
+		case <-time.After(300 * time.Millisecond):
+		}
+	}
+	waitReply() // the handshake
+	for _, line := range strings.SplitAfter(hubLines, "\n") {
+		if line == "" {
+			continue
+		}
+		inW.Write([]byte(line))
+		if strings.HasPrefix(line, "PING") {
+			waitReply()
+		}
+	}
+	inW.Close()
+	select {
+	case o.code = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("mock player did not finish")
+	}
+	<-readDone
+	inR.Close()
+	o.output = string(out)
+	return o, rec
+}
+
+func TestMockPlayerFaults(t *testing.T) {
+	const game = "PING 1\nPING 2\nPING 3\nBYE\n"
+	tests := []struct {
+		name   string
+		script string
+		hub    string
+		want   outcome
+	}{
+		{"honest play", "", game, outcome{code: 0, output: "^PONG 1\nPONG 2\nPONG 3\n"}},
+		{"EOF from hub", "", "PING 1\n", outcome{code: 6, output: "^PONG 1\n"}},
+		{"no handshake", "hello drop", game, outcome{code: 0, output: "PONG 1\nPONG 2\nPONG 3\n"}},
+		{"wrong handshake byte", `hello send "x"`, game, outcome{code: 0, output: "xPONG 1\nPONG 2\nPONG 3\n"}},
+		{"exit right after handshake", "after 1 exit 0", game, outcome{code: 0, output: "^"}},
+		{"exit after message 2", "after 2 exit 3", game, outcome{code: 3, output: "^PONG 1\n"}},
+		{"garbage reply", `reply 2 line "GARBAGE"`, game, outcome{code: 0, output: "^PONG 1\nGARBAGE\nPONG 3\n"}},
+		{"empty line", `reply 1 line ""`, game, outcome{code: 0, output: "^\nPONG 2\nPONG 3\n"}},
+		{"CRLF", `reply 1 send "PONG 1\r\n"`, game, outcome{code: 0, output: "^PONG 1\r\nPONG 2\nPONG 3\n"}},
+		{"binary bytes", `reply 1 send "\x00\xff\n"`, game, outcome{code: 0, output: "^\x00\xff\nPONG 2\nPONG 3\n"}},
+		{"long line", "reply 3 long 10", game, outcome{code: 0, output: "^PONG 1\nPONG 2\nxxxxxxxxxx\n"}},
+		{"no newline then EOF", "reply 1 send \"PONG 1\"\nreply 1 exit 0", game, outcome{code: 0, output: "^PONG 1"}},
+		{"extra unsolicited line", `after 1 line "DO9"`, game, outcome{code: 0, output: "^DO9\nPONG 1\nPONG 2\nPONG 3\n"}},
+		{"slow reply still sent", "reply 1 sleep 50ms", game, outcome{code: 0, output: "^PONG 1\nPONG 2\nPONG 3\n"}},
+		{"death by signal", "after 2 signal SEGV", game, outcome{code: 128 + 11, output: "^PONG 1\n", died: syscall.SIGSEGV}},
+		{"never exits after the end", "end hang", game, outcome{code: 0, output: "^PONG 1\nPONG 2\nPONG 3\n", hung: true}},
+		{"exit status at the end", "end exit 4", game, outcome{code: 4, output: "^PONG 1\nPONG 2\nPONG 3\n"}},
+		{"close stdout but keep going", "after 2 close", game, outcome{code: 0, output: "^PONG 1\n"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _ := run(t, tc.script, tc.hub)
+			if got != tc.want {
+				t.Errorf("got  %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestMockPlayerRecordsBothWays(t *testing.T) {
+	_, rec := run(t, `reply 1 line "BAD"`, "PING 1\nBYE\n")
+	want := []string{
+		"<player ^",
+		"hub> PING 1\n",
+		"note fault (script line 1): reply 1 line \"BAD\"",
+		"<player BAD\n",
+		"hub> BYE\n",
+		"note player ended with status 0",
+	}
+	if strings.Join(rec.events, "|") != strings.Join(want, "|") {
+		t.Errorf("events:\n%q\nwant\n%q", rec.events, want)
+	}
+}
+
+func TestRelayExternalProgram(t *testing.T) {
+	dir := t.TempDir()
+	prog := dir + "/echoer"
+	os.WriteFile(prog, []byte("#!/bin/sh\nprintf '!'\nread x\necho \"got $x $#\"\nexit 7\n"), 0o755)
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(Config{Inner: External{Path: prog}}, []string{"2", "A"}, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	io.WriteString(inW, "turn 123456\n")
+	inW.Close()
+	out, _ := io.ReadAll(outR)
+	if code := <-done; code != 7 || string(out) != "!got turn 123456 2\n" {
+		t.Fatalf("relay: status %d, output %q", code, out)
+	}
+}
