@@ -114,7 +114,6 @@ type chunk struct {
 	err  error // io.EOF at the end
 }
 
-
 // Run runs the mock player with the player arguments args on the given streams and returns
 // the exit status. stdout must be an *os.File so that "close" can really close it and
 // "spawn" can hand it to a grandchild.
