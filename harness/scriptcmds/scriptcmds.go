@@ -1,0 +1,348 @@
+// Package scriptcmds adds to testscript the commands a conformance script needs and
+// testscript lacks: running a program with a deadline and an expected exit status, sending
+// it a signal at a chosen moment, putting a mock player in a game, and checking that nothing
+// a case started is still running.
+//
+// Commands (see each function's doc for details and an example):
+//
+//	run [-status N|signal:NAME|any] [-timeout D] [-stdin FILE] [-signal SIG (-after D | -after-stdout TEXT | -after-stderr TEXT)] PROG [ARGS...]
+//	mkplayer NAME [MOCKPLAYER-FLAGS...]
+//	noprocs
+package scriptcmds
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"gauntlet/harness/faults"
+)
+
+// MarkerVar is set, with a value unique to each script, in the environment of everything a
+// script starts; noprocs finds leftovers by it.
+const MarkerVar = "GAUNTLET_CASE"
+
+// MaxCapture bounds what run keeps of each output stream.
+const MaxCapture = 1 << 20
+
+type envNames struct{}
+
+// Setup prepares a script's environment for these commands: the case marker, and a bin
+// directory at the front of PATH for mkplayer's wrappers. Call it from testscript.Params.Setup.
+func Setup(env *testscript.Env) error {
+	id := make([]byte, 8)
+	rand.Read(id)
+	bin := filepath.Join(env.WorkDir, ".bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		return err
+	}
+	path := ""
+	for _, kv := range env.Vars {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	env.Setenv("PATH", bin+string(os.PathListSeparator)+path)
+	env.Setenv(MarkerVar, hex.EncodeToString(id))
+	env.Setenv("MOCKBIN", bin)
+	var names []string
+	for _, kv := range env.Vars {
+		if name, _, ok := strings.Cut(kv, "="); ok {
+			names = append(names, name)
+		}
+	}
+	env.Values[envNames{}] = names
+	return nil
+}
+
+// Commands returns the commands to put in testscript.Params.Cmds.
+func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"run":      Run,
+		"mkplayer": MkPlayer,
+		"noprocs":  NoProcs,
+	}
+}
+
+// environ rebuilds the script's environment for a program started by a command.
+func environ(ts *testscript.TestScript, extra []string) []string {
+	names, _ := ts.Value(envNames{}).([]string)
+	seen := map[string]bool{}
+	var env []string
+	for _, n := range append(names, extra...) {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		env = append(env, n+"="+ts.Getenv(n))
+	}
+	return env
+}
+
+// boundedBuffer keeps the first MaxCapture bytes and counts the rest.
+type boundedBuffer struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	dropped int
+}
+
+func (b *boundedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	room := MaxCapture - b.buf.Len()
+	if room < len(p) {
+		b.dropped += len(p) - max(room, 0)
+		p = p[:max(room, 0)]
+	}
+	b.buf.Write(p)
+	return len(p) + 0, nil
+}
+
+func (b *boundedBuffer) contains(text string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Contains(b.buf.Bytes(), []byte(text))
+}
+
+// Run runs a program and checks its exit status. Its stdout and stderr become the script's
+// stdout and stderr (for cmp, stdout, stderr), kept up to 1 MiB each.
+//
+//	run -status 1 2310dealer onlyone     # must exit with status 1
+//	run -status signal:SEGV ./crasher     # must die by SIGSEGV
+//	run -status any -timeout 5s ./prog   # any status, but within 5 seconds
+//	run -signal HUP -after-stdout 'Player 0' -status any 2310dealer d p 2310A 2310A
+//
+// The program runs in its own process group, in the script's current directory, with the
+// script's environment (a variable the script set itself must be named with -env NAME).
+// At the deadline (default 10s) the whole group is killed and the command fails. When the
+// program has exited, anything still running in its group is killed and the command fails:
+// a program must not leave processes behind. (`noprocs` also finds those that left the group.)
+func Run(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("run: use -status instead of '!'")
+	}
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	status := fs.String("status", "0", "expected exit status: N, signal:NAME, or any")
+	timeout := fs.Duration("timeout", 10*time.Second, "deadline")
+	stdin := fs.String("stdin", "", "file to use as stdin (default: empty)")
+	sigName := fs.String("signal", "", "signal to send")
+	after := fs.Duration("after", 0, "send the signal this long after the start")
+	afterOut := fs.String("after-stdout", "", "send the signal once stdout contains this text")
+	afterErr := fs.String("after-stderr", "", "send the signal once stderr contains this text")
+	var extraEnv []string
+	fs.Func("env", "pass this script variable too", func(s string) error { extraEnv = append(extraEnv, s); return nil })
+	if err := fs.Parse(args); err != nil {
+		ts.Fatalf("run: %v", err)
+	}
+	if fs.NArg() == 0 {
+		ts.Fatalf("usage: run [flags] PROG [ARGS...]")
+	}
+	var sig syscall.Signal
+	if *sigName != "" {
+		s, err := faults.ParseSignal(*sigName)
+		if err != nil {
+			ts.Fatalf("run: %v", err)
+		}
+		sig = s
+	}
+	prog := fs.Arg(0)
+	if strings.Contains(prog, "/") {
+		prog = ts.MkAbs(prog)
+	}
+	cmd := exec.Command(prog, fs.Args()[1:]...)
+	cmd.Dir = ts.MkAbs(".")
+	cmd.Env = environ(ts, extraEnv)
+	if p, err := lookPath(fs.Arg(0), ts.Getenv("PATH")); err == nil {
+		cmd.Path = p
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out, errOut boundedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if *stdin != "" {
+		f, err := os.Open(ts.MkAbs(*stdin))
+		ts.Check(err)
+		defer f.Close()
+		cmd.Stdin = f
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		ts.Fatalf("run: %v", err)
+	}
+	pgid := cmd.Process.Pid
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+
+	deadline := time.NewTimer(*timeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	sent := sig == 0
+	var waitErr error
+	timedOut := false
+loop:
+	for {
+		select {
+		case waitErr = <-done:
+			break loop
+		case <-deadline.C:
+			timedOut = true
+			syscall.Kill(-pgid, syscall.SIGKILL)
+			waitErr = <-done
+			break loop
+		case <-tick.C:
+			if sent {
+				continue
+			}
+			ready := (*afterOut == "" && *afterErr == "" && time.Since(start) >= *after) ||
+				(*afterOut != "" && out.contains(*afterOut)) ||
+				(*afterErr != "" && errOut.contains(*afterErr))
+			if ready {
+				syscall.Kill(pgid, sig)
+				ts.Logf("run: sent %v to %s after %v", sig, fs.Arg(0), time.Since(start).Round(time.Millisecond))
+				sent = true
+			}
+		}
+	}
+	// Whatever the program left in its group is a leak; kill it either way.
+	leaked := syscall.Kill(-pgid, 0) == nil
+	syscall.Kill(-pgid, syscall.SIGKILL)
+
+	ts.Stdout().Write(out.buf.Bytes())
+	ts.Stderr().Write(errOut.buf.Bytes())
+	got := describeExit(waitErr)
+	ts.Logf("run: %s: %s in %v", fs.Arg(0), got, time.Since(start).Round(time.Millisecond))
+	switch {
+	case timedOut:
+		ts.Fatalf("run: %s did not finish within %v (killed)", fs.Arg(0), *timeout)
+	case !sent:
+		ts.Fatalf("run: %s ended (%s) before the moment to send %v came", fs.Arg(0), got, sig)
+	case out.dropped > 0 || errOut.dropped > 0:
+		ts.Fatalf("run: %s wrote more than %d bytes (stdout %d and stderr %d bytes over)", fs.Arg(0), MaxCapture, out.dropped, errOut.dropped)
+	case *status != "any" && got != *status:
+		ts.Fatalf("run: %s: want exit %s, got %s", fs.Arg(0), *status, got)
+	case leaked:
+		ts.Fatalf("run: %s exited but left processes running in its process group", fs.Arg(0))
+	}
+}
+
+func describeExit(err error) string {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return "signal:" + signalName(ws.Signal())
+		}
+		return strconv.Itoa(ee.ExitCode())
+	}
+	if err != nil {
+		return "error:" + err.Error()
+	}
+	return "0"
+}
+
+var names = map[syscall.Signal]string{
+	syscall.SIGHUP: "HUP", syscall.SIGINT: "INT", syscall.SIGQUIT: "QUIT", syscall.SIGILL: "ILL",
+	syscall.SIGABRT: "ABRT", syscall.SIGFPE: "FPE", syscall.SIGKILL: "KILL", syscall.SIGSEGV: "SEGV",
+	syscall.SIGPIPE: "PIPE", syscall.SIGALRM: "ALRM", syscall.SIGTERM: "TERM", syscall.SIGBUS: "BUS",
+	syscall.SIGUSR1: "USR1", syscall.SIGUSR2: "USR2",
+}
+
+func signalName(s syscall.Signal) string {
+	if n, ok := names[s]; ok {
+		return n
+	}
+	return strconv.Itoa(int(s))
+}
+
+// lookPath finds a program in the script's PATH (not the test's own).
+func lookPath(name, path string) (string, error) {
+	if strings.Contains(name, "/") {
+		return name, nil
+	}
+	for _, dir := range filepath.SplitList(path) {
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s not found in the script's PATH", name)
+}
+
+// MkPlayer puts a mock player in the script's PATH under NAME: a wrapper that runs
+// `mockplayer FLAGS... -- ARGS` with the arguments the hub gives it.
+//
+//	mkplayer quitter -as 2310A -fault 'after 3 exit 0'
+//	run -status 5 2310dealer d1.deck p1.path 2310A quitter
+func MkPlayer(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 {
+		ts.Fatalf("usage: mkplayer NAME [MOCKPLAYER-FLAGS...]")
+	}
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\nexec mockplayer")
+	for _, a := range args[1:] {
+		b.WriteString(" '" + strings.ReplaceAll(a, "'", `'\''`) + "'")
+	}
+	b.WriteString(" -- \"$@\"\n")
+	path := filepath.Join(ts.Getenv("MOCKBIN"), args[0])
+	ts.Check(os.WriteFile(path, []byte(b.String()), 0o755))
+}
+
+// NoProcs fails if any process started by the script is still running,
+// found by the case marker in its environment, even when it left its process group.
+//
+//	run -signal HUP -after-stdout ':: ' -status any 2310dealer d1.deck p1.path 2310A 2310A
+//	noprocs
+func NoProcs(ts *testscript.TestScript, neg bool, args []string) {
+	marker := []byte(MarkerVar + "=" + ts.Getenv(MarkerVar) + "\x00")
+	var left []string
+	// Processes that were just killed may take a moment to disappear.
+	for try := 0; try < 50; try++ {
+		left = findMarked(marker)
+		if len(left) == 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if neg {
+		if len(left) == 0 {
+			ts.Fatalf("noprocs: no process of this script is running")
+		}
+		return
+	}
+	if len(left) > 0 {
+		ts.Fatalf("noprocs: still running: %s", strings.Join(left, "; "))
+	}
+}
+
+func findMarked(marker []byte) []string {
+	ents, _ := os.ReadDir("/proc")
+	var out []string
+	self := os.Getpid()
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil || !bytes.Contains(append([]byte{0}, env...), append([]byte{0}, marker...)) {
+			continue
+		}
+		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		out = append(out, fmt.Sprintf("pid %d (%s)", pid, strings.TrimSpace(string(stat[:min(len(stat), 60)]))))
+	}
+	return out
+}
