@@ -1,0 +1,72 @@
+package scriptcmds
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"gauntlet/harness/suite"
+)
+
+// runScript runs one script text through testscript with these commands.
+func runScript(t *testing.T, script string) suite.Result {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "case.txtar")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := suite.Run(testscript.Params{
+		Files:               []string{path},
+		Setup:               Setup,
+		Cmds:                Commands(),
+		RequireExplicitExec: true,
+	})
+	if len(res) != 1 {
+		t.Fatalf("got %d results", len(res))
+	}
+	return res[0]
+}
+
+// Each command must fail when its expectation is not met, with a message that says why.
+func TestCommandsFail(t *testing.T) {
+	tests := []struct {
+		name, script, why string
+	}{
+		{"wrong status", "run -status 0 sh -c 'exit 3'\n", "want exit 0, got 3"},
+		{"wrong alternative status", "run -status 4,6 sh -c 'exit 5'\n", "want exit 4 or 6, got 5"},
+		{"signal death when a status was wanted", "run -status 0 sh -c 'kill -SEGV $$'\n", "got signal:SEGV"},
+		{"deadline", "run -timeout 200ms sleep 30\n", "did not finish within 200ms"},
+		{"signal moment never came", "run -signal HUP -after-stdout never sh -c 'echo x'\n", "before the moment to send"},
+		{"left a process in its group", "run sh -c 'sleep 30 & exit 0'\n", "left processes running"},
+		{"endless output", "run -status any sh -c 'yes'\n", "wrote more than"},
+		{"cmpalt mismatch", "run sh -c 'echo c'\ncmpalt stdout a.txt b.txt\n-- a.txt --\na\n-- b.txt --\nb\n", "matches none of a.txt, b.txt"},
+		{"noprocs finds an escaped process", "run sh -c 'setsid sleep 30 >/dev/null 2>&1 < /dev/null & sleep 0.3; exit 0'\nnoprocs\n", "noprocs: still running"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := runScript(t, tc.script)
+			if r.Passed {
+				t.Fatalf("script passed; want a failure mentioning %q\n%s", tc.why, r.Log)
+			}
+			if !strings.Contains(r.Log, tc.why) {
+				t.Fatalf("failure does not mention %q:\n%s", tc.why, r.Log)
+			}
+		})
+	}
+}
+
+func TestLenientIsReported(t *testing.T) {
+	r := runScript(t, "run -status 4,6 sh -c 'exit 6'\n")
+	if !r.Passed || len(r.Lenient) != 1 || r.Lenient[0] != "exit 6 accepted instead of 4" {
+		t.Fatalf("result %+v", r)
+	}
+	r = runScript(t, "run -status 4,6 sh -c 'exit 4'\n")
+	if !r.Passed || len(r.Lenient) != 0 {
+		t.Fatalf("result %+v", r)
+	}
+}
