@@ -92,3 +92,17 @@ func TestParseAndFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestFromEvents(t *testing.T) {
+	c := FromEvents([]string{"1", "0"}, "^", []Event{
+		{Line: "PING 1"}, {FromPlayer: true, Line: "PONG 1"}, {Line: "BYE"},
+	}, 0)
+	want := "args 1 0\nhello \"^\"\nsend \"PING 1\"\nexpect \"PONG 1\"\nsend \"BYE\"\neof\nexit 0\n"
+	if got := c.Format(); got != want {
+		t.Fatalf("conversation:\n%s\nwant\n%s", got, want)
+	}
+	res, err := Run(c, player(t, pingPong), Options{StepTimeout: 2 * time.Second})
+	if err != nil || !res.OK {
+		t.Fatalf("generated conversation against the player: %v %s", err, res.Report())
+	}
+}
