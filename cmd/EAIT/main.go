@@ -1,0 +1,10 @@
+// Command EAIT is the EAIT reference player of King of St Lucia.
+package main
+
+import (
+	"os"
+
+	player "gauntlet/players/stlucia"
+)
+
+func main() { os.Exit(player.Main("EAIT")) }

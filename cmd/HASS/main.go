@@ -1,0 +1,10 @@
+// Command HASS is the HASS reference player of King of St Lucia.
+package main
+
+import (
+	"os"
+
+	player "gauntlet/players/stlucia"
+)
+
+func main() { os.Exit(player.Main("HASS")) }

@@ -1,0 +1,68 @@
+// Command gauntlet is the conformance harness's one CLI. It is also every reference and mock
+// program: called through a link named after one of them (2310dealer, EAIT, mockplayer...),
+// it runs as that program, so `go install ./cmd/gauntlet` is all a machine needs.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"gauntlet/programs"
+)
+
+const usage = `usage: gauntlet COMMAND [ARGS]
+
+Commands:
+  play GAME [-example NAME] [-- HUB-ARGS...]
+                      run a complete reference game and show what the hub prints
+  exec PROGRAM [ARGS...]
+                      run as one of the reference or mock programs
+  programs            list the programs gauntlet can run as
+  help                show this text
+
+Games: dealer2310 (2310dealer, 2310A, 2310B), stlucia (stlucia, EAIT, SCIENCE, HABS, HASS, MABS).
+Exit status: that of the program run, or 2 on a usage error.
+`
+
+func main() {
+	// Called through a link named after a program: be that program.
+	if p, ok := programs.Lookup(filepath.Base(os.Args[0])); ok {
+		os.Exit(p.Main())
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "programs":
+		for _, p := range programs.All() {
+			fmt.Fprintln(stdout, p.Describe())
+		}
+		return 0
+	case "exec":
+		if len(args) < 2 {
+			fmt.Fprint(stderr, "gauntlet exec: name a program (see 'gauntlet programs')\n")
+			return 2
+		}
+		p, ok := programs.Lookup(args[1])
+		if !ok {
+			fmt.Fprintf(stderr, "gauntlet exec: no program named %q (see 'gauntlet programs')\n", args[1])
+			return 2
+		}
+		os.Args = append([]string{args[1]}, args[2:]...)
+		return p.Main()
+	case "play":
+		return play(args[1:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "gauntlet: unknown command %q\n%s", args[0], usage)
+	return 2
+}

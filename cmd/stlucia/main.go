@@ -1,0 +1,10 @@
+// Command stlucia is the reference hub of King of St Lucia.
+package main
+
+import (
+	"os"
+
+	hub "gauntlet/hub/stlucia"
+)
+
+func main() { os.Exit(hub.Main()) }

@@ -1,0 +1,108 @@
+// Package programs is the table of every program gauntlet can act as: the spec-named
+// reference hubs and players of each game, and the mock programs.
+//
+// One binary can be any of them: the gauntlet CLI runs as the program its file is named
+// after (a link named 2310A runs the reference 2310A), and the testscript suites register
+// the same table with testscript, so a script's `exec 2310dealer ...` runs the reference.
+package programs
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+
+	"gauntlet/harness/mockhub"
+	"gauntlet/harness/mockplayer"
+)
+
+// Program is one program gauntlet can be.
+type Program struct {
+	Name string // the spec's name, e.g. "2310dealer", "EAIT"; or "mockplayer", "mockhub"
+	Game string // the game it belongs to ("" for the mocks)
+	Role string // "hub", "player" or "mock"
+	Main func() int
+
+	// Player is the in-process form of a reference player, for the mock player to wrap.
+	Player func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+var table = map[string]Program{}
+
+func register(ps ...Program) {
+	for _, p := range ps {
+		if _, dup := table[p.Name]; dup {
+			panic("programs: " + p.Name + " registered twice")
+		}
+		table[p.Name] = p
+	}
+}
+
+func init() {
+	register(
+		Program{Name: "mockplayer", Role: "mock", Main: func() int {
+			return mockplayer.Main(os.Args[1:], lookupPlayer, os.Stdin, os.Stdout, os.Stderr)
+		}},
+		Program{Name: "mockhub", Role: "mock", Main: func() int {
+			return mockhub.Main(os.Args[1:], os.Stdout, os.Stderr)
+		}},
+	)
+}
+
+func lookupPlayer(name string) (mockplayer.InProcess, bool) {
+	p, ok := table[name]
+	if !ok || p.Player == nil {
+		return nil, false
+	}
+	return p.Player, true
+}
+
+// Lookup finds a program by name.
+func Lookup(name string) (Program, bool) {
+	p, ok := table[name]
+	return p, ok
+}
+
+// All lists every program, sorted by game then name.
+func All() []Program {
+	var out []Program
+	for _, p := range table {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Game != out[j].Game {
+			return out[i].Game < out[j].Game
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// Mains maps every program's name to its Main, the form testscript.RunMain registers.
+func Mains() map[string]func() int {
+	m := map[string]func() int{}
+	for name, p := range table {
+		m[name] = p.Main
+	}
+	return m
+}
+
+// Game lists the programs of one game, hub first.
+func Game(game string) []Program {
+	var out []Program
+	for _, p := range All() {
+		if p.Game == game {
+			out = append(out, p)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Role == "hub" && out[j].Role != "hub" })
+	return out
+}
+
+// Describe is a one-line description of the program, for listings.
+func (p Program) Describe() string {
+	if p.Game == "" {
+		return fmt.Sprintf("%-12s %s", p.Name, p.Role)
+	}
+	return fmt.Sprintf("%-12s %s %s", p.Name, p.Game, p.Role)
+}

@@ -1,0 +1,47 @@
+// Package testscripts runs the conformance suites: one folder of .txtar scripts per game.
+//
+// Scripts name the programs under test through variables ($DEALER, $PLAYER_A, $STLUCIA,
+// $EAIT, ...). Under `go test` they are the reference programs, registered with testscript
+// so that they are found in PATH by the names the specs give them. Setting GAUNTLET_<VAR>
+// (e.g. GAUNTLET_DEALER=/path/to/2310dealer) points a variable at another program.
+package testscripts
+
+import (
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"gauntlet/harness/scriptcmds"
+	"gauntlet/programs"
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(testscript.RunMain(m, programs.Mains()))
+}
+
+// subjects maps each script variable to the spec name of the program it defaults to.
+var subjects = map[string]string{
+	"DEALER": "2310dealer", "PLAYER_A": "2310A", "PLAYER_B": "2310B",
+	"STLUCIA": "stlucia", "EAIT": "EAIT", "SCIENCE": "SCIENCE", "HABS": "HABS", "HASS": "HASS", "MABS": "MABS",
+}
+
+func params(dir string) testscript.Params {
+	return testscript.Params{
+		Dir: dir,
+		Setup: func(env *testscript.Env) error {
+			for v, name := range subjects {
+				if p := os.Getenv("GAUNTLET_" + v); p != "" {
+					name = p
+				}
+				env.Setenv(v, name)
+			}
+			return scriptcmds.Setup(env)
+		},
+		Cmds:                scriptcmds.Commands(),
+		RequireExplicitExec: true,
+	}
+}
+
+func TestHarness(t *testing.T)    { testscript.Run(t, params("harness")) }
+func TestStLucia(t *testing.T)    { testscript.Run(t, params("stlucia")) }
