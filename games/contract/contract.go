@@ -38,3 +38,12 @@ func (t Table) Status(n int) Row {
 	}
 	panic(fmt.Sprintf("contract: no row with exit status %d", n))
 }
+
+// Category is one marking category of a spec: the functionality it names, the program it
+// grades, and the marks it is worth.
+type Category struct {
+	Name    string  // e.g. "2310A/arg checking"; the suites' `category:` lines use it
+	Program string  // the spec name of the program it grades ("2310dealer", "2310A", ...)
+	Marks   float64 // the marks the spec gives it
+	About   string  // the spec's wording
+}

@@ -46,6 +46,13 @@ const MarkerVar = "GAUNTLET_CASE"
 // alternative rather than the reference's behaviour.
 const LenientFile = ".gauntlet-lenient"
 
+// TimeoutVar, when set in a script's environment (a Go duration), is run's default
+// deadline instead of DefaultTimeout: the grader's --timeout.
+const TimeoutVar = "GAUNTLET_TIMEOUT"
+
+// DefaultTimeout is run's deadline when neither -timeout nor TimeoutVar says otherwise.
+const DefaultTimeout = 10 * time.Second
+
 // MaxCapture bounds what run keeps of each output stream.
 const MaxCapture = 1 << 20
 
@@ -139,7 +146,7 @@ func (b *boundedBuffer) contains(text string) bool {
 //
 // The program runs in its own process group, in the script's current directory, with the
 // script's environment (a variable the script set itself must be named with -env NAME).
-// At the deadline (default 10s) the whole group is killed and the command fails. When the
+// At the deadline (default 10s, or $GAUNTLET_TIMEOUT) the whole group is killed and the command fails. When the
 // program has exited, anything still running in its group is killed and the command fails:
 // a program must not leave processes behind. (`noprocs` also finds those that left the group.)
 func Run(ts *testscript.TestScript, neg bool, args []string) {
@@ -149,7 +156,11 @@ func Run(ts *testscript.TestScript, neg bool, args []string) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	status := fs.String("status", "0", "expected exit status: N, signal:NAME, or any; alternatives after commas")
-	timeout := fs.Duration("timeout", 10*time.Second, "deadline")
+	defTimeout := DefaultTimeout
+	if d, err := time.ParseDuration(ts.Getenv(TimeoutVar)); err == nil && d > 0 {
+		defTimeout = d
+	}
+	timeout := fs.Duration("timeout", defTimeout, "deadline")
 	stdin := fs.String("stdin", "", "file to use as stdin (default: empty)")
 	sigName := fs.String("signal", "", "signal to send")
 	after := fs.Duration("after", 0, "send the signal this long after the start")
@@ -171,16 +182,19 @@ func Run(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		sig = s
 	}
+	// The program is looked up in the script's PATH, not the test process's.
 	prog := fs.Arg(0)
 	if strings.Contains(prog, "/") {
 		prog = ts.MkAbs(prog)
+	} else if p, err := lookPath(prog, ts.Getenv("PATH")); err == nil {
+		prog = p
+	} else {
+		ts.Fatalf("run: %s: executable file not found in $PATH", prog)
 	}
 	cmd := exec.Command(prog, fs.Args()[1:]...)
+	cmd.Args[0] = fs.Arg(0)
 	cmd.Dir = ts.MkAbs(".")
 	cmd.Env = environ(ts, extraEnv)
-	if p, err := lookPath(fs.Arg(0), ts.Getenv("PATH")); err == nil {
-		cmd.Path = p
-	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// The program writes into pipes read by our own goroutines, so that its exit is seen
 	// at once even when something it left behind still holds the pipes open.

@@ -1,0 +1,196 @@
+// Package build prepares a submission for grading: it copies the submission's folder to a
+// scratch place, runs make there with a deadline, counts the compiler's warnings, and finds
+// the programs the spec names.
+//
+// The submission's own folder is never written to, and make runs in its own process group,
+// killed whole at the deadline, so a Makefile cannot hang the grader or leave jobs running.
+package build
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Limits on what a submission may be, so a huge or hostile folder cannot exhaust the grader.
+const (
+	MaxFiles     = 2000
+	MaxTotalSize = 64 << 20 // bytes copied
+	MaxLog       = 256 << 10
+)
+
+// Options tune a build.
+type Options struct {
+	Timeout time.Duration // for make (default 2 minutes)
+	NoBuild bool          // use the programs as they are, without running make
+	Make    string        // the make command (default "make")
+}
+
+// Result is what the build produced.
+type Result struct {
+	Dir      string            // the scratch copy, where make ran and the programs live
+	OK       bool              // make succeeded (or NoBuild)
+	Log      string            // make's output (stdout and stderr, interleaved), bounded
+	Warnings int               // compiler warnings in the log
+	Programs map[string]string // spec name -> path of the program found
+	Missing  []string          // spec names not found (or not executable)
+	Duration time.Duration
+	Problem  string // why the build failed, for people ("make exited with status 2", ...)
+}
+
+// Build copies src into a new folder under scratch, builds it, and looks for the named
+// programs. An error means the grader itself could not do its job (a HARNESS-ERROR); a
+// failed make is a Result with OK false.
+func Build(src, scratch string, names []string, opt Options) (*Result, error) {
+	if opt.Timeout <= 0 {
+		opt.Timeout = 2 * time.Minute
+	}
+	if opt.Make == "" {
+		opt.Make = "make"
+	}
+	dir, err := os.MkdirTemp(scratch, "build-")
+	if err != nil {
+		return nil, err
+	}
+	if err := copyTree(src, dir); err != nil {
+		return nil, fmt.Errorf("copying %s: %w", src, err)
+	}
+	res := &Result{Dir: dir, OK: true, Programs: map[string]string{}}
+	start := time.Now()
+	if !opt.NoBuild {
+		res.OK, res.Log, res.Problem = runMake(dir, opt)
+		res.Warnings = CountWarnings(res.Log)
+	}
+	res.Duration = time.Since(start)
+	for _, n := range names {
+		p := filepath.Join(dir, n)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			res.Programs[n] = p
+		} else {
+			res.Missing = append(res.Missing, n)
+		}
+	}
+	return res, nil
+}
+
+// copyTree copies regular files and folders (not links, devices or version-control
+// folders) from src to dst, within the size limits.
+func copyTree(src, dst string) error {
+	files, total := 0, int64(0)
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			if rel != "." && (d.Name() == ".git" || d.Name() == ".svn") {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(target, 0o755)
+		case !d.Type().IsRegular():
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		files++
+		total += info.Size()
+		if files > MaxFiles || total > MaxTotalSize {
+			return fmt.Errorf("submission too large (limits: %d files, %d MiB)", MaxFiles, MaxTotalSize>>20)
+		}
+		in, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		out, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, info.Mode().Perm()|0o200)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
+	})
+}
+
+// boundedLog keeps the first MaxLog bytes of make's output.
+type boundedLog struct {
+	buf bytes.Buffer
+	cut bool
+}
+
+func (b *boundedLog) Write(p []byte) (int, error) {
+	if room := MaxLog - b.buf.Len(); room < len(p) {
+		b.cut = true
+		p = p[:max(room, 0)]
+	}
+	b.buf.Write(p)
+	return len(p), nil
+}
+
+func runMake(dir string, opt Options) (ok bool, log, problem string) {
+	ctx, cancel := context.WithTimeout(context.Background(), opt.Timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, opt.Make)
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	var out boundedLog
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // nothing make started may stay
+	}
+	log = out.buf.String()
+	if out.cut {
+		log += fmt.Sprintf("\n[build log cut at %d KiB]\n", MaxLog>>10)
+	}
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		return false, log, fmt.Sprintf("make did not finish within %v", opt.Timeout)
+	case errors.As(err, &ee):
+		return false, log, fmt.Sprintf("make exited with status %d", ee.ExitCode())
+	case err != nil:
+		return false, log, fmt.Sprintf("cannot run make: %v", err)
+	}
+	return true, log, ""
+}
+
+var warningLine = regexp.MustCompile(`(?m)^[^\n]*:\d+(:\d+)?: warning: `)
+
+// CountWarnings counts gcc/clang warnings ("file.c:12:5: warning: ...") in a build log.
+func CountWarnings(log string) int {
+	return len(warningLine.FindAllStringIndex(log, -1))
+}
+
+// Summary is a one-line account of the build, for reports.
+func (r *Result) Summary() string {
+	var b strings.Builder
+	if r.OK {
+		fmt.Fprintf(&b, "build ok in %v", r.Duration.Round(time.Millisecond))
+	} else {
+		fmt.Fprintf(&b, "BUILD-FAIL: %s", r.Problem)
+	}
+	fmt.Fprintf(&b, ", %d warning(s)", r.Warnings)
+	if len(r.Missing) > 0 {
+		fmt.Fprintf(&b, ", missing: %s", strings.Join(r.Missing, " "))
+	}
+	return b.String()
+}

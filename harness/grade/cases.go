@@ -1,0 +1,106 @@
+package grade
+
+import (
+	"bufio"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Case is one conformance script and what its header says about it (docs/suites.md).
+type Case struct {
+	ID          string   // file name without .txtar, e.g. "hub_args_usage"
+	Game        string   // the suite's folder
+	Title       string   // the header's first line: the requirement in one sentence
+	Section     string   // spec section
+	Category    string   // marking category
+	Requirement string   // the spec's own words, when given
+	Accept      string   // what else is allowed, for "accept both" cases
+	Vars        []string // the program variables the script uses ($DEALER, $EAIT, ...)
+	Script      []byte
+}
+
+var varUse = regexp.MustCompile(`\$\{?([A-Z][A-Z0-9_]*)\}?`)
+
+// LoadCases reads every .txtar case of a game's suite from fsys (folder game/).
+// programVars is the set of variables that name programs under test.
+func LoadCases(fsys fs.FS, game string, programVars map[string]bool) ([]Case, error) {
+	entries, err := fs.ReadDir(fsys, game)
+	if err != nil {
+		return nil, err
+	}
+	var cases []Case
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".txtar") {
+			continue
+		}
+		data, err := fs.ReadFile(fsys, path.Join(game, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		c, err := ParseCase(game, strings.TrimSuffix(e.Name(), ".txtar"), data, programVars)
+		if err != nil {
+			return nil, err
+		}
+		cases = append(cases, c)
+	}
+	sort.Slice(cases, func(i, j int) bool { return cases[i].ID < cases[j].ID })
+	return cases, nil
+}
+
+// ParseCase reads a case's header and the program variables its commands use.
+func ParseCase(game, id string, script []byte, programVars map[string]bool) (Case, error) {
+	c := Case{ID: id, Game: game, Script: script}
+	sc := bufio.NewScanner(strings.NewReader(string(script)))
+	header := true
+	used := map[string]bool{}
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "-- ") && strings.HasSuffix(line, " --") {
+			break // the archive's files start: no more commands
+		}
+		trimmed := strings.TrimSpace(line)
+		if header && strings.HasPrefix(trimmed, "#") {
+			text := strings.TrimSpace(strings.TrimPrefix(trimmed, "#"))
+			key, val, ok := strings.Cut(text, ":")
+			switch {
+			case ok && key == "section":
+				c.Section = strings.TrimSpace(val)
+			case ok && key == "category":
+				c.Category = strings.TrimSpace(val)
+			case ok && key == "requirement":
+				c.Requirement = strings.TrimSpace(val)
+			case ok && key == "accept":
+				c.Accept = strings.TrimSpace(val)
+			case c.Title == "" && text != "":
+				c.Title = text
+			}
+			continue
+		}
+		if trimmed != "" {
+			header = false
+		}
+		if strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		for _, m := range varUse.FindAllStringSubmatch(line, -1) {
+			if programVars[m[1]] {
+				used[m[1]] = true
+			}
+		}
+	}
+	for v := range used {
+		c.Vars = append(c.Vars, v)
+	}
+	sort.Strings(c.Vars)
+	if c.Category == "" {
+		return c, fmt.Errorf("%s/%s: the header has no category line", game, id)
+	}
+	if c.Section == "" {
+		return c, fmt.Errorf("%s/%s: the header has no section line", game, id)
+	}
+	return c, nil
+}

@@ -1,0 +1,305 @@
+package grade
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"gauntlet/games/contract"
+	"gauntlet/harness/scriptcmds"
+	"gauntlet/harness/suite"
+)
+
+// Program is one program a suite names through a variable.
+type Program struct {
+	Var  string // the script variable, e.g. "DEALER"
+	Name string // the spec's name, e.g. "2310dealer"
+	Hub  bool   // the hub (every other program is a player)
+}
+
+// Game is what the grader needs to know about one game.
+type Game struct {
+	Name       string
+	Programs   []Program
+	Categories []contract.Category
+	Timeout    time.Duration // default deadline of each program run in a case
+}
+
+// ProgramVars is the set of the game's program variables.
+func (g Game) ProgramVars() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range g.Programs {
+		m[p.Var] = true
+	}
+	return m
+}
+
+func (g Game) program(v string) Program {
+	for _, p := range g.Programs {
+		if p.Var == v {
+			return p
+		}
+	}
+	return Program{}
+}
+
+func (g Game) category(name string) (contract.Category, bool) {
+	for _, c := range g.Categories {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return contract.Category{}, false
+}
+
+// Pairing says which of a case's programs are the subject's; the rest are the reference's.
+type Pairing string
+
+// The pairings. A case naming only a hub, or only players, runs once (Theirs). A case naming
+// both runs three ways, which tells who is wrong: theirs with theirs, their hub with the
+// reference players, and the reference hub with their players.
+const (
+	Theirs        Pairing = "theirs"
+	TheirHub      Pairing = "their-hub+ref-players"
+	TheirPlayers  Pairing = "ref-hub+their-players"
+	TheirHubTheir Pairing = "their-hub+their-players"
+)
+
+// Pairings lists the pairings a case runs in, the counted one (the one whose result earns
+// the marks of the case's category) first.
+func (g Game) Pairings(c Case) []Pairing {
+	hub, players := false, false
+	for _, v := range c.Vars {
+		if g.program(v).Hub {
+			hub = true
+		} else {
+			players = true
+		}
+	}
+	if !hub || !players {
+		return []Pairing{Theirs}
+	}
+	cat, _ := g.category(c.Category)
+	for _, p := range g.Programs {
+		if p.Name == cat.Program && p.Hub {
+			return []Pairing{TheirHub, TheirPlayers, TheirHubTheir}
+		}
+	}
+	return []Pairing{TheirPlayers, TheirHub, TheirHubTheir}
+}
+
+// theirsIn reports whether variable v names the subject's program in pairing p.
+func (g Game) theirsIn(v string, p Pairing) bool {
+	switch p {
+	case TheirHub:
+		return g.program(v).Hub
+	case TheirPlayers:
+		return !g.program(v).Hub
+	}
+	return true
+}
+
+// Subject is what is being graded.
+type Subject struct {
+	Name     string            // for reports, e.g. the submission's folder name
+	Programs map[string]string // spec name -> path of the subject's program
+}
+
+// Options tune a grading run.
+type Options struct {
+	Jobs    int            // cases run at once (default 2)
+	Run     *regexp.Regexp // only the cases whose ID matches (nil: all)
+	Timeout time.Duration  // default deadline of each program run (default: the game's)
+	BinDir  string         // a folder holding the reference and mock programs by their names
+	Scratch string         // where cases' working folders go (default: the system's temp)
+}
+
+// Outcome is the result of one case in one pairing.
+type Outcome struct {
+	Case     *Case
+	Pairing  Pairing
+	Counted  bool // this pairing earns the case's marks
+	Verdict  Verdict
+	Detail   string   // one line saying what went wrong (empty on PASS)
+	Lenient  []string // what passed on an allowed alternative
+	Log      string   // the full script log: commands, outputs, the failure
+	Duration time.Duration
+}
+
+// Run grades the subject on the given cases and returns one outcome per case and pairing,
+// in case order.
+func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
+	if opt.Jobs <= 0 {
+		opt.Jobs = 2
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = g.Timeout
+	}
+	type job struct {
+		c       *Case
+		p       Pairing
+		counted bool
+		slot    int
+	}
+	var jobs []job
+	for i := range cases {
+		c := &cases[i]
+		if opt.Run != nil && !opt.Run.MatchString(c.ID) {
+			continue
+		}
+		for k, p := range g.Pairings(*c) {
+			jobs = append(jobs, job{c, p, k == 0, len(jobs)})
+		}
+	}
+	out := make([]Outcome, len(jobs))
+	sem := make(chan struct{}, opt.Jobs)
+	var wg sync.WaitGroup
+	for _, j := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(j job) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			o := runCase(g, j.c, j.p, subj, opt)
+			o.Counted = j.counted
+			out[j.slot] = o
+		}(j)
+	}
+	wg.Wait()
+	return out
+}
+
+func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
+	o := Outcome{Case: c, Pairing: p}
+	dir, err := os.MkdirTemp(opt.Scratch, "case-")
+	if err != nil {
+		o.Verdict, o.Detail = HarnessError, err.Error()
+		return o
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, c.ID+".txtar")
+	if err := os.WriteFile(file, c.Script, 0o644); err != nil {
+		o.Verdict, o.Detail = HarnessError, err.Error()
+		return o
+	}
+	// A subject program that was not built fails its cases as BUILD-FAIL, without running.
+	theirNames := map[string]bool{}
+	for _, v := range c.Vars {
+		if g.theirsIn(v, p) {
+			name := g.program(v).Name
+			theirNames[name] = true
+			if subj.Programs[name] == "" {
+				o.Verdict, o.Detail = BuildFail, "program not built: "+name
+				return o
+			}
+		}
+	}
+	params := testscript.Params{
+		Files:               []string{file},
+		WorkdirRoot:         dir,
+		RequireExplicitExec: true,
+		Cmds:                scriptcmds.Commands(),
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH", opt.BinDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+			for _, prog := range g.Programs {
+				val := prog.Name
+				if g.theirsIn(prog.Var, p) && subj.Programs[prog.Name] != "" {
+					val = subj.Programs[prog.Name]
+				}
+				env.Setenv(prog.Var, val)
+			}
+			env.Setenv(scriptcmds.TimeoutVar, opt.Timeout.String())
+			return scriptcmds.Setup(env)
+		},
+	}
+	start := time.Now()
+	res := suite.Run(params)
+	o.Duration = time.Since(start)
+	if len(res) != 1 {
+		o.Verdict, o.Detail = HarnessError, fmt.Sprintf("the suite runner returned %d results", len(res))
+		return o
+	}
+	r := res[0]
+	o.Log, o.Lenient = r.Log, r.Lenient
+	switch {
+	case r.Passed && len(r.Lenient) > 0:
+		o.Verdict, o.Detail = PassLenient, strings.Join(r.Lenient, "; ")
+	case r.Passed:
+		o.Verdict = Pass
+	case r.Skipped:
+		o.Verdict, o.Detail = HarnessError, "the case skipped itself"
+	default:
+		o.Verdict, o.Detail = Classify(r.Log, func(prog string) bool {
+			if v, ok := strings.CutPrefix(prog, "$"); ok {
+				return g.theirsIn(strings.Trim(v, "{}"), p)
+			}
+			return theirNames[prog]
+		})
+	}
+	return o
+}
+
+// CategoryMarks is the mark earned in one category.
+type CategoryMarks struct {
+	Category contract.Category
+	Cases    int     // counted cases in the category
+	Passed   int     // of which passed (PASS or PASS-LENIENT)
+	Marks    float64 // Category.Marks scaled by Passed/Cases
+}
+
+// Marks totals the counted outcomes by category, in the game's category order. Cases with
+// a HarnessError verdict are left out of their category (never blamed on the subject).
+func Marks(g Game, outs []Outcome) []CategoryMarks {
+	by := map[string]*CategoryMarks{}
+	var order []string
+	for _, c := range g.Categories {
+		by[c.Name] = &CategoryMarks{Category: c}
+		order = append(order, c.Name)
+	}
+	for _, o := range outs {
+		if !o.Counted || o.Verdict == HarnessError {
+			continue
+		}
+		cm := by[o.Case.Category]
+		if cm == nil {
+			continue
+		}
+		cm.Cases++
+		if o.Verdict.Passed() {
+			cm.Passed++
+		}
+	}
+	var res []CategoryMarks
+	for _, name := range order {
+		cm := by[name]
+		if cm.Cases > 0 {
+			cm.Marks = cm.Category.Marks * float64(cm.Passed) / float64(cm.Cases)
+		}
+		res = append(res, *cm)
+	}
+	return res
+}
+
+// UnknownCategories lists category names used by cases but not defined by the game: a
+// suite error the grader reports rather than silently dropping cases.
+func UnknownCategories(g Game, cases []Case) []string {
+	seen := map[string]bool{}
+	for _, c := range cases {
+		if _, ok := g.category(c.Category); !ok && !seen[c.Category] {
+			seen[c.Category] = true
+		}
+	}
+	var out []string
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,193 @@
+package grade
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"gauntlet/games/contract"
+	"gauntlet/harness/buildtest"
+)
+
+var toy = Game{
+	Name: "toy",
+	Programs: []Program{
+		{Var: "HUB", Name: "toyhub", Hub: true},
+		{Var: "PLAYER", Name: "toyplayer"},
+	},
+	Categories: []contract.Category{
+		{Name: "hub/basics", Program: "toyhub", Marks: 4},
+		{Name: "player/basics", Program: "toyplayer", Marks: 2},
+	},
+	Timeout: 2 * time.Second,
+}
+
+// The reference toy player prints "^" and echoes one line; the toy hub runs the player
+// named by its argument and prints what it said.
+const refPlayer = "#!/bin/sh\nprintf '^'\nread x\necho \"echo $x\"\n"
+const refHub = "#!/bin/sh\necho hello | \"$1\"\necho\necho done\n"
+
+func header(cat string) string { return "# t\n# section: s\n# category: " + cat + "\n" }
+
+var toyCases = fstest.MapFS{
+	"toy/pass.txtar":         {Data: []byte(header("player/basics") + "run $PLAYER\nstdout '^\\^echo $'\n")},
+	"toy/wrong_exit.txtar":   {Data: []byte(header("player/basics") + "run -status 3 $PLAYER\n")},
+	"toy/wrong_stdout.txtar": {Data: []byte(header("player/basics") + "run $PLAYER\ncmp stdout want\n-- want --\nsomething else\n")},
+	"toy/wrong_stderr.txtar": {Data: []byte(header("player/basics") + "run $PLAYER\ncmp stderr want\n-- want --\nan error\n")},
+	"toy/lenient.txtar":      {Data: []byte(header("player/basics") + "run -status 5,0 $PLAYER\n")},
+	"toy/protocol.txtar":     {Data: []byte(header("player/basics") + "run mockhub conv $PLAYER\n-- conv --\nhello \"^\"\nsend \"hi\"\nexpect \"echo hello\"\n")},
+	"toy/hub_pairs.txtar":    {Data: []byte(header("hub/basics") + "run $HUB $PLAYER\nstdout '^\\^echo hello$'\nstdout '^done$'\n")},
+}
+
+func setup(t *testing.T, subjectPlayer string) (Subject, Options) {
+	t.Helper()
+	bin := t.TempDir()
+	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	if err := os.Symlink(gauntlet, filepath.Join(bin, "mockhub")); err != nil {
+		t.Fatal(err)
+	}
+	write := func(dir, name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write(bin, "toyplayer", refPlayer)
+	write(bin, "toyhub", refHub)
+	subj := t.TempDir()
+	return Subject{Name: "s", Programs: map[string]string{
+		"toyplayer": write(subj, "toyplayer", subjectPlayer),
+		"toyhub":    write(subj, "toyhub", refHub),
+	}}, Options{Jobs: 4, BinDir: bin, Scratch: t.TempDir()}
+}
+
+func verdicts(outs []Outcome) map[string]Verdict {
+	m := map[string]Verdict{}
+	for _, o := range outs {
+		key := o.Case.ID
+		if o.Pairing != Theirs {
+			key += "@" + string(o.Pairing)
+		}
+		m[key] = o.Verdict
+	}
+	return m
+}
+
+func TestGradeReferenceLikeSubject(t *testing.T) {
+	cases, err := LoadCases(toyCases, "toy", toy.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	subj, opt := setup(t, refPlayer)
+	outs := Run(toy, cases, subj, opt)
+	got := verdicts(outs)
+	want := map[string]Verdict{
+		"pass": Pass, "wrong_exit": WrongExit, "wrong_stdout": WrongStdout, "wrong_stderr": WrongStderr,
+		"lenient": PassLenient, "protocol": Protocol,
+		"hub_pairs@their-hub+ref-players": Pass, "hub_pairs@ref-hub+their-players": Pass,
+		"hub_pairs@their-hub+their-players": Pass,
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %s, want %s", k, got[k], v)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("got %d outcomes, want %d: %v", len(got), len(want), got)
+	}
+	for _, o := range outs {
+		if o.Verdict == HarnessError {
+			t.Logf("%s log:\n%s", o.Case.ID, o.Log)
+		}
+		if o.Case.ID == "protocol" && !strings.Contains(o.Detail, `want "echo hello\n", got "echo hi\n"`) {
+			t.Errorf("protocol detail %q", o.Detail)
+		}
+		if o.Case.ID == "hub_pairs" && o.Counted != (o.Pairing == TheirHub) {
+			t.Errorf("hub_pairs counted in %s: %v", o.Pairing, o.Counted)
+		}
+	}
+	marks := Marks(toy, outs)
+	// hub: 1 of 1 counted case passed; player: pass and lenient of 6 cases passed.
+	if marks[0].Marks != 4 || marks[1].Cases != 6 || marks[1].Passed != 2 {
+		t.Errorf("marks %+v", marks)
+	}
+}
+
+func TestGradeBrokenSubjects(t *testing.T) {
+	tests := []struct {
+		name, player string
+		want         Verdict
+	}{
+		{"crash", "#!/bin/sh\nkill -SEGV $$\n", Crash},
+		{"hang", "#!/bin/sh\nexec sleep 30\n", Timeout},
+		{"leaves a process", "#!/bin/sh\nsleep 30 &\nprintf '^'\nread x\necho \"echo $x\"\n", Hygiene},
+	}
+	cases, err := LoadCases(toyCases, "toy", toy.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			subj, opt := setup(t, tc.player)
+			opt.Run = regexp.MustCompile(`^pass$`)
+			opt.Timeout = 500 * time.Millisecond
+			outs := Run(toy, cases, subj, opt)
+			if len(outs) != 1 || outs[0].Verdict != tc.want {
+				t.Fatalf("outcomes %+v", outs)
+			}
+		})
+	}
+}
+
+func TestMissingProgramIsBuildFail(t *testing.T) {
+	cases, _ := LoadCases(toyCases, "toy", toy.ProgramVars())
+	subj, opt := setup(t, refPlayer)
+	delete(subj.Programs, "toyplayer")
+	opt.Run = regexp.MustCompile(`^(pass|hub_pairs)$`)
+	got := verdicts(Run(toy, cases, subj, opt))
+	if got["pass"] != BuildFail || got["hub_pairs@ref-hub+their-players"] != BuildFail || got["hub_pairs@their-hub+ref-players"] != Pass {
+		t.Fatalf("verdicts %v", got)
+	}
+}
+
+func TestParseCase(t *testing.T) {
+	c, err := ParseCase("g", "id", []byte("# The hub checks its arguments.\n# section: Exits\n# category: hub/args\n# accept: exit 6 too\n\nrun $HUB $EAIT # $MABS in a comment\n-- f --\n$PLAYER\n"),
+		map[string]bool{"HUB": true, "EAIT": true, "MABS": true, "PLAYER": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Title != "The hub checks its arguments." || c.Section != "Exits" || c.Category != "hub/args" ||
+		c.Accept != "exit 6 too" || strings.Join(c.Vars, ",") != "EAIT,HUB,MABS" {
+		t.Fatalf("case %+v", c)
+	}
+	if _, err := ParseCase("g", "x", []byte("# no category\n# section: s\nrun x\n"), nil); err == nil {
+		t.Error("a case without a category was accepted")
+	}
+}
+
+func TestClassify(t *testing.T) {
+	theirs := func(p string) bool { return p == "$PLAYER" }
+	tests := []struct {
+		log  string
+		want Verdict
+	}{
+		{"> run $PLAYER\nFAIL: x.txtar:3: run: $PLAYER: exec: \"/s/p\": no such file or directory\n", BuildFail},
+		{"> run mockhub conv\nFAIL: x.txtar:3: run: mockhub: exec: \"mockhub\": executable file not found in $PATH\n", HarnessError},
+		{"> run -after-stdout 'a b' -status 1 $PLAYER\nFAIL: x.txtar:3: run: $PLAYER: want exit 1, got 2\n", WrongExit},
+		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at conversation line 4 (expect \"X\"): want \"X\\n\", got nothing within 5s; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", Timeout},
+		{"> cmpalt stderr a b\nFAIL: x.txtar:3: cmpalt: stderr matches none of a, b\n", WrongStderr},
+		{"> frob\nFAIL: x.txtar:3: unknown command \"frob\"\n", HarnessError},
+		{"no failure line at all", HarnessError},
+	}
+	for _, tc := range tests {
+		if got, detail := Classify(tc.log, theirs); got != tc.want {
+			t.Errorf("Classify(%q) = %s (%s), want %s", tc.log, got, detail, tc.want)
+		}
+	}
+}

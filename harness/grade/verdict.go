@@ -1,0 +1,153 @@
+// Package grade runs a game's conformance suite against a submission and turns the outcome
+// of every case into a verdict, marks and reports.
+package grade
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Verdict is the outcome of one case, from DESIGN.md's list.
+type Verdict string
+
+// The verdicts. HarnessError is never blamed on the subject: such a case counts neither for
+// nor against it, and makes the grader exit 2.
+const (
+	Pass         Verdict = "PASS"
+	PassLenient  Verdict = "PASS-LENIENT"
+	WrongStdout  Verdict = "WRONG-STDOUT"
+	WrongStderr  Verdict = "WRONG-STDERR"
+	WrongExit    Verdict = "WRONG-EXIT"
+	Protocol     Verdict = "PROTOCOL"
+	Crash        Verdict = "CRASH"
+	Timeout      Verdict = "TIMEOUT"
+	Hygiene      Verdict = "HYGIENE"
+	BuildFail    Verdict = "BUILD-FAIL"
+	HarnessError Verdict = "HARNESS-ERROR"
+)
+
+// Passed reports whether the verdict earns the case's marks.
+func (v Verdict) Passed() bool { return v == Pass || v == PassLenient }
+
+var (
+	failLine   = regexp.MustCompile(`(?m)^FAIL: [^\n]*?:(\d+): (.*)$`)
+	cmdLine    = regexp.MustCompile(`(?m)^> (.*)$`)
+	gotSignal  = regexp.MustCompile(`got signal:([A-Z0-9]+)`)
+	mockFail   = regexp.MustCompile(`(?m)^FAIL at conversation line .*$`)
+	unknownCmd = regexp.MustCompile(`unknown command|usage: |cannot start|mockhub: [^F]`)
+)
+
+// Classify reads a failed script's log and says which verdict the failure is, with a line
+// of detail for people. theirs reports whether a program name (as the script ran it) is
+// the subject's: a failure to start one of the harness's own programs is a HarnessError,
+// while a subject program that is missing is a BuildFail.
+func Classify(log string, theirs func(prog string) bool) (Verdict, string) {
+	m := failLine.FindAllStringSubmatch(log, -1)
+	if len(m) == 0 {
+		return HarnessError, "the script failed without saying why"
+	}
+	msg := m[len(m)-1][2]
+	// The command that failed is the last one echoed before the FAIL line.
+	failAt := strings.LastIndex(log, "FAIL: ")
+	cmds := cmdLine.FindAllStringSubmatch(log[:failAt], -1)
+	cmd := ""
+	if len(cmds) > 0 {
+		cmd = cmds[len(cmds)-1][1]
+	}
+	fields := scriptWords(cmd)
+	prog := runProgram(fields)
+	switch {
+	case strings.HasPrefix(msg, "run: ") && strings.Contains(msg, "executable file not found") ||
+		strings.HasPrefix(msg, "run: ") && strings.Contains(msg, "no such file or directory"):
+		if prog != "" && theirs(prog) {
+			return BuildFail, "program not built: " + prog
+		}
+		return HarnessError, msg
+	case prog == "mockhub" && strings.Contains(msg, "want exit 0, got 1"):
+		detail := "the player diverged from the conversation"
+		if f := mockFail.FindString(log); f != "" {
+			detail = f
+		}
+		switch {
+		case strings.Contains(detail, "got signal"):
+			return Crash, detail
+		case strings.Contains(detail, "nothing within"):
+			return Timeout, detail
+		case strings.Contains(detail, "want exit status"), strings.Contains(detail, "want signal"):
+			return WrongExit, detail
+		}
+		return Protocol, detail
+	case prog == "mockhub" && strings.Contains(msg, "got 2"):
+		return HarnessError, msg
+	case strings.Contains(msg, "did not finish within"):
+		return Timeout, msg
+	case strings.Contains(msg, "left processes running"), strings.HasPrefix(msg, "noprocs:"):
+		return Hygiene, msg
+	case strings.HasPrefix(msg, "run: ") && strings.Contains(msg, "want exit"):
+		if s := gotSignal.FindStringSubmatch(msg); s != nil {
+			return Crash, msg
+		}
+		return WrongExit, msg
+	case strings.HasPrefix(msg, "run: ") && strings.Contains(msg, "wrote more than"):
+		return WrongStdout, msg
+	case strings.Contains(cmd, "stdout"):
+		return WrongStdout, msg
+	case strings.Contains(cmd, "stderr"):
+		return WrongStderr, msg
+	case unknownCmd.MatchString(msg):
+		return HarnessError, msg
+	}
+	return WrongStdout, msg
+}
+
+// runProgram finds the program a `run [flags] PROG ARGS` command ran.
+func runProgram(fields []string) string {
+	if len(fields) == 0 || fields[0] != "run" {
+		return ""
+	}
+	valueFlags := map[string]bool{"-status": true, "-timeout": true, "-stdin": true, "-signal": true,
+		"-after": true, "-after-stdout": true, "-after-stderr": true, "-env": true}
+	for i := 1; i < len(fields); i++ {
+		f := fields[i]
+		if !strings.HasPrefix(f, "-") {
+			return f
+		}
+		if valueFlags[f] && !strings.Contains(f, "=") {
+			i++
+		}
+	}
+	return ""
+}
+
+// scriptWords splits a script command line into words as testscript does: spaces separate
+// words, and single quotes group them (” inside quotes is one quote).
+func scriptWords(line string) []string {
+	var words []string
+	var cur strings.Builder
+	in, have := false, false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == '\'' && in && i+1 < len(line) && line[i+1] == '\'':
+			cur.WriteByte('\'')
+			i++
+		case c == '\'':
+			in, have = !in, true
+		case (c == ' ' || c == '\t') && !in:
+			if have {
+				words = append(words, cur.String())
+				cur.Reset()
+				have = false
+			}
+		case c == '#' && !in && !have:
+			return words
+		default:
+			cur.WriteByte(c)
+			have = true
+		}
+	}
+	if have {
+		words = append(words, cur.String())
+	}
+	return words
+}
