@@ -2,8 +2,10 @@ package programs
 
 import (
 	"io"
+	"time"
 
 	game "gauntlet/games/stlucia"
+	"gauntlet/harness/grade"
 	hub "gauntlet/hub/stlucia"
 	player "gauntlet/players/stlucia"
 )
@@ -18,4 +20,17 @@ func init() {
 				return player.Run(s, args, stdin, stdout, stderr)
 			}})
 	}
+}
+
+func init() {
+	registerGame(grade.Game{
+		Name: "stlucia",
+		Programs: []grade.Program{
+			{Var: "STLUCIA", Name: "stlucia", Hub: true},
+			{Var: "EAIT", Name: "EAIT"}, {Var: "SCIENCE", Name: "SCIENCE"}, {Var: "HABS", Name: "HABS"},
+			{Var: "HASS", Name: "HASS"}, {Var: "MABS", Name: "MABS"},
+		},
+		Categories: game.Categories,
+		Timeout:    10 * time.Second,
+	})
 }

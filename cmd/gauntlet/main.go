@@ -15,6 +15,8 @@ import (
 const usage = `usage: gauntlet COMMAND [ARGS]
 
 Commands:
+  grade GAME [flags] [DIR...]
+                      grade a submission (or, with no DIR, the built-in reference)
   play GAME [-example NAME] [-- HUB-ARGS...]
                       run a complete reference game and show what the hub prints
   exec PROGRAM [ARGS...]
@@ -62,6 +64,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return p.Main()
 	case "play":
 		return play(args[1:], stdout, stderr)
+	case "grade":
+		return gradeCmd(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "gauntlet: unknown command %q\n%s", args[0], usage)
 	return 2

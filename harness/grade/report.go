@@ -1,0 +1,190 @@
+package grade
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"gauntlet/harness/build"
+)
+
+// ReportVersion is the version of the JSON report format (docs/report-format.md). It
+// changes whenever a field changes meaning or is removed; adding a field does not.
+const ReportVersion = 1
+
+// Report is the whole account of grading one subject on one game.
+type Report struct {
+	Version    int              `json:"version"`
+	Game       string           `json:"game"`
+	Subject    string           `json:"subject"`
+	Started    time.Time        `json:"started"`
+	Seconds    float64          `json:"seconds"`
+	Build      *BuildReport     `json:"build,omitempty"`
+	Categories []CategoryReport `json:"categories"`
+	Marks      float64          `json:"marks"`
+	MaxMarks   float64          `json:"max_marks"`
+	Counts     map[Verdict]int  `json:"counts"`
+	Cases      []CaseReport     `json:"cases"`
+	Harness    []string         `json:"harness_errors,omitempty"`
+}
+
+// BuildReport is the build step's part of a report.
+type BuildReport struct {
+	OK       bool     `json:"ok"`
+	Problem  string   `json:"problem,omitempty"`
+	Warnings int      `json:"warnings"`
+	Missing  []string `json:"missing,omitempty"`
+	Log      string   `json:"log,omitempty"`
+	Seconds  float64  `json:"seconds"`
+}
+
+// CategoryReport is one marking category's result.
+type CategoryReport struct {
+	Name     string  `json:"name"`
+	Program  string  `json:"program"`
+	Cases    int     `json:"cases"`
+	Passed   int     `json:"passed"`
+	Marks    float64 `json:"marks"`
+	MaxMarks float64 `json:"max_marks"`
+}
+
+// CaseReport is one case in one pairing.
+type CaseReport struct {
+	ID          string   `json:"id"`
+	Pairing     string   `json:"pairing"`
+	Counted     bool     `json:"counted"`
+	Section     string   `json:"section"`
+	Category    string   `json:"category"`
+	Title       string   `json:"title"`
+	Requirement string   `json:"requirement,omitempty"`
+	Accept      string   `json:"accept,omitempty"`
+	Verdict     Verdict  `json:"verdict"`
+	Detail      string   `json:"detail,omitempty"`
+	Lenient     []string `json:"lenient,omitempty"`
+	Seconds     float64  `json:"seconds"`
+	Log         string   `json:"log,omitempty"` // the full case log, for failures only
+}
+
+// Name is the case's name in reports: its ID, with the pairing when it has several.
+func (c CaseReport) Name() string {
+	if c.Pairing == string(Theirs) {
+		return c.ID
+	}
+	return c.ID + "@" + c.Pairing
+}
+
+// NewReport assembles the report of a grading run.
+func NewReport(g Game, subject string, started time.Time, b *build.Result, outs []Outcome) *Report {
+	r := &Report{Version: ReportVersion, Game: g.Name, Subject: subject, Started: started.UTC(),
+		Seconds: time.Since(started).Seconds(), Counts: map[Verdict]int{}}
+	if b != nil {
+		r.Build = &BuildReport{OK: b.OK, Problem: b.Problem, Warnings: b.Warnings, Missing: b.Missing,
+			Seconds: b.Duration.Seconds()}
+		if !b.OK {
+			r.Build.Log = b.Log
+		}
+	}
+	for _, cm := range Marks(g, outs) {
+		r.Categories = append(r.Categories, CategoryReport{Name: cm.Category.Name, Program: cm.Category.Program,
+			Cases: cm.Cases, Passed: cm.Passed, Marks: round2(cm.Marks), MaxMarks: cm.Category.Marks})
+		r.Marks += cm.Marks
+		r.MaxMarks += cm.Category.Marks
+	}
+	r.Marks = round2(r.Marks)
+	for _, o := range outs {
+		c := CaseReport{ID: o.Case.ID, Pairing: string(o.Pairing), Counted: o.Counted, Section: o.Case.Section,
+			Category: o.Case.Category, Title: o.Case.Title, Requirement: o.Case.Requirement, Accept: o.Case.Accept,
+			Verdict: o.Verdict, Detail: o.Detail, Lenient: o.Lenient, Seconds: o.Duration.Seconds()}
+		if !o.Verdict.Passed() {
+			c.Log = o.Log
+		}
+		if o.Verdict == HarnessError {
+			r.Harness = append(r.Harness, c.Name()+": "+o.Detail)
+		}
+		r.Counts[o.Verdict]++
+		r.Cases = append(r.Cases, c)
+	}
+	return r
+}
+
+func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
+
+// Failed reports whether any case did not pass (harness errors included).
+func (r *Report) Failed() bool {
+	for _, c := range r.Cases {
+		if !c.Verdict.Passed() {
+			return true
+		}
+	}
+	return r.Build != nil && !r.Build.OK
+}
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// WriteSummary writes the report for a person at a terminal: the build, every failed case
+// with what was expected and what happened, the marks by category, and the verdict counts.
+// verbose adds the full log of each failed case.
+func (r *Report) WriteSummary(w io.Writer, verbose bool) {
+	fmt.Fprintf(w, "gauntlet grade %s: %s\n", r.Game, r.Subject)
+	if r.Build != nil {
+		b := r.Build
+		switch {
+		case !b.OK:
+			fmt.Fprintf(w, "build: BUILD-FAIL (%s), %d warning(s)\n%s\n", b.Problem, b.Warnings, indent(b.Log))
+		default:
+			fmt.Fprintf(w, "build: ok, %d warning(s)", b.Warnings)
+			if len(b.Missing) > 0 {
+				fmt.Fprintf(w, "; not built: %s", strings.Join(b.Missing, " "))
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	for _, c := range r.Cases {
+		if c.Verdict.Passed() {
+			continue
+		}
+		counted := ""
+		if !c.Counted {
+			counted = " (not marked: tells who is wrong)"
+		}
+		fmt.Fprintf(w, "\n%s %s%s\n", c.Verdict, c.Name(), counted)
+		fmt.Fprintf(w, "  requirement: %s [%s; %s]\n", c.Title, c.Section, c.Category)
+		if c.Accept != "" {
+			fmt.Fprintf(w, "  also accepted: %s\n", c.Accept)
+		}
+		fmt.Fprintf(w, "  what happened: %s\n", c.Detail)
+		if verbose && c.Log != "" {
+			fmt.Fprintf(w, "  log:\n%s\n", indent(c.Log))
+		}
+	}
+	fmt.Fprintf(w, "\n%-40s %7s %9s\n", "category", "passed", "marks")
+	for _, c := range r.Categories {
+		fmt.Fprintf(w, "%-40s %3d/%-3d %4.2f/%-4g\n", c.Name, c.Passed, c.Cases, c.Marks, c.MaxMarks)
+	}
+	fmt.Fprintf(w, "%-40s %7s %4.2f/%-4g\n", "total", "", r.Marks, r.MaxMarks)
+	var keys []string
+	for v, n := range r.Counts {
+		keys = append(keys, fmt.Sprintf("%s %d", v, n))
+	}
+	sort.Strings(keys)
+	fmt.Fprintf(w, "cases: %s (%.1fs)\n", strings.Join(keys, ", "), r.Seconds)
+	if len(r.Harness) > 0 {
+		fmt.Fprintf(w, "HARNESS ERRORS (not the subject's fault; these cases were not marked):\n")
+		for _, h := range r.Harness {
+			fmt.Fprintf(w, "  %s\n", h)
+		}
+	}
+}
+
+func indent(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}

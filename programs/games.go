@@ -1,0 +1,28 @@
+package programs
+
+import (
+	"gauntlet/harness/grade"
+)
+
+// gradeGames are the games the grader knows: the programs their suites name through
+// variables, and their marking categories.
+var gradeGames = map[string]grade.Game{}
+
+func registerGame(g grade.Game) { gradeGames[g.Name] = g }
+
+// GradeGame returns what the grader needs to know about a game.
+func GradeGame(name string) (grade.Game, bool) {
+	g, ok := gradeGames[name]
+	return g, ok
+}
+
+// GradeGames lists the games that can be graded.
+func GradeGames() []string {
+	var names []string
+	for _, e := range Examples {
+		if _, ok := gradeGames[e.Game]; ok && (len(names) == 0 || names[len(names)-1] != e.Game) {
+			names = append(names, e.Game)
+		}
+	}
+	return names
+}
