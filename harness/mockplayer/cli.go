@@ -6,10 +6,9 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
-	"time"
 
 	"gauntlet/harness/faults"
+	"gauntlet/harness/transcript"
 )
 
 const usage = `usage: mockplayer (-as NAME | -relay PROGRAM) [-faults FILE] [-fault RULE]... [-record FILE] [--] PLAYER-ARGS...
@@ -17,7 +16,7 @@ const usage = `usage: mockplayer (-as NAME | -relay PROGRAM) [-faults FILE] [-fa
 The mock player. It plays as the reference player NAME (-as), or runs the real PROGRAM and
 copies every byte both ways (-relay), and leaves the protocol where the fault script says
 (see 'go doc gauntlet/harness/faults' for the rules). The PLAYER-ARGS are the arguments the
-hub gave the player. -record appends a line to FILE for every chunk that passes.
+hub gave the player. -record appends every line that passes, as transcript events (JSON lines), to FILE.
 
 A hub starts its players with fixed arguments, so to put a mock in a game, start it through a
 wrapper script, e.g.:
@@ -78,25 +77,49 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 			return 2
 		}
 		defer f.Close()
-		cfg.Recorder = &textRecorder{w: f, start: time.Now(), who: strings.Join(fs.Args(), " ")}
+		cfg.Recorder = NewTranscriptRecorder(f, fs.Args())
 	}
 	return Run(cfg, fs.Args(), stdin, stdout, stderr)
 }
 
-// textRecorder writes one line per chunk: time since start, direction, quoted bytes.
-type textRecorder struct {
-	mu    sync.Mutex
-	w     io.Writer
-	start time.Time
-	who   string
+// TranscriptRecorder records the conversation as transcript events (JSON lines appended to
+// a file, so the relays of several players can share one file or be merged later). The
+// player is named "player ID" after its last argument (the id or label every pipe game
+// gives it), the hub "hub".
+type TranscriptRecorder struct {
+	log    *transcript.Log
+	player string
 }
 
-func (r *textRecorder) line(dir, text string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	fmt.Fprintf(r.w, "%10.3fms [%s] %s %s\n", float64(time.Since(r.start).Microseconds())/1000, r.who, dir, text)
+// NewTranscriptRecorder returns a recorder writing to sink; args are the player's arguments.
+func NewTranscriptRecorder(sink io.Writer, args []string) *TranscriptRecorder {
+	player := "player"
+	if len(args) > 0 {
+		player += " " + args[len(args)-1]
+	}
+	l := transcript.New(transcript.Options{Writer: "relay " + player, Sink: sink})
+	l.Start(player, os.Getpid(), args)
+	return &TranscriptRecorder{log: l, player: player}
 }
 
-func (r *textRecorder) FromHub(d []byte) { r.line("hub->player", fmt.Sprintf("%q", d)) }
-func (r *textRecorder) ToHub(d []byte)   { r.line("player->hub", fmt.Sprintf("%q", d)) }
-func (r *textRecorder) Note(e string)    { r.line("note", e) }
+func chop(d []byte) ([]byte, bool) {
+	if n := len(d); n > 0 && d[n-1] == '\n' {
+		return d[:n-1], true
+	}
+	return d, false
+}
+
+// FromHub records a line the hub sent the player.
+func (r *TranscriptRecorder) FromHub(d []byte) {
+	line, eol := chop(d)
+	r.log.Line("hub", r.player, line, eol)
+}
+
+// ToHub records what the player (or a fault in its place) sent the hub.
+func (r *TranscriptRecorder) ToHub(d []byte) {
+	line, eol := chop(d)
+	r.log.Line(r.player, "hub", line, eol)
+}
+
+// Note records a fault injected or how the player ended.
+func (r *TranscriptRecorder) Note(e string) { r.log.Notef(r.player, "%s", e) }

@@ -9,6 +9,7 @@
 //	cmpalt stdout|stderr|FILE WANT [ALT...]
 //	mkplayer NAME [MOCKPLAYER-FLAGS...]
 //	noprocs
+//	transcript [-who NAME] FILE...
 //
 // Where a spec allows more than one behaviour, the first expectation given is the
 // reference's and the others are allowed alternatives: a match on an alternative passes, and
@@ -36,6 +37,7 @@ import (
 
 	"gauntlet/harness/faults"
 	"gauntlet/harness/suite"
+	"gauntlet/harness/transcript"
 )
 
 // MarkerVar is set, with a value unique to each script, in the environment of everything a
@@ -89,10 +91,11 @@ func Setup(env *testscript.Env) error {
 // Commands returns the commands to put in testscript.Params.Cmds.
 func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
-		"run":      Run,
-		"cmpalt":   CmpAlt,
-		"mkplayer": MkPlayer,
-		"noprocs":  NoProcs,
+		"run":        Run,
+		"cmpalt":     CmpAlt,
+		"mkplayer":   MkPlayer,
+		"noprocs":    NoProcs,
+		"transcript": Transcript,
 	}
 }
 
@@ -452,4 +455,35 @@ func findMarked(marker []byte) []string {
 		out = append(out, fmt.Sprintf("pid %d (%s)", pid, strings.TrimSpace(string(stat[:min(len(stat), 60)]))))
 	}
 	return out
+}
+
+// Transcript prints the conversation recorded in transcript files (JSON lines, e.g. written
+// by `mockplayer -relay PROG -record FILE`) as one line per message, without times, so that
+// a script can compare it with cmp:
+//
+//	mkplayer a -relay $EAIT -record rec.json
+//	run $STLUCIA x.roll 10 a $EAIT
+//	transcript -who 'player A' rec.json
+//	cmp stdout want-A.txt
+//
+// Each line is "FROM -> TO | TEXT", TEXT escaped as in transcript text renderings and
+// followed by " [no newline]" when the line ended without one. -who keeps the lines sent or
+// received by NAME: one party's view, whose order does not depend on timing.
+func Transcript(ts *testscript.TestScript, neg bool, args []string) {
+	fs := flag.NewFlagSet("transcript", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	who := fs.String("who", "", "keep only the lines from or to this party")
+	if err := fs.Parse(args); err != nil || fs.NArg() == 0 || neg {
+		ts.Fatalf("usage: transcript [-who NAME] FILE...")
+	}
+	var lists [][]transcript.Event
+	for _, name := range fs.Args() {
+		f, err := os.Open(ts.MkAbs(name))
+		ts.Check(err)
+		events, err := transcript.ReadJSON(f)
+		f.Close()
+		ts.Check(err)
+		lists = append(lists, events)
+	}
+	ts.Stdout().Write([]byte(transcript.Conversation(transcript.Merge(lists...), *who)))
 }
