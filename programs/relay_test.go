@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"gauntlet/games/dealer2310"
 	stlucia "gauntlet/games/stlucia"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/transcript"
@@ -107,6 +108,59 @@ func TestRelayTranscriptMatchesEngineStLucia(t *testing.T) {
 		}
 		if len(received) == 0 || len(sent) == 0 {
 			t.Errorf("%s: empty conversation recorded", who)
+		}
+	}
+}
+
+func TestRelayTranscriptMatchesEngineDealer2310(t *testing.T) {
+	players := []string{"2310B", "2310A", "2310B", "2310A"}
+	dir := links(t, "2310dealer", "mockplayer", "2310A", "2310B")
+	deckText, pathText := "5ABCDE\n", "9;::-Ri2Mo1Do2::-V12Ri1V22::-\n"
+	deckFile, pathFile := filepath.Join(dir, "d.deck"), filepath.Join(dir, "p.path")
+	os.WriteFile(deckFile, []byte(deckText), 0o644)
+	os.WriteFile(pathFile, []byte(pathText), 0o644)
+	record := filepath.Join(dir, "rec.json")
+	args := []string{deckFile, pathFile}
+	var strats []dealer2310.Strategy
+	for i, p := range players {
+		args = append(args, relayed(t, dir, fmt.Sprintf("relay%d", i), p, record))
+		strats = append(strats, dealer2310.Strategies[p])
+	}
+	cmd := exec.Command(filepath.Join(dir, "2310dealer"), args...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("2310dealer: %v\n%s", err, stderr.String())
+	}
+	deck, err := dealer2310.ParseDeckFile([]byte(deckText))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := dealer2310.ParsePathFile([]byte(pathText))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := dealer2310.Simulate(path, deck, strats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stdout.String() != want.Stdout {
+		t.Errorf("dealer stdout differs from the engine's:\n%s\nwant\n%s", stdout.String(), want.Stdout)
+	}
+	for i := range players {
+		who := fmt.Sprintf("player %d", i)
+		received, sent := partyLines(t, record, who)
+		wantIn := strings.Split(strings.TrimSuffix(want.Players[i].Stdin, "\n"), "\n")
+		// The engine's stdout of a player starts with the handshake, which has no newline.
+		wantOut := strings.Split(strings.TrimSuffix(strings.TrimPrefix(want.Players[i].Stdout, "^"), "\n"), "\n")
+		if strings.Join(received, "\n") != strings.Join(wantIn, "\n") {
+			t.Errorf("%s received:\n%q\nengine says:\n%q", who, received, wantIn)
+		}
+		if strings.Join(sent, "\n") != strings.Join(wantOut, "\n") {
+			t.Errorf("%s sent:\n%q\nengine says:\n%q", who, sent, wantOut)
+		}
+		if len(received) < 3 || len(sent) == 0 {
+			t.Errorf("%s: conversation too short: %q %q", who, received, sent)
 		}
 	}
 }

@@ -45,3 +45,4 @@ func params(dir string) testscript.Params {
 
 func TestHarness(t *testing.T)    { testscript.Run(t, params("harness")) }
 func TestStLucia(t *testing.T)    { testscript.Run(t, params("stlucia")) }
+func TestDealer2310(t *testing.T) { testscript.Run(t, params("dealer2310")) }

@@ -166,7 +166,13 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 		}
 	}
 	fmt.Fprintf(w, "\n%-40s %7s %9s\n", "category", "passed", "marks")
+	empty := 0
 	for _, c := range r.Categories {
+		if c.Cases == 0 {
+			empty++
+			fmt.Fprintf(w, "%-40s %7s %4s/%-4g (no case yet)\n", c.Name, "-", "-", c.MaxMarks)
+			continue
+		}
 		fmt.Fprintf(w, "%-40s %3d/%-3d %4.2f/%-4g\n", c.Name, c.Passed, c.Cases, c.Marks, c.MaxMarks)
 	}
 	fmt.Fprintf(w, "%-40s %7s %4.2f/%-4g\n", "total", "", r.Marks, r.MaxMarks)
@@ -176,6 +182,9 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 	}
 	sort.Strings(keys)
 	fmt.Fprintf(w, "cases: %s (%.1fs)\n", strings.Join(keys, ", "), r.Seconds)
+	if empty > 0 {
+		fmt.Fprintf(w, "note: %d categories have no case in this suite yet; their marks count as 0\n", empty)
+	}
 	if len(r.Harness) > 0 {
 		fmt.Fprintf(w, "HARNESS ERRORS (not the subject's fault; these cases were not marked):\n")
 		for _, h := range r.Harness {

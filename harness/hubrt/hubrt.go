@@ -100,6 +100,14 @@ func startPlayer(prog string, args []string) (*player, error) {
 	cmd.Stdin = inR
 	cmd.Stdout = outW
 	err = cmd.Start()
+	if errors.Is(err, syscall.ENOEXEC) {
+		// execvp runs a file the kernel cannot execute (a script without "#!") with the
+		// shell; the specs ask hubs to start players as execvp does.
+		cmd = exec.Command("/bin/sh", append([]string{cmd.Path}, args...)...)
+		cmd.Stdin = inR
+		cmd.Stdout = outW
+		err = cmd.Start()
+	}
 	inR.Close()
 	outW.Close()
 	if err != nil {

@@ -136,3 +136,21 @@ func TestWatchInterruptsRead(t *testing.T) {
 		t.Fatalf("later ReadHandshake = %v, want ErrInterrupted", err)
 	}
 }
+
+func TestScriptWithoutShebangRunsLikeExecvp(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "noshebang")
+	if err := os.WriteFile(p, []byte("printf '^'\necho \"$1 $2\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h, err := Start([]string{p}, func(int) []string { return []string{"3", "1"} })
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	defer h.Kill()
+	if b, err := h.ReadHandshake(0); err != nil || b != '^' {
+		t.Fatalf("ReadHandshake = %q, %v", b, err)
+	}
+	if l, err := h.ReadLine(0); err != nil || l != "3 1" {
+		t.Fatalf("ReadLine = %q, %v", l, err)
+	}
+}

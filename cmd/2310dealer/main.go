@@ -1,0 +1,10 @@
+// Command 2310dealer is the reference dealer of the 2310 path game.
+package main
+
+import (
+	"os"
+
+	hub "gauntlet/hub/dealer2310"
+)
+
+func main() { os.Exit(hub.Main()) }

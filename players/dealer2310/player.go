@@ -1,0 +1,73 @@
+// Package dealer2310 is the runtime of the reference players of the 2310 path game (2310A
+// and 2310B): argument checks, the '^' handshake, and a loop that hands each line from the
+// dealer to the pure player of gauntlet/games/dealer2310 and carries out its reaction.
+package dealer2310
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	game "gauntlet/games/dealer2310"
+	"gauntlet/harness/lineio"
+)
+
+// MainA is the 2310A program.
+func MainA() int { return Main("2310A") }
+
+// MainB is the 2310B program.
+func MainB() int { return Main("2310B") }
+
+// Main runs the player whose strategy is named name (a key of game.Strategies) on the
+// process's arguments and standard streams, and returns its exit status. The binary's own
+// file name plays no part, so a renamed copy behaves the same.
+func Main(name string) int {
+	s, ok := game.Strategies[name]
+	if !ok {
+		panic("dealer2310: no strategy " + name)
+	}
+	// A dealer that dies must not kill the player by SIGPIPE: the player notices the loss
+	// by the read failure that follows (a communications error).
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	return Run(s, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+}
+
+// Run plays strategy s with the arguments args (without the program name), reading the
+// dealer's messages from stdin, answering on stdout and echoing the game on stderr, and
+// returns the exit status. Write errors are ignored: a lost dealer shows up as the read
+// failure that follows.
+func Run(s game.Strategy, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	errw := bufio.NewWriter(stderr)
+	defer errw.Flush()
+	n, me, status := game.ParsePlayerArgs(args)
+	if status != game.PlayerExitOK {
+		errw.WriteString(game.PlayerContract.Status(status).Stderr())
+		return status
+	}
+	out := bufio.NewWriter(stdout)
+	out.WriteByte(game.Hello)
+	out.Flush()
+
+	p := game.NewPlayer(s, n, me)
+	in := lineio.NewReader(stdin)
+	for {
+		errw.Flush()
+		var r game.Reaction
+		if line, err := in.ReadLine(); err != nil {
+			r = p.Lost(err)
+		} else {
+			r = p.Handle(line)
+		}
+		errw.WriteString(r.Stderr)
+		if r.Reply != "" {
+			out.WriteString(r.Reply)
+			out.WriteByte('\n')
+			out.Flush()
+		}
+		if r.Done {
+			return r.Status
+		}
+	}
+}

@@ -1,0 +1,32 @@
+package programs
+
+import (
+	"io"
+	"time"
+
+	game "gauntlet/games/dealer2310"
+	"gauntlet/harness/grade"
+	hub "gauntlet/hub/dealer2310"
+	player "gauntlet/players/dealer2310"
+)
+
+func init() {
+	register(Program{Name: "2310dealer", Game: "dealer2310", Role: "hub", Main: hub.Main})
+	for name, s := range game.Strategies {
+		name, s := name, s
+		register(Program{Name: name, Game: "dealer2310", Role: "player",
+			Main: func() int { return player.Main(name) },
+			Player: func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+				return player.Run(s, args, stdin, stdout, stderr)
+			}})
+	}
+	registerGame(grade.Game{
+		Name: "dealer2310",
+		Programs: []grade.Program{
+			{Var: "DEALER", Name: "2310dealer", Hub: true},
+			{Var: "PLAYER_A", Name: "2310A"}, {Var: "PLAYER_B", Name: "2310B"},
+		},
+		Categories: game.Categories,
+		Timeout:    10 * time.Second,
+	})
+}
