@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -103,9 +104,10 @@ type Log struct {
 	seq     uint64
 	last    time.Time
 	bytes   int64
-	dropped int64
-	full    bool
 	sinkErr error
+
+	full    atomic.Bool  // set once lines are no longer kept
+	dropped atomic.Int64 // events counted but not kept
 }
 
 // New returns an empty Log.
@@ -142,10 +144,10 @@ func (l *Log) Add(e Event) Event {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if e.Kind == Line {
-		if l.full || len(l.events) >= l.opts.MaxEvents || l.bytes+int64(len(e.Data)) > l.opts.MaxBytes {
-			l.dropped++
-			if !l.full {
-				l.full = true
+		if l.full.Load() || len(l.events) >= l.opts.MaxEvents || l.bytes+int64(len(e.Data)) > l.opts.MaxBytes {
+			l.dropped.Add(1)
+			if !l.full.Load() {
+				l.full.Store(true)
 				l.addLocked(Event{Kind: Note, From: l.opts.Writer,
 					Data: []byte("transcript full: later lines are counted, not kept")})
 			}
@@ -153,7 +155,7 @@ func (l *Log) Add(e Event) Event {
 		}
 		l.bytes += int64(len(e.Data))
 	} else if len(l.events) >= 2*l.opts.MaxEvents {
-		l.dropped++
+		l.dropped.Add(1)
 		return e
 	}
 	return l.addLocked(e)
@@ -219,11 +221,7 @@ func (l *Log) Events() []Event {
 }
 
 // Dropped returns how many events were counted but not kept because the Log was full.
-func (l *Log) Dropped() int64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.dropped
-}
+func (l *Log) Dropped() int64 { return l.dropped.Load() }
 
 // SinkErr returns the first error the Sink returned, if any.
 func (l *Log) SinkErr() error {
@@ -271,6 +269,15 @@ func (w *LineWriter) Write(p []byte) (int, error) {
 	defer w.mu.Unlock()
 	n := len(p)
 	if w.closed {
+		return n, nil
+	}
+	if w.log.full.Load() {
+		// Nothing more will be kept: count the lines at the speed of bytes.Count rather
+		// than one locked Add each (a subject printing without end sends millions).
+		if k := bytes.Count(p, []byte{'\n'}); k > 0 {
+			w.log.dropped.Add(int64(k))
+			w.buf, w.cut = w.buf[:0], 0
+		}
 		return n, nil
 	}
 	for len(p) > 0 {

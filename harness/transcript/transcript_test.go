@@ -195,6 +195,16 @@ func TestBounds(t *testing.T) {
 	if got := strings.Join(kinds, " "); got != "line line line note exit" || l.Dropped() != 7 {
 		t.Errorf("kept %q, dropped %d", got, l.Dropped())
 	}
+	// Through a LineWriter, once full, lines are only counted.
+	l3 := transcript.New(transcript.Options{MaxEvents: 2})
+	lw := l3.LineWriter("p", transcript.Stdout)
+	lw.Write([]byte("a\nb\nc\nd\ne"))
+	lw.Write([]byte("f\ng\n"))
+	lw.Close()
+	// Lines a, b, c, d, "ef", g: two kept, four dropped.
+	if n := len(l3.Events()); n != 3 || l3.Dropped() != 4 {
+		t.Errorf("line writer: kept %d events, dropped %d; want 2 lines + note, 4 dropped", n, l3.Dropped())
+	}
 	l2 := transcript.New(transcript.Options{MaxBytes: 10})
 	for range 5 {
 		l2.Line("p", transcript.Stdout, []byte("abcd"), true)
@@ -297,5 +307,19 @@ func TestEventJSON(t *testing.T) {
 	var back transcript.Event
 	if err := back.UnmarshalJSON(b); err != nil || back.From != "p<1>" || *back.Status != 3 || !back.Time.Equal(e.Time) {
 		t.Errorf("back %+v, %v", back, err)
+	}
+}
+
+func TestConversation(t *testing.T) {
+	events := readFixture(t, "small.jsonl")
+	cases := []struct{ who, want string }{
+		{"player 0", "hub -> player 0 | 5,2\nplayer 0 -> hub | M1\\r\nplayer 0 -> stderr | bad\\xff\\x01 [no newline]\n"},
+		{"", "hub -> player 0 | 5,2\nplayer 0 -> hub | M1\\r\nplayer 0 -> stderr | bad\\xff\\x01 [no newline]\nhub -> stdout | xxxx\n"},
+		{"nobody", ""},
+	}
+	for _, tc := range cases {
+		if got := transcript.Conversation(events, tc.who); got != tc.want {
+			t.Errorf("Conversation(%q) =\n%s\nwant\n%s", tc.who, got, tc.want)
+		}
 	}
 }

@@ -1,0 +1,223 @@
+// Package hygiene inspects what a subject program leaves behind and why it hangs, from
+// outside and without its cooperation: it reads /proc (Linux only) and walks the subject's
+// working directory.
+//
+// It offers three things, all plain functions over snapshots so the sandbox (and tests) can
+// call them at the moments they choose:
+//
+//   - Scan reads every process of the machine (pid, parent, group, session, owner, state,
+//     start time, CPU time); the sandbox uses it to find the processes a run created, even
+//     those that left the run's session with setsid() or were orphaned by a double fork.
+//   - Diagnose samples hung processes a few times and tells a deadlock (everyone blocked
+//     reading or waiting for another process), a busy loop (CPU time growing), a write blocked
+//     on a full pipe, and a plain sleep apart.
+//   - SnapshotDir and DiffDirs list the files a run created, changed or removed.
+//
+// Findings are facts with the evidence that supports them; the verdict built on them belongs
+// to the caller.
+package hygiene
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// procRoot is where the proc file system is mounted.
+const procRoot = "/proc"
+
+// Proc is one process as /proc showed it at one moment.
+type Proc struct {
+	Pid   int
+	PPid  int
+	Pgid  int
+	Sid   int
+	UID   uint32 // owner of /proc/PID: the effective uid (root for non-dumpable processes)
+	State byte   // R running, S sleeping, D disk wait, Z zombie, T stopped, t traced, ...
+	Comm  string // the command name the kernel keeps (at most 15 bytes)
+	// Start is the start time in clock ticks after boot: with Pid it names a process
+	// uniquely, so a recycled pid is never mistaken for the process seen before.
+	Start uint64
+	// CPUTicks is user plus system CPU time in clock ticks (1/100 s on Linux).
+	CPUTicks uint64
+	Threads  int
+}
+
+// Zombie reports whether the process has ended but not been reaped by its parent.
+func (p Proc) Zombie() bool { return p.State == 'Z' || p.State == 'X' }
+
+// ErrGone is returned by ReadProc for a process that no longer exists.
+var ErrGone = errors.New("process gone")
+
+// ReadProc reads /proc/PID/stat and its owner. It uses raw system calls and a buffer on the
+// stack: the sandbox scans every process of the machine ten times a second while runs go.
+func ReadProc(pid int) (Proc, error) {
+	path := procRoot + "/" + strconv.Itoa(pid) + "/stat"
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		if err == syscall.ENOENT || err == syscall.ESRCH {
+			return Proc{}, ErrGone
+		}
+		return Proc{}, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	var buf [1024]byte
+	n, err := syscall.Read(fd, buf[:])
+	if err != nil || n <= 0 {
+		return Proc{}, ErrGone // the process ended between open and read
+	}
+	p, err := parseStat(buf[:n])
+	if err != nil {
+		return Proc{}, fmt.Errorf("%s: %w", path, err)
+	}
+	// The owner of the stat file is the owner of /proc/PID: the process's effective uid
+	// (root while it is not dumpable).
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return Proc{}, ErrGone
+	}
+	p.UID = st.Uid
+	return p, nil
+}
+
+// parseStat parses the contents of /proc/PID/stat. The command name sits in parentheses and
+// may itself contain spaces and parentheses, so the fields are counted from the last ')'.
+func parseStat(b []byte) (Proc, error) {
+	open := bytes.IndexByte(b, '(')
+	closing := bytes.LastIndexByte(b, ')')
+	if open < 0 || closing < open {
+		return Proc{}, errors.New("malformed stat")
+	}
+	var p Proc
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b[:open])))
+	if err != nil {
+		return Proc{}, errors.New("malformed pid")
+	}
+	p.Pid = pid
+	p.Comm = string(b[open+1 : closing])
+	f := strings.Fields(string(b[closing+1:]))
+	// f[0] state, f[1] ppid, f[2] pgrp, f[3] session, f[11] utime, f[12] stime,
+	// f[17] num_threads, f[19] starttime (proc(5), counting from field 3).
+	if len(f) < 20 || len(f[0]) != 1 {
+		return Proc{}, errors.New("short stat")
+	}
+	p.State = f[0][0]
+	nums := []struct {
+		i   int
+		dst *int
+	}{{1, &p.PPid}, {2, &p.Pgid}, {3, &p.Sid}, {17, &p.Threads}}
+	for _, n := range nums {
+		v, err := strconv.Atoi(f[n.i])
+		if err != nil {
+			return Proc{}, fmt.Errorf("field %d: %w", n.i+3, err)
+		}
+		*n.dst = v
+	}
+	utime, err1 := strconv.ParseUint(f[11], 10, 64)
+	stime, err2 := strconv.ParseUint(f[12], 10, 64)
+	start, err3 := strconv.ParseUint(f[19], 10, 64)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return Proc{}, err
+	}
+	p.CPUTicks = utime + stime
+	p.Start = start
+	return p, nil
+}
+
+// Scan reads every process in /proc. Processes that end while it reads are left out.
+func Scan() ([]Proc, error) {
+	d, err := os.Open(procRoot)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return nil, err
+	}
+	procs := make([]Proc, 0, len(names))
+	for _, name := range names {
+		if name == "" || name[0] < '0' || name[0] > '9' {
+			continue
+		}
+		pid, err := strconv.Atoi(name)
+		if err != nil {
+			continue
+		}
+		p, err := ReadProc(pid)
+		if err != nil {
+			continue // gone, or unreadable: nothing to learn from it
+		}
+		procs = append(procs, p)
+	}
+	return procs, nil
+}
+
+// Alive reports whether a process with this pid and start time still exists (a zombie
+// counts as existing: it still holds its pid).
+func Alive(pid int, start uint64) bool {
+	p, err := ReadProc(pid)
+	return err == nil && p.Start == start
+}
+
+// maxCmdline bounds what Cmdline reads, so a subject with a huge argv cannot make the
+// harness copy it.
+const maxCmdline = 256
+
+// Cmdline returns the process's argument list joined by spaces, cut to a few hundred bytes
+// (for findings and diagnoses meant for people). It returns "" when it cannot be read,
+// e.g. for a zombie.
+func Cmdline(pid int) string {
+	f, err := os.Open(procRoot + "/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, maxCmdline+1)
+	n, _ := f.Read(buf)
+	cut := n > maxCmdline
+	if cut {
+		n = maxCmdline
+	}
+	s := strings.TrimRight(string(buf[:n]), "\x00")
+	s = strings.ReplaceAll(s, "\x00", " ")
+	if cut {
+		s += "..."
+	}
+	return s
+}
+
+// maxEnviron bounds how much of a process's environment EnvValue reads.
+const maxEnviron = 1 << 16
+
+// EnvValue returns the value of variable name in the environment the process was started
+// with (the block the kernel keeps from execve; later setenv calls do not show), searching
+// only its first 64 KiB. ok is false when the variable is absent or the environment cannot
+// be read (another user's process, a zombie).
+func EnvValue(pid int, name string) (value string, ok bool) {
+	f, err := os.Open(procRoot + "/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	buf := make([]byte, maxEnviron)
+	n := 0
+	for n < len(buf) {
+		m, err := f.Read(buf[n:])
+		n += m
+		if err != nil || m == 0 {
+			break
+		}
+	}
+	prefix := name + "="
+	for _, e := range bytes.Split(buf[:n], []byte{0}) {
+		if v, found := strings.CutPrefix(string(e), prefix); found {
+			return v, true
+		}
+	}
+	return "", false
+}

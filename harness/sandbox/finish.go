@@ -1,0 +1,317 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"gauntlet/harness/hygiene"
+	"gauntlet/harness/transcript"
+)
+
+// How long the clean-up may try before it reports a harness error.
+const (
+	killTimeout  = 3 * time.Second
+	drainTimeout = 500 * time.Millisecond
+)
+
+// finish ends the run, cleans up and builds the result. It runs once per Group.
+func (g *Group) finish() {
+	log := g.cfg.Transcript
+	r := &Result{Limits: g.cfg.Limits, Transcript: log, UID: os.Getuid(), Token: g.track.token}
+	if g.lease != nil {
+		r.UID = g.lease.uid
+	} else if os.Geteuid() == 0 {
+		r.Warnings = append(r.Warnings, "running as root without a sandbox user: the process limit is not enforced")
+	}
+	allDone := make(chan struct{})
+	go func() {
+		for _, p := range g.procs {
+			<-p.done
+		}
+		close(allDone)
+	}()
+	timer := time.NewTimer(time.Until(g.start.Add(g.cfg.Deadline)))
+	defer timer.Stop()
+	normal := false
+	select {
+	case <-allDone:
+		normal = true
+	case <-timer.C:
+		r.DeadlinePassed = true
+	case <-g.stop:
+		r.Stopped = true
+	}
+	if !normal {
+		select {
+		case <-allDone: // ended at the same moment: not a timeout
+			normal, r.DeadlinePassed, r.Stopped = true, false, false
+		default:
+		}
+	}
+
+	if r.DeadlinePassed {
+		log.Notef(transcript.Harness, "deadline of %s passed", g.cfg.Deadline)
+		var pids []int
+		for _, p := range g.trk.sweep(g.track) {
+			if !p.Zombie() {
+				pids = append(pids, p.Pid)
+			}
+		}
+		slices.Sort(pids)
+		drained := map[string]bool{}
+		for _, p := range g.procs {
+			for _, c := range []*capture{p.outCap, p.errCap} {
+				if c != nil && c.pipe != "" {
+					drained[c.pipe] = true
+				}
+			}
+		}
+		d := hygiene.Diagnose(pids, hygiene.DiagOptions{Drained: drained})
+		g.nameProcs(d.Procs)
+		r.Hang = &d
+		log.Notef(transcript.Harness, "hang diagnosis: %s", d)
+	}
+	if normal {
+		for _, p := range g.leftRunning() {
+			cmd := hygiene.Cmdline(p.Pid)
+			if cmd == "" {
+				cmd = p.Comm
+			}
+			r.Hygiene.Add(hygiene.Finding{Kind: hygiene.LeftRunning, Pid: p.Pid, Command: cmd})
+			log.Notef(transcript.Harness, "pid %d (%s) left running: killed", p.Pid, cmd)
+		}
+	} else {
+		g.escalate(allDone)
+	}
+	if err := g.killAll(); err != nil {
+		r.Errors = append(r.Errors, err.Error())
+	}
+	select {
+	case <-allDone:
+	case <-time.After(killTimeout):
+		r.Errors = append(r.Errors, "a started process was not reaped")
+	}
+	g.trk.mu.Lock()
+	for _, z := range g.track.zombs {
+		r.Hygiene.Add(z)
+	}
+	r.PeakProcesses, r.Processes = g.track.peak, g.track.total
+	g.trk.mu.Unlock()
+	g.trk.remove(g.track)
+
+	g.closeStreams()
+	r.Procs = g.procResults()
+	if g.lease != nil && g.lease.exclusive && r.PeakProcesses >= g.cfg.Limits.Processes {
+		for i := range r.Procs {
+			if r.Procs[i].Limit == "" {
+				r.Procs[i].Limit = LimitProcesses
+			}
+		}
+	}
+
+	after := hygiene.SnapshotDir(g.dir)
+	r.Hygiene.AddFiles(hygiene.DiffDirs(g.before, after))
+	if g.cfg.KeepWorkDir || g.cfg.WorkDir != "" {
+		r.WorkDir = g.dir
+	} else if err := hygiene.RemoveAll(g.dir); err != nil {
+		r.Errors = append(r.Errors, "remove working directory: "+err.Error())
+	}
+	g.devnull.Close()
+	g.lease.release()
+	r.Duration = time.Since(g.start)
+	g.res = r
+}
+
+// nameProcs shows, in the diagnosis, the name of each process the harness started.
+func (g *Group) nameProcs(ds []hygiene.ProcDiag) {
+	for i := range ds {
+		for _, p := range g.procs {
+			if p.pid == ds[i].Pid {
+				ds[i].Comm = p.Name
+			}
+		}
+	}
+}
+
+// leftRunning returns the processes of the run still alive after every started program
+// ended by itself. Processes that end within a short moment (a child finishing on the end
+// of file its parent's exit caused) are not blamed.
+func (g *Group) leftRunning() []hygiene.Proc {
+	var left []hygiene.Proc
+	for try := 0; try < 3; try++ {
+		if try > 0 {
+			time.Sleep(50 * time.Millisecond)
+		}
+		left = left[:0]
+		for _, p := range g.trk.sweep(g.track) {
+			if !p.Zombie() && !g.isRoot(p) {
+				left = append(left, p)
+			}
+		}
+		if len(left) == 0 {
+			break
+		}
+	}
+	return left
+}
+
+func (g *Group) isRoot(p hygiene.Proc) bool {
+	g.trk.mu.Lock()
+	defer g.trk.mu.Unlock()
+	start, ok := g.track.roots[p.Pid]
+	return ok && start == p.Start
+}
+
+// escalate sends FirstSignal to the group of every started process still running, waits up
+// to Grace for them to end, then sends SIGKILL to those that did not.
+func (g *Group) escalate(allDone <-chan struct{}) {
+	var running []*Process
+	for _, p := range g.procs {
+		if _, ended := p.Exit(); !ended {
+			running = append(running, p)
+		}
+	}
+	if len(running) == 0 {
+		return
+	}
+	for _, p := range running {
+		p.Signal(g.cfg.FirstSignal)
+	}
+	if g.cfg.FirstSignal != syscall.SIGKILL {
+		select {
+		case <-allDone:
+		case <-time.After(g.cfg.Grace):
+		}
+	}
+	for _, p := range running {
+		p.Signal(syscall.SIGKILL)
+	}
+}
+
+// killAll kills every process of the run and reaps those that were reparented to the
+// harness, until none is left. Processes started by the harness are reaped by their own
+// waiters. A fork loop is caught because each round kills everything seen, and the run's
+// process limit bounds what a round can miss.
+func (g *Group) killAll() error {
+	ownPgid := syscall.Getpgrp()
+	deadline := time.Now().Add(killTimeout)
+	pause := time.Millisecond
+	killed := 0
+	for {
+		procs := g.trk.sweep(g.track)
+		var alive []hygiene.Proc
+		pending := 0
+		mine := map[int]bool{}
+		for _, p := range procs {
+			mine[p.Pid] = true
+		}
+		for _, p := range procs {
+			switch {
+			case !p.Zombie():
+				alive = append(alive, p)
+			case g.isRoot(p):
+				// reaped by its waiter
+			case p.PPid == selfPid:
+				var ws unix.WaitStatus
+				unix.Wait4(p.Pid, &ws, unix.WNOHANG, nil)
+				pending++
+			default:
+				pending++ // its parent is being killed; it will be reparented to us
+			}
+		}
+		if len(alive) == 0 && pending == 0 {
+			if killed > 0 {
+				g.cfg.Transcript.Notef(transcript.Harness, "killed %d leftover processes", killed)
+			}
+			return nil
+		}
+		if time.Now().After(deadline) {
+			var pids []string
+			for _, p := range procs {
+				pids = append(pids, fmt.Sprintf("%d(%c)", p.Pid, p.State))
+			}
+			return fmt.Errorf("could not kill or reap the run's processes: %s", strings.Join(pids, " "))
+		}
+		groups := map[int]bool{}
+		for _, p := range alive {
+			if !g.isRoot(p) {
+				killed++
+			}
+			signalProc(p, syscall.SIGKILL)
+			if p.Pgid > 1 && p.Pgid != ownPgid && mine[p.Pgid] {
+				groups[p.Pgid] = true
+			}
+		}
+		for pg := range groups {
+			unix.Kill(-pg, syscall.SIGKILL)
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 20*time.Millisecond)
+	}
+}
+
+// closeStreams closes the harness's ends of stdin pipes and drains the captures.
+func (g *Group) closeStreams() {
+	for _, p := range g.procs {
+		if p.stdin != nil {
+			p.stdin.Close()
+		}
+		if p.inFile != nil {
+			p.inFile.Close()
+			<-p.fed
+		}
+	}
+	for _, p := range g.procs {
+		for _, c := range []*capture{p.outCap, p.errCap} {
+			if c != nil {
+				c.finish(drainTimeout)
+			}
+		}
+	}
+}
+
+// procResults builds the result of each started process.
+func (g *Group) procResults() []ProcResult {
+	var out []ProcResult
+	for _, p := range g.procs {
+		pr := ProcResult{Name: p.Name, Pid: p.pid, Exit: p.exit, Duration: p.ended.Sub(p.started), StartRSS: p.startRSS}
+		p.mu.Lock()
+		pr.Signals = append(pr.Signals, p.signals...)
+		p.mu.Unlock()
+		if c := p.outCap; c != nil {
+			pr.Stdout, pr.StdoutBytes = c.result()
+			pr.StdoutCut = pr.StdoutBytes > int64(len(pr.Stdout))
+		}
+		if c := p.errCap; c != nil {
+			pr.Stderr, pr.StderrBytes = c.result()
+			pr.StderrCut = pr.StderrBytes > int64(len(pr.Stderr))
+		}
+		if ru := p.rusage; ru != nil {
+			pr.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+			pr.PeakRSS = ru.Maxrss << 10
+		}
+		lim := g.cfg.Limits
+		switch {
+		case p.exit.Signal == syscall.SIGXCPU,
+			p.exit.Signal == syscall.SIGKILL && lim.CPU > 0 && pr.CPU >= cpuLimit(lim.CPU)-100*time.Millisecond:
+			pr.Limit = LimitCPU
+		case p.exit.Signal == syscall.SIGXFSZ:
+			pr.Limit = LimitFileSize
+		case lim.AddressSpace > 0 && pr.PeakRSS > pr.StartRSS && pr.PeakRSS*4 >= lim.AddressSpace*3:
+			pr.Limit = LimitMemory
+		}
+		out = append(out, pr)
+	}
+	return out
+}
+
+// cpuLimit is the CPU limit as the kernel applies it: rounded up to whole seconds.
+func cpuLimit(d time.Duration) time.Duration {
+	return (d + time.Second - 1).Truncate(time.Second)
+}

@@ -1,0 +1,568 @@
+package sandbox
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"gauntlet/harness/hygiene"
+	"gauntlet/harness/transcript"
+)
+
+// Spec describes one program of a run.
+type Spec struct {
+	// Name names the program in the transcript and the result (e.g. "hub", "player 0").
+	// Names must be unique in a run and must not be "stdout", "stderr" or "harness".
+	// Default: "prog N" for the Nth spec.
+	Name string
+	// Path is the program. A name without '/' is looked up in the harness's PATH; a
+	// relative path is taken from the harness's working directory (the subject runs in its
+	// private one). argv[0] is Path as given.
+	Path string
+	Args []string
+	// Env is added to the environment after Config.Env.
+	Env []string
+	// Stdin, Stdout and Stderr say where the standard descriptors go (zero: /dev/null for
+	// stdin, Capture for the others).
+	Stdin, Stdout, Stderr Stream
+	// Peer names the other end of Pipe and Bytes streams in the transcript (default
+	// "harness"): a mock hub driving a player would say "hub".
+	Peer string
+	// ExtraFiles are passed as descriptors 3, 4, ... The caller keeps ownership.
+	ExtraFiles []*os.File
+}
+
+// Group is a set of processes started together under one Config: one deadline, one
+// sandbox user, one private working directory, one transcript. Each process is the leader
+// of its own session and process group.
+type Group struct {
+	cfg     Config
+	procs   []*Process
+	trk     *tracker
+	track   *runTrack
+	lease   *lease
+	dir     string
+	before  hygiene.DirState
+	devnull *os.File
+	start   time.Time
+
+	stop     chan struct{}
+	stopOnce sync.Once
+	once     sync.Once
+	res      *Result
+}
+
+// Process is one program the harness started.
+type Process struct {
+	// Name is the Spec's name.
+	Name string
+
+	g       *Group
+	proc    *os.Process
+	pid     int
+	started time.Time
+
+	stdin          *pipeWriter
+	stdout, stderr *pipeReader
+	inFile         *os.File      // harness end of a Bytes stdin
+	fed            chan struct{} // closed when the Bytes feeder is done
+	outCap, errCap *capture
+
+	startRSS int64 // peak RSS of the exec-with-limits step
+
+	done   chan struct{} // closed once reaped and recorded
+	exit   Exit
+	ended  time.Time
+	rusage *syscall.Rusage
+
+	mu      sync.Mutex
+	signals []syscall.Signal
+}
+
+// Run starts one program and waits for the end of its run.
+func Run(cfg Config, spec Spec) (*Result, error) {
+	g, err := Start(cfg, spec)
+	if err != nil {
+		return nil, err
+	}
+	return g.Wait(), nil
+}
+
+// Start starts the programs of a run. If one cannot be started (missing program, no
+// permission...), the ones already started are stopped and cleaned up and the error is
+// returned: that is a harness or configuration error, not a verdict on the subject.
+func Start(cfg Config, specs ...Spec) (*Group, error) {
+	cfg = cfg.withDefaults()
+	if len(specs) == 0 {
+		return nil, errors.New("sandbox: no program to start")
+	}
+	seen := map[string]bool{}
+	for i := range specs {
+		if specs[i].Name == "" {
+			specs[i].Name = fmt.Sprintf("prog %d", i)
+		}
+		n := specs[i].Name
+		if seen[n] || n == transcript.Stdout || n == transcript.Stderr || n == transcript.Harness {
+			return nil, fmt.Errorf("sandbox: bad or repeated program name %q", n)
+		}
+		seen[n] = true
+		if specs[i].Peer == "" {
+			specs[i].Peer = transcript.Harness
+		}
+	}
+	g := &Group{cfg: cfg, trk: theTracker(), stop: make(chan struct{})}
+	var err error
+	if g.lease, err = chooseIdentity(cfg.Identity); err != nil {
+		return nil, err
+	}
+	if err := g.makeDir(); err != nil {
+		g.lease.release()
+		return nil, err
+	}
+	if g.devnull, err = os.OpenFile(os.DevNull, os.O_RDWR, 0); err != nil {
+		g.lease.release()
+		if g.cfg.WorkDir == "" {
+			hygiene.RemoveAll(g.dir)
+		}
+		return nil, err
+	}
+	tok := make([]byte, 16)
+	rand.Read(tok)
+	g.track = &runTrack{token: hex.EncodeToString(tok), uid: -1, sids: map[int]bool{},
+		marks: map[int]uint64{}, roots: map[int]uint64{}, zseen: map[procKey]int{}}
+	if g.lease != nil && g.lease.exclusive {
+		g.track.uid = g.lease.uid
+	}
+	g.trk.add(g.track)
+	g.start = time.Now()
+	for _, s := range specs {
+		if err := g.startOne(s); err != nil {
+			g.Stop()
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
+// makeDir makes the private working directory, writes Config.Files into it, hands it to
+// the sandbox user and takes the "before" snapshot.
+func (g *Group) makeDir() error {
+	dir := g.cfg.WorkDir
+	if dir == "" {
+		d, err := os.MkdirTemp(g.cfg.TempDir, "gauntlet-run-")
+		if err != nil {
+			return fmt.Errorf("sandbox: working directory: %w", err)
+		}
+		dir = d
+	}
+	g.dir = dir
+	fail := func(err error) error {
+		if g.cfg.WorkDir == "" {
+			hygiene.RemoveAll(dir)
+		}
+		return fmt.Errorf("sandbox: working directory: %w", err)
+	}
+	for name, data := range g.cfg.Files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if !strings.HasPrefix(p, dir+string(filepath.Separator)) {
+			return fail(fmt.Errorf("file name %q leaves the directory", name))
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return fail(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return fail(err)
+		}
+	}
+	if g.lease != nil && g.cfg.WorkDir == "" {
+		err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			return os.Lchown(path, g.lease.uid, g.lease.gid)
+		})
+		if err != nil {
+			return fail(err)
+		}
+	}
+	g.before = hygiene.SnapshotDir(dir)
+	return nil
+}
+
+// resolve finds the program like the shell would, relative to the harness.
+func resolve(path string) (string, error) {
+	if !strings.Contains(path, "/") {
+		p, err := exec.LookPath(path)
+		if err != nil {
+			return "", err
+		}
+		path = p
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", err
+	}
+	if st.IsDir() {
+		return "", fmt.Errorf("%s is a directory", abs)
+	}
+	return abs, nil
+}
+
+// env builds the environment of a process: the base, Config.Env, Spec.Env, the run token;
+// a later NAME=value replaces an earlier one.
+func (g *Group) env(spec Spec) []string {
+	path := os.Getenv("PATH")
+	if path == "" {
+		path = "/usr/local/bin:/usr/bin:/bin"
+	}
+	all := []string{"PATH=" + path, "HOME=" + g.dir, "TMPDIR=" + g.dir, "LANG=C"}
+	all = append(all, g.cfg.Env...)
+	all = append(all, spec.Env...)
+	all = append(all, TokenEnv+"="+g.track.token)
+	var out []string
+	index := map[string]int{}
+	for _, kv := range all {
+		name, _, _ := strings.Cut(kv, "=")
+		if i, ok := index[name]; ok {
+			out[i] = kv
+			continue
+		}
+		index[name] = len(out)
+		out = append(out, kv)
+	}
+	return out
+}
+
+func limitValue(n int64) int64 {
+	if n < 0 {
+		return Unlimited
+	}
+	return n
+}
+
+// startOne starts one program through the "exec with limits" role.
+func (g *Group) startOne(spec Spec) (err error) {
+	log := g.cfg.Transcript
+	path, err := resolve(spec.Path)
+	if err != nil {
+		return fmt.Errorf("sandbox: start %s: %w", spec.Name, err)
+	}
+	p := &Process{Name: spec.Name, g: g, done: make(chan struct{})}
+	var childEnds, ourEnds []*os.File
+	defer func() {
+		for _, f := range childEnds {
+			f.Close()
+		}
+		if err != nil {
+			for _, f := range ourEnds {
+				f.Close()
+			}
+		}
+	}()
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err != nil {
+			return nil, nil, fmt.Errorf("sandbox: pipe: %w", err)
+		}
+		return r, w, nil
+	}
+	var files [3]*os.File
+	var outR [3]*os.File // harness ends of captured or piped output
+	switch spec.Stdin.kind {
+	case kindDefault, kindNull, kindCapture:
+		files[0] = g.devnull
+	case kindFile:
+		files[0] = spec.Stdin.file
+	case kindPipe, kindBytes:
+		r, w, err := pipe()
+		if err != nil {
+			return err
+		}
+		files[0] = r
+		childEnds = append(childEnds, r)
+		ourEnds = append(ourEnds, w)
+		if spec.Stdin.kind == kindPipe {
+			p.stdin = &pipeWriter{f: w, lw: log.LineWriter(spec.Peer, spec.Name)}
+		} else {
+			p.inFile = w
+		}
+	}
+	outs := [3]Stream{1: spec.Stdout, 2: spec.Stderr}
+	for fd := 1; fd <= 2; fd++ {
+		switch outs[fd].kind {
+		case kindNull, kindBytes:
+			files[fd] = g.devnull
+		case kindFile:
+			files[fd] = outs[fd].file
+		case kindDefault, kindCapture, kindPipe:
+			r, w, err := pipe()
+			if err != nil {
+				return err
+			}
+			files[fd] = w
+			childEnds = append(childEnds, w)
+			ourEnds = append(ourEnds, r)
+			outR[fd] = r
+		}
+	}
+	errR, errW, err := pipe()
+	if err != nil {
+		return err
+	}
+	childEnds = append(childEnds, errW)
+	defer errR.Close()
+
+	s := execSettings{
+		path: path, errFD: 3 + len(spec.ExtraFiles), ppid: selfPid, uid: -1, gid: -1,
+		cpu:    limitValue(int64(cpuLimit(g.cfg.Limits.CPU) / time.Second)),
+		as:     limitValue(g.cfg.Limits.AddressSpace),
+		nproc:  limitValue(int64(g.cfg.Limits.Processes)),
+		fsize:  limitValue(g.cfg.Limits.FileSize),
+		nofile: limitValue(int64(g.cfg.Limits.OpenFiles)),
+		nice:   g.cfg.Limits.Nice,
+	}
+	if g.cfg.Limits.CPU < 0 {
+		s.cpu = Unlimited
+	}
+	if g.lease != nil {
+		s.uid, s.gid = g.lease.uid, g.lease.gid
+	} else {
+		s.nprocRel = true
+	}
+	env := append(g.env(spec), roleEnv+"="+s.encode())
+	attr := &os.ProcAttr{
+		Dir:   g.dir,
+		Env:   env,
+		Files: append(append(files[:], spec.ExtraFiles...), errW),
+		Sys:   &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
+	}
+	argv := append([]string{spec.Path}, spec.Args...)
+	proc, err := spawn(argv, attr)
+	if err != nil {
+		return fmt.Errorf("sandbox: start %s: %w", spec.Name, err)
+	}
+	p.proc, p.pid, p.started = proc, proc.Pid, time.Now()
+	g.trk.mu.Lock()
+	g.track.sids[p.pid] = true
+	if pr, err := hygiene.ReadProc(p.pid); err == nil {
+		g.track.roots[p.pid] = pr.Start
+	}
+	g.trk.mu.Unlock()
+	log.Start(spec.Name, p.pid, argv)
+	for fd, r := range outR {
+		if r == nil {
+			continue
+		}
+		to := transcript.Stdout
+		if fd == 2 {
+			to = transcript.Stderr
+		}
+		switch outs[fd].kind {
+		case kindPipe:
+			pr := &pipeReader{f: r, lw: log.LineWriter(spec.Name, spec.Peer)}
+			if fd == 1 {
+				p.stdout = pr
+			} else {
+				p.stderr = pr
+			}
+		default:
+			c := newCapture(r, log.LineWriter(spec.Name, to), g.cfg.OutputLimit)
+			if fd == 1 {
+				p.outCap = c
+			} else {
+				p.errCap = c
+			}
+		}
+	}
+	g.procs = append(g.procs, p)
+	go p.wait()
+
+	// The role closes the error pipe by exec'ing (close-on-exec) or writes why it failed.
+	for _, f := range childEnds {
+		f.Close()
+	}
+	childEnds = nil
+	errR.SetReadDeadline(time.Now().Add(10 * time.Second))
+	report, _ := io.ReadAll(io.LimitReader(errR, 4096))
+	msg := string(report)
+	if rest, ok := strings.CutPrefix(msg, "hwm "); ok {
+		n, after, _ := strings.Cut(rest, "\n")
+		p.startRSS, _ = strconv.ParseInt(n, 10, 64)
+		msg = after
+	}
+	if msg != "" {
+		log.Notef(transcript.Harness, "could not start %s: %s", spec.Name, msg)
+		return fmt.Errorf("sandbox: start %s: %s", spec.Name, msg)
+	}
+	if p.inFile != nil {
+		p.fed = make(chan struct{})
+		go p.feed(spec.Stdin.data, log.LineWriter(spec.Peer, spec.Name))
+	}
+	return nil
+}
+
+// feed writes a Bytes stdin line by line, so that each line is recorded when the program
+// could take it, then closes it. A subject that never reads leaves a write blocked until
+// the run ends and closes the pipe under it.
+func (p *Process) feed(data []byte, lw *transcript.LineWriter) {
+	defer close(p.fed)
+	defer p.inFile.Close()
+	defer lw.Close()
+	const maxChunk = 64 << 10
+	for len(data) > 0 {
+		n := bytes.IndexByte(data, '\n') + 1
+		if n <= 0 || n > maxChunk {
+			n = min(len(data), maxChunk)
+		}
+		w, err := p.inFile.Write(data[:n])
+		lw.Write(data[:w])
+		if err != nil {
+			return
+		}
+		data = data[n:]
+	}
+}
+
+// wait reaps the process and records how it ended.
+func (p *Process) wait() {
+	st, err := p.proc.Wait()
+	p.ended = time.Now()
+	// Let the program's last output reach the transcript before its exit, unless some
+	// other process holds the pipe open.
+	grace := make(chan struct{})
+	t := time.AfterFunc(100*time.Millisecond, func() { close(grace) })
+	defer t.Stop()
+	for _, c := range []*capture{p.outCap, p.errCap} {
+		if c == nil {
+			continue
+		}
+		select {
+		case <-c.done:
+		case <-grace:
+		}
+	}
+	log := p.g.cfg.Transcript
+	if err != nil {
+		p.exit = Exit{Code: -1}
+		log.Notef(transcript.Harness, "wait for %s: %v", p.Name, err)
+	} else {
+		ws := st.Sys().(syscall.WaitStatus)
+		if ws.Signaled() {
+			p.exit = Exit{Signal: ws.Signal(), Core: ws.CoreDump()}
+			log.Killed(p.Name, p.pid, ws.Signal())
+		} else {
+			p.exit = Exit{Code: ws.ExitStatus()}
+			log.Exited(p.Name, p.pid, ws.ExitStatus())
+		}
+		p.rusage, _ = st.SysUsage().(*syscall.Rusage)
+	}
+	close(p.done)
+}
+
+// Pid returns the process id.
+func (p *Process) Pid() int { return p.pid }
+
+// Stdin returns the caller's end of a Pipe stdin (nil for other kinds). Closing it sends
+// end of file to the program.
+func (p *Process) Stdin() io.WriteCloser {
+	if p.stdin == nil {
+		return nil
+	}
+	return p.stdin
+}
+
+// Stdout returns the caller's end of a Pipe stdout (nil for other kinds). It is closed
+// when it reaches end of file; a caller that stops early closes it.
+func (p *Process) Stdout() io.ReadCloser {
+	if p.stdout == nil {
+		return nil
+	}
+	return p.stdout
+}
+
+// Stderr is like Stdout, for stderr.
+func (p *Process) Stderr() io.ReadCloser {
+	if p.stderr == nil {
+		return nil
+	}
+	return p.stderr
+}
+
+// Done is closed once the process has ended and been reaped.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Exit returns how the process ended; ok is false while it runs.
+func (p *Process) Exit() (e Exit, ok bool) {
+	select {
+	case <-p.done:
+		return p.exit, true
+	default:
+		return Exit{}, false
+	}
+}
+
+// Signal sends sig to the process's group (the program and the children it did not move
+// elsewhere), as a terminal would, and records it. It fails once the process has ended.
+func (p *Process) Signal(sig syscall.Signal) error {
+	select {
+	case <-p.done:
+		return os.ErrProcessDone
+	default:
+	}
+	p.mu.Lock()
+	p.signals = append(p.signals, sig)
+	p.mu.Unlock()
+	p.g.cfg.Transcript.SendSignal(transcript.Harness, p.Name, sig)
+	return unix.Kill(-p.pid, sig)
+}
+
+// Procs returns the processes in the order of their specs.
+func (g *Group) Procs() []*Process { return g.procs }
+
+// Process returns the process named name, or nil.
+func (g *Group) Process(name string) *Process {
+	for _, p := range g.procs {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// Transcript returns the run's transcript.
+func (g *Group) Transcript() *transcript.Log { return g.cfg.Transcript }
+
+// Dir returns the run's private working directory.
+func (g *Group) Dir() string { return g.dir }
+
+// Stop ends the run now: FirstSignal to every process still running, SIGKILL after Grace,
+// then the same clean-up and audit as Wait, whose result it returns.
+func (g *Group) Stop() *Result {
+	g.stopOnce.Do(func() { close(g.stop) })
+	return g.Wait()
+}
+
+// Wait waits until every process has ended or the deadline passes (then diagnoses the
+// hang and stops them), kills whatever the run left behind, audits it, and returns the
+// result. Later calls return the same result.
+func (g *Group) Wait() *Result {
+	g.once.Do(g.finish)
+	return g.res
+}

@@ -1,0 +1,301 @@
+package sandbox_test
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"gauntlet/harness/sandbox"
+	"gauntlet/harness/transcript"
+)
+
+// TestPipesWithPeer drives a program line by line through Pipe streams, as a mock hub
+// drives a player, and checks that the transcript names both sides in order.
+func TestPipesWithPeer(t *testing.T) {
+	g, err := sandbox.Start(testConfig(), sandbox.Spec{
+		Name: "player 0", Path: prog("relay"), Peer: "hub",
+		Stdin: sandbox.Pipe, Stdout: sandbox.Pipe,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := g.Process("player 0")
+	in, out := bufio.NewReader(p.Stdout()), p.Stdin()
+	for _, msg := range []string{"ping", "pong\x01"} {
+		if _, err := out.Write([]byte(msg + "\n")); err != nil {
+			t.Fatal(err)
+		}
+		got, err := in.ReadString('\n')
+		if err != nil || got != msg+"\n" {
+			t.Fatalf("read %q, %v; want %q", got, err, msg+"\n")
+		}
+	}
+	out.Write([]byte("last"))
+	out.Close()
+	rest, _ := in.ReadString('\n')
+	res := g.Wait()
+	if rest != "last" || res.Verdict() != sandbox.OK || res.Procs[0].Exit.Code != 0 {
+		t.Fatalf("rest %q, %s", rest, res)
+	}
+	// Lines of Pipe streams are recorded as the caller writes and reads them, so the exit
+	// may come before the caller reads the last line: only lines are compared here.
+	var kinds []string
+	events := res.Transcript.Events()
+	for _, e := range events {
+		if e.Kind == transcript.Line {
+			kinds = append(kinds, e.From+">"+e.To+" "+transcript.Escape(e.Data))
+		}
+	}
+	want := []string{
+		"hub>player 0 ping", "player 0>hub ping",
+		"hub>player 0 pong\\x01", "player 0>hub pong\\x01",
+		"hub>player 0 last", "player 0>hub last",
+	}
+	if events[0].Kind != transcript.Start || !slices.ContainsFunc(events, func(e transcript.Event) bool { return e.Kind == transcript.Exit }) {
+		t.Errorf("no start or no exit in %v", events)
+	}
+	if strings.Join(kinds, "\n") != strings.Join(want, "\n") {
+		t.Errorf("transcript:\n%s\nwant:\n%s", strings.Join(kinds, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestSignalAndStop: a signal the harness sends is not a crash, and Stop ends a run early.
+func TestSignalAndStop(t *testing.T) {
+	cfg := testConfig()
+	g, err := sandbox.Start(cfg,
+		sandbox.Spec{Name: "a", Path: prog("sleeper")},
+		sandbox.Spec{Name: "b", Path: prog("stubborn"), Stdout: sandbox.Pipe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// b says its line once it ignores SIGTERM.
+	if line, err := bufio.NewReader(g.Process("b").Stdout()).ReadString('\n'); err != nil {
+		t.Fatalf("b said %q, %v", line, err)
+	}
+	a := g.Process("a")
+	if err := a.Signal(syscall.SIGUSR1); err != nil {
+		t.Fatal(err)
+	}
+	<-a.Done()
+	start := time.Now()
+	res := g.Stop()
+	if took := time.Since(start); took > cfg.Grace+slowdown*time.Second {
+		t.Errorf("Stop took %v", took)
+	}
+	if !res.Stopped || res.DeadlinePassed || res.Verdict() != sandbox.OK {
+		t.Errorf("stopped %v, deadline %v, verdict %s; want a stopped OK run\n%s", res.Stopped, res.DeadlinePassed, res.Verdict(), res)
+	}
+	if pa := res.Proc("a"); pa.Exit.Signal != syscall.SIGUSR1 || !pa.KilledByHarness() || pa.Crashed() {
+		t.Errorf("a: %v", pa.Exit)
+	}
+	if pb := res.Proc("b"); pb.Exit.Signal != syscall.SIGKILL {
+		t.Errorf("b ignores SIGTERM and must be killed: %v", pb.Exit)
+	}
+	if err := a.Signal(syscall.SIGTERM); err != os.ErrProcessDone {
+		t.Errorf("signal after the end: %v", err)
+	}
+	if again := g.Wait(); again != res {
+		t.Error("Wait after Stop returned another result")
+	}
+	assertNothingLeft(t, res)
+}
+
+// TestConnectedPrograms joins two programs with a pipe, as a hub and its player.
+func TestConnectedPrograms(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := sandbox.Start(testConfig(),
+		sandbox.Spec{Name: "first", Path: prog("relay"), Stdin: sandbox.Bytes([]byte("through two\n")), Stdout: sandbox.File(w)},
+		sandbox.Spec{Name: "second", Path: prog("relay"), Stdin: sandbox.File(r)})
+	r.Close()
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := g.Wait()
+	if got := string(res.Proc("second").Stdout); got != "through two\n" || res.Verdict() != sandbox.OK {
+		t.Errorf("second printed %q; %s", got, res)
+	}
+}
+
+func TestStartErrors(t *testing.T) {
+	notExec := filepath.Join(progDir, "not-executable")
+	if err := os.WriteFile(notExec, []byte("\x7fELF"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		specs []sandbox.Spec
+		want  string
+	}{
+		{"missing program", []sandbox.Spec{{Path: prog("no-such-program")}}, "no such file"},
+		{"not executable", []sandbox.Spec{{Path: notExec}}, "permission denied"},
+		{"second of two fails", []sandbox.Spec{{Name: "ok", Path: prog("sleeper")}, {Name: "bad", Path: notExec}}, "start bad"},
+		{"repeated name", []sandbox.Spec{{Name: "x", Path: prog("sleeper")}, {Name: "x", Path: prog("sleeper")}}, "repeated"},
+		{"reserved name", []sandbox.Spec{{Name: "stdout", Path: prog("sleeper")}}, "repeated"},
+		{"nothing", nil, "no program"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			before := descendants()
+			g, err := sandbox.Start(testConfig(), tc.specs...)
+			if err == nil {
+				g.Stop()
+				t.Fatal("started")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not say %q", err, tc.want)
+			}
+			if after := descendants(); len(after) > len(before) {
+				t.Errorf("processes left: %v", after)
+			}
+		})
+	}
+}
+
+// TestEnvironment checks what a subject sees: its private directory as working directory,
+// HOME and TMPDIR, the seeded files, the variables given, the run token, and not the role's
+// variable; and the sandbox user it runs as.
+func TestEnvironment(t *testing.T) {
+	cases := []struct {
+		name     string
+		identity sandbox.Identity
+		wantUID  func(res *sandbox.Result) bool
+	}{
+		{"default identity", sandbox.Identity{}, func(res *sandbox.Result) bool {
+			return os.Geteuid() != 0 || (res.UID != 0 && res.UID != os.Getuid())
+		}},
+		{"harness user", sandbox.Identity{Same: true}, func(res *sandbox.Result) bool { return res.UID == os.Getuid() }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := testConfig()
+			cfg.Identity = tc.identity
+			cfg.KeepWorkDir = true
+			cfg.Files = map[string][]byte{"in/deck.txt": []byte("5,2\n")}
+			cfg.Env = []string{"FOO=config", "BAR=config"}
+			script := `cat in/deck.txt; pwd; echo "$HOME $TMPDIR $FOO $BAR"; id -u; env`
+			res, err := sandbox.Run(cfg, sandbox.Spec{Path: "sh", Args: []string{"-c", script}, Env: []string{"FOO=spec"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.RemoveAll(res.WorkDir)
+			lines := strings.Split(string(res.Procs[0].Stdout), "\n")
+			if len(lines) < 5 {
+				t.Fatalf("output %q, stderr %q\n%s", res.Procs[0].Stdout, res.Procs[0].Stderr, res)
+			}
+			dir := res.WorkDir
+			if lines[0] != "5,2" || lines[1] != dir || lines[2] != dir+" "+dir+" spec config" || lines[3] != strconv.Itoa(res.UID) {
+				t.Errorf("output %q, want deck, %s, HOME/TMPDIR, FOO=spec, uid %d", lines[:4], dir, res.UID)
+			}
+			if !tc.wantUID(res) {
+				t.Errorf("ran as uid %d", res.UID)
+			}
+			env := string(res.Procs[0].Stdout)
+			if !strings.Contains(env, sandbox.TokenEnv+"="+res.Token+"\n") || strings.Contains(env, "GAUNTLET_SANDBOX_EXEC") {
+				t.Errorf("environment:\n%s", env)
+			}
+			if res.Verdict() != sandbox.OK {
+				t.Errorf("%s", res)
+			}
+		})
+	}
+}
+
+// TestIgnoredSignalsReset: a harness that ignores SIGHUP (started by nohup) must still give
+// its subjects the default action, which ends them.
+func TestIgnoredSignalsReset(t *testing.T) {
+	signal.Ignore(syscall.SIGHUP)
+	defer signal.Reset(syscall.SIGHUP)
+	g, err := sandbox.Start(testConfig(), sandbox.Spec{Path: prog("sleeper")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // let it exec
+	g.Procs()[0].Signal(syscall.SIGHUP)
+	res := g.Wait()
+	if res.Procs[0].Exit.Signal != syscall.SIGHUP {
+		t.Errorf("exit %v, want killed by SIGHUP", res.Procs[0].Exit)
+	}
+}
+
+func TestConfigFlags(t *testing.T) {
+	var c sandbox.Config
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	c.AddFlags(fs)
+	if c.Limits != sandbox.DefaultLimits() || c.Deadline != sandbox.DefaultDeadline {
+		t.Errorf("defaults not shown: %+v", c)
+	}
+	err := fs.Parse([]string{"-deadline", "3s", "-cpu", "2s", "-mem", "512M", "-procs", "10",
+		"-fsize", "-1", "-nofile", "32", "-nice", "5", "-output-limit", "64K", "-grace", "1s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sandbox.Limits{CPU: 2 * time.Second, AddressSpace: 512 << 20, Processes: 10,
+		FileSize: sandbox.Unlimited, OpenFiles: 32, Nice: 5}
+	if c.Limits != want || c.Deadline != 3*time.Second || c.Grace != time.Second || c.OutputLimit != 64<<10 {
+		t.Errorf("got %+v", c)
+	}
+	if err := fs.Parse([]string{"-mem", "lots"}); err == nil {
+		t.Error("bad size accepted")
+	}
+}
+
+// TestTranscriptSink: a run's transcript can be copied as JSON lines to a file as it goes,
+// and read back whole.
+func TestTranscriptSink(t *testing.T) {
+	var sink bytes.Buffer
+	cfg := testConfig()
+	cfg.Transcript = transcript.New(transcript.Options{Sink: &sink})
+	res, err := sandbox.Run(cfg, sandbox.Spec{Path: prog("polite"), Stdin: sandbox.Bytes([]byte("a\nb\n"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := transcript.ReadJSON(&sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept := res.Transcript.Events(); len(events) != len(kept) || len(events) < 6 {
+		t.Errorf("sink has %d events, log %d", len(events), len(kept))
+	}
+}
+
+// With WorkDir the program runs in the given folder, which is audited and kept.
+func TestWorkDirIsUsedAuditedAndKept(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "input.txt"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := sandbox.Run(sandbox.Config{WorkDir: dir, Identity: sandbox.Identity{Same: true}}, sandbox.Spec{
+		Path: "/bin/sh", Args: []string{"-c", "cat input.txt; echo x > made.txt"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(res.Procs[0].Stdout); got != "hello\n" {
+		t.Errorf("stdout %q, want the input file's contents", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "input.txt")); err != nil {
+		t.Errorf("the working directory was not kept: %v", err)
+	}
+	found := false
+	for _, f := range res.Hygiene.Findings {
+		found = found || strings.Contains(f.String(), "made.txt")
+	}
+	if !found {
+		t.Errorf("the created file was not reported: %+v", res.Hygiene)
+	}
+}

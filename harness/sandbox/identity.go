@@ -1,0 +1,168 @@
+package sandbox
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"gauntlet/harness/hygiene"
+)
+
+// The pool of sandbox users: uids (and gids of the same number) that no account uses. The
+// preferred range is far above any normal account; in a user namespace that does not map it
+// the pool moves just below the top of the largest mapped range.
+const (
+	poolPreferred = 1_800_000_000
+	poolSize      = 4096
+	poolTopMargin = 1024 // kept free at the top of a mapped range (nobody, nogroup, -1)
+)
+
+// lease is a sandbox user held by one run. The lock is an abstract unix socket bound to a
+// name derived from the uid: the kernel frees it when the harness dies, and two harnesses
+// on the machine never hold the same uid.
+type lease struct {
+	uid, gid  int
+	exclusive bool // the run owns the uid alone: its processes can be found by owner
+	lockFD    int
+}
+
+func (l *lease) release() {
+	if l != nil && l.lockFD >= 0 {
+		unix.Close(l.lockFD)
+		l.lockFD = -1
+	}
+}
+
+// errNoPool is returned when no free sandbox user could be found.
+var errNoPool = errors.New("sandbox: no free sandbox user (set Identity.Same or Identity.UID)")
+
+// chooseIdentity returns the lease for a run, or nil when the subject runs as the harness's
+// user.
+func chooseIdentity(id Identity) (*lease, error) {
+	switch {
+	case id.UID != 0:
+		return &lease{uid: id.UID, gid: id.GID, lockFD: -1}, nil
+	case id.Same || os.Geteuid() != 0:
+		return nil, nil
+	}
+	base, err := poolBase()
+	if err != nil {
+		return nil, err
+	}
+	inUse := usedIDs()
+	start := rand.IntN(poolSize)
+	for i := range poolSize {
+		uid := base + (start+i)%poolSize
+		if inUse[uid] {
+			continue
+		}
+		fd, err := lockID(uid)
+		if err != nil {
+			continue
+		}
+		return &lease{uid: uid, gid: uid, exclusive: true, lockFD: fd}, nil
+	}
+	return nil, errNoPool
+}
+
+func lockID(uid int) (int, error) {
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	if err := unix.Bind(fd, &unix.SockaddrUnix{Name: "@gauntlet-sandbox-uid-" + strconv.Itoa(uid)}); err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	return fd, nil
+}
+
+// usedIDs returns the uids that own a process or name an account or a group: the pool must
+// not hand them out.
+func usedIDs() map[int]bool {
+	used := map[int]bool{}
+	procs, _ := hygiene.Scan()
+	for _, p := range procs {
+		used[int(p.UID)] = true
+	}
+	for _, file := range []string{"/etc/passwd", "/etc/group"} {
+		f, err := os.Open(file)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			fields := strings.Split(sc.Text(), ":")
+			if len(fields) > 2 {
+				if n, err := strconv.Atoi(fields[2]); err == nil {
+					used[n] = true
+				}
+			}
+		}
+		f.Close()
+	}
+	return used
+}
+
+// idRange is one line of /proc/self/uid_map or gid_map, seen from inside.
+type idRange struct{ start, count int }
+
+func readIDMap(file string) []idRange {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	var rs []idRange
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			continue
+		}
+		start, err1 := strconv.Atoi(f[0])
+		count, err2 := strconv.Atoi(f[2])
+		if err1 == nil && err2 == nil {
+			rs = append(rs, idRange{start, count})
+		}
+	}
+	return rs
+}
+
+func mapped(rs []idRange, lo, hi int) bool {
+	for _, r := range rs {
+		if lo >= r.start && hi <= r.start+r.count {
+			return true
+		}
+	}
+	return false
+}
+
+// poolBase finds where the pool lies: the preferred range if this user namespace maps it
+// for both users and groups, else just below the top of the largest range mapped for both.
+func poolBase() (int, error) {
+	uids, gids := readIDMap("/proc/self/uid_map"), readIDMap("/proc/self/gid_map")
+	if len(uids) == 0 {
+		// No user namespaces: every id is valid.
+		return poolPreferred, nil
+	}
+	if mapped(uids, poolPreferred, poolPreferred+poolSize) && mapped(gids, poolPreferred, poolPreferred+poolSize) {
+		return poolPreferred, nil
+	}
+	best := -1
+	for _, r := range uids {
+		hi := min(r.start+r.count, 1<<31-1) - poolTopMargin
+		lo := hi - poolSize
+		if lo > 1000 && mapped(gids, lo, hi) && lo > best {
+			best = lo
+		}
+	}
+	if best < 0 {
+		return 0, fmt.Errorf("%w: no mapped id range of %d ids", errNoPool, poolSize)
+	}
+	return best, nil
+}

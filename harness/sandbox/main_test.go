@@ -1,0 +1,145 @@
+package sandbox_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"gauntlet/harness/hygiene"
+	"gauntlet/harness/sandbox"
+	"gauntlet/harness/transcript"
+)
+
+// progDir holds the compiled test programs. It is made with mode 0700 on purpose: the
+// sandbox user cannot search it, so the tests also prove that the program is opened before
+// the switch of user.
+var progDir string
+
+func TestMain(m *testing.M) {
+	sandbox.Init() // the package's init already did; kept to show where it belongs
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL: the sandbox tests compile C programs and need a C compiler: `cc` was not found in PATH (install gcc)")
+		return 1
+	}
+	progDir, err = os.MkdirTemp("", "gauntlet-sandbox-progs-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		return 1
+	}
+	defer os.RemoveAll(progDir)
+	if err := compileAll(cc, progDir); err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		return 1
+	}
+	code := m.Run()
+	if left := descendants(); len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: processes left behind by the tests: %v\n", left)
+		return 1
+	}
+	return code
+}
+
+// compileAll compiles every testdata/*/*.c into dir, named after the file without ".c".
+func compileAll(cc, dir string) error {
+	srcs, err := filepath.Glob("testdata/*/*.c")
+	if err != nil || len(srcs) == 0 {
+		return fmt.Errorf("no C sources under testdata: %v", err)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(srcs))
+	sem := make(chan struct{}, 4)
+	for i, src := range srcs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(src), ".c"))
+			cmd := exec.Command(cc, "-O0", "-o", out, src)
+			if b, err := cmd.CombinedOutput(); err != nil {
+				errs[i] = fmt.Errorf("cc %s: %v\n%s", src, err, b)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prog returns the path of a compiled test program.
+func prog(name string) string { return filepath.Join(progDir, name) }
+
+// descendants lists the live processes below this test process, as /proc shows them.
+func descendants() []string {
+	procs, _ := hygiene.Scan()
+	parent := map[int]int{}
+	for _, p := range procs {
+		parent[p.Pid] = p.PPid
+	}
+	self := os.Getpid()
+	var out []string
+	for _, p := range procs {
+		if p.Pid == self || p.Zombie() {
+			continue
+		}
+		for q := p.PPid; q > 1; q = parent[q] {
+			if q == self {
+				out = append(out, fmt.Sprintf("%d (%s)", p.Pid, p.Comm))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// assertNothingLeft fails if any process of the run still exists: owned by the run's
+// sandbox user, or carrying the run's token.
+func assertNothingLeft(t *testing.T, res *sandbox.Result) {
+	t.Helper()
+	procs, err := hygiene.Scan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range procs {
+		if res.UID != os.Getuid() && int(p.UID) == res.UID {
+			t.Errorf("process %d (%s, state %c) of sandbox user %d left behind", p.Pid, p.Comm, p.State, res.UID)
+			continue
+		}
+		if v, ok := hygiene.EnvValue(p.Pid, sandbox.TokenEnv); ok && v == res.Token {
+			t.Errorf("process %d (%s, state %c) with the run's token left behind", p.Pid, p.Comm, p.State)
+		}
+	}
+}
+
+// testConfig is the configuration of the tests: a deadline that is only a safety bound
+// (tests of hangs set a short one), short grace, small bounds, and niceness so that busy
+// subjects slow the harness less.
+func testConfig() sandbox.Config {
+	return sandbox.Config{
+		Deadline: slowdown * 5 * time.Second,
+		Grace:    slowdown * 300 * time.Millisecond,
+		Limits: sandbox.Limits{
+			CPU:          5 * time.Second,
+			AddressSpace: 256 << 20,
+			Processes:    8,
+			FileSize:     1 << 20,
+			Nice:         10,
+		},
+		OutputLimit: 64 << 10,
+		Transcript:  transcript.New(transcript.Options{MaxBytes: 256 << 10}),
+	}
+}

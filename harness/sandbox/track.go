@@ -1,0 +1,264 @@
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"gauntlet/harness/hygiene"
+)
+
+// SweepInterval is how often the sandbox looks at /proc while runs are in progress. Each
+// look finds the processes every run has made (so that a child that double-forks away is
+// seen while its parent still links it to the run), counts them, and notes zombies that
+// their parents leave unreaped.
+const SweepInterval = 100 * time.Millisecond
+
+// procKey names a process without ambiguity: a pid and the start time of its holder.
+type procKey struct {
+	pid   int
+	start uint64
+}
+
+// runTrack is what the tracker knows of one run.
+type runTrack struct {
+	token string          // value of TokenEnv in the run's processes
+	uid   int             // owner of the run's processes when exclusive, else -1
+	sids  map[int]bool    // sessions of the processes the harness started (their pids)
+	marks map[int]uint64  // processes of the run seen at the last sweep: pid -> start
+	roots map[int]uint64  // the processes the harness started
+	zseen map[procKey]int // zombie sightings with a live parent of the run
+	zombs []hygiene.Finding
+	peak  int // most live processes seen at once
+	total int // distinct processes seen
+}
+
+// tracker watches /proc for every active run. One sweep serves all runs.
+type tracker struct {
+	mu      sync.Mutex
+	runs    map[*runTrack]bool
+	foreign map[procKey]string // token of processes whose environment was read ("" none)
+	wake    chan struct{}
+}
+
+var (
+	trk     *tracker
+	trkOnce sync.Once
+	selfPid = os.Getpid()
+)
+
+// theTracker starts the tracker on first use. It also makes the harness a child subreaper:
+// orphans of the subject are reparented to the harness instead of init, so they remain
+// findable and the harness can reap them.
+func theTracker() *tracker {
+	trkOnce.Do(func() {
+		unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+		trk = &tracker{runs: map[*runTrack]bool{}, foreign: map[procKey]string{}, wake: make(chan struct{}, 1)}
+		go trk.loop()
+	})
+	return trk
+}
+
+func (t *tracker) add(r *runTrack) {
+	t.mu.Lock()
+	t.runs[r] = true
+	t.mu.Unlock()
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (t *tracker) remove(r *runTrack) {
+	t.mu.Lock()
+	delete(t.runs, r)
+	t.mu.Unlock()
+}
+
+// loop sweeps every SweepInterval while some run is active, and sleeps otherwise.
+func (t *tracker) loop() {
+	tick := time.NewTicker(SweepInterval)
+	defer tick.Stop()
+	for {
+		t.mu.Lock()
+		idle := len(t.runs) == 0
+		t.mu.Unlock()
+		if idle {
+			<-t.wake
+			continue
+		}
+		<-tick.C
+		t.sweep(nil)
+	}
+}
+
+// sweep scans /proc once and updates every run (or only r, when r is not nil). It returns
+// the processes of r as found, zombies included.
+func (t *tracker) sweep(r *runTrack) []hygiene.Proc {
+	procs, _ := hygiene.Scan()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	byPid := make(map[int]int, len(procs))
+	children := map[int][]int{}
+	live := map[procKey]bool{}
+	for i, p := range procs {
+		byPid[p.Pid] = i
+		children[p.PPid] = append(children[p.PPid], i)
+		live[procKey{p.Pid, p.Start}] = true
+	}
+	for k := range t.foreign {
+		if !live[k] {
+			delete(t.foreign, k)
+		}
+	}
+	var out []hygiene.Proc
+	for run := range t.runs {
+		if r != nil && run != r {
+			continue
+		}
+		mine := t.update(run, procs, byPid, children)
+		if run == r {
+			out = mine
+		}
+	}
+	return out
+}
+
+// update finds the processes of one run in a scan: those seen before (same start time),
+// those in the sessions of the processes the harness started, those owned by the run's own
+// user, orphans carrying the run's token, and every descendant of these.
+func (t *tracker) update(r *runTrack, procs []hygiene.Proc, byPid map[int]int, children map[int][]int) []hygiene.Proc {
+	mine := map[int]bool{}
+	var queue []int
+	for i, p := range procs {
+		ok := false
+		start, known := r.marks[p.Pid]
+		switch {
+		case known && start == p.Start:
+			ok = true
+		case r.sids[p.Sid]:
+			ok = true
+		case r.uid >= 0 && int(p.UID) == r.uid:
+			ok = true
+		case (p.PPid == selfPid || p.PPid == 1) && !p.Zombie():
+			key := procKey{p.Pid, p.Start}
+			tok, seen := t.foreign[key]
+			if !seen {
+				tok, _ = hygiene.EnvValue(p.Pid, TokenEnv)
+				t.foreign[key] = tok
+			}
+			ok = tok == r.token
+		}
+		if ok && !mine[i] {
+			mine[i] = true
+			queue = append(queue, i)
+		}
+	}
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		if procs[i].Pid == selfPid {
+			continue // never the harness, whatever a subject does
+		}
+		for _, c := range children[procs[i].Pid] {
+			if !mine[c] {
+				mine[c] = true
+				queue = append(queue, c)
+			}
+		}
+	}
+	marks := make(map[int]uint64, len(mine))
+	var out []hygiene.Proc
+	alive := 0
+	for i := range mine {
+		p := procs[i]
+		if p.Pid == selfPid {
+			continue
+		}
+		if _, seen := r.marks[p.Pid]; !seen {
+			r.total++
+		}
+		marks[p.Pid] = p.Start
+		out = append(out, p)
+		if !p.Zombie() {
+			alive++
+			continue
+		}
+		// A zombie whose parent is a live process of the run: the parent has not reaped it.
+		// Reported once seen on two sweeps, so a child reaped promptly is not blamed.
+		if j, ok := byPid[p.PPid]; ok && mine[j] && !procs[j].Zombie() && p.PPid != selfPid {
+			key := procKey{p.Pid, p.Start}
+			r.zseen[key]++
+			if r.zseen[key] == 2 {
+				r.zombs = append(r.zombs, hygiene.Finding{Kind: hygiene.Zombie, Pid: p.Pid, PPid: p.PPid, Command: p.Comm})
+			}
+		}
+	}
+	for k := range r.zseen {
+		if marks[k.pid] != k.start {
+			delete(r.zseen, k)
+		}
+	}
+	r.marks = marks
+	r.peak = max(r.peak, alive)
+	return out
+}
+
+// signalProc sends sig to the process only if it is still the one seen (same start time):
+// through a pidfd, so a recycled pid is never hit.
+func signalProc(p hygiene.Proc, sig syscall.Signal) {
+	fd, err := unix.PidfdOpen(p.Pid, 0)
+	if err != nil {
+		if errors.Is(err, unix.ENOSYS) {
+			if hygiene.Alive(p.Pid, p.Start) {
+				unix.Kill(p.Pid, sig)
+			}
+		}
+		return
+	}
+	defer unix.Close(fd)
+	if hygiene.Alive(p.Pid, p.Start) {
+		unix.PidfdSendSignal(fd, sig, nil, 0)
+	}
+}
+
+// spawner starts every subject from one goroutine locked to its own thread for good. The
+// parent-death signal fires when the thread that forked a process ends, not the process: a
+// thread that never ends makes it fire only when the harness dies.
+var (
+	spawnOnce sync.Once
+	spawnReqs chan spawnReq
+)
+
+type spawnReq struct {
+	argv  []string
+	attr  *os.ProcAttr
+	reply chan spawnRes
+}
+
+type spawnRes struct {
+	p   *os.Process
+	err error
+}
+
+func spawn(argv []string, attr *os.ProcAttr) (*os.Process, error) {
+	spawnOnce.Do(func() {
+		spawnReqs = make(chan spawnReq)
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread lives as long as the harness
+			for req := range spawnReqs {
+				p, err := os.StartProcess("/proc/self/exe", req.argv, req.attr)
+				req.reply <- spawnRes{p, err}
+			}
+		}()
+	})
+	reply := make(chan spawnRes, 1)
+	spawnReqs <- spawnReq{argv, attr, reply}
+	res := <-reply
+	return res.p, res.err
+}
