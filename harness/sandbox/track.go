@@ -19,6 +19,10 @@ import (
 // their parents leave unreaped.
 const SweepInterval = 100 * time.Millisecond
 
+// ZombieSightings is how many sweeps in a row must see an unreaped child before its parent
+// is reported for it.
+const ZombieSightings = 10
+
 // procKey names a process without ambiguity: a pid and the start time of its holder.
 type procKey struct {
 	pid   int
@@ -190,11 +194,12 @@ func (t *tracker) update(r *runTrack, procs []hygiene.Proc, byPid map[int]int, c
 			continue
 		}
 		// A zombie whose parent is a live process of the run: the parent has not reaped it.
-		// Reported once seen on two sweeps, so a child reaped promptly is not blamed.
+		// Reported once seen on ZombieSightings sweeps (about a second), so a parent that
+		// reaps a little late on a loaded machine is not blamed.
 		if j, ok := byPid[p.PPid]; ok && mine[j] && !procs[j].Zombie() && p.PPid != selfPid {
 			key := procKey{p.Pid, p.Start}
 			r.zseen[key]++
-			if r.zseen[key] == 2 {
+			if r.zseen[key] == ZombieSightings {
 				r.zombs = append(r.zombs, hygiene.Finding{Kind: hygiene.Zombie, Pid: p.Pid, PPid: p.PPid, Command: p.Comm})
 			}
 		}

@@ -20,12 +20,10 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -36,6 +34,8 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"gauntlet/harness/faults"
+	"gauntlet/harness/hygiene"
+	"gauntlet/harness/sandbox"
 	"gauntlet/harness/suite"
 	"gauntlet/harness/transcript"
 )
@@ -121,16 +121,30 @@ type boundedBuffer struct {
 	dropped int
 }
 
+// Write keeps what fits and counts the rest, and always reports the whole write done, so
+// the reader goes on draining the pipe and the writer never blocks on it.
 func (b *boundedBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	room := MaxCapture - b.buf.Len()
-	if room < len(p) {
+	keep := p
+	if room := MaxCapture - b.buf.Len(); room < len(p) {
 		b.dropped += len(p) - max(room, 0)
-		p = p[:max(room, 0)]
+		keep = p[:max(room, 0)]
 	}
-	b.buf.Write(p)
-	return len(p) + 0, nil
+	b.buf.Write(keep)
+	return len(p), nil
+}
+
+func (b *boundedBuffer) bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Clone(b.buf.Bytes())
+}
+
+func (b *boundedBuffer) overflowed() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.dropped > 0
 }
 
 func (b *boundedBuffer) contains(text string) bool {
@@ -169,6 +183,7 @@ func Run(ts *testscript.TestScript, neg bool, args []string) {
 	after := fs.Duration("after", 0, "send the signal this long after the start")
 	afterOut := fs.String("after-stdout", "", "send the signal once stdout contains this text")
 	afterErr := fs.String("after-stderr", "", "send the signal once stderr contains this text")
+	noFiles := fs.Bool("nofiles", false, "also fail when the program creates or changes files in the folder")
 	var extraEnv []string
 	fs.Func("env", "pass this script variable too", func(s string) error { extraEnv = append(extraEnv, s); return nil })
 	if err := fs.Parse(args); err != nil {
@@ -194,63 +209,60 @@ func Run(ts *testscript.TestScript, neg bool, args []string) {
 	} else {
 		ts.Fatalf("run: %s: executable file not found in $PATH", prog)
 	}
-	cmd := exec.Command(prog, fs.Args()[1:]...)
-	cmd.Args[0] = fs.Arg(0)
-	cmd.Dir = ts.MkAbs(".")
-	cmd.Env = environ(ts, extraEnv)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	// The program writes into pipes read by our own goroutines, so that its exit is seen
-	// at once even when something it left behind still holds the pipes open.
-	var out, errOut boundedBuffer
-	var readers sync.WaitGroup
-	pipeTo := func(dst *boundedBuffer) *os.File {
-		r, w, err := os.Pipe()
-		ts.Check(err)
-		readers.Add(1)
-		go func() {
-			defer readers.Done()
-			defer r.Close()
-			io.Copy(dst, r)
-		}()
-		return w
-	}
-	outW, errW := pipeTo(&out), pipeTo(&errOut)
-	cmd.Stdout, cmd.Stderr = outW, errW
+	stdinStream := sandbox.Null
 	if *stdin != "" {
 		f, err := os.Open(ts.MkAbs(*stdin))
 		ts.Check(err)
 		defer f.Close()
-		cmd.Stdin = f
+		stdinStream = sandbox.File(f)
+	}
+	// The program runs in the sandbox (its own session and process group, resource limits,
+	// the deadline, the hygiene audit) in the script's folder, as the harness's own user so
+	// that it can read the script's files and run the script's programs.
+	g, err := sandbox.Start(sandbox.Config{
+		WorkDir:  ts.MkAbs("."),
+		Identity: sandbox.Identity{Same: true},
+		Deadline: *timeout,
+		Env:      environ(ts, extraEnv),
+	}, sandbox.Spec{Name: "subject", Path: prog, Args: fs.Args()[1:],
+		Stdin: stdinStream, Stdout: sandbox.Pipe, Stderr: sandbox.Pipe})
+	if err != nil {
+		ts.Fatalf("run: %s: %v", fs.Arg(0), err)
+	}
+	p := g.Procs()[0]
+	var out, errOut boundedBuffer
+	var readers sync.WaitGroup
+	for _, c := range []struct {
+		r   io.Reader
+		dst *boundedBuffer
+	}{{p.Stdout(), &out}, {p.Stderr(), &errOut}} {
+		readers.Add(1)
+		go func(r io.Reader, dst *boundedBuffer) {
+			defer readers.Done()
+			io.Copy(dst, r)
+		}(c.r, c.dst)
 	}
 	start := time.Now()
-	err := cmd.Start()
-	outW.Close()
-	errW.Close()
-	if err != nil {
-		ts.Fatalf("run: %v", err)
-	}
-	pgid := cmd.Process.Pid
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-
-	deadline := time.NewTimer(*timeout)
-	defer deadline.Stop()
+	sent := sig == 0
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
-	sent := sig == 0
-	var waitErr error
-	timedOut := false
-loop:
+	// The sandbox enforces the deadline while it waits; watch the output meanwhile.
+	finished := make(chan *sandbox.Result, 1)
+	go func() { finished <- g.Wait() }()
+	overflowed := false
+	var res *sandbox.Result
+watch:
 	for {
 		select {
-		case waitErr = <-done:
-			break loop
-		case <-deadline.C:
-			timedOut = true
-			syscall.Kill(-pgid, syscall.SIGKILL)
-			waitErr = <-done
-			break loop
+		case res = <-finished:
+			break watch
 		case <-tick.C:
+			if out.overflowed() || errOut.overflowed() {
+				// Past the capture bound the rest would be thrown away: stop it now.
+				overflowed = true
+				res = g.Stop()
+				break watch
+			}
 			if sent {
 				continue
 			}
@@ -258,44 +270,51 @@ loop:
 				(*afterOut != "" && out.contains(*afterOut)) ||
 				(*afterErr != "" && errOut.contains(*afterErr))
 			if ready {
-				syscall.Kill(pgid, sig)
+				// To the program only, not its group: a hub's players must not get it too.
+				syscall.Kill(p.Pid(), sig)
 				ts.Logf("run: sent %v to %s after %v", sig, fs.Arg(0), time.Since(start).Round(time.Millisecond))
 				sent = true
 			}
 		}
 	}
-	// Whatever the program left in its group is a leak; kill it either way.
-	leaked := syscall.Kill(-pgid, 0) == nil
-	syscall.Kill(-pgid, syscall.SIGKILL)
-	// Collect the rest of the output; a process that escaped the group may hold the pipes,
-	// so do not wait for it long.
-	collected := make(chan struct{})
-	go func() { readers.Wait(); close(collected) }()
-	select {
-	case <-collected:
-	case <-time.After(500 * time.Millisecond):
+	readers.Wait()
+	pr := res.Procs[0]
+	ts.Stdout().Write(out.bytes())
+	ts.Stderr().Write(errOut.bytes())
+	got := describeSandboxExit(pr.Exit)
+	ts.Logf("run: %s: %s in %v", fs.Arg(0), got, res.Duration.Round(time.Millisecond))
+	for _, w := range res.Warnings {
+		ts.Logf("run: note: %s", w)
 	}
-	out.mu.Lock()
-	errOut.mu.Lock()
-	stdoutBytes, stderrBytes := bytes.Clone(out.buf.Bytes()), bytes.Clone(errOut.buf.Bytes())
-	errOut.mu.Unlock()
-	out.mu.Unlock()
-
-	ts.Stdout().Write(stdoutBytes)
-	ts.Stderr().Write(stderrBytes)
-	got := describeExit(waitErr)
-	ts.Logf("run: %s: %s in %v", fs.Arg(0), got, time.Since(start).Round(time.Millisecond))
+	var leftovers []string
+	for _, f := range res.Hygiene.Findings {
+		if f.Kind != hygiene.LeftRunning && f.Kind != hygiene.Zombie {
+			if *noFiles {
+				leftovers = append(leftovers, f.String())
+			}
+			continue
+		}
+		leftovers = append(leftovers, f.String())
+	}
 	switch {
-	case timedOut:
-		ts.Fatalf("run: %s did not finish within %v (killed)", fs.Arg(0), *timeout)
-	case !sent:
+	case len(res.Errors) > 0:
+		ts.Fatalf("run: harness error: %s", strings.Join(res.Errors, "; "))
+	case res.DeadlinePassed:
+		diag := ""
+		if res.Hang != nil {
+			diag = " (" + res.Hang.String() + ")"
+		}
+		ts.Fatalf("run: %s did not finish within %v (killed)%s", fs.Arg(0), *timeout, diag)
+	case !sent && !overflowed:
 		ts.Fatalf("run: %s ended (%s) before the moment to send %v came", fs.Arg(0), got, sig)
-	case out.dropped > 0 || errOut.dropped > 0:
+	case overflowed || out.dropped > 0 || errOut.dropped > 0:
 		ts.Fatalf("run: %s wrote more than %d bytes (stdout %d and stderr %d bytes over)", fs.Arg(0), MaxCapture, out.dropped, errOut.dropped)
+	case pr.Limit != "":
+		ts.Fatalf("run: %s ran into the %s limit (%s)", fs.Arg(0), pr.Limit, got)
 	case !statusMatches(ts, *status, got):
 		ts.Fatalf("run: %s: want exit %s, got %s", fs.Arg(0), strings.ReplaceAll(*status, ",", " or "), got)
-	case leaked:
-		ts.Fatalf("run: %s exited but left processes running in its process group", fs.Arg(0))
+	case len(leftovers) > 0:
+		ts.Fatalf("run: %s exited but left processes running or files behind: %s", fs.Arg(0), strings.Join(leftovers, "; "))
 	}
 }
 
@@ -344,18 +363,11 @@ func CmpAlt(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Fatalf("cmpalt: %s matches none of %s", args[0], strings.Join(args[1:], ", "))
 }
 
-func describeExit(err error) string {
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return "signal:" + signalName(ws.Signal())
-		}
-		return strconv.Itoa(ee.ExitCode())
+func describeSandboxExit(e sandbox.Exit) string {
+	if e.Signal != 0 {
+		return "signal:" + signalName(e.Signal)
 	}
-	if err != nil {
-		return "error:" + err.Error()
-	}
-	return "0"
+	return strconv.Itoa(e.Code)
 }
 
 var names = map[syscall.Signal]string{

@@ -44,7 +44,8 @@ func TestCommandsFail(t *testing.T) {
 		{"left a process in its group", "run sh -c 'sleep 30 & exit 0'\n", "left processes running"},
 		{"endless output", "run -status any sh -c 'yes'\n", "wrote more than"},
 		{"cmpalt mismatch", "run sh -c 'echo c'\ncmpalt stdout a.txt b.txt\n-- a.txt --\na\n-- b.txt --\nb\n", "matches none of a.txt, b.txt"},
-		{"noprocs finds an escaped process", "run sh -c 'setsid sleep 30 >/dev/null 2>&1 < /dev/null & sleep 0.3; exit 0'\nnoprocs\n", "noprocs: still running"},
+		{"run finds an escaped process", "run sh -c 'setsid sleep 30 >/dev/null 2>&1 < /dev/null & sleep 0.3; exit 0'\n", "process left running"},
+		{"noprocs finds an escaped process", "exec sh -c 'setsid sleep 30 >/dev/null 2>&1 < /dev/null & sleep 0.3; exit 0'\nnoprocs\n", "noprocs: still running"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

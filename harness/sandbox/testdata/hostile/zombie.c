@@ -5,6 +5,6 @@ int main(void) {
     if (fork() == 0) {
         _exit(0);
     }
-    usleep(600 * 1000);
+    usleep(1500 * 1000); /* longer than the sandbox's zombie grace (ZombieSightings sweeps) */
     return 0;
 }
