@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"gauntlet/harness/faults"
+	"gauntlet/harness/sandbox"
 )
 
 // Inner is the player behind the mock.
@@ -310,9 +311,18 @@ func (m *mock) hang() {
 	select {}
 }
 
-// spawn leaves a grandchild that holds the mock's stdin and stdout open.
+// spawn leaves a grandchild that holds the mock's stdin and stdout open. It runs in a
+// session of its own and without the sandbox's run token, so that the hub under test, which
+// did not start it, is not blamed for it; it keeps the conformance case's marker, so that the
+// case can still find it (noprocs -allow sleep).
 func (m *mock) spawn() {
 	cmd := exec.Command("sleep", "3600")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, sandbox.TokenEnv+"=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
 	if f, ok := m.stdin.(*os.File); ok {
 		cmd.Stdin = f
 	}
