@@ -5,7 +5,7 @@
 //
 // Commands (see each function's doc for details and an example):
 //
-//	run [-status N|signal:NAME|any[,ALT...]] [-timeout D] [-stdin FILE] [-signal SIG (-after D | -after-stdout TEXT | -after-stderr TEXT)] PROG [ARGS...]
+//	run [-status N|signal:NAME|any[,ALT...]] [-timeout D] [-stdin FILE] [-nofiles] [-allow NAME] [-signal SIG (-after D | -after-stdout TEXT | -after-stderr TEXT)] PROG [ARGS...]
 //	cmpalt stdout|stderr|FILE WANT [ALT...]
 //	mkplayer NAME [MOCKPLAYER-FLAGS...]
 //	noprocs
@@ -184,6 +184,8 @@ func Run(ts *testscript.TestScript, neg bool, args []string) {
 	afterOut := fs.String("after-stdout", "", "send the signal once stdout contains this text")
 	afterErr := fs.String("after-stderr", "", "send the signal once stderr contains this text")
 	noFiles := fs.Bool("nofiles", false, "also fail when the program creates or changes files in the folder")
+	allowLeft := map[string]bool{}
+	fs.Func("allow", "a process of this command name left running is killed without failing (repeatable)", func(s string) error { allowLeft[s] = true; return nil })
 	var extraEnv []string
 	fs.Func("env", "pass this script variable too", func(s string) error { extraEnv = append(extraEnv, s); return nil })
 	if err := fs.Parse(args); err != nil {
@@ -288,6 +290,10 @@ watch:
 	}
 	var leftovers []string
 	for _, f := range res.Hygiene.Findings {
+		if f.Kind == hygiene.LeftRunning && allowLeft[commandName(f.Command)] {
+			ts.Logf("run: allowed and killed: %s", f)
+			continue
+		}
 		if f.Kind != hygiene.LeftRunning && f.Kind != hygiene.Zombie {
 			if *noFiles {
 				leftovers = append(leftovers, f.String())
@@ -361,6 +367,12 @@ func CmpAlt(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Logf("[%s: want (%s)]\n%s[got]\n%s", args[0], args[1], ts.ReadFile(args[1]), got)
 	ts.Fatalf("cmpalt: %s matches none of %s", args[0], strings.Join(args[1:], ", "))
+}
+
+// commandName is the base name of a command line's first word.
+func commandName(cmdline string) string {
+	first, _, _ := strings.Cut(cmdline, " ")
+	return filepath.Base(first)
 }
 
 func describeSandboxExit(e sandbox.Exit) string {

@@ -71,3 +71,14 @@ func TestLenientIsReported(t *testing.T) {
 		t.Fatalf("result %+v", r)
 	}
 }
+
+func TestRunAllowsNamedLeftovers(t *testing.T) {
+	r := runScript(t, "run -allow sleep sh -c 'sleep 30 & exit 0'\n")
+	if !r.Passed || !strings.Contains(r.Log, "allowed and killed") {
+		t.Fatalf("allowed leftover failed the case:\n%s", r.Log)
+	}
+	r = runScript(t, "run -allow cat sh -c 'sleep 30 & exit 0'\n")
+	if r.Passed {
+		t.Fatalf("a leftover of another name passed:\n%s", r.Log)
+	}
+}
