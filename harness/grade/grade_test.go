@@ -104,6 +104,9 @@ func TestGradeReferenceLikeSubject(t *testing.T) {
 		if o.Verdict == HarnessError {
 			t.Logf("%s log:\n%s", o.Case.ID, o.Log)
 		}
+		if o.Case.ID == "wrong_stdout" && !strings.Contains(o.Detail, `at line 1, want "something else", got "^echo "`) {
+			t.Errorf("wrong_stdout detail %q", o.Detail)
+		}
 		if o.Case.ID == "protocol" && !strings.Contains(o.Detail, `want "echo hello\n", got "echo hi\n"`) {
 			t.Errorf("protocol detail %q", o.Detail)
 		}
@@ -188,6 +191,20 @@ func TestClassify(t *testing.T) {
 	for _, tc := range tests {
 		if got, detail := Classify(tc.log, theirs); got != tc.want {
 			t.Errorf("Classify(%q) = %s (%s), want %s", tc.log, got, detail, tc.want)
+		}
+	}
+}
+
+func TestFirstDiff(t *testing.T) {
+	tests := []struct{ log, want string }{
+		{"> cmp stderr w\ndiff stderr w\n--- stderr\n+++ w\n@@ -1,4 +1,4 @@\n Player A rolled 1\n Player B rolled 2\n-Player A wins\n+Player B wins\n\nFAIL: x", `: at line 3, want "Player B wins", got "Player A wins"`},
+		{"@@ -1,2 +1,1 @@\n a\n-extra\n\n", `: at line 2, want nothing more, got "extra"`},
+		{"@@ -5,2 +5,3 @@\n a\n b\n+missing\n\n", `: at line 7, want "missing", got nothing more`},
+		{"no diff here", ""},
+	}
+	for _, tc := range tests {
+		if got := firstDiff(tc.log); got != tc.want {
+			t.Errorf("firstDiff(%q) = %q, want %q", tc.log, got, tc.want)
 		}
 	}
 }

@@ -170,7 +170,7 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 	for _, c := range r.Categories {
 		if c.Cases == 0 {
 			empty++
-			fmt.Fprintf(w, "%-40s %7s %4s/%-4g (no case yet)\n", c.Name, "-", "-", c.MaxMarks)
+			fmt.Fprintf(w, "%-40s %7s %4s/%-4g (no case run)\n", c.Name, "-", "-", c.MaxMarks)
 			continue
 		}
 		fmt.Fprintf(w, "%-40s %3d/%-3d %4.2f/%-4g\n", c.Name, c.Passed, c.Cases, c.Marks, c.MaxMarks)
@@ -183,7 +183,7 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 	sort.Strings(keys)
 	fmt.Fprintf(w, "cases: %s (%.1fs)\n", strings.Join(keys, ", "), r.Seconds)
 	if empty > 0 {
-		fmt.Fprintf(w, "note: %d categories have no case in this suite yet; their marks count as 0\n", empty)
+		fmt.Fprintf(w, "note: %d categories had no case in this run (filtered out, or none in the suite yet); their marks count as 0\n", empty)
 	}
 	if len(r.Harness) > 0 {
 		fmt.Fprintf(w, "HARNESS ERRORS (not the subject's fault; these cases were not marked):\n")

@@ -3,7 +3,9 @@
 package grade
 
 import (
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -91,9 +93,9 @@ func Classify(log string, theirs func(prog string) bool) (Verdict, string) {
 	case strings.HasPrefix(msg, "run: ") && strings.Contains(msg, "wrote more than"):
 		return WrongStdout, msg
 	case strings.Contains(cmd, "stdout"):
-		return WrongStdout, msg
+		return WrongStdout, msg + firstDiff(log[:failAt])
 	case strings.Contains(cmd, "stderr"):
-		return WrongStderr, msg
+		return WrongStderr, msg + firstDiff(log[:failAt])
 	case unknownCmd.MatchString(msg):
 		return HarnessError, msg
 	}
@@ -150,4 +152,47 @@ func scriptWords(line string) []string {
 		words = append(words, cur.String())
 	}
 	return words
+}
+
+// firstDiff finds the first difference in the last unified diff of a log (testscript's cmp
+// prints one: "-" lines are what the program wrote, "+" lines what was wanted) and says it
+// in words, e.g. `: at line 3, want "Player B wins", got "Player A wins"`.
+func firstDiff(log string) string {
+	log = "\n" + log
+	i := strings.LastIndex(log, "\n@@ ")
+	if i < 0 {
+		return ""
+	}
+	var got, want *string
+	line := 0
+	if _, err := fmt.Sscanf(log[i+4:], "-%d", &line); err != nil {
+		line = 0
+	}
+	for _, l := range strings.Split(log[i+1:], "\n")[1:] {
+		switch {
+		case strings.HasPrefix(l, "-") && got == nil:
+			v := l[1:]
+			got = &v
+		case strings.HasPrefix(l, "+") && want == nil:
+			v := l[1:]
+			want = &v
+		case strings.HasPrefix(l, " ") && got == nil && want == nil:
+			line++
+		case l == "" || strings.HasPrefix(l, "FAIL") || strings.HasPrefix(l, "> "):
+			break
+		}
+		if l == "" && (got != nil || want != nil) {
+			break
+		}
+	}
+	show := func(p *string) string {
+		if p == nil {
+			return "nothing more"
+		}
+		return strconv.Quote(*p)
+	}
+	if got == nil && want == nil {
+		return ""
+	}
+	return fmt.Sprintf(": at line %d, want %s, got %s", max(line, 1), show(want), show(got))
 }
