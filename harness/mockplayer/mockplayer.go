@@ -140,6 +140,10 @@ func (m *mock) run(args []string) int {
 		fmt.Fprintf(m.stderr, "mockplayer: cannot start the player: %v\n", err)
 		return 127
 	}
+	// Reap the player the moment it ends, whatever fault the mock is busy playing (a slow
+	// reply, say): a zombie held by the mock would be blamed on the program under test.
+	ended := make(chan int, 1)
+	go func() { ended <- wait() }()
 	toInner := make(chan []byte, 4096)
 	go func() {
 		for line := range toInner {
@@ -171,7 +175,7 @@ func (m *mock) run(args []string) int {
 			toInner <- c.data
 		case c := <-player:
 			if c.err != nil {
-				code := wait()
+				code := <-ended
 				m.note(fmt.Sprintf("player ended with status %d", code))
 				if hubOpen {
 					// Nothing more will reach the player; stop passing lines to it.

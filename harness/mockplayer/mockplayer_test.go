@@ -2,6 +2,7 @@ package mockplayer
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -190,5 +191,53 @@ func TestRelayExternalProgram(t *testing.T) {
 	out, _ := io.ReadAll(outR)
 	if code := <-done; code != 7 || string(out) != "!got turn 123456 2\n" {
 		t.Fatalf("relay: status %d, output %q", code, out)
+	}
+}
+
+// zombieChildren lists the zombie children of this process.
+func zombieChildren(t *testing.T) []string {
+	t.Helper()
+	ents, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range ents {
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		rest := s[strings.LastIndexByte(s, ')')+2:]
+		var state string
+		var ppid int
+		fmt.Sscanf(rest, "%s %d", &state, &ppid)
+		if state == "Z" && ppid == os.Getpid() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// A player that ends while the mock is busy with a fault (here a slow reply) is reaped at
+// once: a zombie held by the mock would be blamed on the hub under test.
+func TestPlayerReapedDuringFault(t *testing.T) {
+	dir := t.TempDir()
+	prog := dir + "/quick"
+	os.WriteFile(prog, []byte("#!/bin/sh\nprintf '!'\nread x\necho reply\nexit 0\n"), 0o755)
+	s, _ := faults.Parse("reply 1 sleep 1500ms")
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(Config{Script: s, Inner: External{Path: prog}}, []string{"2", "A"}, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	io.WriteString(inW, "turn 123456\n")
+	time.Sleep(700 * time.Millisecond) // the player has replied and exited; the mock sleeps
+	if z := zombieChildren(t); len(z) > 0 {
+		t.Errorf("zombie children while the mock sleeps: %q", z)
+	}
+	inW.Close()
+	out, _ := io.ReadAll(outR)
+	if code := <-done; code != 0 || string(out) != "!reply\n" {
+		t.Fatalf("status %d, output %q", code, out)
 	}
 }
