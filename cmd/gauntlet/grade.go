@@ -21,10 +21,17 @@ const gradeUsage = `usage: gauntlet grade GAME [flags] [DIR...]
 Grades the submission in DIR on GAME's conformance suite: copies DIR to a scratch folder,
 runs make there, finds the programs the spec names, runs every case (in the pairings that
 tell whether the hub or the players are wrong), and prints a report with marks by the spec's
-categories. With no DIR it grades the built-in reference programs. With several DIRs it
-grades each in turn and prints a cohort table.
+categories. With no DIR it grades the built-in reference programs.
 
-Exit status: 0 when every case passes, 1 when any fails, 2 on a usage or harness error.
+With several DIRs (or with -out) it grades a cohort: each submission in isolation, several
+at once within the -j budget, a progress line on a terminal, and a table with one row per
+submission at the end. -out DIR keeps each submission's JSON report as soon as it is done;
+a rerun with the same -out skips the submissions already reported there (resume). On SIGINT
+it stops starting cases, lets the running ones end, and keeps what is done (a second SIGINT
+stops at once). Flags go before the folders. Details: docs/grading.md.
+
+Exit status: 0 when every case passes, 1 when any fails (or a build fails), 2 on a usage or
+harness error, or when a cohort run was interrupted.
 
 Flags:
 `
@@ -52,6 +59,7 @@ type gradeFlags struct {
 	junitFile  string
 	gradescope string
 	csvFile    string
+	outDir     string
 	progs      progFlags
 }
 
@@ -60,16 +68,17 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var f gradeFlags
 	f.progs = progFlags{}
-	fs.IntVar(&f.jobs, "j", 2, "cases run at once")
+	fs.IntVar(&f.jobs, "j", 2, "cases run at once (in a cohort: shared by all submissions)")
 	fs.StringVar(&f.run, "run", "", "only the cases whose id matches this regular expression")
 	fs.DurationVar(&f.timeout, "timeout", 0, "deadline of each program run in a case (default: the game's)")
 	fs.BoolVar(&f.explain, "explain", false, "print what each case runs and checks, without running it")
 	fs.BoolVar(&f.noBuild, "no-build", false, "use the programs in DIR as they are, without make")
 	fs.BoolVar(&f.verbose, "v", false, "show the full log of every failed case")
-	fs.StringVar(&f.jsonFile, "json", "", "write the report as JSON to this file (docs/report-format.md)")
-	fs.StringVar(&f.junitFile, "junit", "", "write the report as JUnit XML to this file")
-	fs.StringVar(&f.gradescope, "gradescope", "", "write a Gradescope results.json to this file")
-	fs.StringVar(&f.csvFile, "csv", "", "with several DIRs: write the cohort table as CSV to this file")
+	fs.StringVar(&f.jsonFile, "json", "", "write the report as JSON to `FILE` (docs/report-format.md)")
+	fs.StringVar(&f.junitFile, "junit", "", "write the report as JUnit XML to `FILE` (a cohort: one testsuite per submission)")
+	fs.StringVar(&f.gradescope, "gradescope", "", "write a Gradescope results.json to `FILE`")
+	fs.StringVar(&f.csvFile, "csv", "", "write the cohort table (one row per submission) as CSV to `FILE`")
+	fs.StringVar(&f.outDir, "out", "", "cohort: write each submission's JSON report to `DIR`/NAME.json as soon as it is done; skip those already there")
 	fs.Var(f.progs, "prog", "NAME=PATH: use PATH (relative to DIR) as the spec's program NAME (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, gradeUsage)
@@ -111,9 +120,21 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	dirs := fs.Args()
-	if len(dirs) > 1 {
-		fmt.Fprintln(stderr, "gauntlet grade: grading several DIRs at once is not built yet; grade them one at a time")
-		return 2
+	for _, d := range dirs {
+		if strings.HasPrefix(d, "-") {
+			fmt.Fprintf(stderr, "gauntlet grade: %s: flags go before the folders\n", d)
+			return 2
+		}
+	}
+	cohort := len(dirs) > 1 || f.outDir != ""
+	if cohort {
+		if err := cohortUsage(dirs, f); err != nil {
+			fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
+			return 2
+		}
+	}
+	if f.jobs <= 0 {
+		f.jobs = 2
 	}
 	scratch, err := os.MkdirTemp("", "gauntlet-grade-")
 	if err != nil {
@@ -125,6 +146,9 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: %v\n", err)
 		return 2
+	}
+	if cohort {
+		return gradeCohort(g, selectCases(cases, filter), dirs, f, bin, scratch, stdout, stderr)
 	}
 	started := time.Now()
 	var subj grade.Subject
@@ -145,7 +169,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	outs := grade.Run(g, cases, subj, grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, BinDir: bin, Scratch: scratch})
 	rep := grade.NewReport(g, subj.Name, started, built, outs)
 	rep.WriteSummary(stdout, f.verbose)
-	if err := writeReports(rep, f); err != nil {
+	if err := writeReports(g, rep, f); err != nil {
 		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
 	}
@@ -196,10 +220,14 @@ func remove(list []string, s string) []string {
 	return out
 }
 
+// executable finds the gauntlet binary that the program links point at (tests point it at
+// a built gauntlet: a test binary cannot run as the programs under every build mode).
+var executable = os.Executable
+
 // programLinks makes a folder of links named after every reference and mock program, each
 // pointing at this binary, which runs as the program it is called by.
 func programLinks(scratch string) (string, error) {
-	self, err := os.Executable()
+	self, err := executable()
 	if err != nil {
 		return "", err
 	}
@@ -241,27 +269,55 @@ func indentText(s string) string {
 	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
 }
 
-// writeReports writes the machine-readable reports the flags ask for.
-func writeReports(rep *grade.Report, f gradeFlags) error {
-	write := func(path string, fn func(io.Writer) error) error {
-		if path == "" {
-			return nil
+// selectCases keeps the cases whose ID matches filter (all of them when it is nil).
+func selectCases(cases []grade.Case, filter *regexp.Regexp) []grade.Case {
+	var out []grade.Case
+	for _, c := range cases {
+		if filter == nil || filter.MatchString(c.ID) {
+			out = append(out, c)
 		}
-		out, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		if err := fn(out); err != nil {
-			out.Close()
-			return err
-		}
-		return out.Close()
 	}
-	if err := write(f.jsonFile, rep.WriteJSON); err != nil {
+	return out
+}
+
+// writeReports writes the machine-readable reports the flags ask for, for one subject.
+func writeReports(g grade.Game, rep *grade.Report, f gradeFlags) error {
+	if err := writeFile(f.jsonFile, rep.WriteJSON); err != nil {
 		return err
 	}
-	if f.junitFile != "" || f.gradescope != "" {
-		return fmt.Errorf("-junit and -gradescope are not built yet")
+	if err := writeFile(f.junitFile, func(w io.Writer) error { return grade.WriteJUnit(w, rep) }); err != nil {
+		return err
 	}
-	return nil
+	if err := writeFile(f.gradescope, rep.WriteGradescope); err != nil {
+		return err
+	}
+	return writeFile(f.csvFile, func(w io.Writer) error {
+		c := grade.NewCohort(g)
+		c.Rows = []grade.CohortRow{{Name: rowName(rep.Subject), State: grade.Graded, Report: rep}}
+		return c.WriteCSV(w)
+	})
+}
+
+// rowName is a single subject's name in a one-row table: its folder's base name.
+func rowName(subject string) string {
+	if !filepath.IsAbs(subject) {
+		return "reference"
+	}
+	return filepath.Base(subject)
+}
+
+// writeFile creates path and writes it with fn; an empty path writes nothing.
+func writeFile(path string, fn func(io.Writer) error) error {
+	if path == "" {
+		return nil
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fn(out); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }

@@ -1,0 +1,534 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"gauntlet/harness/build"
+	"gauntlet/harness/grade"
+)
+
+// A cohort run grades several submissions with one budget of -j slots. A slot runs one task
+// at a time: a submission's build, or one case of a submission in all its pairings (one
+// pairing after the other). Free slots take the earliest submission's next task, so the
+// submissions finish roughly in the order given and each report is written as soon as it is
+// done, while no slot idles when work remains (a later submission is built while an earlier
+// one's last cases run). See docs/grading.md.
+
+// subState is where a submission is in a cohort run.
+type subState int
+
+const (
+	queued   subState = iota // not built yet
+	building                 // its build is running
+	grading                  // built: its cases are being run
+	finished                 // report made (or the grader could not grade it)
+	resumed                  // its report was already in the -out folder
+)
+
+// submission is one DIR of a cohort run.
+type submission struct {
+	name    string // its folder's base name, made unique: the report's file name
+	dir     string // absolute path
+	state   subState
+	subj    grade.Subject
+	built   *build.Result
+	scratch string // its own scratch folder: build copy and case folders
+	started time.Time
+	next    int               // the next case to start
+	done    int               // cases finished
+	outs    [][]grade.Outcome // per case, in case order
+	report  *grade.Report
+	problem string // the harness error that stopped it
+}
+
+type cohortRun struct {
+	g        grade.Game
+	cases    []grade.Case
+	f        gradeFlags
+	bin      string
+	scratch  string
+	stderr   io.Writer
+	progress *progressLine // nil when stdout is not a terminal
+	start    time.Time
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	subs     []*submission
+	stopping bool     // interrupted: start nothing more
+	errs     []string // harness errors outside any case (reports that could not be written)
+}
+
+// cohortUsage checks the flags that make no sense for a cohort.
+func cohortUsage(dirs []string, f gradeFlags) error {
+	switch {
+	case len(dirs) == 0:
+		return errors.New("-out needs the submissions' folders (with no DIR the built-in reference is graded)")
+	case f.jsonFile != "":
+		return errors.New("-json writes one subject's report: for a cohort use -out DIR (one NAME.json per submission)")
+	case f.gradescope != "":
+		return errors.New("-gradescope is for one submission (Gradescope runs one autograder per student)")
+	}
+	return nil
+}
+
+// submissionNames gives each folder a short unique name: its base name, with -2, -3, ...
+// added to the second and later folders of the same base name, in argument order.
+func submissionNames(dirs []string) (names, abs []string, err error) {
+	taken := map[string]bool{}
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		a, err := filepath.Abs(d)
+		if err != nil {
+			return nil, nil, err
+		}
+		if seen[a] {
+			return nil, nil, fmt.Errorf("%s is given twice", d)
+		}
+		seen[a] = true
+		abs = append(abs, a)
+		taken[baseName(a)] = true
+	}
+	used := map[string]bool{}
+	for _, a := range abs {
+		n := baseName(a)
+		if used[n] {
+			k := 2
+			for taken[fmt.Sprintf("%s-%d", n, k)] || used[fmt.Sprintf("%s-%d", n, k)] {
+				k++
+			}
+			n = fmt.Sprintf("%s-%d", n, k)
+		}
+		used[n] = true
+		names = append(names, n)
+	}
+	return names, abs, nil
+}
+
+func baseName(abs string) string {
+	n := filepath.Base(abs)
+	if n == string(filepath.Separator) || n == "." || n == "" {
+		return "submission"
+	}
+	return n
+}
+
+// gradeCohort grades the submissions in dirs and prints the cohort table.
+func gradeCohort(g grade.Game, cases []grade.Case, dirs []string, f gradeFlags, bin, scratch string, stdout, stderr io.Writer) int {
+	names, abs, err := submissionNames(dirs)
+	if err != nil {
+		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
+		return 2
+	}
+	for _, d := range abs {
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			fmt.Fprintf(stderr, "gauntlet grade: %s is not a folder\n", d)
+			return 2
+		}
+	}
+	if f.outDir != "" {
+		if err := os.MkdirAll(f.outDir, 0o755); err != nil {
+			fmt.Fprintf(stderr, "gauntlet grade: -out: %v\n", err)
+			return 2
+		}
+	}
+	c := &cohortRun{g: g, cases: cases, f: f, bin: bin, scratch: scratch, stderr: stderr, start: time.Now()}
+	c.cond = sync.NewCond(&c.mu)
+	for i, d := range abs {
+		s := &submission{name: names[i], dir: d}
+		rep, err := c.saved(s)
+		if err != nil {
+			fmt.Fprintf(stderr, "gauntlet grade: %v; use another -out folder, or remove the file to grade %s again\n", err, s.dir)
+			return 2
+		}
+		if rep != nil {
+			s.state, s.report = resumed, rep
+			fmt.Fprintf(stderr, "gauntlet grade: %s: already graded in %s: not graded again\n", s.name, c.reportPath(s))
+		}
+		c.subs = append(c.subs, s)
+	}
+	if isTerminal(stdout) {
+		c.progress = &progressLine{w: stdout, width: termWidth(stdout)}
+	}
+
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	quit := make(chan struct{})
+	defer close(quit)
+	go c.watch(sigs, quit)
+
+	var wg sync.WaitGroup
+	for range f.jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for task := c.take(); task != nil; task = c.take() {
+				task()
+			}
+		}()
+	}
+	ticker := time.NewTicker(time.Second)
+	allDone := make(chan struct{})
+	go func() { wg.Wait(); close(allDone) }()
+	for waiting := true; waiting; {
+		select {
+		case <-ticker.C:
+			c.mu.Lock()
+			c.redraw(true)
+			c.mu.Unlock()
+		case <-allDone:
+			waiting = false
+		}
+	}
+	ticker.Stop()
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.progress != nil {
+		c.progress.clear()
+	}
+	return c.finish(stdout)
+}
+
+// watch turns the first SIGINT or SIGTERM into an orderly stop, and a second one into an
+// immediate exit (the reports already written stay).
+func (c *cohortRun) watch(sigs <-chan os.Signal, quit <-chan struct{}) {
+	select {
+	case sig := <-sigs:
+		c.mu.Lock()
+		c.stopping = true
+		c.cond.Broadcast()
+		if c.progress != nil {
+			c.progress.clear()
+		}
+		fmt.Fprintf(c.stderr, "gauntlet grade: %v: starting nothing more; waiting for the running cases (again to stop at once)\n", sig)
+		c.mu.Unlock()
+	case <-quit:
+		return
+	}
+	select {
+	case <-sigs:
+		fmt.Fprintf(c.stderr, "gauntlet grade: stopped; the reports already written are kept\n")
+		os.RemoveAll(c.scratch)
+		os.Exit(2)
+	case <-quit:
+	}
+}
+
+// take waits for the next task: the earliest submission's build or next case. It returns
+// nil when there is nothing more to start.
+func (c *cohortRun) take() func() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for !c.stopping {
+		pending := false
+		for _, s := range c.subs {
+			switch {
+			case s.state == queued:
+				s.state = building
+				c.redraw(false)
+				return func() { c.build(s) }
+			case s.state == building:
+				pending = true // its cases will be tasks soon
+			case s.state == grading && s.next < len(c.cases):
+				i := s.next
+				s.next++
+				return func() { c.runCase(s, i) }
+			}
+		}
+		if !pending {
+			return nil
+		}
+		c.cond.Wait()
+	}
+	return nil
+}
+
+func (c *cohortRun) build(s *submission) {
+	s.started = time.Now()
+	dir, err := os.MkdirTemp(c.scratch, "sub-")
+	var subj grade.Subject
+	var built *build.Result
+	if err == nil {
+		subj, built, err = buildSubject(c.g, s.dir, dir, c.f)
+	}
+	c.mu.Lock()
+	s.scratch = dir
+	empty := false
+	if err != nil {
+		s.state, s.problem = finished, "HARNESS-ERROR: "+err.Error()
+		os.RemoveAll(dir)
+	} else {
+		s.subj, s.built, s.state = subj, built, grading
+		s.outs = make([][]grade.Outcome, len(c.cases))
+		empty = len(c.cases) == 0
+	}
+	c.cond.Broadcast()
+	c.redraw(true)
+	c.mu.Unlock()
+	if empty {
+		c.complete(s)
+	}
+}
+
+func (c *cohortRun) runCase(s *submission, i int) {
+	outs := grade.Run(c.g, c.cases[i:i+1], s.subj,
+		grade.Options{Jobs: 1, Timeout: c.f.timeout, BinDir: c.bin, Scratch: s.scratch})
+	c.mu.Lock()
+	s.outs[i] = outs
+	s.done++
+	last := s.done == len(c.cases)
+	c.redraw(false)
+	c.mu.Unlock()
+	if last {
+		c.complete(s)
+	}
+}
+
+// complete makes a submission's report once all its cases ran, and writes it to -out.
+func (c *cohortRun) complete(s *submission) {
+	var all []grade.Outcome
+	for _, o := range s.outs {
+		all = append(all, o...)
+	}
+	rep := grade.NewReport(c.g, s.subj.Name, s.started, s.built, all)
+	var werr error
+	if c.f.outDir != "" {
+		werr = writeAtomic(c.reportPath(s), rep.WriteJSON)
+	}
+	os.RemoveAll(s.scratch)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s.report, s.state = rep, finished
+	if werr != nil {
+		c.errs = append(c.errs, fmt.Sprintf("%s: cannot write its report: %v", s.name, werr))
+	}
+	c.redraw(true)
+}
+
+func (c *cohortRun) reportPath(s *submission) string {
+	return filepath.Join(c.f.outDir, s.name+".json")
+}
+
+// saved reads a submission's report from the -out folder when it is there. A file there
+// that is not a report of this submission on these cases is an error: grading again would
+// overwrite it, and it may be the only copy of a long run's results (another -run, another
+// folder of the same name, the suite changed).
+func (c *cohortRun) saved(s *submission) (*grade.Report, error) {
+	if c.f.outDir == "" {
+		return nil, nil
+	}
+	path := c.reportPath(s)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	var rep grade.Report
+	if err == nil {
+		err = json.Unmarshal(data, &rep)
+	}
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%s is not a report (%v)", path, err)
+	case rep.Version != grade.ReportVersion || rep.Game != c.g.Name || rep.Subject != s.dir:
+		return nil, fmt.Errorf("%s is the report of another run (version %d, game %s, subject %s)",
+			path, rep.Version, rep.Game, rep.Subject)
+	case !sameCases(rep.Cases, c.cases):
+		return nil, fmt.Errorf("%s covers other cases (another -run, or the suite changed)", path)
+	}
+	return &rep, nil
+}
+
+// sameCases reports whether a saved report ran exactly the given cases.
+func sameCases(saved []grade.CaseReport, cases []grade.Case) bool {
+	have := map[string]bool{}
+	for _, c := range saved {
+		have[c.ID] = true
+	}
+	if len(have) != len(cases) {
+		return false
+	}
+	for _, c := range cases {
+		if !have[c.ID] {
+			return false
+		}
+	}
+	return true
+}
+
+// writeAtomic writes path through a temporary file in the same folder and a rename, so an
+// interrupted write never leaves a half report that a resumed run would trust.
+func writeAtomic(path string, fn func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	if err := fn(tmp); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// finish prints the cohort table, writes -csv and -junit, and returns the exit status.
+// Called with c.mu held, after every task ended.
+func (c *cohortRun) finish(stdout io.Writer) int {
+	table := grade.NewCohort(c.g)
+	var reports []*grade.Report
+	status := 0
+	for _, s := range c.subs {
+		row := grade.CohortRow{Name: s.name, Report: s.report}
+		switch {
+		case s.state == resumed:
+			row.State = grade.Resumed
+		case s.report != nil:
+			row.State = grade.Graded
+		case s.problem != "":
+			row.State, row.Problem = grade.Errored, s.problem
+			status = 2
+		default:
+			row.State = grade.Interrupted
+			row.Problem = fmt.Sprintf("interrupted after %d of %d cases", s.done, len(c.cases))
+			if s.state == queued {
+				row.Problem = "not started"
+			}
+			os.RemoveAll(s.scratch)
+			status = 2
+		}
+		if s.report != nil {
+			reports = append(reports, s.report)
+			switch {
+			case len(s.report.Harness) > 0:
+				status = 2
+			case s.report.Failed() && status == 0:
+				status = 1
+			}
+		}
+		table.Rows = append(table.Rows, row)
+	}
+	if err := table.WriteTable(stdout); err != nil {
+		c.errs = append(c.errs, err.Error())
+	}
+	if err := writeFile(c.f.csvFile, table.WriteCSV); err != nil {
+		c.errs = append(c.errs, "-csv: "+err.Error())
+	}
+	if err := writeFile(c.f.junitFile, func(w io.Writer) error { return grade.WriteJUnit(w, reports...) }); err != nil {
+		c.errs = append(c.errs, "-junit: "+err.Error())
+	}
+	for _, e := range c.errs {
+		fmt.Fprintf(c.stderr, "gauntlet grade: HARNESS-ERROR: %s\n", e)
+	}
+	for _, s := range c.subs {
+		if s.report != nil && len(s.report.Harness) > 0 {
+			fmt.Fprintf(c.stderr, "gauntlet grade: %s: HARNESS-ERROR in %d case(s), not marked: %s\n",
+				s.name, len(s.report.Harness), strings.Join(s.report.Harness, "; "))
+		}
+	}
+	if len(c.errs) > 0 {
+		status = 2
+	}
+	return status
+}
+
+// redraw shows the progress line (called with c.mu held). Unless forced, it draws at most
+// ten times a second.
+func (c *cohortRun) redraw(force bool) {
+	p := c.progress
+	if p == nil || !force && time.Since(p.drawn) < 100*time.Millisecond {
+		return
+	}
+	done, waiting := 0, 0
+	var running []string
+	for _, s := range c.subs {
+		switch s.state {
+		case finished, resumed:
+			done++
+		case queued:
+			waiting++
+		case building:
+			running = append(running, s.name+" building")
+		case grading:
+			running = append(running, fmt.Sprintf("%s %d/%d", s.name, s.done, len(c.cases)))
+		}
+	}
+	sort.Strings(running)
+	line := fmt.Sprintf("[%s] %d/%d done", time.Since(c.start).Round(time.Second), done, len(c.subs))
+	if len(running) > 0 {
+		line += ", running: " + strings.Join(running, ", ")
+	}
+	if waiting > 0 {
+		line += fmt.Sprintf(", %d waiting", waiting)
+	}
+	if c.stopping {
+		line += " (interrupted: finishing the running cases)"
+	}
+	p.draw(line)
+}
+
+// progressLine is a status line redrawn in place on a terminal.
+type progressLine struct {
+	w     io.Writer
+	width int // the terminal's columns: longer lines would wrap and break the redraw
+	shown int // the length of the line on screen
+	drawn time.Time
+}
+
+func (p *progressLine) draw(s string) {
+	if r := []rune(s); len(r) > p.width-1 {
+		s = string(r[:max(p.width-1, 0)])
+	}
+	n := len([]rune(s))
+	pad := strings.Repeat(" ", max(p.shown-n, 0))
+	fmt.Fprintf(p.w, "\r%s%s\r%s", s, pad, s)
+	p.shown, p.drawn = n, time.Now()
+}
+
+func (p *progressLine) clear() {
+	if p.shown > 0 {
+		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.shown))
+		p.shown = 0
+	}
+}
+
+// isTerminal reports whether w is a terminal (a character device), where a progress line
+// can be redrawn; pipes and files get none.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// termWidth is the terminal's width in columns (80 when it cannot be told).
+func termWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ); err == nil && ws.Col > 0 {
+			return int(ws.Col)
+		}
+	}
+	return 80
+}

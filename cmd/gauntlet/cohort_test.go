@@ -1,0 +1,486 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"gauntlet/harness/build"
+	"gauntlet/harness/buildtest"
+	"gauntlet/harness/grade"
+)
+
+// specCase selects the rules file's worked example of the St Lucia suite by its id (the
+// suite grows while this is written; other cases may appear, this one stays). It names the
+// hub and a player, so it runs in three pairings.
+const specCase = `^(game_spec_x|spec_examples)$`
+
+var stluciaPrograms = []string{"stlucia", "EAIT", "SCIENCE", "HABS", "HASS", "MABS"}
+
+// makeSubmission makes folder root/name holding a Makefile with the given recipe lines.
+func makeSubmission(t *testing.T, root, name string, recipe ...string) string {
+	t.Helper()
+	dir := filepath.Join(root, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mk := "all:\n\t" + strings.Join(recipe, "\n\t") + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "Makefile"), []byte(mk), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// goodRecipe makes the spec's programs as links to a gauntlet binary, which runs as the
+// program it is called by: a submission that behaves exactly like the reference.
+func goodRecipe(gauntlet string) []string {
+	var lines []string
+	for _, p := range stluciaPrograms {
+		lines = append(lines, fmt.Sprintf("ln -sf %s %s", gauntlet, p))
+	}
+	return lines
+}
+
+var brokenRecipe = []string{"@echo 'hub.c:3:1: error: expected ; before }'", "@false"}
+
+// gauntletBinary builds gauntlet and makes run(...) use it as the reference and mock
+// programs (rather than this test binary, which under -race cannot start within the
+// sandbox's memory limit). Submissions link their programs to it too.
+func gauntletBinary(t *testing.T) string {
+	t.Helper()
+	bin := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	executable = func() (string, error) { return bin, nil }
+	return bin
+}
+
+func gauntlet(args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// tableRows finds the cohort table's rows on stdout: submission name -> its cells (split
+// on runs of two or more spaces).
+func tableRows(stdout string) map[string][]string {
+	rows := map[string][]string{}
+	for _, line := range strings.Split(stdout, "\n") {
+		var cells []string
+		for _, f := range strings.Split(line, "  ") {
+			if f = strings.TrimSpace(f); f != "" {
+				cells = append(cells, f)
+			}
+		}
+		if len(cells) > 3 {
+			rows[cells[0]] = cells
+		}
+	}
+	return rows
+}
+
+func readReport(t *testing.T, path string) *grade.Report {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r grade.Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return &r
+}
+
+// allVerdicts checks that every case of a report has verdict v.
+func allVerdicts(t *testing.T, r *grade.Report, v grade.Verdict) {
+	t.Helper()
+	if len(r.Cases) == 0 {
+		t.Errorf("%s: no case was run", r.Subject)
+	}
+	for _, c := range r.Cases {
+		if c.Verdict != v {
+			t.Errorf("%s: %s is %s (%s), want %s\n%s", r.Subject, c.Name(), c.Verdict, c.Detail, v, c.Log)
+		}
+	}
+}
+
+// A cohort of two working submissions and one whose make fails, graded through run(...):
+// the table, the reports written to -out, the CSV and the JUnit file; then a resumed run.
+func TestCohort(t *testing.T) {
+	exe := gauntletBinary(t)
+	root := t.TempDir()
+	alice := makeSubmission(t, root, "alice", goodRecipe(exe)...)
+	bob := makeSubmission(t, filepath.Join(root, "group2"), "bob", goodRecipe(exe)...)
+	carol := makeSubmission(t, root, "carol", brokenRecipe...)
+	out := filepath.Join(root, "out")
+	csvFile, xmlFile := filepath.Join(root, "marks.csv"), filepath.Join(root, "junit.xml")
+
+	start := time.Now()
+	code, stdout, stderr := gauntlet("grade", "stlucia", "-run", specCase, "-j", "2", "-out", out,
+		"-csv", csvFile, "-junit", xmlFile, alice, bob, carol)
+	t.Logf("cohort of 3: %v", time.Since(start))
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (a build failed)\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if strings.Contains(stdout, "\r") {
+		t.Errorf("a progress line was drawn on a stdout that is not a terminal:\n%q", stdout)
+	}
+	rows := tableRows(stdout)
+	for name, want := range map[string][]string{
+		"alice": {"graded", "ok"}, "bob": {"graded", "ok"}, "carol": {"graded", "BUILD-FAIL"},
+	} {
+		if r := rows[name]; len(r) < 3 || r[1] != want[0] || r[2] != want[1] {
+			t.Errorf("row %s: %q, want state %s, build %s\n%s", name, r, want[0], want[1], stdout)
+		}
+	}
+
+	reports := map[string]*grade.Report{}
+	for _, name := range []string{"alice", "bob", "carol"} {
+		reports[name] = readReport(t, filepath.Join(out, name+".json"))
+	}
+	allVerdicts(t, reports["alice"], grade.Pass)
+	allVerdicts(t, reports["bob"], grade.Pass)
+	allVerdicts(t, reports["carol"], grade.BuildFail)
+	if r := reports["alice"]; r.Subject != alice || r.Version != grade.ReportVersion || r.Build == nil || !r.Build.OK || r.Marks <= 0 {
+		t.Errorf("alice's report: subject %s, version %d, build %+v, marks %g", r.Subject, r.Version, r.Build, r.Marks)
+	}
+	if b := reports["carol"].Build; b == nil || b.OK || !strings.Contains(b.Log, "hub.c:3:1: error") {
+		t.Errorf("carol's build %+v", b)
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(out, ".*")); len(leftovers) > 0 {
+		t.Errorf("temporary files left in -out: %v", leftovers)
+	}
+
+	// The CSV: a header, then the rows in argument order, agreeing with the reports.
+	f, err := os.Open(csvFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil || len(recs) != 4 {
+		t.Fatalf("CSV: %v, %d records", err, len(recs))
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	for i, name := range []string{"alice", "bob", "carol"} {
+		rec, r := recs[i+1], reports[name]
+		wantBuild := map[bool]string{true: "ok", false: "fail"}[r.Build.OK]
+		checks := map[string]string{"submission": name, "subject": r.Subject, "state": "graded", "build": wantBuild,
+			"total": fmt.Sprint(r.Marks), "max_marks": fmt.Sprint(r.MaxMarks),
+			"PASS": fmt.Sprint(r.Counts[grade.Pass]), "BUILD-FAIL": fmt.Sprint(r.Counts[grade.BuildFail])}
+		for k, v := range checks {
+			if rec[col[k]] != v {
+				t.Errorf("CSV %s, %s: %q, want %q", name, k, rec[col[k]], v)
+			}
+		}
+	}
+
+	// JUnit: one testsuite per submission.
+	data, err := os.ReadFile(xmlFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Suites []struct {
+			Name  string `xml:"name,attr"`
+			Tests int    `xml:"tests,attr"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil || len(doc.Suites) != 3 || doc.Suites[2].Name != "stlucia: "+carol {
+		t.Errorf("JUnit: %v, %+v", err, doc.Suites)
+	}
+
+	// Resume: bob's report is removed and alice's folder now fails to build. The rerun
+	// grades bob only; alice and carol come from their reports, alice's left untouched.
+	aliceJSON, _ := os.ReadFile(filepath.Join(out, "alice.json"))
+	os.Remove(filepath.Join(out, "bob.json"))
+	makeSubmission(t, root, "alice", brokenRecipe...)
+	start = time.Now()
+	code, stdout, stderr = gauntlet("grade", "stlucia", "-run", specCase, "-out", out, alice, bob, carol)
+	t.Logf("resumed cohort (1 of 3 graded): %v", time.Since(start))
+	if code != 1 {
+		t.Fatalf("resumed: exit %d, want 1\n%s\n%s", code, stdout, stderr)
+	}
+	rows = tableRows(stdout)
+	for name, want := range map[string][]string{
+		"alice": {"resumed", "ok"}, "bob": {"graded", "ok"}, "carol": {"resumed", "BUILD-FAIL"},
+	} {
+		if r := rows[name]; len(r) < 3 || r[1] != want[0] || r[2] != want[1] {
+			t.Errorf("resumed row %s: %q, want state %s, build %s\n%s", name, r, want[0], want[1], stdout)
+		}
+	}
+	if !strings.Contains(stderr, "alice: already graded in") || strings.Contains(stderr, "bob: already") {
+		t.Errorf("stderr does not say which were skipped:\n%s", stderr)
+	}
+	if now, _ := os.ReadFile(filepath.Join(out, "alice.json")); !bytes.Equal(now, aliceJSON) {
+		t.Error("alice's report was rewritten by the resumed run")
+	}
+	allVerdicts(t, readReport(t, filepath.Join(out, "bob.json")), grade.Pass)
+
+	// A rerun with other cases would overwrite the reports: refused.
+	code, _, stderr = gauntlet("grade", "stlucia", "-run", "^game_", "-out", out, alice, bob)
+	if code != 2 || !strings.Contains(stderr, "covers other cases") {
+		t.Errorf("rerun with another -run: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// Exit 0 when every submission passes; the single-submission writers through run(...).
+func TestGradePassingSubmissions(t *testing.T) {
+	exe := gauntletBinary(t)
+	root := t.TempDir()
+	a := makeSubmission(t, root, "a", goodRecipe(exe)...)
+	b := makeSubmission(t, filepath.Join(root, "x"), "a", goodRecipe(exe)...)
+	code, stdout, stderr := gauntlet("grade", "stlucia", "-run", specCase, "-j", "3", a, b)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0\n%s\n%s", code, stdout, stderr)
+	}
+	rows := tableRows(stdout)
+	if rows["a"] == nil || rows["a-2"] == nil || rows["a-2"][1] != "graded" {
+		t.Errorf("two folders named a should be rows a and a-2:\n%s", stdout)
+	}
+
+	files := map[string]string{}
+	var args []string
+	for _, flag := range []string{"json", "junit", "gradescope", "csv"} {
+		files[flag] = filepath.Join(root, "single."+flag)
+		args = append(args, "-"+flag, files[flag])
+	}
+	code, stdout, stderr = gauntlet(append(append([]string{"grade", "stlucia", "-run", specCase}, args...), a)...)
+	if code != 0 || !strings.Contains(stdout, "gauntlet grade stlucia: "+a) {
+		t.Fatalf("single: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	allVerdicts(t, readReport(t, files["json"]), grade.Pass)
+	var gs struct {
+		Score float64 `json:"score"`
+		Tests []struct {
+			Name   string `json:"name"`
+			Status string `json:"status"`
+		} `json:"tests"`
+	}
+	if data, err := os.ReadFile(files["gradescope"]); err != nil || json.Unmarshal(data, &gs) != nil || gs.Score <= 0 || len(gs.Tests) == 0 {
+		t.Errorf("gradescope file: %v %+v", err, gs)
+	}
+	if data, err := os.ReadFile(files["junit"]); err != nil || !bytes.Contains(data, []byte(`<testsuite name="stlucia: `+a)) {
+		t.Errorf("junit file: %v\n%s", err, data)
+	}
+	if data, err := os.ReadFile(files["csv"]); err != nil || !bytes.Contains(data, []byte("\na,"+a+",graded,ok,")) {
+		t.Errorf("csv file: %v\n%s", err, data)
+	}
+}
+
+// A submission the grader cannot take (too many files to copy) is a harness-error row; the
+// others are graded; the run exits 2.
+func TestCohortSubmissionNotGradable(t *testing.T) {
+	exe := gauntletBinary(t)
+	root := t.TempDir()
+	good := makeSubmission(t, root, "good", goodRecipe(exe)...)
+	huge := makeSubmission(t, root, "huge", goodRecipe(exe)...)
+	for i := range build.MaxFiles {
+		if err := os.WriteFile(filepath.Join(huge, fmt.Sprintf("f%d.c", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	csvFile := filepath.Join(root, "marks.csv")
+	code, stdout, stderr := gauntlet("grade", "stlucia", "-run", specCase, "-csv", csvFile, good, huge)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2\n%s\n%s", code, stdout, stderr)
+	}
+	rows := tableRows(stdout)
+	if r := rows["good"]; r == nil || r[1] != "graded" {
+		t.Errorf("good's row %q", r)
+	}
+	if r := rows["huge"]; r == nil || r[1] != "harness-error" || !strings.Contains(r[len(r)-1], "too large") {
+		t.Errorf("huge's row %q", r)
+	}
+	data, _ := os.ReadFile(csvFile)
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil || len(recs) != 3 || strings.Join(recs[2][:3], ",") != "huge,,harness-error" ||
+		!strings.HasPrefix(recs[2][6], "HARNESS-ERROR: copying ") {
+		t.Errorf("CSV (%v):\n%s", err, data)
+	}
+}
+
+func TestGradeUsageErrors(t *testing.T) {
+	root := t.TempDir()
+	a := makeSubmission(t, root, "a", "true")
+	b := makeSubmission(t, root, "b", "true")
+	out := filepath.Join(root, "out")
+	os.MkdirAll(out, 0o755)
+	os.WriteFile(filepath.Join(out, "a.json"), []byte(`{"version":1,"game":"stlucia","subject":"/elsewhere/a"}`), 0o644)
+	tests := []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"out without folders", []string{"-out", "o"}, "-out needs the submissions' folders"},
+		{"json for a cohort", []string{"-json", "x.json", a, b}, "for a cohort use -out"},
+		{"gradescope for a cohort", []string{"-gradescope", "x.json", a, b}, "-gradescope is for one submission"},
+		{"flag after the folders", []string{a, "-j", "2"}, "flags go before the folders"},
+		{"not a folder", []string{a, filepath.Join(root, "missing")}, "is not a folder"},
+		{"same folder twice", []string{a, b, a}, "given twice"},
+		{"another run's report in -out", []string{"-out", out, a, b}, "is the report of another run"},
+		{"bad -run", []string{"-run", "(", a, b}, "-run"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := gauntlet(append([]string{"grade", "stlucia"}, tc.args...)...)
+			if code != 2 || !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("exit %d, stderr %q: want 2 and %q\nstdout: %s", code, stderr, tc.stderr, stdout)
+			}
+		})
+	}
+}
+
+func TestSubmissionNames(t *testing.T) {
+	tests := []struct {
+		dirs  []string
+		names string
+		err   bool
+	}{
+		{[]string{"/s/alice", "/s/bob"}, "alice bob", false},
+		{[]string{"/s/alice", "/t/alice", "/u/alice"}, "alice alice-2 alice-3", false},
+		{[]string{"/s/a", "/t/a", "/s/a-2"}, "a a-3 a-2", false}, // a-2 is taken by a real folder
+		{[]string{"/s/alice/", "/s/alice"}, "", true},
+		{[]string{"/"}, "submission", false},
+	}
+	for _, tc := range tests {
+		names, _, err := submissionNames(tc.dirs)
+		if (err != nil) != tc.err || strings.Join(names, " ") != tc.names {
+			t.Errorf("submissionNames(%q) = %q, %v; want %q (error %v)", tc.dirs, names, err, tc.names, tc.err)
+		}
+	}
+}
+
+func TestProgressLine(t *testing.T) {
+	var b strings.Builder
+	p := &progressLine{w: &b, width: 12}
+	p.draw("[1s] 0/2 done") // cut to 11 columns
+	p.draw("[2s] 1/2")      // shorter: the rest of the old line is blanked
+	p.clear()               // the line is blanked and the cursor back at its start
+	p.clear()               // nothing more to clear
+	want := "\r[1s] 0/2 do\r[1s] 0/2 do" + "\r[2s] 1/2   \r[2s] 1/2" + "\r        \r"
+	if b.String() != want {
+		t.Errorf("progress output\n%q\nwant\n%q", b.String(), want)
+	}
+	if isTerminal(&b) {
+		t.Error("a strings.Builder is a terminal")
+	}
+	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Error("a regular file is a terminal")
+	}
+}
+
+// SIGINT to the real binary during a cohort run (-j 1, submissions a, b, c): it starts
+// nothing more, lets the running task end, keeps the reports written, says what was
+// interrupted, exits 2; a rerun with the same -out grades only what is missing. b's build
+// takes half a second and its EAIT leaves a mark when it starts, so the signal can be sent
+// while b builds (b gets no report) or while b's only case runs (the case ends and b's
+// report is written).
+func TestCohortInterrupt(t *testing.T) {
+	bin := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	tests := []struct {
+		name    string
+		when    string // the file whose appearance triggers the signal
+		bGraded bool
+	}{
+		{"while b builds", "out/a.json", false},
+		{"while b's case runs", "b-started", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			a := makeSubmission(t, root, "a", goodRecipe(bin)...)
+			slow := filepath.Join(root, "slow-eait")
+			script := fmt.Sprintf("#!/bin/sh\ntouch %s/b-started\nsleep 0.3\nexec %s exec EAIT \"$@\"\n", root, bin)
+			if err := os.WriteFile(slow, []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			os.Chmod(root, 0o777) // the sandbox user runs the slow EAIT, which leaves its mark here
+			b := makeSubmission(t, root, "b", append(append([]string{"sleep 0.5"}, goodRecipe(bin)...), "ln -sf "+slow+" EAIT")...)
+			c := makeSubmission(t, root, "c", goodRecipe(bin)...)
+			out := filepath.Join(root, "out")
+			args := []string{"grade", "stlucia", "-run", specCase, "-j", "1", "-out", out, a, b, c}
+
+			start := time.Now()
+			cmd := exec.Command(bin, args...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+				if _, err := os.Stat(filepath.Join(root, tc.when)); err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					cmd.Wait()
+					t.Fatalf("%s never appeared\n%s\n%s", tc.when, stdout.String(), stderr.String())
+				}
+			}
+			cmd.Process.Signal(syscall.SIGINT)
+			err := cmd.Wait()
+			t.Logf("interrupted run: %v\n%s%s", time.Since(start), stdout.String(), stderr.String())
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+				t.Fatalf("interrupted run: %v, want exit 2\n%s\n%s", err, stdout.String(), stderr.String())
+			}
+			if !strings.Contains(stderr.String(), "starting nothing more") {
+				t.Errorf("stderr does not say what happens: %s", stderr.String())
+			}
+			rows := tableRows(stdout.String())
+			wantB := []string{"b", "interrupted", "-"}
+			if tc.bGraded {
+				wantB = []string{"b", "graded", "ok"}
+			}
+			for _, want := range [][]string{{"a", "graded", "ok"}, wantB, {"c", "interrupted", "-"}} {
+				if r := rows[want[0]]; len(r) < 3 || strings.Join(r[:3], " ") != strings.Join(want, " ") {
+					t.Errorf("row %q, want %q", r, want)
+				}
+			}
+			if r := rows["c"]; r == nil || r[len(r)-1] != "not started" {
+				t.Errorf("c's row %q should say it was not started", r)
+			}
+			for name, want := range map[string]bool{"a": true, "b": tc.bGraded, "c": false} {
+				if _, err := os.Stat(filepath.Join(out, name+".json")); (err == nil) != want {
+					t.Errorf("%s.json written: %v, want %v", name, err == nil, want)
+				}
+			}
+
+			start = time.Now()
+			outb, err := exec.Command(bin, args...).Output()
+			t.Logf("resumed run: %v\n%s", time.Since(start), outb)
+			if err != nil {
+				t.Fatalf("resumed run: %v, want exit 0\n%s", err, outb)
+			}
+			rows = tableRows(string(outb))
+			wantB[1] = map[bool]string{true: "resumed", false: "graded"}[tc.bGraded]
+			for _, want := range [][]string{{"a", "resumed"}, wantB[:2], {"c", "graded"}} {
+				if r := rows[want[0]]; len(r) < 2 || r[1] != want[1] {
+					t.Errorf("resumed row %q, want %q", r, want)
+				}
+			}
+			for _, n := range []string{"a", "b", "c"} {
+				allVerdicts(t, readReport(t, filepath.Join(out, n+".json")), grade.Pass)
+			}
+		})
+	}
+}

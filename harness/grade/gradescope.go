@@ -1,0 +1,96 @@
+package grade
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+)
+
+// GradescopeOutputLimit bounds the text of one Gradescope test (a case's log can be long;
+// Gradescope pages become unusable, and its results file has a size limit). Longer texts
+// keep their start and their end, where the failure is.
+const GradescopeOutputLimit = 32 << 10
+
+// The Gradescope autograder results format (results/results.json), as far as it is used.
+type (
+	gsResults struct {
+		Score         float64  `json:"score"`
+		ExecutionTime int      `json:"execution_time"`
+		Output        string   `json:"output"`
+		Tests         []gsTest `json:"tests"`
+	}
+	gsTest struct {
+		Name       string  `json:"name"`
+		Score      float64 `json:"score"`
+		MaxScore   float64 `json:"max_score"`
+		Status     string  `json:"status"`
+		Output     string  `json:"output"`
+		Visibility string  `json:"visibility"`
+	}
+)
+
+// WriteGradescope writes the report as a Gradescope autograder results.json
+// (docs/report-format.md has the mapping): the score is the report's marks; there is one
+// test per marking category worth its marks; then, worth nothing (score 0 of 0) so that
+// they only explain, one test for the build when it failed or did not make every program, and one per case and pairing
+// that did not simply pass, carrying what was checked, what happened and the log. The
+// top-level output is the terminal summary. Every test is visible to the student.
+func (r *Report) WriteGradescope(w io.Writer) error {
+	var summary bytes.Buffer
+	r.WriteSummary(&summary, false)
+	res := gsResults{Score: r.Marks, ExecutionTime: int(math.Ceil(r.Seconds)), Output: summary.String(),
+		Tests: []gsTest{}}
+	for _, c := range r.Categories {
+		t := gsTest{Name: c.Name, Score: c.Marks, MaxScore: c.MaxMarks, Status: "failed", Visibility: "visible"}
+		switch {
+		case c.Cases == 0:
+			t.Output = "no case of this category was run: its marks count as 0"
+		case c.Passed == c.Cases:
+			t.Status = "passed"
+			fallthrough
+		default:
+			t.Output = fmt.Sprintf("%d of %d cases passed: %.2f of %g marks", c.Passed, c.Cases, c.Marks, c.MaxMarks)
+		}
+		res.Tests = append(res.Tests, t)
+	}
+	if b := r.Build; b != nil && (!b.OK || len(b.Missing) > 0) {
+		res.Tests = append(res.Tests, gsTest{Name: "build", Status: "failed", Visibility: "visible",
+			Output: clip(buildText(b), GradescopeOutputLimit)})
+	}
+	for _, c := range r.Cases {
+		if c.Verdict == Pass {
+			continue
+		}
+		t := gsTest{Name: c.Category + ": " + c.Name(), Status: "failed", Visibility: "visible"}
+		if c.Verdict == PassLenient {
+			t.Status = "passed"
+			t.Output = fmt.Sprintf("PASS-LENIENT %s\nrequirement: %s [%s]\npassed on an allowed alternative: %s\n",
+				c.Name(), c.Title, c.Section, c.Detail)
+		} else {
+			t.Output = clip(caseText(c), GradescopeOutputLimit)
+		}
+		res.Tests = append(res.Tests, t)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(res)
+}
+
+// clip shortens s to about n bytes, keeping its start and its end, on line boundaries when
+// it can, and saying how much was left out.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	head, tail := s[:n/2], s[len(s)-n/2:]
+	if i := strings.LastIndexByte(head, '\n'); i > 0 {
+		head = head[:i+1]
+	}
+	if i := strings.IndexByte(tail, '\n'); i >= 0 && i < len(tail)-1 {
+		tail = tail[i+1:]
+	}
+	return fmt.Sprintf("%s[... %d bytes left out ...]\n%s", head, len(s)-len(head)-len(tail), tail)
+}

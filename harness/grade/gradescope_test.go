@@ -1,0 +1,127 @@
+package grade
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestGradescope(t *testing.T) {
+	// test is one expected Gradescope test: its name, score, max_score and status, and a
+	// text its output must hold.
+	type test struct {
+		name          string
+		score, max    float64
+		status, holds string
+	}
+	tests := []struct {
+		subject string
+		score   float64
+		tests   []test
+	}{
+		{"good", 6, []test{
+			{"hub/basics", 4, 4, "passed", "1 of 1 cases passed"},
+			{"player/basics", 2, 2, "passed", "2 of 2 cases passed"},
+			{"player/basics: exit", 0, 0, "passed", "allowed alternative: exit status 0"},
+		}},
+		{"bad", 0, []test{
+			{"hub/basics", 0, 4, "failed", "0 of 1 cases passed"},
+			{"player/basics", 0, 2, "failed", "0 of 1 cases passed"},
+			{"hub/basics: hub_pairs@their-hub+ref-players", 0, 0, "failed", "FAIL: hub_pairs.txtar:3"},
+			{"hub/basics: hub_pairs@their-hub+their-players", 0, 0, "failed", "not marked"},
+			{"player/basics: echo", 0, 0, "failed", "not counted for or against"},
+			{"player/basics: exit", 0, 0, "failed", "also accepted: exit 0 too"},
+		}},
+		{"nobuild", 0, []test{
+			{"hub/basics", 0, 4, "failed", "0 of 1"},
+			{"player/basics", 0, 2, "failed", "0 of 2"},
+			{"build", 0, 0, "failed", "hub.c:1:1: error"},
+			{"hub/basics: hub_pairs@their-hub+ref-players", 0, 0, "failed", "program not built: toyhub"},
+			{"hub/basics: hub_pairs@ref-hub+their-players", 0, 0, "failed", "program not built: toyplayer"},
+			{"hub/basics: hub_pairs@their-hub+their-players", 0, 0, "failed", "BUILD-FAIL"},
+			{"player/basics: echo", 0, 0, "failed", "BUILD-FAIL"},
+			{"player/basics: exit", 0, 0, "failed", "BUILD-FAIL"},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.subject, func(t *testing.T) {
+			var b strings.Builder
+			if err := sampleReport(tc.subject).WriteGradescope(&b); err != nil {
+				t.Fatal(err)
+			}
+			// Decode loosely, so a misspelt key shows as a missing one.
+			var doc map[string]any
+			if err := json.Unmarshal([]byte(b.String()), &doc); err != nil {
+				t.Fatalf("not JSON: %v\n%s", err, b.String())
+			}
+			if doc["score"] != tc.score {
+				t.Errorf("score %v, want %v", doc["score"], tc.score)
+			}
+			if out, _ := doc["output"].(string); !strings.HasPrefix(out, "gauntlet grade toy: /subs/"+tc.subject) {
+				t.Errorf("output %.80q: want the summary", out)
+			}
+			if _, ok := doc["execution_time"].(float64); !ok {
+				t.Errorf("execution_time %v", doc["execution_time"])
+			}
+			got, _ := doc["tests"].([]any)
+			if len(got) != len(tc.tests) {
+				t.Fatalf("%d tests, want %d:\n%s", len(got), len(tc.tests), b.String())
+			}
+			for i, w := range tc.tests {
+				g, _ := got[i].(map[string]any)
+				if len(g) != 6 {
+					t.Errorf("test %d has keys %v, want name, score, max_score, status, output, visibility", i, g)
+				}
+				out, _ := g["output"].(string)
+				if g["name"] != w.name || g["score"] != w.score || g["max_score"] != w.max || g["status"] != w.status ||
+					g["visibility"] != "visible" || !strings.Contains(out, w.holds) {
+					t.Errorf("test %d = %v\nwant %+v", i, g, w)
+				}
+			}
+		})
+	}
+}
+
+// Category marks add up to the report's, and max_score to the game's marks.
+func TestGradescopeScores(t *testing.T) {
+	var b strings.Builder
+	sampleReport("good").WriteGradescope(&b)
+	var doc gsResults
+	if err := json.Unmarshal([]byte(b.String()), &doc); err != nil {
+		t.Fatal(err)
+	}
+	score, max := 0.0, 0.0
+	for _, ts := range doc.Tests {
+		score += ts.Score
+		max += ts.MaxScore
+	}
+	if score != doc.Score || max != 6 {
+		t.Errorf("tests add up to %g of %g; score %g of 6", score, max, doc.Score)
+	}
+}
+
+func TestClip(t *testing.T) {
+	long := strings.Repeat("line of text\n", 1000) // 13000 bytes
+	tests := []struct {
+		in      string
+		n       int
+		same    bool
+		maxSize int
+	}{
+		{"short\n", 100, true, 6},
+		{long, len(long), true, len(long)},
+		{long, 1000, false, 1100},
+	}
+	for _, tc := range tests {
+		got := clip(tc.in, tc.n)
+		if (got == tc.in) != tc.same || len(got) > tc.maxSize {
+			t.Errorf("clip(%d bytes, %d) = %d bytes", len(tc.in), tc.n, len(got))
+		}
+		if !tc.same {
+			if !strings.HasPrefix(got, "line of text\n") || !strings.HasSuffix(got, "line of text\n") ||
+				!strings.Contains(got, "bytes left out ...]\nline") {
+				t.Errorf("clip keeps no whole lines at both ends: %q", got)
+			}
+		}
+	}
+}
