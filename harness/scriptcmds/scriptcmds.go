@@ -5,7 +5,7 @@
 //
 // Commands (see each function's doc for details and an example):
 //
-//	run [-status N|signal:NAME|any[,ALT...]] [-timeout D] [-stdin FILE] [-nofiles] [-allow NAME] [-signal SIG (-after D | -after-stdout TEXT | -after-stderr TEXT)] PROG [ARGS...]
+//	run [-status N|signal:NAME|any[,ALT...]] [-timeout D] [-stdin FILE] [-nofiles] [-allow NAME] [-env NAME] [-signal SIG (-after D | -after-stdout TEXT | -after-stderr TEXT)] PROG [ARGS...]
 //	cmpalt stdout|stderr|FILE WANT [ALT...]
 //	mkplayer NAME [MOCKPLAYER-FLAGS...]
 //	noprocs
