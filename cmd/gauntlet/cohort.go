@@ -286,7 +286,7 @@ func (c *cohortRun) build(s *submission) {
 
 func (c *cohortRun) runCase(s *submission, i int) {
 	outs := grade.Run(c.g, c.cases[i:i+1], s.subj,
-		grade.Options{Jobs: 1, Timeout: c.f.timeout, BinDir: c.bin, Scratch: s.scratch})
+		grade.Options{Jobs: 1, Timeout: c.f.timeout, BinDir: c.bin, Scratch: s.scratch, Limits: c.f.limits})
 	c.mu.Lock()
 	s.outs[i] = outs
 	s.done++

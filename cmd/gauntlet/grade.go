@@ -12,6 +12,7 @@ import (
 
 	"gauntlet/harness/build"
 	"gauntlet/harness/grade"
+	"gauntlet/harness/sandbox"
 	"gauntlet/programs"
 	"gauntlet/testscripts"
 )
@@ -61,6 +62,7 @@ type gradeFlags struct {
 	csvFile    string
 	outDir     string
 	progs      progFlags
+	limits     sandbox.Limits
 }
 
 func gradeCmd(args []string, stdout, stderr io.Writer) int {
@@ -80,6 +82,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.csvFile, "csv", "", "write the cohort table (one row per submission) as CSV to `FILE`")
 	fs.StringVar(&f.outDir, "out", "", "cohort: write each submission's JSON report to `DIR`/NAME.json as soon as it is done; skip those already there")
 	fs.Var(f.progs, "prog", "NAME=PATH: use PATH (relative to DIR) as the spec's program NAME (repeatable)")
+	f.limits.AddFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, gradeUsage)
 		fs.PrintDefaults()
@@ -166,7 +169,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	outs := grade.Run(g, cases, subj, grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, BinDir: bin, Scratch: scratch})
+	outs := grade.Run(g, cases, subj, grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, BinDir: bin, Scratch: scratch, Limits: f.limits})
 	rep := grade.NewReport(g, subj.Name, started, built, outs)
 	rep.WriteSummary(stdout, f.verbose)
 	if err := writeReports(g, rep, f); err != nil {

@@ -1,6 +1,7 @@
 package grade
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"gauntlet/games/contract"
+	"gauntlet/harness/sandbox"
 	"gauntlet/harness/scriptcmds"
 	"gauntlet/harness/suite"
 )
@@ -118,6 +120,7 @@ type Options struct {
 	Run     *regexp.Regexp // only the cases whose ID matches (nil: all)
 	Timeout time.Duration  // default deadline of each program run (default: the game's)
 	BinDir  string         // a folder holding the reference and mock programs by their names
+	Limits  sandbox.Limits // resource limits of every program run (zero: the defaults)
 	Scratch string         // where cases' working folders go (default: the system's temp)
 }
 
@@ -216,6 +219,13 @@ func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
 				env.Setenv(prog.Var, val)
 			}
 			env.Setenv(scriptcmds.TimeoutVar, opt.Timeout.String())
+			if opt.Limits != (sandbox.Limits{}) {
+				j, err := json.Marshal(opt.Limits)
+				if err != nil {
+					return err
+				}
+				env.Setenv(scriptcmds.LimitsVar, string(j))
+			}
 			return scriptcmds.Setup(env)
 		},
 	}

@@ -44,6 +44,19 @@ type Limits struct {
 	Nice int
 }
 
+// AddFlags registers the flags -cpu, -mem, -procs, -fsize, -nofile and -nice that set l,
+// starting from the defaults.
+func (l *Limits) AddFlags(fs *flag.FlagSet) {
+	d := DefaultLimits()
+	*l = d
+	fs.DurationVar(&l.CPU, "cpu", d.CPU, "CPU time each subject process may use")
+	fs.Var((*byteSize)(&l.AddressSpace), "mem", "address space of each subject process (e.g. 512M; -1: unlimited)")
+	fs.IntVar(&l.Processes, "procs", d.Processes, "processes the subject may have at once")
+	fs.Var((*byteSize)(&l.FileSize), "fsize", "largest file the subject may write (e.g. 64M)")
+	fs.IntVar(&l.OpenFiles, "nofile", d.OpenFiles, "descriptors each subject process may open")
+	fs.IntVar(&l.Nice, "nice", d.Nice, "niceness of the subject (0-19)")
+}
+
 // DefaultLimits returns the limits a zero Limits stands for.
 func DefaultLimits() Limits {
 	return Limits{
@@ -177,12 +190,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	c.OutputLimit = DefaultOutputLimit
 	fs.DurationVar(&c.Deadline, "deadline", c.Deadline, "wall-clock time a run may take")
 	fs.DurationVar(&c.Grace, "grace", c.Grace, "time between the first signal and SIGKILL")
-	fs.DurationVar(&c.Limits.CPU, "cpu", d.CPU, "CPU time each subject process may use")
-	fs.Var((*byteSize)(&c.Limits.AddressSpace), "mem", "address space of each subject process (e.g. 512M; -1: unlimited)")
-	fs.IntVar(&c.Limits.Processes, "procs", d.Processes, "processes the subject may have at once")
-	fs.Var((*byteSize)(&c.Limits.FileSize), "fsize", "largest file the subject may write (e.g. 64M)")
-	fs.IntVar(&c.Limits.OpenFiles, "nofile", d.OpenFiles, "descriptors each subject process may open")
-	fs.IntVar(&c.Limits.Nice, "nice", d.Nice, "niceness of the subject (0-19)")
+	c.Limits.AddFlags(fs)
 	var out = int64(c.OutputLimit)
 	fs.Func("output-limit", "bytes of each output stream kept (e.g. 1M; default 1M)", func(s string) error {
 		if err := (*byteSize)(&out).Set(s); err != nil {

@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -51,6 +52,10 @@ const LenientFile = ".gauntlet-lenient"
 // TimeoutVar, when set in a script's environment (a Go duration), is run's default
 // deadline instead of DefaultTimeout: the grader's --timeout.
 const TimeoutVar = "GAUNTLET_TIMEOUT"
+
+// LimitsVar, when set in a script's environment, holds the resource limits run applies, as
+// the JSON form of sandbox.Limits (the grader's -cpu, -mem, ... flags); else the defaults.
+const LimitsVar = "GAUNTLET_LIMITS"
 
 // DefaultTimeout is run's deadline when neither -timeout nor TimeoutVar says otherwise.
 const DefaultTimeout = 10 * time.Second
@@ -221,7 +226,14 @@ func Run(ts *testscript.TestScript, neg bool, args []string) {
 	// The program runs in the sandbox (its own session and process group, resource limits,
 	// the deadline, the hygiene audit) in the script's folder, as the harness's own user so
 	// that it can read the script's files and run the script's programs.
+	var limits sandbox.Limits
+	if j := ts.Getenv(LimitsVar); j != "" {
+		if err := json.Unmarshal([]byte(j), &limits); err != nil {
+			ts.Fatalf("run: harness error: $%s: %v", LimitsVar, err)
+		}
+	}
 	g, err := sandbox.Start(sandbox.Config{
+		Limits:   limits,
 		WorkDir:  ts.MkAbs("."),
 		Identity: sandbox.Identity{Same: true},
 		Deadline: *timeout,
