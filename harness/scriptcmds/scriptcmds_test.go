@@ -43,7 +43,7 @@ func TestCommandsFail(t *testing.T) {
 		{"signal moment never came", "run -signal HUP -after-stdout never sh -c 'echo x'\n", "before the moment to send"},
 		{"left a process in its group", "run sh -c 'sleep 30 & exit 0'\n", "left processes running"},
 		{"endless output", "run -status any sh -c 'yes'\n", "wrote more than"},
-		{"limits from the grader apply", "env GAUNTLET_LIMITS='{\"FileSize\":1000}'\nrun sh -c 'head -c 5000 /dev/zero > big'\n", "limit"},
+		{"limits from the grader apply", "env GAUNTLET_LIMITS='{\"FileSize\":1000}'\nrun sh -c 'head -c 5000 /dev/zero > big'\n", "want exit 0, got 153"}, // 128 + SIGXFSZ
 		{"cmpalt mismatch", "run sh -c 'echo c'\ncmpalt stdout a.txt b.txt\n-- a.txt --\na\n-- b.txt --\nb\n", "matches none of a.txt, b.txt"},
 		{"run finds an escaped process", "run sh -c 'setsid sleep 30 >/dev/null 2>&1 < /dev/null & sleep 0.3; exit 0'\n", "process left running"},
 		{"noprocs finds an escaped process", "exec sh -c 'setsid sleep 30 >/dev/null 2>&1 < /dev/null & sleep 0.3; exit 0'\nnoprocs\n", "noprocs: still running"},
@@ -81,5 +81,11 @@ func TestRunAllowsNamedLeftovers(t *testing.T) {
 	r = runScript(t, "run -allow cat sh -c 'sleep 30 & exit 0'\n")
 	if r.Passed {
 		t.Fatalf("a leftover of another name passed:\n%s", r.Log)
+	}
+}
+
+func TestDefaultLimitsLetSmallFilesThrough(t *testing.T) {
+	if r := runScript(t, "run sh -c 'head -c 5000 /dev/zero > big'\n"); !r.Passed {
+		t.Fatalf("a 5000-byte file failed under the default limits:\n%s", r.Log)
 	}
 }
