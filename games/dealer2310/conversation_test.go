@@ -2,6 +2,7 @@ package dealer2310
 
 import (
 	"fmt"
+	"github.com/rogpeppe/go-internal/txtar"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -130,33 +131,15 @@ func TestRefPlayAgrees(t *testing.T) {
 	}
 }
 
-// txtarFiles splits a txtar archive into its comment (the script) and its files: the
-// format's simple core, enough for the suite's cases.
+// txtarFiles splits a suite case (a txtar archive) into its comment, the script, and its
+// files, by file name.
 func txtarFiles(data string) (script string, files map[string]string) {
+	a := txtar.Parse([]byte(data))
 	files = map[string]string{}
-	name := ""
-	var cur *strings.Builder
-	sb := &strings.Builder{}
-	for _, line := range strings.SplitAfter(data, "\n") {
-		trimmed := strings.TrimSuffix(line, "\n")
-		if strings.HasPrefix(trimmed, "-- ") && strings.HasSuffix(trimmed, " --") && len(trimmed) > 6 {
-			if cur != nil {
-				files[name] = cur.String()
-			}
-			name = strings.TrimSpace(trimmed[3 : len(trimmed)-3])
-			cur = &strings.Builder{}
-			continue
-		}
-		if cur == nil {
-			sb.WriteString(line)
-		} else {
-			cur.WriteString(line)
-		}
+	for _, f := range a.Files {
+		files[f.Name] = string(f.Data)
 	}
-	if cur != nil {
-		files[name] = cur.String()
-	}
-	return sb.String(), files
+	return string(a.Comment), files
 }
 
 // suiteCases returns the suite's cases whose names match the glob, read whole.
