@@ -3,6 +3,7 @@ module gauntlet
 go 1.26.8
 
 require (
+	github.com/google/gofuzz v1.2.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/sebdah/goldie/v2 v2.8.0
 	golang.org/x/sys v0.49.0

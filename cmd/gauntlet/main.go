@@ -19,6 +19,8 @@ Commands:
                       grade a submission (or, with no DIR, the built-in reference)
   play GAME [-example NAME] [-- HUB-ARGS...]
                       run a complete reference game and show what the hub prints
+  fuzz GAME --role hub|player [flags] PROGRAM...
+                      fuzz a program against the reference (see 'gauntlet fuzz --help')
   exec PROGRAM [ARGS...]
                       run as one of the reference or mock programs
   programs            list the programs gauntlet can run as
@@ -66,6 +68,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return play(args[1:], stdout, stderr)
 	case "grade":
 		return gradeCmd(args[1:], stdout, stderr)
+	case "fuzz":
+		return fuzzCmd(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "gauntlet: unknown command %q\n%s", args[0], usage)
 	return 2

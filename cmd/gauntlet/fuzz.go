@@ -1,0 +1,227 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"gauntlet/fuzz/blackbox"
+	"gauntlet/programs"
+)
+
+const fuzzUsage = `usage: gauntlet fuzz GAME --role hub|player [flags] PROGRAM...
+
+Fuzzes PROGRAM against the reference program of the same role: both get the same fuzzed
+input, and any difference in exit status, stdout bytes or stderr bytes is a failure. Each
+distinct failure (verdict kind, exit statuses, first differing line) is kept once,
+minimised, and written under --out as a .txtar case of the game's suite that passes on the
+reference and fails on PROGRAM (copy it into testscripts/GAME/ to keep it).
+
+  --role player   PROGRAM... are players. Each case is a game the engine plays, seen from
+                  one seat, mutated at one or more points (see --mutate) and played to the
+                  end against PROGRAM and against the reference player (--ref).
+  --role hub      PROGRAM is a hub. Each case is a game (input files, arguments, seats)
+                  whose mock players carry random faults (see --mutate); the reference hub
+                  gets the same game and the same faults.
+
+Flags (before the programs):
+  --role hub|player  which side PROGRAM plays (required)
+  --ref NAME         the reference player to compare with (default: PROGRAM's file name,
+                     when it is one of GAME's players)
+  --seed N           seed of the cases (default: from the clock; printed). The same seed
+                     gives the same cases, in the same order
+  --runs N           stop after N cases
+  --time D           stop after D (default 1m when --runs is not given; a failure found
+                     is still minimised after that)
+  --out DIR          where the regression files and summary.txt go (default fuzz-out)
+  --mutate LIST      comma-separated kinds to use (default all):
+                       player: %s
+                       hub:    %s
+  --step-timeout D   longest wait for one reply (default 2s)
+  --timeout D        longest wait for a hub to end (default 10s)
+  --min-tries N      cases the minimiser may run per failure (default 300; 0: no minimising)
+  --min-time D       time the minimiser may take per failure (default 1m)
+  --no-verify        do not run each regression file through the suite runner (by default
+                     it must pass on the reference and fail on PROGRAM)
+
+Progress is shown when stdout is a terminal. SIGINT (Ctrl-C) ends the run early, keeping what
+it found. Exit status: 0 when nothing failed, 1 when a failure was found, 2 on a usage or
+harness error.
+Games: %s.
+`
+
+func fuzzUsageText() string {
+	var games []string
+	for _, name := range blackbox.Games() {
+		g, _ := blackbox.Lookup(name)
+		games = append(games, fmt.Sprintf("%s (hub %s; players %s)", name, g.Hub(), strings.Join(g.Players(), ", ")))
+	}
+	return fmt.Sprintf(fuzzUsage, strings.Join(blackbox.PlayerMutations, ","), strings.Join(blackbox.HubFaults, ","),
+		strings.Join(games, "; "))
+}
+
+// fuzzCmd is `gauntlet fuzz`.
+func fuzzCmd(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		fmt.Fprint(stdout, fuzzUsageText())
+		return 0
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "gauntlet fuzz: "+format+"\n", a...)
+		fmt.Fprint(stderr, "run 'gauntlet fuzz --help' for the flags\n")
+		return 2
+	}
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return usageErr("name a game first: gauntlet fuzz GAME --role hub|player [flags] PROGRAM...")
+	}
+	g, ok := blackbox.Lookup(args[0])
+	if !ok {
+		return usageErr("no game %q (games: %s)", args[0], strings.Join(blackbox.Games(), ", "))
+	}
+	fs := flag.NewFlagSet("gauntlet fuzz", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	role := fs.String("role", "", "")
+	ref := fs.String("ref", "", "")
+	seed := fs.Uint64("seed", 0, "")
+	runs := fs.Int("runs", 0, "")
+	limit := fs.Duration("time", 0, "")
+	out := fs.String("out", "fuzz-out", "")
+	mutate := fs.String("mutate", "", "")
+	stepTimeout := fs.Duration("step-timeout", 2*time.Second, "")
+	timeout := fs.Duration("timeout", 10*time.Second, "")
+	minTries := fs.Int("min-tries", 300, "")
+	minTime := fs.Duration("min-time", time.Minute, "")
+	noVerify := fs.Bool("no-verify", false, "")
+	help := fs.Bool("help", false, "")
+	fs.BoolVar(help, "h", false, "")
+	if err := fs.Parse(args[1:]); err != nil {
+		return usageErr("%v", err)
+	}
+	if *help {
+		fmt.Fprint(stdout, fuzzUsageText())
+		return 0
+	}
+	seedSet := false
+	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+	if !seedSet {
+		*seed = uint64(time.Now().UnixNano())
+	}
+	progs := fs.Args()
+	if len(progs) == 0 {
+		return usageErr("name the program to fuzz")
+	}
+	for _, p := range progs {
+		if strings.HasPrefix(p, "-") {
+			return usageErr("flags go before the programs: %q", p)
+		}
+	}
+	if *runs < 0 || *limit < 0 || *minTries < 0 {
+		return usageErr("--runs, --time and --min-tries cannot be negative")
+	}
+	if *runs == 0 && *limit == 0 {
+		*limit = time.Minute
+	}
+	opt := blackbox.Options{
+		Game: g, Role: blackbox.Role(*role), Seed: *seed, Runs: *runs, Time: *limit, Out: *out,
+		StepTimeout: *stepTimeout, RunTimeout: *timeout,
+		Minimise: blackbox.Budget{Tries: *minTries, Time: *minTime},
+		Verify:   !*noVerify,
+		Log:      stdout,
+	}
+	if *mutate != "" {
+		opt.Kinds = strings.Split(*mutate, ",")
+	}
+	switch opt.Role {
+	case blackbox.RoleHub:
+		if len(progs) != 1 {
+			return usageErr("fuzz one hub at a time")
+		}
+		if *ref != "" && *ref != g.Hub() {
+			return usageErr("the reference hub of %s is %s", g.Name(), g.Hub())
+		}
+		opt.Subjects = []blackbox.Subject{{Path: progs[0], Ref: g.Hub()}}
+	case blackbox.RolePlayer:
+		for _, p := range progs {
+			r := *ref
+			if r == "" {
+				r = filepath.Base(p)
+			}
+			if !slices.Contains(g.Players(), r) {
+				return usageErr("%s is not a player of %s: give --ref NAME (one of %s)", r, g.Name(), strings.Join(g.Players(), ", "))
+			}
+			opt.Subjects = append(opt.Subjects, blackbox.Subject{Path: p, Ref: r})
+		}
+	default:
+		return usageErr("--role must be hub or player")
+	}
+	for _, s := range opt.Subjects {
+		if fi, err := os.Stat(s.Path); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+			return usageErr("%s is not an executable program", s.Path)
+		}
+	}
+	all := blackbox.PlayerMutations
+	if opt.Role == blackbox.RoleHub {
+		all = blackbox.HubFaults
+	}
+	for _, k := range opt.Kinds {
+		if !slices.Contains(all, k) {
+			return usageErr("no %s mutation %q (known: %s)", opt.Role, k, strings.Join(all, ","))
+		}
+	}
+	// The references run as separate processes: links named after them, pointing at this
+	// binary, which runs as the program it is called by (as gauntlet play does).
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "gauntlet fuzz: %v\n", err)
+		return 2
+	}
+	dir, err := os.MkdirTemp("", "gauntlet-fuzz-bin-")
+	if err != nil {
+		fmt.Fprintf(stderr, "gauntlet fuzz: %v\n", err)
+		return 2
+	}
+	defer os.RemoveAll(dir)
+	for _, p := range programs.All() {
+		if err := os.Symlink(self, filepath.Join(dir, p.Name)); err != nil {
+			fmt.Fprintf(stderr, "gauntlet fuzz: %v\n", err)
+			return 2
+		}
+	}
+	opt.RefDir = dir
+	if f, ok := stdout.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			opt.Progress = f
+		}
+	}
+	// SIGINT or SIGTERM end the run as if its time were up: what was found is still written.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	stop := make(chan struct{})
+	go func() {
+		if _, ok := <-sigs; ok {
+			close(stop)
+		}
+	}()
+	opt.Stop = stop
+	fmt.Fprintf(stdout, "gauntlet fuzz %s --role %s --seed %d: fuzzing %s\n", g.Name(), opt.Role, *seed, strings.Join(progs, " "))
+	sum, err := blackbox.Run(opt)
+	if err != nil {
+		fmt.Fprintf(stderr, "gauntlet fuzz: %v\n", err)
+		return 2
+	}
+	fmt.Fprintf(stdout, "%d runs in %s (%.1f runs/s): %d failures, %d duplicates, %d unconfirmed, %d skipped\n",
+		sum.Runs, sum.Elapsed.Round(time.Millisecond), sum.Rate(), len(sum.Findings), sum.Duplicates, sum.Unconfirmed, sum.Skipped)
+	if len(sum.Findings) > 0 {
+		fmt.Fprintf(stdout, "findings: %s\n", filepath.Join(*out, "summary.txt"))
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,127 @@
+package blackbox
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"gauntlet/fuzz/record"
+)
+
+// The verdict kinds of a difference, in order of precedence (names from DESIGN.md).
+const (
+	KindTimeout     = "TIMEOUT"      // the subject hung where the reference ended
+	KindCrash       = "CRASH"        // the subject died of a signal the reference did not
+	KindWrongExit   = "WRONG-EXIT"   // both ended, with different statuses
+	KindWrongStdout = "WRONG-STDOUT" // same ending, different stdout bytes
+	KindWrongStderr = "WRONG-STDERR" // same ending and stdout, different stderr bytes
+)
+
+// Signature identifies a failure: its verdict kind, how the subject and the reference
+// ended, and the first line where their outputs differ. Failures with equal keys are taken
+// to be the same bug: the fuzzer keeps one of them, and the minimiser only accepts a
+// smaller input that fails with the same key. The key leaves out the line's number, which
+// changes with every message dropped before it.
+type Signature struct {
+	Kind    string
+	Subject string // how the subject ended, e.g. "killed by SIGSEGV"
+	Ref     string // how the reference ended
+	Where   string // the first differing line, e.g. `stderr: want "Bad message", got EOF`
+	Line    int    // its number in that stream (not part of the key)
+}
+
+// Key is what identifies the failure: the signature without the line number.
+func (s Signature) Key() string {
+	return s.Kind + "\x00" + s.Subject + "\x00" + s.Ref + "\x00" + s.Where
+}
+
+// String is the signature on one line.
+func (s Signature) String() string {
+	where := s.Where
+	if s.Line > 0 {
+		stream, rest, _ := strings.Cut(where, ": ")
+		where = fmt.Sprintf("%s line %d: %s", stream, s.Line, rest)
+	}
+	return fmt.Sprintf("%s: subject %s, reference %s; %s", s.Kind, s.Subject, s.Ref, where)
+}
+
+// Compare returns the signature of the difference between the reference's run and the
+// subject's, and false when they behaved the same (same ending, same stdout and stderr
+// bytes).
+func Compare(ref, sub *record.Result) (Signature, bool) {
+	s := Signature{Subject: sub.Exit.String(), Ref: ref.Exit.String()}
+	s.Where, s.Line = firstDiff(ref, sub)
+	switch {
+	case sub.Exit.Hung && !ref.Exit.Hung:
+		s.Kind = KindTimeout
+	case sub.Exit.Signal != 0 && sub.Exit.Signal != ref.Exit.Signal:
+		s.Kind = KindCrash
+	case sub.Exit != ref.Exit:
+		s.Kind = KindWrongExit
+	case !bytes.Equal(ref.Stdout, sub.Stdout):
+		s.Kind = KindWrongStdout
+	case !bytes.Equal(ref.Stderr, sub.Stderr):
+		s.Kind = KindWrongStderr
+	default:
+		return Signature{}, false
+	}
+	return s, true
+}
+
+// firstDiff names the first line where the outputs differ, stdout before stderr, and its
+// number.
+func firstDiff(ref, sub *record.Result) (string, int) {
+	if w, n, ok := lineDiff(ref.Stdout, sub.Stdout); ok {
+		return "stdout: " + w, n
+	}
+	if w, n, ok := lineDiff(ref.Stderr, sub.Stderr); ok {
+		return "stderr: " + w, n
+	}
+	return "same output", 0
+}
+
+// maxShown is how much of a differing line a signature shows.
+const maxShown = 60
+
+// lineDiff finds the first differing line of two outputs: "want W, got G" and the line's
+// number, where a line that is missing shows as EOF and an unterminated last line is
+// marked.
+func lineDiff(want, got []byte) (string, int, bool) {
+	if bytes.Equal(want, got) {
+		return "", 0, false
+	}
+	for n := 1; ; n++ {
+		w, wok := cutLine(&want)
+		g, gok := cutLine(&got)
+		if w != g || wok != gok {
+			return fmt.Sprintf("want %s, got %s", show(w, wok), show(g, gok)), n, true
+		}
+	}
+}
+
+// cutLine takes the first line off b; ok is false once b is empty.
+func cutLine(b *[]byte) (string, bool) {
+	if len(*b) == 0 {
+		return "", false
+	}
+	i := bytes.IndexByte(*b, '\n')
+	if i < 0 {
+		line := string(*b) + "(no newline)"
+		*b = nil
+		return line, true
+	}
+	line := string((*b)[:i])
+	*b = (*b)[i+1:]
+	return line, true
+}
+
+func show(line string, ok bool) string {
+	if !ok {
+		return "EOF"
+	}
+	if len(line) > maxShown {
+		return strconv.Quote(line[:maxShown]) + fmt.Sprintf("...(%d bytes)", len(line))
+	}
+	return strconv.Quote(line)
+}

@@ -1,0 +1,315 @@
+package blackbox
+
+import (
+	"errors"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	dl "gauntlet/games/dealer2310"
+	"gauntlet/harness/mockhub"
+)
+
+// dealer2310 adapts the 2310 path game (hub 2310dealer; players 2310A, 2310B).
+type dealer2310 struct{}
+
+func init() { Register(dealer2310{}) }
+
+var dealerPlayers = []string{"2310A", "2310B"}
+
+func (dealer2310) Name() string      { return "dealer2310" }
+func (dealer2310) Hub() string       { return "2310dealer" }
+func (dealer2310) Players() []string { return dealerPlayers }
+func (dealer2310) Hello() string     { return string(rune(dl.Hello)) }
+
+func (dealer2310) Var(program string) string {
+	switch program {
+	case "2310dealer":
+		return "DEALER"
+	case "2310A":
+		return "PLAYER_A"
+	}
+	return "PLAYER_B"
+}
+
+// dealerPath returns a random path of 2 to max sites, barrier-ended, with barriers here
+// and there and capacities of 1 to 9 (mostly small, so that sites fill up).
+func dealerPath(r *rand.Rand, max int) dl.Path {
+	n := dl.MinPath + r.IntN(max-dl.MinPath+1)
+	p := make(dl.Path, n)
+	for i := 1; i < n-1; i++ {
+		if r.IntN(6) == 0 {
+			continue // a barrier
+		}
+		p[i] = dl.Site{Type: dl.SiteType(1 + r.IntN(5)), Cap: pick(r, 1, 1, 2, 3, 9)}
+	}
+	return p
+}
+
+// dealerDeck returns a random deck of 4 to 12 cards.
+func dealerDeck(r *rand.Rand) dl.Deck {
+	d := make(dl.Deck, dl.MinDeck+r.IntN(9))
+	for i := range d {
+		d[i] = dl.Card(1 + r.IntN(dl.NumCardKinds))
+	}
+	return d
+}
+
+func (g dealer2310) Conversation(r *rand.Rand, player string) ([]string, []mockhub.Event, error) {
+	s, ok := dl.Strategies[player]
+	if !ok {
+		return nil, nil, errors.New("dealer2310: no reference player " + player)
+	}
+	for try := 0; try < 50; try++ {
+		n := 1 + r.IntN(4)
+		me := r.IntN(n)
+		strategies := make([]dl.Strategy, n)
+		for i := range strategies {
+			strategies[i] = dl.Strategies[pick(r, dealerPlayers...)]
+		}
+		strategies[me] = s
+		_, convs, err := dl.Conversations(dealerPath(r, 14), dealerDeck(r), strategies)
+		if err != nil || len(convs[me]) > 400 {
+			continue
+		}
+		events := make([]mockhub.Event, len(convs[me]))
+		for i, l := range convs[me] {
+			events[i] = mockhub.Event{FromPlayer: l.FromPlayer, Line: l.Text}
+		}
+		return []string{strconv.Itoa(n), strconv.Itoa(me)}, events, nil
+	}
+	return nil, nil, errors.New("dealer2310: the engine made no game in 50 tries")
+}
+
+func (dealer2310) Solicits(line string) bool { return line == dl.TextYT }
+
+// dealerCount is the player count in a player's arguments (4 when they are not valid).
+func dealerCount(args []string) int {
+	if len(args) > 0 {
+		if n, err := strconv.Atoi(args[0]); err == nil && n >= 1 && n <= 64 {
+			return n
+		}
+	}
+	return 4
+}
+
+func (g dealer2310) Malformed(r *rand.Rand, line string) string {
+	if p, err := dl.ParsePath(line); err == nil {
+		count, sites, _ := strings.Cut(line, ";")
+		switch r.IntN(6) {
+		case 0:
+			return strconv.Itoa(len(p)+pick(r, 1, -1)) + ";" + sites // count mismatch
+		case 1:
+			return count + ";" + strings.TrimSuffix(sites, "::-") + "Mo1" // no final barrier
+		case 2:
+			return count + sites // no ';'
+		case 3:
+			return "0" + line // leading zero
+		case 4:
+			b := []byte(line)
+			i := len(count) + 1 + 3*r.IntN(len(p)) + 2
+			b[i] = pick(r, byte('0'), 'x', ':') // a capacity or barrier broken
+			return string(b)
+		}
+		return strings.Replace(line, "::-", pick(r, "::", ":: ", "--"), 1)
+	}
+	m, err := dl.ParseMsg(line)
+	if err != nil || m.Kind != dl.MsgHAP {
+		return pick(r, strings.ToLower(line), line+" ", " "+line, line+"0", line[:len(line)/2], "HAP", "DO1")
+	}
+	f := strings.Split(strings.TrimPrefix(line, "HAP"), ",")
+	i := r.IntN(len(f))
+	switch r.IntN(5) {
+	case 0:
+		f = append(f[:i], f[i+1:]...) // a field missing
+	case 1:
+		f = append(f, "0") // a field too many
+	case 2:
+		sign := "-" // only m, the money field, may be negative
+		if i == 3 {
+			sign = "--"
+		}
+		f[i] = pick(r, "0"+f[i], sign+f[i], "+"+f[i], f[i]+"x", "", " "+f[i], "1234567890")
+	case 3:
+		f[4] = pick(r, "6", "9", "-1", "A")
+	default:
+		return pick(r, "hap", "HAP ", "HAP") + strings.Join(f, pick(r, ";", ", ", " "))
+	}
+	return "HAP" + strings.Join(f, ",")
+}
+
+func (g dealer2310) Boundary(r *rand.Rand, line string, args []string) string {
+	if _, err := dl.ParsePath(line); err == nil {
+		return pick(r, "2;::-::-", dl.Path(append(append(dl.Path{{}}, repeatSite(dl.Site{Type: dl.Mo, Cap: 9}, 200)...), dl.Site{})).String(),
+			"3;::-Ri9::-", "4;::-Do1Do1::-", "3;::-::-::-")
+	}
+	m, err := dl.ParseMsg(line)
+	if err != nil || m.Kind != dl.MsgHAP {
+		return line
+	}
+	n := dealerCount(args)
+	h := &m.HAP
+	switch r.IntN(5) {
+	case 0:
+		h.Player = pick(r, n, n+1, 999999999, 0)
+	case 1:
+		h.Site = pick(r, 0, 999999999, h.Site+1)
+	case 2:
+		h.Points = pick(r, 999999999, 100)
+	case 3:
+		h.Money = pick(r, -999999999, 999999999, -h.Money-1)
+	default:
+		h.Card = pick(r, dl.NoCard, dl.CardE)
+	}
+	return m.String()
+}
+
+func repeatSite(s dl.Site, n int) []dl.Site {
+	out := make([]dl.Site, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+func (g dealer2310) Message(r *rand.Rand, args []string) string {
+	switch r.IntN(5) {
+	case 0:
+		return dl.TextYT
+	case 1:
+		return dl.TextDone
+	case 2:
+		return dl.TextEarly
+	}
+	h := dl.HAP{Player: r.IntN(dealerCount(args)), Site: 1 + r.IntN(6), Card: dl.Card(r.IntN(dl.NumCardKinds + 1))}
+	switch r.IntN(3) {
+	case 0:
+		h.Money = 3
+	case 1:
+		h.Points, h.Money = 1+r.IntN(5), -r.IntN(10)
+	}
+	return h.String()
+}
+
+func (g dealer2310) BadArgs(r *rand.Rand, args []string) []string {
+	n, id := "2", "0"
+	if len(args) == 2 {
+		n, id = args[0], args[1]
+	}
+	return pick(r,
+		[]string{}, []string{n}, []string{n, id, id},
+		[]string{"0", "0"}, []string{"", id}, []string{"x", id}, []string{"-1", id}, []string{"65537", id},
+		[]string{"0" + n, "0" + id}, []string{n + " ", id}, []string{n, n}, []string{n, "x"}, []string{n, ""}, []string{n, "-0"},
+	)
+}
+
+func (g dealer2310) Setup(r *rand.Rand) HubSetup {
+	n := 1 + r.IntN(4)
+	players := make([]string, n)
+	for i := range players {
+		players[i] = pick(r, dealerPlayers...)
+	}
+	return HubSetup{
+		Files:   map[string]string{"game.deck": dealerDeck(r).String() + "\n", "game.path": dealerPath(r, 14).String() + "\n"},
+		Args:    []string{"game.deck", "game.path"},
+		Players: players,
+	}
+}
+
+func (g dealer2310) BadSetup(r *rand.Rand, s HubSetup) HubSetup {
+	s = s.clone()
+	deck := strings.TrimSuffix(s.Files["game.deck"], "\n")
+	path := strings.TrimSuffix(s.Files["game.path"], "\n")
+	switch r.IntN(5) {
+	case 0: // a bad deck
+		count, _ := strconv.Atoi(strings.TrimRight(deck, "ABCDE"))
+		cards := strings.TrimLeft(deck, "0123456789")
+		s.Files["game.deck"] = pick(r, deck+"A", "0"+deck, deck+"\r", deck+"\n"+deck, strconv.Itoa(count)+strings.ToLower(cards),
+			"3ABC", strconv.Itoa(count)+cards[:len(cards)-1]+"F", "") + "\n"
+	case 1: // a bad path
+		count, sites, _ := strings.Cut(path, ";")
+		s.Files["game.path"] = pick(r, "0"+path, path+"\r", count+";"+sites+"::-", count+sites, "1;::-",
+			count+";"+strings.Replace(sites, "::-", "::", 1), path+"\n"+path) + "\n"
+	case 2: // no such file
+		s.Args[r.IntN(2)] = pick(r, "missing.deck", "missing.path")
+	case 3: // deck and path swapped
+		s.Args[0], s.Args[1] = s.Args[1], s.Args[0]
+	default: // no players
+		s.Players = nil
+	}
+	return s
+}
+
+func (g dealer2310) BadReply(r *rand.Rand) string {
+	return pick(r, "DO1", "DO2", "DO0", "DO999999999", "DO", "DO-1", "DO01", "DO 1", "do1", "DONE", "YT", "HAP0,1,0,0,0", "DO1 ", "")
+}
+
+// Smaller drops runs of cards from a valid deck (keeping four) and runs of inner sites from
+// a valid path, with their counts made right; files that are not valid are cut as bytes.
+func (dealer2310) Smaller(s HubSetup) []HubSetup {
+	var out []HubSetup
+	for _, name := range s.fileNames() {
+		data := s.Files[name]
+		if d, err := dl.ParseDeckFile([]byte(data)); err == nil {
+			for _, ch := range chunks(len(d)) {
+				if len(d)-(ch[1]-ch[0]) < dl.MinDeck {
+					continue
+				}
+				v := s.clone()
+				v.Files[name] = append(append(dl.Deck(nil), d[:ch[0]]...), d[ch[1]:]...).String() + "\n"
+				out = append(out, v)
+			}
+			continue
+		}
+		if p, err := dl.ParsePathFile([]byte(data)); err == nil {
+			inner := p[1 : len(p)-1]
+			for _, ch := range chunks(len(inner)) {
+				q := append(dl.Path{p[0]}, inner[:ch[0]]...)
+				q = append(append(q, inner[ch[1]:]...), p[len(p)-1])
+				v := s.clone()
+				v.Files[name] = q.String() + "\n"
+				out = append(out, v)
+			}
+			continue
+		}
+		one := HubSetup{Files: map[string]string{name: data}}
+		for _, b := range smallerBytes(one) {
+			v := s.clone()
+			v.Files[name] = b.Files[name]
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Finite: every dealer game ends, since each move takes a player forward.
+func (dealer2310) Finite(HubSetup) bool { return true }
+
+func (dealer2310) Category(role Role, program, kind string) (string, string) {
+	if role == RoleHub {
+		switch kind {
+		case "args":
+			return "Dealer errors", "dealer/argument checking"
+		case "hello":
+			return "Dealer errors", "dealer/starting players"
+		}
+		return "Dealer errors", "dealer/comms errors and SIGHUP"
+	}
+	a := program == "2310A"
+	switch kind {
+	case "args":
+		if a {
+			return "Player errors", "2310A/arg checking"
+		}
+		return "Player errors", "2310B/arg checking and path output"
+	case "signal", "delay", "split", "wrong-turn":
+		if a {
+			return "Player A strategy", "2310A/multiplayer games"
+		}
+		return "Player B strategy", "2310B/complete games"
+	}
+	if a {
+		return "Player errors", "2310A/comms errors"
+	}
+	return "Player errors", "2310B/comms errors"
+}

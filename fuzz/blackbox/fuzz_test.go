@@ -1,0 +1,247 @@
+package blackbox
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"gauntlet/harness/buildtest"
+	"gauntlet/programs"
+)
+
+// TestMain makes this test binary every reference and mock program: testscript puts copies
+// of it named after them in PATH, and the suite runner that checks regression files runs
+// them from there too.
+func TestMain(m *testing.M) {
+	os.Exit(testscript.RunMain(m, programs.Mains()))
+}
+
+// refDir is the folder holding the reference programs.
+func refDir(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("mockplayer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Dir(p)
+}
+
+func game(t *testing.T, name string) Game {
+	t.Helper()
+	g, ok := Lookup(name)
+	if !ok {
+		t.Fatalf("no game %s", name)
+	}
+	return g
+}
+
+// TestFindsBuggyPlayer fuzzes a player that behaves like EAIT except that it crashes on a
+// well-formed message naming a player beyond the count (fuzz/testdata/buggyeait). The
+// fuzzer must find the crash within a bounded number of cases, keep it once, minimise it
+// to a conversation of a few lines, and write a regression file that passes on the
+// reference and fails on the buggy player.
+//
+// The mutations are those that change a message's content: with all of them about one
+// case in 120 hits the bug, with these one in 25, so that 150 cases find it whatever game
+// the engine deals (a miss has odds below 1 in 400).
+func TestFindsBuggyPlayer(t *testing.T) {
+	buggy := buildtest.Path(t, "gauntlet/fuzz/testdata/buggyeait")
+	out := t.TempDir()
+	sum, err := Run(Options{
+		Game: game(t, "stlucia"), Role: RolePlayer, RefDir: refDir(t),
+		Subjects: []Subject{{Path: buggy, Ref: "EAIT"}},
+		Seed:     1, Runs: 150, Out: out, Kinds: []string{"boundary", "malformed", "wrong-turn", "crlf"},
+		Minimise: Budget{Tries: 300, Time: time.Minute},
+		Verify:   true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Findings) != 1 {
+		t.Fatalf("%d findings in %d runs, want 1: %+v", len(sum.Findings), sum.Runs, sum.Findings)
+	}
+	fd := sum.Findings[0]
+	t.Logf("run %d: %s\n%s -> %s (%d tries)", fd.Run, fd.Sig, fd.Case, fd.Minimised, fd.Tries)
+	if fd.Sig.Kind != KindCrash || fd.Sig.Subject != "killed by SIGSEGV" || fd.Sig.Ref != "exit status 5" {
+		t.Errorf("signature %s", fd.Sig)
+	}
+	if fd.Steps[1] > 3 {
+		t.Errorf("minimised to %d steps, want at most 3", fd.Steps[1])
+	}
+	if fd.Verified != "" {
+		t.Errorf("the regression file is not verified: %s", fd.Verified)
+	}
+	arch, err := txtar.ParseFile(fd.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range arch.Files {
+		if n := strings.Count(string(f.Data), "\n"); f.Name == "conv" && n > 8 {
+			t.Errorf("the conversation has %d lines:\n%s", n, f.Data)
+		}
+	}
+	if !strings.Contains(string(arch.Comment), "run -status 0 mockhub conv $EAIT\n") {
+		t.Errorf("the case does not run mockhub on $EAIT:\n%s", arch.Comment)
+	}
+	// The file is a suite case: independently of Verify, it passes on the reference under
+	// the suite's own runner.
+	if res := runScript(game(t, "stlucia"), refDir(t), fd.File, Subject{}); !res.Passed {
+		t.Errorf("the regression file fails on the reference:\n%s", res.Log)
+	}
+	if _, err := os.Stat(filepath.Join(out, "summary.txt")); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestFindsBuggyHub fuzzes a hub that reports a malformed reply with the wrong exit status
+// (8 instead of 7): a wrapper around the reference hub.
+func TestFindsBuggyHub(t *testing.T) {
+	ref := refDir(t)
+	buggy := filepath.Join(t.TempDir(), "stlucia")
+	script := "#!/bin/sh\n'" + filepath.Join(ref, "stlucia") + "' \"$@\"\ns=$?\n[ $s = 7 ] && exit 8\nexit $s\n"
+	if err := os.WriteFile(buggy, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Run(Options{
+		Game: game(t, "stlucia"), Role: RoleHub, RefDir: ref,
+		Subjects: []Subject{{Path: buggy, Ref: "stlucia"}},
+		Seed:     2, Runs: 6, Out: t.TempDir(), Kinds: []string{"garbage"},
+		Minimise: Budget{Tries: 60, Time: time.Minute},
+		Verify:   true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Findings) != 1 {
+		t.Fatalf("%d findings, want 1: %+v", len(sum.Findings), sum.Findings)
+	}
+	fd := sum.Findings[0]
+	if fd.Sig.Kind != KindWrongExit || fd.Sig.Subject != "exit status 8" || fd.Sig.Ref != "exit status 7" {
+		t.Errorf("signature %s", fd.Sig)
+	}
+	if fd.Verified != "" {
+		t.Errorf("the regression file is not verified: %s", fd.Verified)
+	}
+	data, err := os.ReadFile(fd.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"mkplayer p1 -as ", "run -status 7 $STLUCIA game.roll ", "-- game.roll --", "Invalid message received from player"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the regression file lacks %q:\n%s", want, data)
+		}
+	}
+}
+
+// TestReferenceAgainstItself: fuzzing each reference program against itself finds nothing,
+// not even an unconfirmed difference: the fuzzer's runs are deterministic.
+func TestReferenceAgainstItself(t *testing.T) {
+	ref := refDir(t)
+	tests := []struct {
+		game, prog string
+		role       Role
+		runs       int
+		kinds      []string
+	}{
+		{"stlucia", "EAIT", RolePlayer, 40, nil},
+		{"stlucia", "HASS", RolePlayer, 20, nil},
+		{"dealer2310", "2310A", RolePlayer, 30, nil},
+		{"dealer2310", "2310B", RolePlayer, 30, nil},
+		{"stlucia", "stlucia", RoleHub, 12, fastFaults()},
+		{"dealer2310", "2310dealer", RoleHub, 12, fastFaults()},
+	}
+	for _, tc := range tests {
+		t.Run(tc.game+"/"+tc.prog, func(t *testing.T) {
+			sum, err := Run(Options{
+				Game: game(t, tc.game), Role: tc.role, RefDir: ref,
+				Subjects: []Subject{{Path: filepath.Join(ref, tc.prog), Ref: tc.prog}},
+				Seed:     5, Runs: tc.runs, Kinds: tc.kinds,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(sum.Findings) != 0 || sum.Unconfirmed != 0 || sum.Skipped != 0 || sum.Runs != tc.runs {
+				t.Errorf("%d runs: %d findings, %d unconfirmed %q, %d skipped", sum.Runs, len(sum.Findings), sum.Unconfirmed, sum.Flaky, sum.Skipped)
+				for _, fd := range sum.Findings {
+					t.Logf("%s: %s", fd.Sig, fd.Case)
+				}
+			}
+		})
+	}
+}
+
+// fastFaults are the hub faults whose cases take no seconds-long wait.
+func fastFaults() []string {
+	var out []string
+	for _, k := range HubFaults {
+		if !slowKinds[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// TestReproducible: a case is a function of the seed and its number alone.
+func TestReproducible(t *testing.T) {
+	for _, role := range []Role{RolePlayer, RoleHub} {
+		for _, name := range Games() {
+			g := game(t, name)
+			ref := g.Hub()
+			kinds := HubFaults
+			if role == RolePlayer {
+				ref, kinds = g.Players()[0], PlayerMutations
+			}
+			mk := func(seed uint64) *fuzzer {
+				return &fuzzer{g: g, kinds: kinds, opt: Options{Role: role, Seed: seed, Subjects: []Subject{{Path: "x", Ref: ref}}}}
+			}
+			a, b, c := mk(9), mk(9), mk(10)
+			same := 0
+			for run := 0; run < 20; run++ {
+				ca, _, err := a.newCase(run)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cb, _, _ := b.newCase(run)
+				cc, _, _ := c.newCase(run)
+				if describe(ca) != describe(cb) {
+					t.Errorf("%s %s run %d: %s then %s", name, role, run, describe(ca), describe(cb))
+				}
+				if describe(ca) == describe(cc) {
+					same++
+				}
+			}
+			if same > 2 {
+				t.Errorf("%s %s: seeds 9 and 10 give %d equal cases of 20", name, role, same)
+			}
+		}
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	g := game(t, "stlucia")
+	ref := refDir(t)
+	tests := []Options{
+		{Game: g, Role: RolePlayer, RefDir: ref, Runs: 1},                                                              // no subject
+		{Game: g, Role: RolePlayer, RefDir: ref, Subjects: []Subject{{Path: "x", Ref: "EAIT"}}},                        // no bound
+		{Game: g, Role: "both", RefDir: ref, Runs: 1, Subjects: []Subject{{Path: "x", Ref: "EAIT"}}},                   // bad role
+		{Game: g, Role: RolePlayer, RefDir: ref, Runs: 1, Subjects: []Subject{{Path: "x", Ref: "NOSUCH"}}},             // no reference
+		{Game: g, Role: RolePlayer, RefDir: ref, Runs: 1, Kinds: []string{"hang"}, Subjects: []Subject{{Ref: "EAIT"}}}, // hub fault for a player
+		{Game: g, Role: RoleHub, RefDir: ref, Runs: 1, Subjects: []Subject{{Ref: "stlucia"}, {Ref: "stlucia"}}},        // two hubs
+	}
+	for i, opt := range tests {
+		if _, err := Run(opt); err == nil {
+			t.Errorf("case %d: no error", i)
+		}
+	}
+	// A subject that cannot be started is a harness error too.
+	_, err := Run(Options{Game: g, Role: RolePlayer, RefDir: ref, Runs: 1, Subjects: []Subject{{Path: "/nonexistent", Ref: "EAIT"}}})
+	if err == nil {
+		t.Error("no error for a subject that cannot start")
+	}
+}

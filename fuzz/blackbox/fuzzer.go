@@ -1,0 +1,429 @@
+package blackbox
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"gauntlet/fuzz/record"
+)
+
+// Subject is a program under test and the reference program it is compared with.
+type Subject struct {
+	Path string // the program (made absolute by Run)
+	Ref  string // the reference program's name, e.g. "EAIT" or "stlucia"
+}
+
+// Options configure a fuzzing run.
+type Options struct {
+	Game     Game
+	Role     Role
+	Subjects []Subject // players (round robin) or the one hub
+	// RefDir is a folder holding the reference programs, mockplayer and mockhub by name
+	// (links to the gauntlet binary, or testscript's copies of a test binary).
+	RefDir string
+	Seed   uint64
+	Runs   int           // stop after this many cases (0: no limit)
+	Time   time.Duration // stop after this long (0: no limit); Runs or Time must be set
+	Out    string        // folder for the findings ("" writes nothing)
+	// Kinds are the mutations (player role) or faults (hub role) to use; nil means all.
+	Kinds       []string
+	StepTimeout time.Duration // wait for one reply (default 2s)
+	RunTimeout  time.Duration // wait for a hub to end (default 10s)
+	Minimise    Budget        // zero Tries: do not minimise
+	Verify      bool          // run each regression file through the suite runner
+	Progress    io.Writer     // a terminal for the progress line, or nil
+	Log         io.Writer     // a line per finding as it is found, or nil
+	// Stop, when closed, ends the run early as if its time were up (the failure being
+	// minimised is written as it stands).
+	Stop <-chan struct{}
+}
+
+// Finding is one distinct failure.
+type Finding struct {
+	Sig       Signature
+	Subject   Subject
+	Run       int    // the case number (with the seed, it reproduces the case)
+	Case      string // what the case was, before minimisation
+	Minimised string // what it is after
+	Steps     [2]int // steps (or seats) before and after minimisation
+	Tries     int    // candidates the minimiser ran
+	File      string // the regression file, when Out is set
+	Verified  string // "" when the regression file passed on the reference and failed on the subject
+}
+
+// Summary is what a fuzzing run did.
+type Summary struct {
+	Runs        int
+	Elapsed     time.Duration
+	Findings    []Finding
+	Duplicates  int // failures with a signature already found
+	Unconfirmed int // differences that did not come back when the case was run again
+	// Flaky describes the first unconfirmed differences (run number and signature).
+	Flaky   []string
+	Skipped int // cases the reference could not finish (not the subject's fault)
+}
+
+// Rate is the cases run per second.
+func (s *Summary) Rate() float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.Runs) / s.Elapsed.Seconds()
+}
+
+// fuzzer holds a run's fixed parts.
+type fuzzer struct {
+	opt   Options
+	g     Game
+	tmp   string
+	rec   record.Options
+	kinds []string
+}
+
+// Run fuzzes the subjects. The error is a usage or harness error (a reference program
+// that cannot be run, a folder that cannot be written); failures of the subject are
+// findings.
+func Run(opt Options) (*Summary, error) {
+	if opt.Game == nil || len(opt.Subjects) == 0 {
+		return nil, errors.New("blackbox: no game or no program to fuzz")
+	}
+	if opt.Runs <= 0 && opt.Time <= 0 {
+		return nil, errors.New("blackbox: give a number of runs or a time")
+	}
+	all := PlayerMutations
+	if opt.Role == RoleHub {
+		all = HubFaults
+		if len(opt.Subjects) != 1 {
+			return nil, errors.New("blackbox: fuzz one hub at a time")
+		}
+	} else if opt.Role != RolePlayer {
+		return nil, fmt.Errorf("blackbox: unknown role %q", opt.Role)
+	}
+	kinds := opt.Kinds
+	if len(kinds) == 0 {
+		kinds = all
+	}
+	for _, k := range kinds {
+		if !slices.Contains(all, k) {
+			return nil, fmt.Errorf("blackbox: no %s mutation %q (known: %s)", opt.Role, k, strings.Join(all, ", "))
+		}
+	}
+	for i, s := range opt.Subjects {
+		abs, err := filepath.Abs(s.Path)
+		if err != nil {
+			return nil, err
+		}
+		opt.Subjects[i].Path = abs
+		if _, err := os.Stat(filepath.Join(opt.RefDir, s.Ref)); err != nil {
+			return nil, fmt.Errorf("blackbox: no reference program %s: %w", s.Ref, err)
+		}
+	}
+	if opt.StepTimeout <= 0 {
+		opt.StepTimeout = 2 * time.Second
+	}
+	if opt.RunTimeout <= 0 {
+		opt.RunTimeout = 10 * time.Second
+	}
+	tmp, err := os.MkdirTemp("", "gauntlet-fuzz-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	f := &fuzzer{opt: opt, g: opt.Game, tmp: tmp, kinds: kinds,
+		rec: record.Options{StepTimeout: opt.StepTimeout, ExitTimeout: opt.StepTimeout, SignalSettle: AfterSignal}}
+	if opt.Role == RoleHub {
+		f.rec.ExitTimeout = opt.RunTimeout
+	}
+	return f.loop()
+}
+
+// newCase makes case number run from the seed: the same seed and number give the same case.
+func (f *fuzzer) newCase(run int) (shrinker, Subject, error) {
+	r := rand.New(rand.NewPCG(f.opt.Seed, uint64(run)))
+	subj := f.opt.Subjects[run%len(f.opt.Subjects)]
+	n := 1
+	if x := r.IntN(20); x >= 17 {
+		n = 2 + x%2 // now and then two or three mutations at once
+	}
+	if f.opt.Role == RoleHub {
+		c := NewHubCase(f.g.Setup(r))
+		for i := 0; i < n; i++ {
+			c.Mutate(f.g, r, f.pickKind(r))
+		}
+		return c, subj, nil
+	}
+	args, events, err := f.g.Conversation(r, subj.Ref)
+	if err != nil {
+		return nil, subj, err
+	}
+	c := NewPlayerCase(subj.Ref, args, events)
+	for i := 0; i < n; i++ {
+		c.Mutate(f.g, r, f.pickKind(r))
+	}
+	return c, subj, nil
+}
+
+// slowKinds are the faults whose cases take seconds (the hub's 2-second wait for a player
+// that does not exit, a 300 ms pause): they are picked a quarter as often as the others,
+// so that a run spends its time on many cases rather than on waiting.
+var slowKinds = map[string]bool{"hang": true, "slow": true}
+
+// pickKind picks one of the enabled kinds.
+func (f *fuzzer) pickKind(r *rand.Rand) string {
+	total := 0
+	weight := func(k string) int {
+		if slowKinds[k] && len(f.kinds) > 1 {
+			return 1
+		}
+		return 4
+	}
+	for _, k := range f.kinds {
+		total += weight(k)
+	}
+	x := r.IntN(total)
+	for _, k := range f.kinds {
+		if x -= weight(k); x < 0 {
+			return k
+		}
+	}
+	return f.kinds[len(f.kinds)-1]
+}
+
+// runOne runs one program on a case.
+func (f *fuzzer) runOne(c shrinker, prog string) (*record.Result, error) {
+	switch c := c.(type) {
+	case *PlayerCase:
+		opt := f.rec
+		opt.Dir = f.tmp
+		return record.Run(prog, c.Args, c.script(f.g.Hello()), opt)
+	case *HubCase:
+		return c.run(prog, f.opt.RefDir, f.tmp, f.rec)
+	}
+	panic("blackbox: unknown case type")
+}
+
+// runBoth runs the reference and the subject on a case at the same time.
+func (f *fuzzer) runBoth(c shrinker, subj Subject) (ref, sub *record.Result, err error) {
+	var wg sync.WaitGroup
+	var rerr, serr error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		ref, rerr = f.runOne(c, filepath.Join(f.opt.RefDir, subj.Ref))
+	}()
+	sub, serr = f.runOne(c, subj.Path)
+	wg.Wait()
+	if rerr != nil {
+		return nil, nil, fmt.Errorf("the reference %s: %w", subj.Ref, rerr)
+	}
+	if serr != nil {
+		return nil, nil, fmt.Errorf("the subject: %w", serr)
+	}
+	return ref, sub, nil
+}
+
+// differs runs a case and returns its signature when the subject differs from the
+// reference; ok is false when they agree or the reference did not finish (bad).
+func (f *fuzzer) differs(c shrinker, subj Subject) (sig Signature, ref *record.Result, ok, bad bool, err error) {
+	ref, sub, err := f.runBoth(c, subj)
+	if err != nil {
+		return Signature{}, nil, false, false, err
+	}
+	if ref.Exit.Hung {
+		return Signature{}, ref, false, true, nil
+	}
+	sig, ok = Compare(ref, sub)
+	return sig, ref, ok, false, nil
+}
+
+func (f *fuzzer) loop() (*Summary, error) {
+	sum := &Summary{}
+	seen := map[string]bool{}
+	start := time.Now()
+	lastShown := time.Time{}
+	progress := func(final bool) {
+		if f.opt.Progress == nil || (!final && time.Since(lastShown) < 250*time.Millisecond) {
+			return
+		}
+		lastShown = time.Now()
+		el := time.Since(start)
+		fmt.Fprintf(f.opt.Progress, "\r%d runs, %d failures, %.1f runs/s, %s ", sum.Runs, len(sum.Findings),
+			float64(sum.Runs)/max(el.Seconds(), 1e-9), el.Round(time.Second))
+		if final {
+			fmt.Fprintln(f.opt.Progress)
+		}
+	}
+	for run := 0; ; run++ {
+		if f.opt.Runs > 0 && run >= f.opt.Runs || f.opt.Time > 0 && time.Since(start) >= f.opt.Time || f.stopped() {
+			break
+		}
+		progress(false)
+		c, subj, err := f.newCase(run)
+		if err != nil {
+			return nil, err
+		}
+		sum.Runs++
+		sig, _, diff, bad, err := f.differs(c, subj)
+		if err != nil {
+			return nil, err
+		}
+		if bad {
+			sum.Skipped++
+			continue
+		}
+		key := subj.Path + "\x00" + sig.Key()
+		if !diff {
+			continue
+		}
+		if seen[key] {
+			sum.Duplicates++
+			continue
+		}
+		// The same case must fail the same way again, or it is timing, not a bug to keep.
+		sig2, _, diff2, _, err := f.differs(c, subj)
+		if err != nil {
+			return nil, err
+		}
+		if !diff2 || sig2.Key() != sig.Key() {
+			sum.Unconfirmed++
+			if len(sum.Flaky) < 20 {
+				sum.Flaky = append(sum.Flaky, fmt.Sprintf("run %d: %s; then %s", run, sig, map[bool]string{true: sig2.String(), false: "no difference"}[diff2]))
+			}
+			continue
+		}
+		seen[key] = true
+		fd, err := f.keep(c, subj, sig, run, len(sum.Findings)+1)
+		if err != nil {
+			return nil, err
+		}
+		sum.Findings = append(sum.Findings, fd)
+		if f.opt.Log != nil {
+			if f.opt.Progress != nil {
+				fmt.Fprint(f.opt.Progress, "\r\033[K")
+			}
+			fmt.Fprintf(f.opt.Log, "FAIL %s (run %d): %s\n", filepath.Base(subj.Path), run, sig)
+			if fd.File != "" {
+				fmt.Fprintf(f.opt.Log, "     regression: %s (%d -> %d %s)%s\n", fd.File, fd.Steps[0], fd.Steps[1], f.unit(), verifiedNote(fd.Verified))
+			}
+		}
+	}
+	sum.Elapsed = time.Since(start)
+	progress(true)
+	if f.opt.Out != "" {
+		if err := writeSummary(f.opt, sum); err != nil {
+			return nil, err
+		}
+	}
+	return sum, nil
+}
+
+// stopped reports whether Options.Stop is closed.
+func (f *fuzzer) stopped() bool {
+	select {
+	case <-f.opt.Stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// unit is what a case's size counts: the steps of a conversation, or the seats of a game.
+func (f *fuzzer) unit() string {
+	if f.opt.Role == RoleHub {
+		return "seats"
+	}
+	return "steps"
+}
+
+func verifiedNote(v string) string {
+	if v == "" {
+		return ""
+	}
+	return "; NOT VERIFIED: " + v
+}
+
+// keep minimises a confirmed failure and writes its regression file.
+func (f *fuzzer) keep(c shrinker, subj Subject, sig Signature, run, n int) (Finding, error) {
+	fd := Finding{Sig: sig, Subject: subj, Run: run, Case: describe(c)}
+	fd.Steps[0], _ = c.size()
+	small := c
+	if f.opt.Minimise.Tries > 0 {
+		small, fd.Tries = minimise(f.g, c, func(v shrinker) bool {
+			if f.stopped() {
+				return false
+			}
+			s, _, ok, _, err := f.differs(v, subj)
+			return err == nil && ok && s.Key() == sig.Key()
+		}, f.opt.Minimise)
+	}
+	fd.Steps[1], _ = small.size()
+	fd.Minimised = describe(small)
+	if f.opt.Out == "" {
+		return fd, nil
+	}
+	// The reference's behaviour on the minimised case is what the regression asserts; the
+	// minimised case's signature (its line number may have changed) is the one shown.
+	ref, sub, err := f.runBoth(small, subj)
+	if err != nil {
+		return fd, err
+	}
+	if s, ok := Compare(ref, sub); ok && s.Key() == sig.Key() {
+		fd.Sig, sig = s, s
+	}
+	name := fmt.Sprintf("fuzz_%s_%s_%s_%d", f.opt.Role, strings.ToLower(subj.Ref), strings.ToLower(sig.Kind), n)
+	arch, err := f.regression(small, subj, ref, sig, run, fd)
+	if err != nil {
+		fd.Verified = err.Error()
+		return fd, nil
+	}
+	if err := os.MkdirAll(f.opt.Out, 0o755); err != nil {
+		return fd, err
+	}
+	fd.File = filepath.Join(f.opt.Out, name+".txtar")
+	if err := os.WriteFile(fd.File, arch, 0o644); err != nil {
+		return fd, err
+	}
+	if f.opt.Verify {
+		fd.Verified = Verify(f.g, f.opt.RefDir, fd.File, subj)
+	}
+	return fd, nil
+}
+
+func describe(c shrinker) string {
+	switch c := c.(type) {
+	case *PlayerCase:
+		return c.Describe()
+	case *HubCase:
+		return c.Describe()
+	}
+	return ""
+}
+
+// writeSummary writes OUT/summary.txt: the run's parameters and one line per finding.
+func writeSummary(opt Options, sum *Summary) error {
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "gauntlet fuzz %s --role %s --seed %d: %d runs in %s (%.1f runs/s), %d failures, %d duplicates, %d unconfirmed, %d skipped\n",
+		opt.Game.Name(), opt.Role, opt.Seed, sum.Runs, sum.Elapsed.Round(time.Millisecond), sum.Rate(),
+		len(sum.Findings), sum.Duplicates, sum.Unconfirmed, sum.Skipped)
+	for _, fl := range sum.Flaky {
+		fmt.Fprintf(&b, "unconfirmed (not kept): %s\n", fl)
+	}
+	for _, fd := range sum.Findings {
+		fmt.Fprintf(&b, "\n%s (run %d)\n  %s\n  case: %s\n  minimised (%d tries): %s\n", fd.Subject.Path, fd.Run, fd.Sig, fd.Case, fd.Tries, fd.Minimised)
+		if fd.File != "" {
+			fmt.Fprintf(&b, "  regression: %s%s\n", fd.File, verifiedNote(fd.Verified))
+		}
+	}
+	return os.WriteFile(filepath.Join(opt.Out, "summary.txt"), []byte(b.String()), 0o644)
+}

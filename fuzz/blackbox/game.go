@@ -1,0 +1,135 @@
+package blackbox
+
+import (
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"gauntlet/harness/mockhub"
+)
+
+// Role says which side of a game the subject plays.
+type Role string
+
+// The roles.
+const (
+	RolePlayer Role = "player"
+	RoleHub    Role = "hub"
+)
+
+// HubSetup is a game as a hub is given it: input files, the arguments before the player
+// programs, and the reference player each seat is taken by.
+type HubSetup struct {
+	Files   map[string]string // file name -> contents, written in the hub's folder
+	Args    []string          // the hub's arguments before the programs (file names, numbers)
+	Players []string          // the reference player of each seat, in order
+}
+
+// clone returns an independent copy.
+func (s HubSetup) clone() HubSetup {
+	c := HubSetup{Files: map[string]string{}, Args: append([]string(nil), s.Args...), Players: append([]string(nil), s.Players...)}
+	for k, v := range s.Files {
+		c.Files[k] = v
+	}
+	return c
+}
+
+// fileNames returns the setup's file names, sorted.
+func (s HubSetup) fileNames() []string {
+	var names []string
+	for k := range s.Files {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Game adapts one game to the fuzzer: its programs, how its engine makes a base
+// conversation or a base game, and how its messages go wrong. Everything else (running,
+// comparing, minimising, writing regressions) is the same for every game.
+type Game interface {
+	// Name is the game's name as the CLI knows it ("stlucia").
+	Name() string
+	// Hub and Players are the reference programs' names.
+	Hub() string
+	Players() []string
+	// Var is the script variable of a reference program in the game's suite ("$EAIT").
+	Var(program string) string
+	// Hello is the handshake a player writes first.
+	Hello() string
+
+	// Conversation plays a random game in the engine, with player (a reference player's
+	// name) in one seat, and returns that seat's arguments and its side of the game.
+	Conversation(r *rand.Rand, player string) (args []string, events []mockhub.Event, err error)
+	// Solicits reports whether a hub line asks the player for a reply.
+	Solicits(line string) bool
+	// Malformed returns line broken in one of the ways the game's grammar forbids.
+	Malformed(r *rand.Rand, line string) string
+	// Boundary returns line with one field at an edge of its range (a player beyond the
+	// count, the largest number, ...), for a player with the given arguments.
+	Boundary(r *rand.Rand, line string, args []string) string
+	// Message returns a random well-formed hub message, for a player with these arguments.
+	Message(r *rand.Rand, args []string) string
+	// BadArgs returns wrong arguments for a player whose right ones are args.
+	BadArgs(r *rand.Rand, args []string) []string
+
+	// Setup returns a random valid game for the hub.
+	Setup(r *rand.Rand) HubSetup
+	// BadSetup returns s with one input the hub must refuse (a bad file, a bad number).
+	BadSetup(r *rand.Rand, s HubSetup) HubSetup
+	// BadReply returns a reply line a hub must refuse: malformed or illegal.
+	BadReply(r *rand.Rand) string
+	// Finite reports whether the honest game of s ends (or s is refused at once): the
+	// minimiser skips setups whose game would run until the deadline.
+	Finite(s HubSetup) bool
+	// Smaller returns smaller versions of s's input files, for the minimiser (largest cut
+	// first), in the files' own structure where they have one.
+	Smaller(s HubSetup) []HubSetup
+
+	// Category gives the suite section and marking category of a regression case found in
+	// this role, for this reference program, with this mutation kind.
+	Category(role Role, program, kind string) (section, category string)
+}
+
+var games = map[string]Game{}
+
+// Register makes a game known to Lookup.
+func Register(g Game) { games[g.Name()] = g }
+
+// Lookup returns the adapter of the named game.
+func Lookup(name string) (Game, bool) {
+	g, ok := games[name]
+	return g, ok
+}
+
+// Games lists the names of the games the fuzzer knows, sorted.
+func Games() []string {
+	var names []string
+	for n := range games {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// smallerBytes returns s with runs of bytes cut out of each file (a final newline is kept:
+// a regression file cannot hold a file without one). It suits files that are a stream of
+// symbols, such as a roll file.
+func smallerBytes(s HubSetup) []HubSetup {
+	var out []HubSetup
+	for _, name := range s.fileNames() {
+		body, nl := s.Files[name], ""
+		if strings.HasSuffix(body, "\n") {
+			body, nl = strings.TrimSuffix(body, "\n"), "\n"
+		}
+		for _, ch := range chunks(len(body)) {
+			d := s.clone()
+			d.Files[name] = body[:ch[0]] + body[ch[1]:] + nl
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// pick returns a random element of xs.
+func pick[T any](r *rand.Rand, xs ...T) T { return xs[r.IntN(len(xs))] }

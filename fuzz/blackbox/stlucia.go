@@ -1,0 +1,335 @@
+package blackbox
+
+import (
+	"errors"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	st "gauntlet/games/stlucia"
+	"gauntlet/harness/mockhub"
+)
+
+// stlucia adapts King of St Lucia (hub stlucia; players EAIT, SCIENCE, HABS, HASS, MABS).
+type stlucia struct{}
+
+func init() { Register(stlucia{}) }
+
+var stluciaPlayers = []string{"EAIT", "SCIENCE", "HABS", "HASS", "MABS"}
+
+func (stlucia) Name() string      { return "stlucia" }
+func (stlucia) Hub() string       { return "stlucia" }
+func (stlucia) Players() []string { return stluciaPlayers }
+func (stlucia) Hello() string     { return "!" }
+
+func (stlucia) Var(program string) string {
+	if program == "stlucia" {
+		return "STLUCIA"
+	}
+	return program
+}
+
+// stluciaRolls returns a random roll stream: uniform faces, or (one time in three) faces
+// weighted towards A so that games have claims, attacks and eliminations.
+func stluciaRolls(r *rand.Rand, min, max int) []st.Face {
+	n := min + r.IntN(max-min+1)
+	attacky := r.IntN(3) == 0
+	rolls := make([]st.Face, n)
+	for i := range rolls {
+		rolls[i] = st.Face(r.IntN(st.NumFaces))
+		if attacky && r.IntN(3) == 0 {
+			rolls[i] = st.Attack
+		}
+	}
+	return rolls
+}
+
+func (g stlucia) Conversation(r *rand.Rand, player string) ([]string, []mockhub.Event, error) {
+	s, ok := st.Strategies[player]
+	if !ok {
+		return nil, nil, errors.New("stlucia: no reference player " + player)
+	}
+	for try := 0; try < 50; try++ {
+		n := st.MinPlayers + r.IntN(4)
+		me := r.IntN(n)
+		strategies := make([]st.Strategy, n)
+		for i := range strategies {
+			strategies[i] = st.Strategies[pick(r, stluciaPlayers...)]
+		}
+		strategies[me] = s
+		convs, err := st.Conversations(stluciaRolls(r, 6, 48), 2+r.IntN(14), strategies, 2000)
+		if err != nil || len(convs[me]) > 400 {
+			continue
+		}
+		events := make([]mockhub.Event, len(convs[me]))
+		for i, l := range convs[me] {
+			events[i] = mockhub.Event{FromPlayer: l.FromPlayer, Line: l.Text}
+		}
+		return []string{strconv.Itoa(n), string(st.Label(me))}, events, nil
+	}
+	return nil, nil, errors.New("stlucia: the engine made no short game in 50 tries")
+}
+
+func (stlucia) Solicits(line string) bool {
+	m, err := st.ParseMsg(line)
+	return err == nil && (m.Kind == st.MsgTurn || m.Kind == st.MsgRerolled || m.Kind == st.MsgStay)
+}
+
+// stluciaCount is the player count in a player's arguments (26 when they are not valid).
+func stluciaCount(args []string) int {
+	if len(args) > 0 {
+		if n, err := strconv.Atoi(args[0]); err == nil && n >= st.MinPlayers && n <= st.MaxPlayers {
+			return n
+		}
+	}
+	return st.MaxPlayers
+}
+
+func (g stlucia) Malformed(r *rand.Rand, line string) string {
+	f := strings.Split(line, " ")
+	m, err := st.ParseMsg(line)
+	switch r.IntN(6) {
+	case 0: // the keyword's case
+		if r.IntN(2) == 0 {
+			f[0] = strings.ToUpper(f[0])
+		} else if f[0] != "" {
+			f[0] = strings.ToUpper(f[0][:1]) + f[0][1:]
+		}
+	case 1: // a field missing
+		if len(f) > 1 {
+			f = f[:len(f)-1]
+		} else {
+			f = append(f, "A")
+		}
+	case 2: // a field too many
+		f = append(f, pick(r, "A", "1", "x", f[len(f)-1]))
+	case 3: // spacing
+		switch r.IntN(3) {
+		case 0:
+			return " " + line
+		case 1:
+			return line + " "
+		default:
+			if !strings.Contains(line, " ") {
+				return line + "\t"
+			}
+			return strings.Replace(line, " ", pick(r, "  ", "\t"), 1)
+		}
+	case 4: // a field of the wrong form
+		if err != nil || len(f) < 2 {
+			return line + "?"
+		}
+		i := 1 + r.IntN(len(f)-1)
+		switch {
+		case len(f[i]) == 6 && (m.Kind == st.MsgTurn || m.Kind == st.MsgRerolled || m.Kind == st.MsgRolled):
+			f[i] = badDice(r, f[i])
+		case i == 1 && m.Kind != st.MsgTurn && m.Kind != st.MsgRerolled:
+			f[i] = pick(r, strings.ToLower(f[i]), f[i]+f[i], "1", "@", "[", "")
+		case i == 3:
+			f[i] = pick(r, "IN", "Out", "up", "inn", "")
+		default:
+			f[i] = pick(r, "0", "01", "-1", "+1", "1x", "1234567890", "")
+		}
+	default: // another keyword
+		f[0] = pick(r, "turns", "stay", "winners", "roll", "point", "attack", "eliminate", "hello", "")
+	}
+	return strings.Join(f, " ")
+}
+
+// badDice breaks a dice word: unsorted, too few or too many, lowercase, or a wrong face.
+func badDice(r *rand.Rand, d string) string {
+	switch r.IntN(5) {
+	case 0:
+		b := []byte(d)
+		for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+			b[i], b[j] = b[j], b[i]
+		}
+		if string(b) == d { // a palindrome, such as 111111: one die short instead
+			return d[:5]
+		}
+		return string(b)
+	case 1:
+		return d[:5]
+	case 2:
+		return d + "P"
+	case 3:
+		return strings.ToLower(d[:5]) + "p"
+	}
+	b := []byte(d)
+	b[r.IntN(6)] = pick(r, byte('4'), '0', 'X', 'h')
+	return string(b)
+}
+
+func (g stlucia) Boundary(r *rand.Rand, line string, args []string) string {
+	m, err := st.ParseMsg(line)
+	if err != nil {
+		return line
+	}
+	n := stluciaCount(args)
+	labels := []int{0, st.MaxPlayers - 1, n - 1}
+	if n < st.MaxPlayers {
+		labels = append(labels, n, n) // the first label beyond the game, twice as likely
+	}
+	switch m.Kind {
+	case st.MsgRolled, st.MsgPoints, st.MsgAttacks, st.MsgEliminated, st.MsgClaim, st.MsgWinner:
+		if r.IntN(2) == 0 {
+			m.Player = pick(r, labels...)
+			return m.String()
+		}
+	}
+	switch m.Kind {
+	case st.MsgPoints, st.MsgAttacks:
+		m.Value = pick(r, 1, 6, 7, 10, 99, 999999999)
+	case st.MsgTurn, st.MsgRerolled, st.MsgRolled:
+		var d st.Roll
+		d[r.IntN(st.NumFaces)] = st.DiceCount
+		m.Dice = d
+	default:
+		return g.Message(r, args)
+	}
+	return m.String()
+}
+
+func (g stlucia) Message(r *rand.Rand, args []string) string {
+	n := stluciaCount(args)
+	var d st.Roll
+	for i := 0; i < st.DiceCount; i++ {
+		d[r.IntN(st.NumFaces)]++
+	}
+	m := st.Msg{Kind: st.MsgKind(1 + r.IntN(10)), Player: r.IntN(n), Dice: d, Value: 1 + r.IntN(6), Out: r.IntN(2) == 0}
+	switch m.Kind {
+	case st.MsgTurn, st.MsgRerolled:
+		m.Player = 0
+	case st.MsgStay, st.MsgShutdown:
+		m.Player, m.Dice = 0, st.Roll{}
+	}
+	if m.Kind != st.MsgTurn && m.Kind != st.MsgRerolled && m.Kind != st.MsgRolled {
+		m.Dice = st.Roll{}
+	}
+	if m.Kind != st.MsgPoints && m.Kind != st.MsgAttacks {
+		m.Value = 0
+	}
+	if m.Kind != st.MsgAttacks {
+		m.Out = false
+	}
+	return m.String()
+}
+
+func (g stlucia) BadArgs(r *rand.Rand, args []string) []string {
+	n, id := "2", "A"
+	if len(args) == 2 {
+		n, id = args[0], args[1]
+	}
+	count := stluciaCount(args)
+	beyond := "Z"
+	if count < st.MaxPlayers {
+		beyond = string(st.Label(count))
+	}
+	return pick(r,
+		[]string{}, []string{n}, []string{n, id, id},
+		[]string{"1", id}, []string{"27", id}, []string{"0", id}, []string{"x", id}, []string{"", id},
+		[]string{"0" + n, id}, []string{"+" + n, id}, []string{n + " ", id},
+		[]string{n, strings.ToLower(id)}, []string{n, id + id}, []string{n, beyond}, []string{n, ""}, []string{n, "["},
+	)
+}
+
+func (g stlucia) Setup(r *rand.Rand) HubSetup {
+	for {
+		rolls := stluciaRolls(r, 6, 60)
+		var b strings.Builder
+		for i, f := range rolls {
+			b.WriteByte(f.Byte())
+			if r.IntN(12) == 0 || i == len(rolls)-1 {
+				b.WriteByte('\n')
+			}
+		}
+		n := st.MinPlayers + r.IntN(4)
+		players := make([]string, n)
+		for i := range players {
+			players[i] = pick(r, stluciaPlayers...)
+		}
+		s := HubSetup{
+			Files:   map[string]string{"game.roll": b.String()},
+			Args:    []string{"game.roll", strconv.Itoa(2 + r.IntN(14))},
+			Players: players,
+		}
+		if g.Finite(s) {
+			return s
+		}
+	}
+}
+
+// Smaller cuts runs of dice out of the roll file.
+func (stlucia) Smaller(s HubSetup) []HubSetup { return smallerBytes(s) }
+
+// stluciaMaxReplies bounds the honest games Finite accepts: a few seconds of a real hub.
+const stluciaMaxReplies = 3000
+
+func (g stlucia) Finite(s HubSetup) bool {
+	if len(s.Args) != 2 || len(s.Players) < st.MinPlayers || len(s.Players) > st.MaxPlayers {
+		return true // refused at once
+	}
+	win, err := st.ParseWinscore(s.Args[1])
+	data, ok := s.Files[s.Args[0]]
+	if err != nil || !ok {
+		return true
+	}
+	rf, err := st.ParseRollFile([]byte(data))
+	if err != nil {
+		return true
+	}
+	strategies := make([]st.Strategy, len(s.Players))
+	for i, p := range s.Players {
+		if strategies[i], ok = st.Strategies[p]; !ok {
+			return true
+		}
+	}
+	_, err = st.Simulate(rf.Dice(), win, strategies, stluciaMaxReplies)
+	return err == nil
+}
+
+func (g stlucia) BadSetup(r *rand.Rand, s HubSetup) HubSetup {
+	s = s.clone()
+	switch r.IntN(5) {
+	case 0: // a byte that is no face
+		data := s.Files["game.roll"]
+		at := r.IntN(len(data))
+		s.Files["game.roll"] = data[:at] + pick(r, "p", "4", " ", "\r", "\x00", "h") + data[at:]
+	case 1: // no dice
+		s.Files["game.roll"] = pick(r, "\n", "\n\n\n")
+	case 2: // no such file
+		s.Args[0] = "missing.roll"
+	case 3: // winscore
+		s.Args[1] = pick(r, "0", "-1", "x", "1.5", "", "+3", " 5", "5 ", "010", "99999999999999999999")
+	default: // too few players
+		s.Players = s.Players[:1]
+	}
+	return s
+}
+
+func (g stlucia) BadReply(r *rand.Rand) string {
+	return pick(r, "keepall", "keepall", "reroll 1", "stay", "go",
+		"keepall ", "KEEPALL", "keep all", "reroll", "reroll ", "reroll 4", "reroll 1 2", "reroll h",
+		"reroll 1111111", "reroll PPPPPP", "reroll 123HAP", "stay?", "DO1")
+}
+
+func (stlucia) Category(role Role, _, kind string) (string, string) {
+	if role == RolePlayer {
+		switch kind {
+		case "args":
+			return "Exit status for player", "players/arguments"
+		case "signal", "delay", "split", "wrong-turn":
+			return "Messages from stlucia to player", "players/game play"
+		}
+		return "Exit status for player", "players/comms errors"
+	}
+	switch kind {
+	case "args":
+		return "Exit status for stlucia", "hub/arguments"
+	case "hello":
+		return "Exit status for stlucia", "hub/starting players"
+	case "hang", "signal":
+		return "Shutting down stlucia", "hub/signals and shutdown"
+	}
+	return "Exit status for stlucia", "hub/player faults"
+}

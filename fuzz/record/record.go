@@ -1,0 +1,391 @@
+// Package record runs one program on a scripted input and records everything it does: the
+// bytes it wrote on stdout and stderr, how it ended, and what it had answered at each point
+// where the script waited for it.
+//
+// It is the fuzzer's runner. The mock hub (harness/mockhub) checks a player against fixed
+// expectations and stops at the first divergence; a mutated conversation has no fixed
+// expectations after the mutation, so the fuzzer instead plays the script to the end in
+// "record" mode and compares the whole recordings of the subject and the reference.
+//
+// Every run is bounded: the program gets its own process group, resource limits (CPU time,
+// file size, open files; set with prlimit just after it starts), a deadline at each wait, bounded output capture, and writes
+// to a program that does not read give up after the step timeout. Whatever happens, the
+// process group is killed and reaped before Run returns.
+package record
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"gauntlet/harness/transcript"
+)
+
+// Kind is what a step does.
+type Kind int
+
+// The steps of a script.
+const (
+	Write      Kind = iota // write Data to the program's stdin
+	AwaitLine              // wait until the program has written one more line (or EOF)
+	AwaitBytes             // wait until the program has written N more bytes (or EOF)
+	Close                  // close the program's stdin
+	Signal                 // send Signal to the program (not its group), then settle
+	Sleep                  // wait Delay
+	Quiet                  // wait until stdout and stderr have been silent for Delay (at most the step timeout)
+)
+
+// Step is one step of a script.
+type Step struct {
+	Kind   Kind
+	Data   []byte         // Write
+	N      int            // AwaitBytes
+	Signal syscall.Signal // Signal
+	Delay  time.Duration  // Sleep, Quiet
+}
+
+// Exit is how the program ended.
+type Exit struct {
+	Code   int            // exit status, when Signal is 0 and Hung is false
+	Signal syscall.Signal // the signal that killed it, when not Hung
+	Hung   bool           // it was still running at the end and the runner killed it
+}
+
+// String says "exit status N", "killed by SIGNAME" or "hung (killed by the fuzzer)".
+func (e Exit) String() string {
+	switch {
+	case e.Hung:
+		return "hung (killed by the fuzzer)"
+	case e.Signal != 0:
+		return "killed by " + transcript.SignalName(e.Signal)
+	}
+	return fmt.Sprintf("exit status %d", e.Code)
+}
+
+// End says how a wait ended.
+type End int
+
+// The ways a wait ends.
+const (
+	Got     End = iota // the line or the bytes arrived
+	EOF                // stdout was closed first (Data holds what came before)
+	Timeout            // nothing complete within the step timeout (Data holds what came)
+)
+
+func (e End) String() string { return [...]string{"got", "EOF", "timeout"}[e] }
+
+// Awaited is what one wait took from the program's stdout.
+type Awaited struct {
+	Data []byte // the line with its '\n', the N bytes, or what came before EOF/timeout
+	End  End
+}
+
+// Result is the record of a run.
+type Result struct {
+	Stdout, Stderr       []byte // what the program wrote, up to Options.OutputLimit each
+	StdoutCut, StderrCut bool   // more was written and discarded
+	Exit                 Exit
+	Awaited              []Awaited // one per AwaitLine/AwaitBytes step, in order
+	Blocked              bool      // a write gave up: the program did not read its stdin
+	Duration             time.Duration
+}
+
+// Options tune a run. Zero fields take the defaults.
+type Options struct {
+	Dir         string        // working directory (default: the caller's)
+	Env         []string      // environment (default: os.Environ())
+	StepTimeout time.Duration // longest wait at one step, and for one write (default 2s)
+	// QuickTimeout is the wait at each later await once one has timed out: a program that
+	// stopped answering is not waited for in full again and again (default 200ms).
+	QuickTimeout time.Duration
+	ExitTimeout  time.Duration // wait for the exit after the script (default: StepTimeout)
+	// SignalSettle is how long a Signal step waits for the program to die of it before the
+	// script goes on (default 100ms). A Go program takes a few milliseconds to die of a
+	// signal, and meanwhile its other threads still read and answer: without the wait,
+	// whether a line written just after the signal is answered would be left to chance.
+	SignalSettle time.Duration
+	OutputLimit  int  // bytes kept of stdout and of stderr (default 4 MiB)
+	NoLimits     bool // do not set resource limits
+}
+
+func (o Options) withDefaults() Options {
+	if o.StepTimeout <= 0 {
+		o.StepTimeout = 2 * time.Second
+	}
+	if o.QuickTimeout <= 0 {
+		o.QuickTimeout = 200 * time.Millisecond
+	}
+	if o.ExitTimeout <= 0 {
+		o.ExitTimeout = o.StepTimeout
+	}
+	if o.SignalSettle <= 0 {
+		o.SignalSettle = 100 * time.Millisecond
+	}
+	if o.OutputLimit <= 0 {
+		o.OutputLimit = 4 << 20
+	}
+	return o
+}
+
+// limits are set on every program run: enough for any honest hub or player, small enough
+// that a runaway one cannot hurt the machine. They are set with prlimit just after the
+// program starts, so there is no address-space limit: one set after a Go program (such as
+// a reference) has made its start-up reservations makes its next allocation fail. The
+// sandbox (harness/sandbox) sets limits before exec, at the cost of a re-exec per run.
+var limits = []struct {
+	resource int
+	value    uint64
+}{
+	{unix.RLIMIT_CPU, 10},
+	{unix.RLIMIT_FSIZE, 64 << 20},
+	{unix.RLIMIT_NOFILE, 256},
+}
+
+// stream collects one output pipe up to a bound, and wakes waiters when data comes.
+type stream struct {
+	mu     sync.Mutex
+	buf    []byte
+	total  int64 // bytes read, kept or not
+	cut    bool
+	eof    bool
+	limit  int
+	notify chan struct{} // gets a token after each change
+	done   chan struct{} // closed at EOF
+}
+
+func newStream(limit int) *stream {
+	return &stream{limit: limit, notify: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+func (s *stream) loop(r io.ReadCloser) {
+	defer close(s.done)
+	defer r.Close()
+	b := make([]byte, 64<<10)
+	for {
+		n, err := r.Read(b)
+		s.mu.Lock()
+		if n > 0 {
+			s.total += int64(n)
+			keep := min(n, s.limit-len(s.buf))
+			s.buf = append(s.buf, b[:keep]...)
+			s.cut = s.cut || keep < n
+		}
+		if err != nil {
+			s.eof = true
+		}
+		s.mu.Unlock()
+		select {
+		case s.notify <- struct{}{}:
+		default:
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// wait waits until until(buf[from:]) reports a complete item (its length) or EOF or the
+// deadline, and returns what it took.
+func (s *stream) wait(from int, deadline <-chan time.Time, until func([]byte) int) (Awaited, int) {
+	for {
+		s.mu.Lock()
+		rest := s.buf[min(from, len(s.buf)):]
+		n := until(rest)
+		eof := s.eof
+		s.mu.Unlock()
+		switch {
+		case n > 0:
+			return Awaited{Data: append([]byte(nil), rest[:n]...), End: Got}, from + n
+		case eof:
+			return Awaited{Data: append([]byte(nil), rest...), End: EOF}, from + len(rest)
+		}
+		select {
+		case <-s.notify:
+		case <-deadline:
+			s.mu.Lock()
+			rest = s.buf[min(from, len(s.buf)):]
+			s.mu.Unlock()
+			return Awaited{Data: append([]byte(nil), rest...), End: Timeout}, from + len(rest)
+		}
+	}
+}
+
+// read is the number of bytes read so far.
+func (s *stream) read() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.total
+}
+
+func (s *stream) result() ([]byte, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]byte(nil), s.buf...), s.cut
+}
+
+// Run starts prog with args and plays the script. After the script, the program's stdin is
+// closed (if the script did not close it) and the program is given ExitTimeout to exit;
+// then its process group is killed. The error is for a program that cannot be started.
+func Run(prog string, args []string, script []Step, opt Options) (*Result, error) {
+	opt = opt.withDefaults()
+	start := time.Now()
+	cmd := exec.Command(prog, args...)
+	cmd.Dir = opt.Dir
+	cmd.Env = opt.Env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		return nil, fmt.Errorf("cannot start %s: %w", prog, err)
+	}
+	pid := cmd.Process.Pid
+	if !opt.NoLimits {
+		for _, l := range limits {
+			unix.Prlimit(pid, l.resource, &unix.Rlimit{Cur: l.value, Max: l.value}, nil)
+		}
+	}
+	out, errs := newStream(opt.OutputLimit), newStream(opt.OutputLimit)
+	go out.loop(outR)
+	go errs.loop(errR)
+	exited := make(chan struct{})
+	var ws syscall.WaitStatus
+	go func() {
+		cmd.Wait()
+		ws = cmd.ProcessState.Sys().(syscall.WaitStatus)
+		close(exited)
+	}()
+
+	res := &Result{}
+	pos := 0 // stdout bytes taken by waits so far
+	closed := false
+	timedOut := false
+	for _, st := range script {
+		switch st.Kind {
+		case Write:
+			if closed {
+				continue
+			}
+			inW.SetWriteDeadline(time.Now().Add(opt.StepTimeout))
+			if _, err := inW.Write(st.Data); errors.Is(err, os.ErrDeadlineExceeded) {
+				res.Blocked = true
+			}
+		case Close:
+			if !closed {
+				inW.Close()
+				closed = true
+			}
+		case Signal:
+			syscall.Kill(pid, st.Signal)
+			select {
+			case <-exited:
+			case <-time.After(opt.SignalSettle):
+			}
+		case Sleep:
+			time.Sleep(st.Delay)
+		case Quiet:
+			deadline := time.Now().Add(opt.StepTimeout)
+			for {
+				before := out.read() + errs.read()
+				time.Sleep(st.Delay)
+				if out.read()+errs.read() == before || time.Now().After(deadline) {
+					break
+				}
+			}
+		case AwaitLine, AwaitBytes:
+			d := opt.StepTimeout
+			if timedOut {
+				d = opt.QuickTimeout
+			}
+			timer := time.NewTimer(d)
+			until := lineEnd
+			if st.Kind == AwaitBytes {
+				n := st.N
+				until = func(b []byte) int {
+					if len(b) >= n {
+						return n
+					}
+					return 0
+				}
+			}
+			var a Awaited
+			a, pos = out.wait(pos, timer.C, until)
+			timer.Stop()
+			timedOut = timedOut || a.End == Timeout
+			res.Awaited = append(res.Awaited, a)
+		}
+	}
+	if !closed {
+		inW.Close()
+	}
+	select {
+	case <-exited:
+	case <-time.After(opt.ExitTimeout):
+		res.Exit.Hung = true
+	}
+	// Kill whatever is left of the group (the program itself if it hung, and any child it
+	// left behind), then reap.
+	syscall.Kill(-pid, syscall.SIGKILL)
+	<-exited
+	if !res.Exit.Hung {
+		if ws.Signaled() {
+			res.Exit.Signal = ws.Signal()
+		} else {
+			res.Exit.Code = ws.ExitStatus()
+		}
+	}
+	// A descendant that left the group may still hold the pipes: do not wait for it long.
+	grace := time.After(200 * time.Millisecond)
+	for _, s := range []*stream{out, errs} {
+		select {
+		case <-s.done:
+		case <-grace:
+		}
+	}
+	outR.SetReadDeadline(time.Now())
+	errR.SetReadDeadline(time.Now())
+	res.Stdout, res.StdoutCut = out.result()
+	res.Stderr, res.StderrCut = errs.result()
+	res.Duration = time.Since(start)
+	return res, nil
+}
+
+// lineEnd returns the length of the first line in b, '\n' included, or 0.
+func lineEnd(b []byte) int {
+	for i, c := range b {
+		if c == '\n' {
+			return i + 1
+		}
+	}
+	return 0
+}

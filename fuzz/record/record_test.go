@@ -1,0 +1,181 @@
+package record
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// sh runs a shell script as the program under test.
+func sh(t *testing.T, script string, steps []Step, opt Options) *Result {
+	t.Helper()
+	res, err := Run("/bin/sh", []string{"-c", script}, steps, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func write(s string) Step { return Step{Kind: Write, Data: []byte(s)} }
+
+func TestRun(t *testing.T) {
+	quick := Options{StepTimeout: 300 * time.Millisecond, QuickTimeout: 50 * time.Millisecond}
+	tests := []struct {
+		name    string
+		script  string
+		steps   []Step
+		stdout  string
+		stderr  string
+		exit    Exit
+		awaited []Awaited
+		blocked bool
+	}{
+		{
+			name:   "answers each line, then EOF",
+			script: `printf '!'; while read l; do echo "got $l"; echo "err $l" >&2; done; exit 4`,
+			steps:  []Step{{Kind: AwaitBytes, N: 1}, write("a\n"), {Kind: AwaitLine}, write("b\n"), {Kind: AwaitLine}},
+			stdout: "!got a\ngot b\n", stderr: "err a\nerr b\n", exit: Exit{Code: 4},
+			awaited: []Awaited{{Data: []byte("!"), End: Got}, {Data: []byte("got a\n"), End: Got}, {Data: []byte("got b\n"), End: Got}},
+		},
+		{
+			name:   "a wait ends at EOF with what came before",
+			script: `printf 'par'; exit 3`,
+			steps:  []Step{{Kind: AwaitLine}, {Kind: AwaitLine}},
+			stdout: "par", exit: Exit{Code: 3},
+			awaited: []Awaited{{Data: []byte("par"), End: EOF}, {Data: []byte{}, End: EOF}},
+		},
+		{
+			name:   "a silent program: one full wait, then quick ones",
+			script: `read l; sleep 0.1; echo late`,
+			steps:  []Step{{Kind: AwaitLine}, {Kind: AwaitLine}},
+			// stdin is closed after the script: read returns, and "late" comes after the waits.
+			stdout: "late\n", exit: Exit{Code: 0},
+			awaited: []Awaited{{Data: []byte{}, End: Timeout}, {Data: []byte{}, End: Timeout}},
+		},
+		{
+			name:   "a program that never ends is killed and marked hung",
+			script: `exec sleep 30`,
+			exit:   Exit{Hung: true},
+		},
+		{
+			name:   "death by a signal",
+			script: `printf '!'; read l; kill -SEGV $$`,
+			steps:  []Step{{Kind: AwaitBytes, N: 1}, write("x\n")},
+			stdout: "!", exit: Exit{Signal: syscall.SIGSEGV},
+			awaited: []Awaited{{Data: []byte("!"), End: Got}},
+		},
+		{
+			name:   "a signal sent by the script",
+			script: `printf '!'; exec sleep 30`,
+			steps:  []Step{{Kind: AwaitBytes, N: 1}, {Kind: Signal, Signal: syscall.SIGTERM}},
+			stdout: "!", exit: Exit{Signal: syscall.SIGTERM},
+			awaited: []Awaited{{Data: []byte("!"), End: Got}},
+		},
+		{
+			name:   "close gives EOF; writes after it are dropped",
+			script: `cat; exit 5`,
+			steps:  []Step{write("one\n"), {Kind: Close}, write("two\n")},
+			stdout: "one\n", exit: Exit{Code: 5},
+		},
+		{
+			name:    "a write to a program that does not read gives up",
+			script:  `exec sleep 1`,
+			steps:   []Step{write(strings.Repeat("x", 1<<20))},
+			exit:    Exit{Hung: true},
+			blocked: true,
+		},
+		{
+			name:   "quiet waits until the output stops",
+			script: `printf '!'; read l; for i in 1 2 3 4 5; do echo $i >&2; sleep 0.03; done; exec sleep 30`,
+			steps: []Step{{Kind: AwaitBytes, N: 1}, write("go\n"), {Kind: Quiet, Delay: 50 * time.Millisecond},
+				{Kind: Signal, Signal: syscall.SIGKILL}},
+			stdout: "!", stderr: "1\n2\n3\n4\n5\n", exit: Exit{Signal: syscall.SIGKILL},
+			awaited: []Awaited{{Data: []byte("!"), End: Got}},
+		},
+		{
+			name:   "a sleep step waits",
+			script: `read a; echo "$a"`,
+			steps:  []Step{{Kind: Sleep, Delay: 20 * time.Millisecond}, write("z\n"), {Kind: AwaitLine}},
+			stdout: "z\n", exit: Exit{Code: 0},
+			awaited: []Awaited{{Data: []byte("z\n"), End: Got}},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := sh(t, tc.script, tc.steps, quick)
+			if string(res.Stdout) != tc.stdout || string(res.Stderr) != tc.stderr {
+				t.Errorf("stdout %q stderr %q, want %q %q", res.Stdout, res.Stderr, tc.stdout, tc.stderr)
+			}
+			if res.Exit != tc.exit {
+				t.Errorf("exit %v, want %v", res.Exit, tc.exit)
+			}
+			if res.Blocked != tc.blocked {
+				t.Errorf("blocked %v, want %v", res.Blocked, tc.blocked)
+			}
+			if len(res.Awaited) != len(tc.awaited) {
+				t.Fatalf("awaited %+v, want %+v", res.Awaited, tc.awaited)
+			}
+			for i, a := range res.Awaited {
+				if string(a.Data) != string(tc.awaited[i].Data) || a.End != tc.awaited[i].End {
+					t.Errorf("wait %d took %q (%v), want %q (%v)", i, a.Data, a.End, tc.awaited[i].Data, tc.awaited[i].End)
+				}
+			}
+		})
+	}
+}
+
+func TestOutputLimit(t *testing.T) {
+	res := sh(t, `head -c 100000 /dev/zero; head -c 10 /dev/zero >&2`, nil, Options{OutputLimit: 1000})
+	if len(res.Stdout) != 1000 || !res.StdoutCut || len(res.Stderr) != 10 || res.StderrCut {
+		t.Fatalf("stdout %d bytes (cut %v), stderr %d (cut %v)", len(res.Stdout), res.StdoutCut, len(res.Stderr), res.StderrCut)
+	}
+}
+
+// TestGroupKilled: whatever the program leaves running in its group is killed at the end.
+func TestGroupKilled(t *testing.T) {
+	res := sh(t, `sleep 30 & echo $!`, nil, Options{})
+	var pid int
+	for _, c := range strings.TrimSpace(string(res.Stdout)) {
+		pid = pid*10 + int(c-'0')
+	}
+	if pid == 0 {
+		t.Fatalf("no pid in %q", res.Stdout)
+	}
+	// Killed, the orphan is a zombie until init reaps it (if it ever does).
+	for i := 0; i < 100; i++ {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			return
+		}
+		if _, after, ok := strings.Cut(string(stat), ") "); ok && strings.HasPrefix(after, "Z") {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("the background child %d is still running", pid)
+}
+
+func TestStartError(t *testing.T) {
+	if _, err := Run("/nonexistent/program", nil, nil, Options{}); err == nil {
+		t.Fatal("no error for a program that does not exist")
+	}
+}
+
+func TestExitString(t *testing.T) {
+	tests := []struct {
+		e    Exit
+		want string
+	}{
+		{Exit{Code: 5}, "exit status 5"},
+		{Exit{Signal: syscall.SIGSEGV}, "killed by SIGSEGV"},
+		{Exit{Hung: true}, "hung (killed by the fuzzer)"},
+	}
+	for _, tc := range tests {
+		if got := tc.e.String(); got != tc.want {
+			t.Errorf("%+v.String() = %q, want %q", tc.e, got, tc.want)
+		}
+	}
+}
