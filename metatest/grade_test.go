@@ -120,6 +120,20 @@ func TestMisbehavingMocksGetTheirVerdicts(t *testing.T) {
 			t.Errorf("%s: %s, want %s", name, got[name], v)
 		}
 	}
+	// A failure shows the subject's side up to its first divergence from the engine's, marked.
+	divergences := map[string]string{
+		"game_spec_x@ref-hub+their-players": ">    1  Player A rolled HHAPPP\n    want  Player A rolled 123333\n",
+		"player_game_eait_x_a": "     2  hub -> player | turn HHAPPP\n  >    3  player -> hub | keepall\n" +
+			"    want  player -> hub | reroll HHAPPP\n",
+	}
+	for _, c := range rep.Cases {
+		if want, ok := divergences[c.Name()]; ok && !strings.HasSuffix(c.Divergence, want) {
+			t.Errorf("%s: divergence\n%s\nwant it to end with\n%s", c.Name(), c.Divergence, want)
+		}
+	}
+	if !strings.Contains(text, ">    3  player -> hub | keepall\n") {
+		t.Errorf("the summary does not show the conversation up to the divergence:\n%s", text)
+	}
 	if rep.Build == nil || !rep.Build.OK {
 		t.Errorf("build: %+v", rep.Build)
 	}

@@ -126,14 +126,17 @@ type Options struct {
 
 // Outcome is the result of one case in one pairing.
 type Outcome struct {
-	Case     *Case
-	Pairing  Pairing
-	Counted  bool // this pairing earns the case's marks
-	Verdict  Verdict
-	Detail   string   // one line saying what went wrong (empty on PASS)
-	Lenient  []string // what passed on an allowed alternative
-	Log      string   // the full script log: commands, outputs, the failure
-	Duration time.Duration
+	Case    *Case
+	Pairing Pairing
+	Counted bool // this pairing earns the case's marks
+	Verdict Verdict
+	Detail  string   // one line saying what went wrong (empty on PASS)
+	Lenient []string // what passed on an allowed alternative
+	// Divergence is what the subject did up to its first divergence from what was
+	// expected, that point marked (see Divergence); empty when the log does not show it.
+	Divergence string
+	Log        string // the full script log: commands, outputs, the failure
+	Duration   time.Duration
 }
 
 // Run grades the subject on the given cases and returns one outcome per case and pairing,
@@ -252,6 +255,7 @@ func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
 			}
 			return theirNames[prog]
 		})
+		o.Divergence = Divergence(r.Log)
 	}
 	return o
 }

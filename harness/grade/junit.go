@@ -142,6 +142,7 @@ func caseText(c CaseReport) string {
 		b.WriteString("HARNESS-ERROR: the grader failed on this case; it is not counted for or against the subject\n")
 	}
 	fmt.Fprintf(&b, "what happened: %s\n", c.Detail)
+	b.WriteString(c.Divergence)
 	if c.Log != "" {
 		fmt.Fprintf(&b, "\nlog:\n%s", c.Log)
 		if !strings.HasSuffix(c.Log, "\n") {

@@ -64,6 +64,7 @@ type CaseReport struct {
 	Verdict     Verdict  `json:"verdict"`
 	Detail      string   `json:"detail,omitempty"`
 	Lenient     []string `json:"lenient,omitempty"`
+	Divergence  string   `json:"divergence,omitempty"` // up to the first divergence, marked (failures only)
 	Seconds     float64  `json:"seconds"`
 	Log         string   `json:"log,omitempty"` // the full case log, for failures only
 }
@@ -97,7 +98,8 @@ func NewReport(g Game, subject string, started time.Time, b *build.Result, outs 
 	for _, o := range outs {
 		c := CaseReport{ID: o.Case.ID, Pairing: string(o.Pairing), Counted: o.Counted, Section: o.Case.Section,
 			Category: o.Case.Category, Title: o.Case.Title, Requirement: o.Case.Requirement, Accept: o.Case.Accept,
-			Verdict: o.Verdict, Detail: o.Detail, Lenient: o.Lenient, Seconds: o.Duration.Seconds()}
+			Verdict: o.Verdict, Detail: o.Detail, Lenient: o.Lenient, Divergence: o.Divergence,
+			Seconds: o.Duration.Seconds()}
 		if !o.Verdict.Passed() {
 			c.Log = o.Log
 		}
@@ -161,6 +163,9 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 			fmt.Fprintf(w, "  also accepted: %s\n", c.Accept)
 		}
 		fmt.Fprintf(w, "  what happened: %s\n", c.Detail)
+		if c.Divergence != "" {
+			fmt.Fprintf(w, "  %s\n", indent(c.Divergence)[2:])
+		}
 		if verbose && c.Log != "" {
 			fmt.Fprintf(w, "  log:\n%s\n", indent(c.Log))
 		}

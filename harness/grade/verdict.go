@@ -154,36 +154,12 @@ func scriptWords(line string) []string {
 	return words
 }
 
-// firstDiff finds the first difference in the last unified diff of a log (testscript's cmp
-// prints one: "-" lines are what the program wrote, "+" lines what was wanted) and says it
-// in words, e.g. `: at line 3, want "Player B wins", got "Player A wins"`.
+// firstDiff finds the first difference in the last unified diff of a log and says it in
+// words, e.g. `: at line 3, want "Player B wins", got "Player A wins"`.
 func firstDiff(log string) string {
-	log = "\n" + log
-	i := strings.LastIndex(log, "\n@@ ")
-	if i < 0 {
+	d, ok := lastDiff(log)
+	if !ok {
 		return ""
-	}
-	var got, want *string
-	line := 0
-	if _, err := fmt.Sscanf(log[i+4:], "-%d", &line); err != nil {
-		line = 0
-	}
-	for _, l := range strings.Split(log[i+1:], "\n")[1:] {
-		switch {
-		case strings.HasPrefix(l, "-") && got == nil:
-			v := l[1:]
-			got = &v
-		case strings.HasPrefix(l, "+") && want == nil:
-			v := l[1:]
-			want = &v
-		case strings.HasPrefix(l, " ") && got == nil && want == nil:
-			line++
-		case l == "" || strings.HasPrefix(l, "FAIL") || strings.HasPrefix(l, "> "):
-			break
-		}
-		if l == "" && (got != nil || want != nil) {
-			break
-		}
 	}
 	show := func(p *string) string {
 		if p == nil {
@@ -191,8 +167,50 @@ func firstDiff(log string) string {
 		}
 		return strconv.Quote(*p)
 	}
-	if got == nil && want == nil {
-		return ""
+	return fmt.Sprintf(": at line %d, want %s, got %s", d.line, show(d.want), show(d.got))
+}
+
+// diffPoint is the first difference of a unified diff.
+type diffPoint struct {
+	line      int      // its line number in the program's output (1-based)
+	got, want *string  // the lines there; nil when that side has no more lines
+	context   []string // the output's lines just before it, as the diff shows them
+}
+
+// lastDiff finds the first difference in the last unified diff of a log (testscript's cmp,
+// and cmpalt, print one: "-" lines are what the program wrote, "+" lines what was wanted).
+func lastDiff(log string) (diffPoint, bool) {
+	log = "\n" + log
+	// The first hunk of the last diff ("diff A B" starts one) holds its first difference.
+	start := max(strings.LastIndex(log, "\ndiff "), 0)
+	i := strings.Index(log[start:], "\n@@ ")
+	if i < 0 {
+		return diffPoint{}, false
 	}
-	return fmt.Sprintf(": at line %d, want %s, got %s", max(line, 1), show(want), show(got))
+	i += start
+	var d diffPoint
+	if _, err := fmt.Sscanf(log[i+4:], "-%d", &d.line); err != nil {
+		d.line = 0
+	}
+	for _, l := range strings.Split(log[i+1:], "\n")[1:] {
+		if l == "" || strings.HasPrefix(l, "FAIL") || strings.HasPrefix(l, "> ") || strings.HasPrefix(l, "@@ ") {
+			break
+		}
+		switch {
+		case strings.HasPrefix(l, "-") && d.got == nil:
+			v := l[1:]
+			d.got = &v
+		case strings.HasPrefix(l, "+") && d.want == nil:
+			v := l[1:]
+			d.want = &v
+		case strings.HasPrefix(l, " ") && d.got == nil && d.want == nil:
+			d.context = append(d.context, l[1:])
+			d.line++
+		}
+	}
+	if d.got == nil && d.want == nil {
+		return diffPoint{}, false
+	}
+	d.line = max(d.line, 1)
+	return d, true
 }

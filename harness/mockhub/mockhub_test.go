@@ -106,3 +106,49 @@ func TestFromEvents(t *testing.T) {
 		t.Fatalf("generated conversation against the player: %v %s", err, res.Report())
 	}
 }
+
+// A failed conversation is reported with the steps that went before, the divergent one
+// marked and the expected one under it.
+func TestReportMarksTheDivergence(t *testing.T) {
+	tests := []struct {
+		name, conv, want string
+	}{
+		{"wrong reply", "hello \"^\"\nsend \"PING 1\"\nexpect \"PONG 1\"\nsend \"PING 2\"\nexpect \"PONG 3\"\n",
+			"     1  player -> hub | ^ [no newline]\n" +
+				"     2  hub -> player | PING 1\n" +
+				"     3  player -> hub | PONG 1\n" +
+				"     4  hub -> player | PING 2\n" +
+				">    5  player -> hub | PONG 2\n" +
+				"  want  player -> hub | PONG 3"},
+		{"wrong exit", "hello \"^\"\nsend \"HUH\"\nexit 6\n",
+			"     1  player -> hub | ^ [no newline]\n" +
+				"     2  hub -> player | HUH\n" +
+				">    3  player: exit status 5\n" +
+				"  want  player: exit 6"},
+		{"no newline", "hello \"^\"\nsend \"PING\\x01\"\nexpect \"PONG\"\n",
+			"     1  player -> hub | ^ [no newline]\n" +
+				"     2  hub -> player | PING\\x01\n" +
+				">    3  player -> hub | PONG\\x01\n" +
+				"  want  player -> hub | PONG"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := Parse(tc.conv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Run(c, player(t, pingPong), Options{StepTimeout: 2 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.SplitN(res.Report(), "\n", 3)
+			if res.OK || len(lines) != 3 || lines[1] != DivergenceHeader {
+				t.Fatalf("report:\n%s", res.Report())
+			}
+			if got := strings.ReplaceAll(lines[2], "\n  ", "\n")[2:]; got != tc.want {
+				t.Errorf("conversation:\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}

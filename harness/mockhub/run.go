@@ -7,8 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
+
+	"gauntlet/harness/transcript"
 )
 
 // Result is how a conversation went.
@@ -19,15 +22,29 @@ type Result struct {
 	Want   string // what that step expected
 	Got    string // what the player did instead
 	Status string // how the player ended: "exit status N", "signal N", or "killed by the mock hub"
+	// Divergence is the conversation as it went up to the failed step, when not OK.
+	Divergence *transcript.Divergence
 }
 
-// Report is a one-line account of the result, for people.
+// DivergenceHeader introduces the conversation that follows a FAIL line in Report; the
+// grader looks for it.
+const DivergenceHeader = "the conversation, step by step, up to the first divergence from the engine's:"
+
+// DivergenceContext is how many steps before the divergence Report shows.
+const DivergenceContext = 20
+
+// Report is an account of the result, for people: one line, and when the player diverged,
+// the conversation up to that point with the divergence marked.
 func (r Result) Report() string {
 	if r.OK {
 		return fmt.Sprintf("ok: %d steps matched; player: %s", r.Steps, r.Status)
 	}
-	return fmt.Sprintf("FAIL at conversation line %d (%s): want %s, got %s; player: %s",
+	s := fmt.Sprintf("FAIL at conversation line %d (%s): want %s, got %s; player: %s",
 		r.Failed.Source, r.Failed, r.Want, r.Got, r.Status)
+	if r.Divergence != nil {
+		s += "\n" + DivergenceHeader + "\n" + strings.TrimSuffix(r.Divergence.Text("  ", DivergenceContext), "\n")
+	}
+	return s
 }
 
 // Options tune a run.
@@ -48,13 +65,16 @@ func Run(c *Conversation, prog string, opt Options) (Result, error) {
 	}
 	defer p.kill()
 	res := Result{OK: true}
+	var done []string
 	for i := range c.Steps {
 		st := &c.Steps[i]
 		want, got, ok := p.step(st, opt.StepTimeout)
 		if !ok {
-			res = Result{Failed: st, Want: want, Got: got, Steps: i}
+			res = Result{Failed: st, Want: want, Got: got, Steps: i, Divergence: &transcript.Divergence{
+				Before: done, First: 1, Got: describeGot(st, got), Want: describeStep(st)}}
 			break
 		}
+		done = append(done, describeStep(st))
 		res.Steps = i + 1
 	}
 	res.Status = p.finish()
@@ -245,4 +265,41 @@ func (p *proc) finish() string {
 func (p *proc) kill() {
 	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	p.stdin.Close()
+}
+
+// describeStep renders a step as a line of the conversation, in the style of transcript's
+// text: "hub -> player | turn 123AAA", "player -> hub | ! [no newline]", or the step itself
+// for the ones that carry no line ("hub: close", "player: exit 0").
+func describeStep(st *Step) string {
+	switch st.Kind {
+	case Hello, Expect:
+		return "player -> hub | " + showLine(st.Text, st.Kind == Expect)
+	case Send, SendRaw:
+		return "hub -> player | " + showLine(st.Text, st.Kind == Send)
+	case Close, Signal, Sleep:
+		return "hub: " + st.String()
+	}
+	return "player: " + st.String()
+}
+
+// describeGot renders what the player did at a failed step: its bytes as a line when got is
+// a quoted string, else got's own words ("nothing within 5s", "exit status 1").
+func describeGot(st *Step, got string) string {
+	if text, err := strconv.Unquote(got); err == nil {
+		line, full := strings.CutSuffix(text, "\n")
+		return "player -> hub | " + showLine(line, full)
+	}
+	if st.Kind == Exit {
+		return "player: " + got
+	}
+	return "player -> hub | " + got
+}
+
+// showLine escapes a line's bytes, and says when it had no newline.
+func showLine(text string, newline bool) string {
+	s := transcript.Escape([]byte(text))
+	if !newline {
+		s += " [no newline]"
+	}
+	return s
 }

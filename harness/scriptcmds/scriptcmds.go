@@ -32,6 +32,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rogpeppe/go-internal/diff"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"gauntlet/harness/faults"
@@ -361,7 +362,8 @@ func Lenient(ts *testscript.TestScript, what string) {
 
 // CmpAlt compares stdout, stderr (of the last command) or a file with WANT, or else with one
 // of the allowed alternatives; a match on an alternative is recorded as lenient. On a
-// mismatch it shows what was wanted and what came.
+// mismatch it shows a unified diff against each of them, the main WANT's last (the grader
+// reports the last diff of a log).
 //
 //	cmpalt stderr want.stderr also-ok.stderr
 func CmpAlt(ts *testscript.TestScript, neg bool, args []string) {
@@ -377,7 +379,11 @@ func CmpAlt(ts *testscript.TestScript, neg bool, args []string) {
 			return
 		}
 	}
-	ts.Logf("[%s: want (%s)]\n%s[got]\n%s", args[0], args[1], ts.ReadFile(args[1]), got)
+	// A diff against each alternative, the wanted text's last: a reader (and the grader,
+	// which reports the last diff of a log) sees first how it differs from the main one.
+	for i := len(args) - 1; i >= 1; i-- {
+		ts.Logf("%s", diff.Diff(args[0], []byte(got), args[i], []byte(ts.ReadFile(args[i]))))
+	}
 	ts.Fatalf("cmpalt: %s matches none of %s", args[0], strings.Join(args[1:], ", "))
 }
 

@@ -1,0 +1,96 @@
+package grade
+
+import (
+	"strings"
+
+	"gauntlet/harness/mockhub"
+	"gauntlet/harness/transcript"
+)
+
+// divergenceContext is how many matching lines before the first divergence a report shows.
+const divergenceContext = 10
+
+// Divergence renders, from a failed case's log, what the subject did up to its first
+// divergence from what was expected, with that point marked (transcript.Divergence.Text):
+// for a player driven by the mock hub, the conversation (the mock hub prints it); for a
+// wrong stdout or stderr, that output line by line, the wanted line under the first wrong
+// one. The expected side is the engine's (the conversations and golden outputs of the
+// suites are generated from it or checked against it) or the spec's own text. It returns ""
+// when the log holds neither.
+func Divergence(log string) string {
+	if i := strings.Index(log, mockhub.DivergenceHeader+"\n"); i >= 0 {
+		var b strings.Builder
+		b.WriteString(mockhub.DivergenceHeader + "\n")
+		for _, l := range strings.Split(log[i+len(mockhub.DivergenceHeader)+1:], "\n") {
+			if !strings.HasPrefix(l, "  ") {
+				break
+			}
+			b.WriteString(l + "\n")
+		}
+		return b.String()
+	}
+	log = "\n" + log // every command line, even the first, starts after a '\n'
+	failAt := strings.LastIndex(log, "FAIL: ")
+	if failAt < 0 {
+		return ""
+	}
+	cmdAt := strings.LastIndex(log[:failAt], "\n> ")
+	if cmdAt < 0 {
+		return ""
+	}
+	cmd := log[cmdAt+3:]
+	cmd = cmd[:strings.IndexByte(cmd+"\n", '\n')]
+	fields := scriptWords(cmd)
+	if len(fields) < 2 || (fields[0] != "cmp" && fields[0] != "cmpalt") || (fields[1] != "stdout" && fields[1] != "stderr") {
+		return ""
+	}
+	d, ok := lastDiff(log[:failAt])
+	if !ok {
+		return ""
+	}
+	div := transcript.Divergence{Want: transcript.Ended, Got: transcript.Ended}
+	if d.want != nil {
+		div.Want = transcript.Escape([]byte(*d.want))
+	}
+	if d.got != nil {
+		div.Got = transcript.Escape([]byte(*d.got))
+	}
+	// The whole output is in the log, printed by the command that produced it; the diff
+	// only holds a few lines of context. Use the whole output when it agrees with the diff.
+	lines := outputBlock(log[:cmdAt], fields[1])
+	switch {
+	case lines != nil && d.got != nil && len(lines) >= d.line && lines[d.line-1] == *d.got,
+		lines != nil && d.got == nil && len(lines) == d.line-1:
+		div.Before, div.First = lines[:d.line-1], 1
+	default:
+		div.Before, div.First = d.context, d.line-len(d.context)
+	}
+	for i, l := range div.Before {
+		div.Before[i] = transcript.Escape([]byte(l))
+	}
+	return fields[1] + ", line by line, up to the first divergence from the expected:\n" +
+		div.Text("  ", divergenceContext)
+}
+
+// outputBlock finds the last block of the named stream ("stdout" or "stderr") that a
+// command printed in a log and returns its lines, or nil. log ends where the next command
+// would be echoed. testscript prints a block as "[stderr]\n", the text, and a '\n' of its
+// own, so a final newline of the text cannot be told from its absence: either way the
+// lines are the same.
+func outputBlock(log, stream string) []string {
+	i := strings.LastIndex("\n"+log, "\n["+stream+"]\n")
+	if i < 0 {
+		return nil
+	}
+	text := log[i+len(stream)+3:] + "\n> "
+	for _, end := range []string{"\n> ", "\n[stdout]\n", "\n[stderr]\n"} {
+		if j := strings.Index(text, end); j >= 0 {
+			text = text[:j]
+		}
+	}
+	text = strings.TrimSuffix(text, "\n")
+	if text == "" {
+		return []string{}
+	}
+	return strings.Split(text, "\n")
+}

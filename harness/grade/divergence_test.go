@@ -1,0 +1,42 @@
+package grade
+
+import "testing"
+
+func TestDivergence(t *testing.T) {
+	const header = "stderr, line by line, up to the first divergence from the expected:\n"
+	tests := []struct{ name, log, want string }{
+		{"whole output from the command's block",
+			"> run hub\n[stderr]\nA rolled 1\nB rolled 2\nC rolled 3\nA wins\n\n> cmp stderr w\ndiff stderr w\n--- stderr\n+++ w\n@@ -1,4 +1,4 @@\n A rolled 1\n B rolled 2\n C rolled 3\n-A wins\n+B wins\n\nFAIL: x.txtar:2: stderr and w differ\n",
+			header + "       1  A rolled 1\n       2  B rolled 2\n       3  C rolled 3\n  >    4  A wins\n    want  B wins\n"},
+		{"output ended early, without a final newline",
+			"> run hub\n[stdout]\nout\n\n[stderr]\nA rolled 1\n> cmp stderr w\ndiff stderr w\n--- stderr\n+++ w\n@@ -1 +1,2 @@\n A rolled 1\n+A wins\n\nFAIL: x.txtar:2: stderr and w differ\n",
+			header + "       1  A rolled 1\n  >    2  (nothing more)\n    want  A wins\n"},
+		{"stdout block followed by a stderr block",
+			"> run hub\n[stdout]\na\nb\n\n[stderr]\nnoise\n\n> cmp stdout w\ndiff stdout w\n--- stdout\n+++ w\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\nFAIL: x.txtar:2: stdout and w differ\n",
+			"stdout, line by line, up to the first divergence from the expected:\n       1  a\n  >    2  b\n    want  c\n"},
+		{"block disagreeing with the diff: the diff's context only",
+			"> run hub\n[stderr]\nsomething else\n\n> cmp stderr w\ndiff stderr w\n--- stderr\n+++ w\n@@ -6,3 +6,3 @@\n x\n y\n-z\n+Z\n\nFAIL: x.txtar:2: stderr and w differ\n",
+			header + "       6  x\n       7  y\n  >    8  z\n    want  Z\n"},
+		{"control bytes escaped",
+			"> run hub\n[stderr]\nA\tB\x01\n\n> cmp stderr w\ndiff stderr w\n--- stderr\n+++ w\n@@ -1 +1 @@\n-A\tB\x01\n+A B\n\nFAIL: x.txtar:2: stderr and w differ\n",
+			header + "  >    1  A\\tB\\x01\n    want  A B\n"},
+		{"the first hunk of the last diff",
+			"> cmp stderr w\ndiff stderr w\n--- stderr\n+++ w\n@@ -1,2 +1,2 @@\n-p\n+q\n a\n@@ -20,2 +20,2 @@\n b\n-r\n+s\n\nFAIL: x.txtar:2: stderr and w differ\n",
+			header + "  >    1  p\n    want  q\n"},
+		{"cmpalt",
+			"> run hub\n[stderr]\nbad\n\n> cmpalt stderr w alt\ndiff stderr alt\n--- stderr\n+++ alt\n@@ -1 +1 @@\n-bad\n+other\n\ndiff stderr w\n--- stderr\n+++ w\n@@ -1 +1 @@\n-bad\n+good\n\nFAIL: x.txtar:2: cmpalt: stderr matches none of w, alt\n",
+			header + "  >    1  bad\n    want  good\n"},
+		{"the mock hub's conversation",
+			"> run mockhub conv $P\n[stdout]\nFAIL at conversation line 4 (expect \"X\"): want \"X\\n\", got \"Y\\n\"; player: exit status 0\nthe conversation, step by step, up to the first divergence from the engine's:\n         1  hub -> player | go\n  >    2  player -> hub | Y\n    want  player -> hub | X\n\n[stderr]\nFAIL: x.txtar:1: run: mockhub: want exit 0, got 1\n",
+			"the conversation, step by step, up to the first divergence from the engine's:\n         1  hub -> player | go\n  >    2  player -> hub | Y\n    want  player -> hub | X\n"},
+		{"an exit status: nothing to show",
+			"> run -status 2 hub\nFAIL: x.txtar:1: run: hub: want exit 2, got 1\n", ""},
+		{"cmp of two files: not the subject's output",
+			"> cmp a b\ndiff a b\n--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n\nFAIL: x.txtar:1: a and b differ\n", ""},
+	}
+	for _, tc := range tests {
+		if got := Divergence(tc.log); got != tc.want {
+			t.Errorf("%s:\n%s\nwant\n%s", tc.name, got, tc.want)
+		}
+	}
+}
