@@ -72,9 +72,10 @@ func ParsePlayerArgs(args []string) (n, me, status int) {
 	return n, int(id[0] - 'A'), PlayerExitOK
 }
 
-// parsePlayerCount reads the player count: decimal digits only, value 2 to 26.
+// parsePlayerCount reads the player count: decimal digits only (leading zeros allowed, any
+// number of them), value 2 to 26.
 func parsePlayerCount(s string) (int, error) {
-	if s == "" || len(s) > 9 {
+	if s == "" {
 		return 0, &FormatError{Rule: RulePlayerCount, Input: s}
 	}
 	n := 0
@@ -82,7 +83,9 @@ func parsePlayerCount(s string) (int, error) {
 		if s[i] < '0' || s[i] > '9' {
 			return 0, &FormatError{Rule: RulePlayerCount, Input: s}
 		}
-		n = n*10 + int(s[i]-'0')
+		// Past MaxPlayers the value is out of range whatever follows; stop growing it so
+		// that a long count cannot overflow.
+		n = min(n*10+int(s[i]-'0'), MaxPlayers+1)
 	}
 	if n < MinPlayers || n > MaxPlayers {
 		return 0, &FormatError{Rule: RulePlayerCount, Input: s}

@@ -333,6 +333,10 @@ func TestParsePlayerArgs(t *testing.T) {
 		{[]string{"3", "C"}, PlayerExitOK, 3, 2},
 		{[]string{"26", "Z"}, PlayerExitOK, 26, 25},
 		{[]string{"03", "B"}, PlayerExitOK, 3, 1},
+		{[]string{"0000000002", "B"}, PlayerExitOK, 2, 1}, // leading zeros, however many
+		{[]string{"000000000000000000000000000026", "Z"}, PlayerExitOK, 26, 25},
+		{[]string{"000000000000000000000000000027", "A"}, PlayerExitCount, 0, 0},
+		{[]string{"99999999999999999999999999999", "A"}, PlayerExitCount, 0, 0}, // no overflow
 		{[]string{"1", "A"}, PlayerExitCount, 0, 0},
 		{[]string{"27", "A"}, PlayerExitCount, 0, 0},
 		{[]string{"0", "A"}, PlayerExitCount, 0, 0},
