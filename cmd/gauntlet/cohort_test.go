@@ -484,3 +484,51 @@ func TestCohortInterrupt(t *testing.T) {
 		})
 	}
 }
+
+// SIGINT to the real binary while grading one folder (-j 1, the player_game_eait cases):
+// the running case ends, nothing more starts, the summary shows what ran and says the run
+// was interrupted, no -json file is written (a partial report is not a grade), exit 2.
+func TestGradeInterrupt(t *testing.T) {
+	bin := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	root := t.TempDir()
+	slow := filepath.Join(root, "slow-eait")
+	script := fmt.Sprintf("#!/bin/sh\ntouch %s/started\nsleep 0.3\nexec %s exec EAIT \"$@\"\n", root, bin)
+	if err := os.WriteFile(slow, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(root, 0o777)
+	sub := makeSubmission(t, root, "sub", append(goodRecipe(bin), "ln -sf "+slow+" EAIT")...)
+	jsonFile := filepath.Join(root, "report.json")
+	cmd := exec.Command(bin, "grade", "stlucia", "-j", "1", "-run", "^player_game_eait_", "-json", jsonFile, sub)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(root, "started")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("the case never started\n%s\n%s", stdout.String(), stderr.String())
+		}
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	t.Logf("interrupted run:\n%s%s", stdout.String(), stderr.String())
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Fatalf("interrupted run: %v, want exit 2", err)
+	}
+	if !strings.Contains(stderr.String(), "starting no more cases") {
+		t.Errorf("stderr does not say what happens: %s", stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "cases: PASS 1 ") || !strings.Contains(stdout.String(), "INTERRUPTED after 1 of 4 case runs") {
+		t.Errorf("the summary should show the one case that ran and say the run was interrupted:\n%s", stdout.String())
+	}
+	if _, err := os.Stat(jsonFile); err == nil {
+		t.Errorf("a partial report was written to %s", jsonFile)
+	}
+}

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 
 	"gauntlet/harness/build"
@@ -169,9 +171,18 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	outs := grade.Run(g, cases, subj, grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, BinDir: bin, Scratch: scratch, Limits: f.limits})
+	stop, stopped := interruptible(scratch, stderr)
+	defer stopped()
+	outs := grade.Run(g, cases, subj, grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, BinDir: bin,
+		Scratch: scratch, Limits: f.limits, Stop: stop})
 	rep := grade.NewReport(g, subj.Name, started, built, outs)
 	rep.WriteSummary(stdout, f.verbose)
+	if want := caseRuns(g, selectCases(cases, filter)); len(outs) < want {
+		// Interrupted: what ran is shown, but a partial report is never written, so that
+		// it cannot be mistaken for a grade.
+		fmt.Fprintf(stdout, "INTERRUPTED after %d of %d case runs: the marks above cover only those; no report file was written\n", len(outs), want)
+		return 2
+	}
 	if err := writeReports(g, rep, f); err != nil {
 		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
@@ -183,6 +194,42 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// interruptible turns the first SIGINT or SIGTERM into a closed stop channel (start no more
+// cases, finish the running ones) and a second one into an immediate exit 2, after removing
+// the scratch folder (the running programs die with the grader: the sandbox gives them a
+// parent-death signal). Call the returned function when the run is over.
+func interruptible(scratch string, stderr io.Writer) (<-chan struct{}, func()) {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	stop, quit := make(chan struct{}), make(chan struct{})
+	go func() {
+		select {
+		case sig := <-sigs:
+			fmt.Fprintf(stderr, "gauntlet grade: %v: starting no more cases; waiting for the running ones (again to stop at once)\n", sig)
+			close(stop)
+		case <-quit:
+			return
+		}
+		select {
+		case <-sigs:
+			fmt.Fprintf(stderr, "gauntlet grade: stopped\n")
+			os.RemoveAll(scratch)
+			os.Exit(2)
+		case <-quit:
+		}
+	}()
+	return stop, func() { signal.Stop(sigs); close(quit) }
+}
+
+// caseRuns counts the case runs (cases times their pairings) of a selection.
+func caseRuns(g grade.Game, cases []grade.Case) int {
+	n := 0
+	for _, c := range cases {
+		n += len(g.Pairings(c))
+	}
+	return n
 }
 
 // buildSubject builds a submission and maps the spec's program names to what it produced.

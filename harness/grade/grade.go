@@ -122,6 +122,9 @@ type Options struct {
 	BinDir  string         // a folder holding the reference and mock programs by their names
 	Limits  sandbox.Limits // resource limits of every program run (zero: the defaults)
 	Scratch string         // where cases' working folders go (default: the system's temp)
+	// Stop, when closed, makes Run start no more case runs: it waits for the running ones
+	// and returns the outcomes it has (fewer than asked; see Run).
+	Stop <-chan struct{}
 }
 
 // Outcome is the result of one case in one pairing.
@@ -140,7 +143,8 @@ type Outcome struct {
 }
 
 // Run grades the subject on the given cases and returns one outcome per case and pairing,
-// in case order.
+// in case order. When opt.Stop is closed during the run, the case runs not yet started are
+// left out of the result.
 func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	if opt.Jobs <= 0 {
 		opt.Jobs = 2
@@ -165,11 +169,24 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 		}
 	}
 	out := make([]Outcome, len(jobs))
+	ran := make([]bool, len(jobs))
 	sem := make(chan struct{}, opt.Jobs)
 	var wg sync.WaitGroup
+jobs:
 	for _, j := range jobs {
+		select {
+		case sem <- struct{}{}:
+		case <-opt.Stop:
+			break jobs
+		}
+		select {
+		case <-opt.Stop:
+			<-sem
+			break jobs
+		default:
+		}
 		wg.Add(1)
-		sem <- struct{}{}
+		ran[j.slot] = true
 		go func(j job) {
 			defer wg.Done()
 			defer func() { <-sem }()
@@ -179,7 +196,13 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 		}(j)
 	}
 	wg.Wait()
-	return out
+	done := out[:0]
+	for i, o := range out {
+		if ran[i] {
+			done = append(done, o)
+		}
+	}
+	return done
 }
 
 func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
