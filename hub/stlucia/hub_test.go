@@ -86,11 +86,12 @@ func script(t *testing.T, dir, name, body string) string {
 
 func hubRow(st int) string { return game.HubContract.Status(st).Stderr() }
 
-// recorder is a player that hands shakes, saves its pid and every line it gets in
-// $DIR/<label>.pid and $DIR/<label>.in, answers keepall to turn and rerolled and stay to
+// recorder is a player that saves its pid in $DIR/<label>.pid before it shakes hands (a
+// hub may kill it as soon as the handshake is in), saves every line it gets in
+// $DIR/<label>.in, answers keepall to turn and rerolled and stay to
 // stay?, and exits 0 on winner, shutdown or its own eliminated.
-const recorder = `printf '!'
-echo $$ > "$DIR/$2.pid"
+const recorder = `echo $$ > "$DIR/$2.pid"
+printf '!'
 while read -r l; do
   echo "$l" >> "$DIR/$2.in"
   case "$l" in
@@ -227,7 +228,7 @@ func TestHubSIGINT(t *testing.T) {
 	dir := t.TempDir()
 	rec := script(t, dir, "rec", recorder)
 	// A waits after its turn message: the hub is blocked reading its reply.
-	waiter := script(t, dir, "waiter", `printf '!'; echo $$ > "$DIR/A.pid"
+	waiter := script(t, dir, "waiter", `echo $$ > "$DIR/A.pid"; printf '!'
 read l; echo "$l" >> "$DIR/A.in"; read l; echo "$l" >> "$DIR/A.in"; exit 0`)
 	cmd := exec.Command(bin(t, "stlucia"), rolls("x.roll"), "10", waiter, rec, rec)
 	var out, errb bytes.Buffer
@@ -266,7 +267,7 @@ read l; echo "$l" >> "$DIR/A.in"; read l; echo "$l" >> "$DIR/A.in"; exit 0`)
 // winner and reports the signal, then still exits 0.
 func TestHubKillsPlayerThatNeverExits(t *testing.T) {
 	dir := t.TempDir()
-	stuck := script(t, dir, "stuck", `printf '!'; echo $$ > "$DIR/B.pid"; exec sleep 60`)
+	stuck := script(t, dir, "stuck", `echo $$ > "$DIR/B.pid"; printf '!'; exec sleep 60`)
 	r := runHub(t, rolls("x.roll"), "1", bin(t, "EAIT"), stuck)
 	want := "Player A rolled 123333\nPlayer A scored 4 for a total of 4\nPlayer A wins\nPlayer B terminated due to signal 9\n"
 	if r.stdout != "" || r.stderr != want || r.status != 0 {
