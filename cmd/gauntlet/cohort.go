@@ -260,6 +260,9 @@ func (c *cohortRun) take() func() {
 func (c *cohortRun) build(s *submission) {
 	s.started = time.Now()
 	dir, err := os.MkdirTemp(c.scratch, "sub-")
+	if err == nil {
+		err = os.Chmod(dir, 0o711) // for the sandbox users (grade.Options.SandboxUsers)
+	}
 	var subj grade.Subject
 	var built *build.Result
 	if err == nil {
@@ -285,8 +288,7 @@ func (c *cohortRun) build(s *submission) {
 }
 
 func (c *cohortRun) runCase(s *submission, i int) {
-	outs := grade.Run(c.g, c.cases[i:i+1], s.subj,
-		grade.Options{Jobs: 1, Timeout: c.f.timeout, BinDir: c.bin, Scratch: s.scratch, Limits: c.f.limits})
+	outs := grade.Run(c.g, c.cases[i:i+1], s.subj, c.options(s))
 	c.mu.Lock()
 	s.outs[i] = outs
 	s.done++
@@ -298,6 +300,12 @@ func (c *cohortRun) runCase(s *submission, i int) {
 	}
 }
 
+// options are the grading options of one case run of s.
+func (c *cohortRun) options(s *submission) grade.Options {
+	return grade.Options{Jobs: 1, Timeout: c.f.timeout, BinDir: c.bin, Scratch: s.scratch, Limits: c.f.limits,
+		SandboxUsers: true}
+}
+
 // complete makes a submission's report once all its cases ran, and writes it to -out.
 func (c *cohortRun) complete(s *submission) {
 	var all []grade.Outcome
@@ -305,6 +313,7 @@ func (c *cohortRun) complete(s *submission) {
 		all = append(all, o...)
 	}
 	rep := grade.NewReport(c.g, s.subj.Name, s.started, s.built, all)
+	rep.Notes = sandboxNotes(s.subj, c.options(s))
 	var werr error
 	if c.f.outDir != "" {
 		werr = writeAtomic(c.reportPath(s), rep.WriteJSON)
@@ -444,6 +453,13 @@ func (c *cohortRun) finish(stdout io.Writer) int {
 		if s.report != nil && len(s.report.Harness) > 0 {
 			fmt.Fprintf(c.stderr, "gauntlet grade: %s: HARNESS-ERROR in %d case(s), not marked: %s\n",
 				s.name, len(s.report.Harness), strings.Join(s.report.Harness, "; "))
+		}
+	}
+	for _, s := range c.subs {
+		if s.report != nil && s.state != resumed {
+			for _, n := range s.report.Notes {
+				fmt.Fprintf(c.stderr, "gauntlet grade: %s: note: %s\n", s.name, n)
+			}
 		}
 	}
 	if len(c.errs) > 0 {

@@ -250,6 +250,11 @@ func TestGradePassingSubmissions(t *testing.T) {
 	if rows["a"] == nil || rows["a-2"] == nil || rows["a-2"][1] != "graded" {
 		t.Errorf("two folders named a should be rows a and a-2:\n%s", stdout)
 	}
+	// Their programs are links into the test's private build folder: a root grader cannot
+	// hand them to sandbox users, runs them as itself, and says so for each submission.
+	if os.Geteuid() == 0 && strings.Count(stderr, ": note: the programs ran as root, not as sandbox users") != 2 {
+		t.Errorf("stderr should have a sandbox note per submission:\n%s", stderr)
+	}
 
 	files := map[string]string{}
 	var args []string

@@ -147,6 +147,12 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer os.RemoveAll(scratch)
+	// Searchable by others: a root grader runs every program as a sandbox user
+	// (grade.Options.SandboxUsers), which must reach the programs in here.
+	if err := os.Chmod(scratch, 0o711); err != nil {
+		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: %v\n", err)
+		return 2
+	}
 	bin, err := programLinks(scratch)
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: %v\n", err)
@@ -173,9 +179,11 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	stop, stopped := interruptible(scratch, stderr)
 	defer stopped()
-	outs := grade.Run(g, cases, subj, grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, BinDir: bin,
-		Scratch: scratch, Limits: f.limits, Stop: stop})
+	opt := grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, BinDir: bin,
+		Scratch: scratch, Limits: f.limits, Stop: stop, SandboxUsers: true}
+	outs := grade.Run(g, cases, subj, opt)
 	rep := grade.NewReport(g, subj.Name, started, built, outs)
+	rep.Notes = sandboxNotes(subj, opt)
 	rep.WriteSummary(stdout, f.verbose)
 	if want := caseRuns(g, selectCases(cases, filter)); len(outs) < want {
 		// Interrupted: what ran is shown, but a partial report is never written, so that
@@ -274,8 +282,19 @@ func remove(list []string, s string) []string {
 // a built gauntlet: a test binary cannot run as the programs under every build mode).
 var executable = os.Executable
 
+// sandboxNotes returns the report's note when a root grader could not run the subject as
+// sandbox users (grade.SandboxUsersProblem).
+func sandboxNotes(subj grade.Subject, opt grade.Options) []string {
+	if err := grade.SandboxUsersProblem(subj, opt); err != nil {
+		return []string{fmt.Sprintf("the programs ran as root, not as sandbox users, so the process limit was not enforced: %v", err)}
+	}
+	return nil
+}
+
 // programLinks makes a folder of links named after every reference and mock program, each
-// pointing at this binary, which runs as the program it is called by.
+// pointing at a copy of this binary (which runs as the program it is called by) in the same
+// folder. The copy (a hard link when it can be) is there for the sandbox users: this binary
+// may live where they cannot reach it, such as root's home or go run's build folder.
 func programLinks(scratch string) (string, error) {
 	self, err := executable()
 	if err != nil {
@@ -285,12 +304,43 @@ func programLinks(scratch string) (string, error) {
 	if err := os.Mkdir(bin, 0o755); err != nil {
 		return "", err
 	}
+	own := filepath.Join(bin, "gauntlet")
+	if err := os.Link(self, own); err != nil {
+		if err := copyExecutable(self, own); err != nil {
+			return "", err
+		}
+	}
+	if st, err := os.Stat(own); err != nil || st.Mode().Perm()&0o005 != 0o005 {
+		// A hard link shares the original's mode: copy when others may not run it.
+		os.Remove(own)
+		if err := copyExecutable(self, own); err != nil {
+			return "", err
+		}
+	}
 	for _, p := range programs.All() {
-		if err := os.Symlink(self, filepath.Join(bin, p.Name)); err != nil {
+		if err := os.Symlink("gauntlet", filepath.Join(bin, p.Name)); err != nil {
 			return "", err
 		}
 	}
 	return bin, nil
+}
+
+// copyExecutable copies the file src to dst, readable and executable by everyone.
+func copyExecutable(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 func explain(w io.Writer, g grade.Game, cases []grade.Case, filter *regexp.Regexp) {

@@ -49,7 +49,8 @@ type Result struct {
 }
 
 // Build copies src into a new folder under scratch, builds it, and looks for the named
-// programs. An error means the grader itself could not do its job (a HARNESS-ERROR); a
+// programs. The folder is searchable by others, and the programs found readable and
+// executable by others, for the sandbox users that run them. An error means the grader itself could not do its job (a HARNESS-ERROR); a
 // failed make is a Result with OK false.
 func Build(src, scratch string, names []string, opt Options) (*Result, error) {
 	if opt.Timeout <= 0 {
@@ -60,6 +61,11 @@ func Build(src, scratch string, names []string, opt Options) (*Result, error) {
 	}
 	dir, err := os.MkdirTemp(scratch, "build-")
 	if err != nil {
+		return nil, err
+	}
+	// Searchable (not listable) by others: a root grader runs the programs as sandbox
+	// users, and a hub of theirs starts its players by their paths in here.
+	if err := os.Chmod(dir, 0o711); err != nil {
 		return nil, err
 	}
 	if err := copyTree(src, dir); err != nil {
@@ -75,6 +81,11 @@ func Build(src, scratch string, names []string, opt Options) (*Result, error) {
 	for _, n := range names {
 		p := filepath.Join(dir, n)
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			// Runnable by the sandbox users too, whatever mode the Makefile gave it (a link
+			// is left alone: what it points at is not the grader's to change).
+			if lst, err := os.Lstat(p); err == nil && lst.Mode().IsRegular() {
+				os.Chmod(p, st.Mode().Perm()|0o005)
+			}
 			res.Programs[n] = p
 		} else {
 			res.Missing = append(res.Missing, n)

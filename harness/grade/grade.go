@@ -3,9 +3,11 @@ package grade
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -122,6 +124,14 @@ type Options struct {
 	BinDir  string         // a folder holding the reference and mock programs by their names
 	Limits  sandbox.Limits // resource limits of every program run (zero: the defaults)
 	Scratch string         // where cases' working folders go (default: the system's temp)
+	// SandboxUsers runs every program a case starts as a sandbox user of its own when the
+	// grader is root (scriptcmds.SandboxUserVar): without it a root grader cannot enforce the
+	// process limit, and the subject could touch anything. Scratch and every folder above
+	// it, and the subject's and BinDir's programs (and the folders above them), must then be
+	// reachable by others: folders searchable (o+x), programs executable (o+x, and o+r for
+	// scripts). Runs as the grader's own user when not set or not root, and also when
+	// SandboxUsersProblem finds something the sandbox users could not reach.
+	SandboxUsers bool
 	// Stop, when closed, makes Run start no more case runs: it waits for the running ones
 	// and returns the outcomes it has (fewer than asked; see Run).
 	Stop <-chan struct{}
@@ -148,6 +158,9 @@ type Outcome struct {
 func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	if opt.Jobs <= 0 {
 		opt.Jobs = 2
+	}
+	if opt.SandboxUsers && SandboxUsersProblem(subj, opt) != nil {
+		opt.SandboxUsers = false // rather than failing every case with "permission denied"
 	}
 	if opt.Timeout <= 0 {
 		opt.Timeout = g.Timeout
@@ -213,6 +226,13 @@ func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
 		return o
 	}
 	defer os.RemoveAll(dir)
+	if opt.SandboxUsers {
+		// The sandbox user is handed the script's folder, inside this one.
+		if err := os.Chmod(dir, 0o711); err != nil {
+			o.Verdict, o.Detail = HarnessError, err.Error()
+			return o
+		}
+	}
 	file := filepath.Join(dir, c.ID+".txtar")
 	if err := os.WriteFile(file, c.Script, 0o644); err != nil {
 		o.Verdict, o.Detail = HarnessError, err.Error()
@@ -245,6 +265,9 @@ func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
 				env.Setenv(prog.Var, val)
 			}
 			env.Setenv(scriptcmds.TimeoutVar, opt.Timeout.String())
+			if opt.SandboxUsers {
+				env.Setenv(scriptcmds.SandboxUserVar, "1")
+			}
 			if opt.Limits != (sandbox.Limits{}) {
 				j, err := json.Marshal(opt.Limits)
 				if err != nil {
@@ -339,4 +362,40 @@ func UnknownCategories(g Game, cases []Case) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// SandboxUsersProblem returns why Run, asked for SandboxUsers, will run the programs as the
+// grader's own user after all, or nil when it will not: a grader that is root runs them as
+// sandbox users only when those can reach the scratch folder, every program of the subject
+// and every program in BinDir (sandbox.ReachableByOthers). A subject whose hub starts
+// its players by a path the sandbox user cannot open would otherwise fail every case for
+// the grader's fault. Callers show the problem as a note: the process limit is then not
+// enforced.
+func SandboxUsersProblem(subj Subject, opt Options) error {
+	if !opt.SandboxUsers || os.Geteuid() != 0 {
+		return nil
+	}
+	scratch := opt.Scratch
+	if scratch == "" {
+		scratch = os.TempDir()
+	}
+	paths := []string{scratch}
+	for _, name := range slices.Sorted(maps.Keys(subj.Programs)) {
+		paths = append(paths, subj.Programs[name])
+	}
+	if opt.BinDir != "" {
+		entries, err := os.ReadDir(opt.BinDir)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			paths = append(paths, filepath.Join(opt.BinDir, e.Name()))
+		}
+	}
+	for _, p := range paths {
+		if err := sandbox.ReachableByOthers(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -206,5 +207,86 @@ func TestFirstDiff(t *testing.T) {
 		if got := firstDiff(tc.log); got != tc.want {
 			t.Errorf("firstDiff(%q) = %q, want %q", tc.log, got, tc.want)
 		}
+	}
+}
+
+// TestSandboxUsers checks Options.SandboxUsers: a root grader runs the subject as a user
+// of its own (never root, never the grader), handed the case's folder so that it can
+// write there; any other grader runs it as itself.
+func TestSandboxUsers(t *testing.T) {
+	cases, err := LoadCases(fstest.MapFS{
+		"toy/uid.txtar": {Data: []byte(header("player/basics") + "run -nofiles $PLAYER\n")},
+	}, "toy", toy.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The player says who it is and proves it may write in its folder (the file it leaves
+	// is a finding under -nofiles, so the case is HYGIENE, and its log shows the uid).
+	player := "#!/bin/sh\nid -u >&2\nid -u > mine\n"
+	subj, opt := setup(t, player)
+	opt.SandboxUsers = true
+	opt.BinDir = "" // its mockhub leads into the test's private build folder; not needed here
+	searchable := func(dir string) {
+		for d := dir; d != "/"; d = filepath.Dir(d) {
+			st, err := os.Stat(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(d, st.Mode().Perm()|0o011); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	searchable(opt.Scratch)
+	searchable(filepath.Dir(subj.Programs["toyplayer"]))
+	me := strconv.Itoa(os.Geteuid())
+	uidOf := func(subj Subject) string {
+		t.Helper()
+		outs := Run(toy, cases, subj, opt)
+		if len(outs) != 1 {
+			t.Fatalf("outcomes %+v", outs)
+		}
+		o := outs[0]
+		m := regexp.MustCompile(`(?m)^\[stderr\]\n(\d+)$`).FindStringSubmatch(o.Log)
+		if m == nil {
+			t.Fatalf("no uid in the log (verdict %s):\n%s", o.Verdict, o.Log)
+		}
+		if o.Verdict != Hygiene || !strings.Contains(o.Detail, "mine") {
+			t.Errorf("verdict %s (%s), want %s for the file mine", o.Verdict, o.Detail, Hygiene)
+		}
+		return m[1]
+	}
+
+	if err := SandboxUsersProblem(subj, opt); err != nil {
+		t.Errorf("SandboxUsersProblem: %v, want none", err)
+	}
+	uid := uidOf(subj)
+	if os.Geteuid() == 0 && (uid == "0" || uid == me) {
+		t.Errorf("the subject ran as uid %s under a root grader, want a sandbox user", uid)
+	}
+	if os.Geteuid() != 0 && uid != me {
+		t.Errorf("the subject ran as uid %s, want the grader's own %s", uid, me)
+	}
+
+	// A program a sandbox user cannot reach: a root grader runs it as itself rather than
+	// failing the case, and says why.
+	private := filepath.Join(filepath.Dir(subj.Programs["toyplayer"]), "private")
+	if err := os.Mkdir(private, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	hidden := filepath.Join(private, "toyplayer")
+	if err := os.Rename(subj.Programs["toyplayer"], hidden); err != nil {
+		t.Fatal(err)
+	}
+	subj.Programs["toyplayer"] = hidden
+	err = SandboxUsersProblem(subj, opt)
+	if uid := uidOf(subj); uid != me {
+		t.Errorf("unreachable program ran as uid %s, want the grader's own %s", uid, me)
+	}
+	if os.Geteuid() == 0 && (err == nil || !strings.Contains(err.Error(), private+" is not searchable")) {
+		t.Errorf("SandboxUsersProblem: %v, want the private folder named", err)
+	}
+	if os.Geteuid() != 0 && err != nil {
+		t.Errorf("SandboxUsersProblem: %v, want none when not root", err)
 	}
 }

@@ -29,6 +29,9 @@ type Report struct {
 	Counts     map[Verdict]int  `json:"counts"`
 	Cases      []CaseReport     `json:"cases"`
 	Harness    []string         `json:"harness_errors,omitempty"`
+	// Notes say how the grading ran where a reader should know it, such as programs that
+	// ran as a root grader's own user rather than as sandbox users (see SandboxUsersProblem).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // BuildReport is the build step's part of a report.
@@ -189,6 +192,9 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 	fmt.Fprintf(w, "cases: %s (%.1fs)\n", strings.Join(keys, ", "), r.Seconds)
 	if empty > 0 {
 		fmt.Fprintf(w, "note: %d categories had no case in this run (filtered out, or none in the suite yet); their marks count as 0\n", empty)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
 	}
 	if len(r.Harness) > 0 {
 		fmt.Fprintf(w, "HARNESS ERRORS (not the subject's fault; these cases were not marked):\n")

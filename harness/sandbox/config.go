@@ -31,7 +31,10 @@ type Limits struct {
 	// sandbox user of its own (the default when the harness is root, see Identity). When the
 	// subject runs as the harness's own user, the limit is set to the number of tasks that
 	// user already has plus Processes, which is approximate; when that user is root the
-	// kernel ignores the limit altogether and Result.Warnings says so. Default 64.
+	// kernel ignores the limit altogether and Result.Warnings says so. Default 1024: the
+	// kernel counts threads, a Go program (the reference and mock programs) has about six,
+	// and the largest case, a 26-player game with every player behind a recording relay,
+	// needs over 300; a fork bomb is still stopped long before it hurts the machine.
 	Processes int
 	// FileSize is the largest file a process may write, in bytes (RLIMIT_FSIZE): past it
 	// the write fails and SIGXFSZ is sent. Default 64 MiB.
@@ -62,7 +65,7 @@ func DefaultLimits() Limits {
 	return Limits{
 		CPU:          10 * time.Second,
 		AddressSpace: 1 << 30,
-		Processes:    64,
+		Processes:    1024,
 		FileSize:     64 << 20,
 		OpenFiles:    256,
 	}
@@ -147,8 +150,13 @@ type Config struct {
 	// one: a conformance script's own folder, whose input files the programs read and where
 	// recordings are written. Files are still written into it and it is still audited (files
 	// created are findings), but it is neither handed to the sandbox user nor removed, so use
-	// it with Identity.Same or with a directory that user may use.
+	// it with Identity.Same, with a directory that user may use, or with GiveWorkDir.
 	WorkDir string
+	// GiveWorkDir hands WorkDir, the whole tree, to the sandbox user (when the run has one)
+	// before the run, so that the subject may write there as a script expects (recordings,
+	// files it must not leave). The harness, being root, can still read and remove it all.
+	// Every folder above WorkDir must be searchable by others.
+	GiveWorkDir bool
 	// Env is added to the environment of every process of the run, after the base
 	// environment (PATH, HOME and TMPDIR set to the working directory, LANG=C) and before
 	// each Spec's own Env. A later NAME=value replaces an earlier one.

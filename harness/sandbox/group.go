@@ -187,7 +187,7 @@ func (g *Group) makeDir() error {
 			return fail(err)
 		}
 	}
-	if g.lease != nil && g.cfg.WorkDir == "" {
+	if g.lease != nil && (g.cfg.WorkDir == "" || g.cfg.GiveWorkDir) {
 		err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 			if err != nil {
 				return err

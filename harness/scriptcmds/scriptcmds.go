@@ -58,6 +58,14 @@ const TimeoutVar = "GAUNTLET_TIMEOUT"
 // the JSON form of sandbox.Limits (the grader's -cpu, -mem, ... flags); else the defaults.
 const LimitsVar = "GAUNTLET_LIMITS"
 
+// SandboxUserVar, set to 1 in a script's environment, makes run start its program as a
+// sandbox user of its own when the harness is root (sandbox.Identity's default), handing it
+// the script's folder, so that the process limit holds and the program cannot touch the
+// harness. The grader sets it, and makes the folders above the script's and the programs'
+// searchable by others. Otherwise (trusted programs under go test) the program runs as the
+// harness's own user.
+const SandboxUserVar = "GAUNTLET_SANDBOX_USER"
+
 // DefaultTimeout is run's deadline when neither -timeout nor TimeoutVar says otherwise.
 const DefaultTimeout = 10 * time.Second
 
@@ -225,8 +233,9 @@ func Run(ts *testscript.TestScript, neg bool, args []string) {
 		stdinStream = sandbox.File(f)
 	}
 	// The program runs in the sandbox (its own session and process group, resource limits,
-	// the deadline, the hygiene audit) in the script's folder, as the harness's own user so
-	// that it can read the script's files and run the script's programs.
+	// the deadline, the hygiene audit) in the script's folder: as a sandbox user of its own
+	// that is handed the folder when SandboxUserVar asks for it, else as the harness's own
+	// user.
 	var limits sandbox.Limits
 	if j := ts.Getenv(LimitsVar); j != "" {
 		if err := json.Unmarshal([]byte(j), &limits); err != nil {
@@ -234,11 +243,12 @@ func Run(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	g, err := sandbox.Start(sandbox.Config{
-		Limits:   limits,
-		WorkDir:  ts.MkAbs("."),
-		Identity: sandbox.Identity{Same: true},
-		Deadline: *timeout,
-		Env:      environ(ts, extraEnv),
+		Limits:      limits,
+		WorkDir:     ts.MkAbs("."),
+		Identity:    sandbox.Identity{Same: ts.Getenv(SandboxUserVar) != "1"},
+		GiveWorkDir: true,
+		Deadline:    *timeout,
+		Env:         environ(ts, extraEnv),
 	}, sandbox.Spec{Name: "subject", Path: prog, Args: fs.Args()[1:],
 		Stdin: stdinStream, Stdout: sandbox.Pipe, Stderr: sandbox.Pipe})
 	if err != nil {
