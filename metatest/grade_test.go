@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/execfile"
 	"gauntlet/harness/grade"
 )
 
@@ -79,7 +80,7 @@ func submission(t *testing.T, programs map[string]string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "gauntlet-bin"), data, 0o755); err != nil {
+	if err := execfile.Write(filepath.Join(dir, "gauntlet-bin"), data, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	var mk strings.Builder

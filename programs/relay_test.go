@@ -11,6 +11,7 @@ import (
 	"gauntlet/games/dealer2310"
 	stlucia "gauntlet/games/stlucia"
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/execfile"
 	"gauntlet/harness/transcript"
 )
 
@@ -33,7 +34,7 @@ func relayed(t *testing.T, dir, name, real, record string) string {
 	p := filepath.Join(dir, name)
 	script := fmt.Sprintf("#!/bin/sh\nexec %s -relay %s -record %s -- \"$@\"\n",
 		filepath.Join(dir, "mockplayer"), filepath.Join(dir, real), record)
-	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+	if err := execfile.Write(p, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return p

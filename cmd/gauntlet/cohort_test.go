@@ -17,6 +17,7 @@ import (
 
 	"gauntlet/harness/build"
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/execfile"
 	"gauntlet/harness/grade"
 )
 
@@ -415,7 +416,7 @@ func TestCohortInterrupt(t *testing.T) {
 			a := makeSubmission(t, root, "a", goodRecipe(bin)...)
 			slow := filepath.Join(root, "slow-eait")
 			script := fmt.Sprintf("#!/bin/sh\ntouch %s/b-started\nsleep 0.3\nexec %s exec EAIT \"$@\"\n", root, bin)
-			if err := os.WriteFile(slow, []byte(script), 0o755); err != nil {
+			if err := execfile.Write(slow, []byte(script), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			os.Chmod(root, 0o777) // the sandbox user runs the slow EAIT, which leaves its mark here
@@ -498,7 +499,7 @@ func TestGradeInterrupt(t *testing.T) {
 	root := t.TempDir()
 	slow := filepath.Join(root, "slow-eait")
 	script := fmt.Sprintf("#!/bin/sh\ntouch %s/started\nsleep 0.3\nexec %s exec EAIT \"$@\"\n", root, bin)
-	if err := os.WriteFile(slow, []byte(script), 0o755); err != nil {
+	if err := execfile.Write(slow, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	os.Chmod(root, 0o777)

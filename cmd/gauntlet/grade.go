@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"gauntlet/harness/build"
+	"gauntlet/harness/execfile"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/sandbox"
 	"gauntlet/programs"
@@ -332,15 +333,7 @@ func copyExecutable(src, dst string) error {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	return execfile.WriteFrom(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755, in)
 }
 
 func explain(w io.Writer, g grade.Game, cases []grade.Case, filter *regexp.Regexp) {

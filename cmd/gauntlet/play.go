@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"gauntlet/harness/transcript"
 	"gauntlet/programs"
 )
 
@@ -98,7 +99,7 @@ func play(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.As(err, &ee):
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			fmt.Fprintf(stderr, "gauntlet play: %s was killed by signal %d\n", hub.Name, int(ws.Signal()))
+			fmt.Fprintf(stderr, "gauntlet play: %s was killed by %s\n", hub.Name, transcript.SignalName(ws.Signal()))
 			return 128 + int(ws.Signal())
 		}
 		fmt.Fprintf(stderr, "gauntlet play: %s exited with status %d\n", hub.Name, ee.ExitCode())

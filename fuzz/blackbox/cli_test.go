@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/execfile"
 )
 
 // gauntlet runs the built gauntlet binary and returns its stdout, stderr and exit status.
@@ -58,11 +59,11 @@ func TestCLIHelp(t *testing.T) {
 func TestCLIUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	prog := filepath.Join(dir, "EAIT")
-	if err := os.WriteFile(prog, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+	if err := execfile.Write(prog, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	other := filepath.Join(dir, "myplayer")
-	if err := os.WriteFile(other, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+	if err := execfile.Write(other, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	tests := [][]string{

@@ -12,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/execfile"
 	"gauntlet/programs"
 )
 
@@ -105,7 +106,7 @@ func TestFindsBuggyHub(t *testing.T) {
 	ref := refDir(t)
 	buggy := filepath.Join(t.TempDir(), "stlucia")
 	script := "#!/bin/sh\n'" + filepath.Join(ref, "stlucia") + "' \"$@\"\ns=$?\n[ $s = 7 ] && exit 8\nexit $s\n"
-	if err := os.WriteFile(buggy, []byte(script), 0o755); err != nil {
+	if err := execfile.Write(buggy, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	sum, err := Run(Options{

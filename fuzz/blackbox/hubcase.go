@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"gauntlet/fuzz/record"
+	"gauntlet/harness/execfile"
 )
 
 // HubFaults are the faults the fuzzer gives the mock players of a hub under test, by the
@@ -95,7 +96,7 @@ func (c *HubCase) prepare(dir string) (bin string, err error) {
 			b.WriteString(" " + shellQuote(f))
 		}
 		b.WriteString(" -- \"$@\"\n")
-		if err := os.WriteFile(filepath.Join(bin, seatName(i)), []byte(b.String()), 0o755); err != nil {
+		if err := execfile.Write(filepath.Join(bin, seatName(i)), []byte(b.String()), 0o755); err != nil {
 			return "", err
 		}
 	}

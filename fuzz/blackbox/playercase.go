@@ -181,27 +181,6 @@ func (c *PlayerCase) Conversation(hello string, ref *record.Result) (*mockhub.Co
 	return conv, nil
 }
 
-// FormatConversation writes a conversation as the mock hub reads it, with signals named.
-func FormatConversation(c *mockhub.Conversation) string {
-	var b strings.Builder
-	head, _, _ := strings.Cut((&mockhub.Conversation{Args: c.Args}).Format(), "\n")
-	if head != "" {
-		b.WriteString(head + "\n")
-	}
-	for _, st := range c.Steps {
-		switch {
-		case st.Kind == mockhub.Signal:
-			b.WriteString("signal " + signalName(syscall.Signal(st.Signal)))
-		case st.Kind == mockhub.Exit && st.Signal != 0:
-			b.WriteString("exit signal " + signalName(syscall.Signal(st.Signal)))
-		default:
-			b.WriteString(st.String())
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
-
 // signalName is a signal's name without "SIG" (HUP, SEGV), as fault scripts write it.
 func signalName(sig syscall.Signal) string {
 	return strings.TrimPrefix(transcript.SignalName(sig), "SIG")

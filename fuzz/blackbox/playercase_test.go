@@ -54,7 +54,7 @@ close
 eof
 exit 5
 `
-	text := FormatConversation(conv)
+	text := conv.Format()
 	if text != want {
 		t.Errorf("conversation:\n%s\nwant:\n%s", text, want)
 	}
@@ -85,7 +85,7 @@ func TestConversationBadArgs(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "args 27 A\nsend \"turn 111AAA\"\nclose\neof\nexit signal HUP\n"
-	if got := FormatConversation(conv); got != want {
+	if got := conv.Format(); got != want {
 		t.Errorf("conversation:\n%s\nwant:\n%s", got, want)
 	}
 	if _, err := c.Conversation("!", &record.Result{Exit: record.Exit{Hung: true}}); err == nil {

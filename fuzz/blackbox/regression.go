@@ -84,7 +84,7 @@ func (f *fuzzer) regression(c shrinker, subj Subject, ref *record.Result, sig Si
 		}
 		fmt.Fprintf(&b, "run -status 0 mockhub conv $%s\n", f.g.Var(subj.Ref))
 		b.WriteString("stdout '^ok: '\n")
-		files = append(files, txtar.File{Name: "conv", Data: []byte(FormatConversation(conv))})
+		files = append(files, txtar.File{Name: "conv", Data: []byte(conv.Format())})
 		if err := outputs(nil, ref.Stderr, false); err != nil {
 			return nil, err
 		}

@@ -142,6 +142,17 @@ func ParseSignal(s string) (syscall.Signal, error) {
 	return 0, fmt.Errorf("unknown signal %q", s)
 }
 
+// SignalWord writes a signal as ParseSignal reads it back: its short name (SEGV) when it
+// has one here, or its number.
+func SignalWord(sig syscall.Signal) string {
+	for name, s := range signalNames {
+		if s == sig {
+			return name
+		}
+	}
+	return strconv.Itoa(int(sig))
+}
+
 // Parse reads a script.
 func Parse(text string) (Script, error) {
 	var s Script

@@ -12,6 +12,7 @@ import (
 
 	"gauntlet/games/contract"
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/execfile"
 )
 
 var toy = Game{
@@ -53,7 +54,7 @@ func setup(t *testing.T, subjectPlayer string) (Subject, Options) {
 	}
 	write := func(dir, name, body string) string {
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+		if err := execfile.Write(p, []byte(body), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		return p
@@ -185,6 +186,10 @@ func TestClassify(t *testing.T) {
 		{"> run mockhub conv\nFAIL: x.txtar:3: run: mockhub: exec: \"mockhub\": executable file not found in $PATH\n", HarnessError},
 		{"> run -after-stdout 'a b' -status 1 $PLAYER\nFAIL: x.txtar:3: run: $PLAYER: want exit 1, got 2\n", WrongExit},
 		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at conversation line 4 (expect \"X\"): want \"X\\n\", got nothing within 5s; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", Timeout},
+		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at conversation line 9 (exit 4): want exit status 4, got killed by SIGSEGV; player: killed by SIGSEGV\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", Crash},
+		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at conversation line 9 (exit 4): want exit status 4, got exit status 3; player: exit status 3\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", WrongExit},
+		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at conversation line 9 (exit signal TERM): want killed by SIGTERM, got exit status 0; player: exit status 0\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", WrongExit},
+		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at conversation line 4 (expect \"X\"): want \"X\\n\", got \"Y\\n\"; player: killed by the mock hub at the end (killed by SIGKILL)\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", Protocol},
 		{"> cmpalt stderr a b\nFAIL: x.txtar:3: cmpalt: stderr matches none of a, b\n", WrongStderr},
 		{"> frob\nFAIL: x.txtar:3: unknown command \"frob\"\n", HarnessError},
 		{"no failure line at all", HarnessError},

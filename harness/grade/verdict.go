@@ -71,11 +71,11 @@ func Classify(log string, theirs func(prog string) bool) (Verdict, string) {
 			detail = f
 		}
 		switch {
-		case strings.Contains(detail, "got signal"):
+		case strings.Contains(detail, "got killed by SIG"):
 			return Crash, detail
 		case strings.Contains(detail, "nothing within"):
 			return Timeout, detail
-		case strings.Contains(detail, "want exit status"), strings.Contains(detail, "want signal"):
+		case strings.Contains(detail, "want exit status"), strings.Contains(detail, "want killed by"):
 			return WrongExit, detail
 		}
 		return Protocol, detail

@@ -8,13 +8,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"gauntlet/harness/execfile"
 )
 
 // script writes an executable shell script named name into dir.
 func script(t *testing.T, dir, name, body string) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+	if err := execfile.Write(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -139,7 +141,7 @@ func TestWatchInterruptsRead(t *testing.T) {
 
 func TestScriptWithoutShebangRunsLikeExecvp(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "noshebang")
-	if err := os.WriteFile(p, []byte("printf '^'\necho \"$1 $2\"\n"), 0o755); err != nil {
+	if err := execfile.Write(p, []byte("printf '^'\necho \"$1 $2\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	h, err := Start([]string{p}, func(int) []string { return []string{"3", "1"} })

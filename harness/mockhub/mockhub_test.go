@@ -2,17 +2,18 @@ package mockhub
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"gauntlet/harness/execfile"
 )
 
 func player(t *testing.T, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "player")
-	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+	if err := execfile.Write(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -46,7 +47,7 @@ func TestRun(t *testing.T) {
 		{"line without newline then EOF", `printf '^DO1'`, "hello \"^\"\nexpect \"DO1\"\n", false, `got "DO1" and then EOF`},
 		{"EOF from the hub", pingPong, "hello \"^\"\nclose\nexit 6\n", true, "exit status 6"},
 		{"wrong exit status", pingPong, "hello \"^\"\nsend \"HUH\"\nexit 6\n", false, "want exit status 6, got exit status 5"},
-		{"signal", pingPong, "hello \"^\"\nsignal TERM\nexit signal TERM\n", true, "signal 15"},
+		{"signal", pingPong, "hello \"^\"\nsignal TERM\nexit signal TERM\n", true, "killed by SIGTERM"},
 		{"extra output where EOF expected", `printf '^x'; exit 0`, "hello \"^\"\neof\n", false, `want EOF, got "x"`},
 		{"player left running is killed", `printf '^'; sleep 30`, "hello \"^\"\n", true, "killed by the mock hub"},
 	}

@@ -21,7 +21,7 @@ type Result struct {
 	Failed *Step  // the step where the player diverged, when not OK
 	Want   string // what that step expected
 	Got    string // what the player did instead
-	Status string // how the player ended: "exit status N", "signal N", or "killed by the mock hub"
+	Status string // how the player ended: "exit status N", "killed by SIGNAME", or "killed by the mock hub"
 	// Divergence is the conversation as it went up to the failed step, when not OK.
 	Divergence *transcript.Divergence
 }
@@ -134,7 +134,7 @@ func start(prog string, args []string, stderr io.Writer) (*proc, error) {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
 			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-				p.status = fmt.Sprintf("signal %d", int(ws.Signal()))
+				p.status = "killed by " + transcript.SignalName(ws.Signal())
 			} else {
 				p.status = fmt.Sprintf("exit status %d", ee.ExitCode())
 			}
@@ -216,7 +216,7 @@ func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool)
 		}
 		want := fmt.Sprintf("exit status %d", st.Status)
 		if st.Signal != 0 {
-			want = fmt.Sprintf("signal %d", st.Signal)
+			want = "killed by " + transcript.SignalName(syscall.Signal(st.Signal))
 		}
 		if p.status != want {
 			return want, p.status, false

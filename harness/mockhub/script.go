@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"gauntlet/harness/faults"
@@ -191,12 +192,12 @@ func (st Step) String() string {
 	case Hello, Send, SendRaw, Expect:
 		return st.Kind.String() + " " + strconv.Quote(st.Text)
 	case Signal:
-		return fmt.Sprintf("signal %d", st.Signal)
+		return "signal " + faults.SignalWord(syscall.Signal(st.Signal))
 	case Sleep:
 		return "sleep " + st.Delay.String()
 	case Exit:
 		if st.Signal != 0 {
-			return fmt.Sprintf("exit signal %d", st.Signal)
+			return "exit signal " + faults.SignalWord(syscall.Signal(st.Signal))
 		}
 		return fmt.Sprintf("exit %d", st.Status)
 	}

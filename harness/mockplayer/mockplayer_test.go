@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"gauntlet/harness/execfile"
 	"gauntlet/harness/faults"
 )
 
@@ -178,7 +179,7 @@ func TestMockPlayerRecordsBothWays(t *testing.T) {
 func TestRelayExternalProgram(t *testing.T) {
 	dir := t.TempDir()
 	prog := dir + "/echoer"
-	os.WriteFile(prog, []byte("#!/bin/sh\nprintf '!'\nread x\necho \"got $x $#\"\nexit 7\n"), 0o755)
+	execfile.Write(prog, []byte("#!/bin/sh\nprintf '!'\nread x\necho \"got $x $#\"\nexit 7\n"), 0o755)
 	inR, inW, _ := os.Pipe()
 	outR, outW, _ := os.Pipe()
 	done := make(chan int, 1)
@@ -221,7 +222,7 @@ func zombieChildren(t *testing.T) []string {
 func TestPlayerReapedDuringFault(t *testing.T) {
 	dir := t.TempDir()
 	prog := dir + "/quick"
-	os.WriteFile(prog, []byte("#!/bin/sh\nprintf '!'\nread x\necho reply\nexit 0\n"), 0o755)
+	execfile.Write(prog, []byte("#!/bin/sh\nprintf '!'\nread x\necho reply\nexit 0\n"), 0o755)
 	s, _ := faults.Parse("reply 1 sleep 1500ms")
 	inR, inW, _ := os.Pipe()
 	outR, outW, _ := os.Pipe()

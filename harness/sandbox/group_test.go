@@ -299,3 +299,53 @@ func TestWorkDirIsUsedAuditedAndKept(t *testing.T) {
 		t.Errorf("the created file was not reported: %+v", res.Hygiene)
 	}
 }
+
+// A program held open for writing for a moment (as when a fork elsewhere in the harness
+// copied the descriptor of the file being written) still starts; one that stays busy fails
+// with the kernel's error.
+func TestProgramBusyForAMoment(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		busy time.Duration
+		want string // "" for a start and a clean exit
+	}{
+		{"busy for 50ms", 50 * time.Millisecond, ""},
+		{"busy throughout", 0, "text file busy"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(progDir, "busy-"+strconv.Itoa(int(tc.busy)))
+			w, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o755)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			relay, err := os.ReadFile(prog("relay")) // copies stdin (here empty) and exits 0
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Write(relay); err != nil {
+				t.Fatal(err)
+			}
+			if tc.busy > 0 {
+				time.AfterFunc(tc.busy, func() { w.Close() })
+			}
+			g, err := sandbox.Start(testConfig(), sandbox.Spec{Name: "p", Path: path})
+			if tc.want != "" {
+				if err == nil {
+					g.Stop()
+					t.Fatal("started")
+				}
+				if !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("error %q does not say %q", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res := g.Wait(); res.Verdict() != sandbox.OK || res.Procs[0].Exit.Code != 0 {
+				t.Fatalf("%s", res)
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -219,16 +220,31 @@ func execRole(q string) int {
 	}
 	unblockSignals()
 	var e syscall.Errno
-	if useFD {
-		// execveat(fd, "", AT_EMPTY_PATH) needs only execute permission on the file itself.
-		_, _, e = unix.RawSyscall6(unix.SYS_EXECVEAT, uintptr(fd), uintptr(unsafe.Pointer(emptyp)),
-			uintptr(unsafe.Pointer(&argvp[0])), uintptr(unsafe.Pointer(&envp[0])), unix.AT_EMPTY_PATH, 0)
-	} else {
-		_, _, e = unix.RawSyscall(unix.SYS_EXECVE, uintptr(unsafe.Pointer(pathp)),
-			uintptr(unsafe.Pointer(&argvp[0])), uintptr(unsafe.Pointer(&envp[0])))
+	for range textBusyRetries {
+		if useFD {
+			// execveat(fd, "", AT_EMPTY_PATH) needs only execute permission on the file itself.
+			_, _, e = unix.RawSyscall6(unix.SYS_EXECVEAT, uintptr(fd), uintptr(unsafe.Pointer(emptyp)),
+				uintptr(unsafe.Pointer(&argvp[0])), uintptr(unsafe.Pointer(&envp[0])), unix.AT_EMPTY_PATH, 0)
+		} else {
+			_, _, e = unix.RawSyscall(unix.SYS_EXECVE, uintptr(unsafe.Pointer(pathp)),
+				uintptr(unsafe.Pointer(&argvp[0])), uintptr(unsafe.Pointer(&envp[0])))
+		}
+		if e != syscall.ETXTBSY {
+			break
+		}
+		unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&textBusyPause)), 0, 0)
 	}
 	return fail("exec "+s.path, e)
 }
+
+// An exec fails with ETXTBSY while any process holds the file open for writing. That
+// happens for a moment, through no fault of the subject, when a program was written just
+// before (a test file, a copied submission) and a fork elsewhere in the harness copied the
+// writer's descriptor: the fork's child drops it at its own exec. The exec is retried for
+// up to textBusyRetries pauses of textBusyPause before the error counts.
+const textBusyRetries = 200
+
+var textBusyPause = unix.Timespec{Nsec: int64(time.Millisecond)}
 
 // selfHWM returns the peak resident set of this process in bytes (VmHWM), or 0.
 func selfHWM() int64 {

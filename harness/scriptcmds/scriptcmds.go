@@ -35,6 +35,7 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"gauntlet/harness/execfile"
 	"gauntlet/harness/faults"
 	"gauntlet/harness/hygiene"
 	"gauntlet/harness/sandbox"
@@ -454,7 +455,7 @@ func MkPlayer(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	b.WriteString(" -- \"$@\"\n")
 	path := filepath.Join(ts.Getenv("MOCKBIN"), args[0])
-	ts.Check(os.WriteFile(path, []byte(b.String()), 0o755))
+	ts.Check(execfile.Write(path, []byte(b.String()), 0o755))
 }
 
 // NoProcs fails if any process started by the script is still running, found by the case

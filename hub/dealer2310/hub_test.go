@@ -18,6 +18,7 @@ import (
 
 	game "gauntlet/games/dealer2310"
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/execfile"
 	hub "gauntlet/hub/dealer2310"
 )
 
@@ -92,7 +93,7 @@ func (g *gameDir) file(name, content string) string {
 func (g *gameDir) script(name, body string) string {
 	g.t.Helper()
 	body = "#!/bin/sh\n" + strings.ReplaceAll(body, "$DIR", g.dir)
-	if err := os.WriteFile(filepath.Join(g.dir, name), []byte(body), 0o755); err != nil {
+	if err := execfile.Write(filepath.Join(g.dir, name), []byte(body), 0o755); err != nil {
 		g.t.Fatal(err)
 	}
 	return "./" + name

@@ -16,6 +16,7 @@ import (
 
 	game "gauntlet/games/stlucia"
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/execfile"
 	"gauntlet/hub/stlucia"
 )
 
@@ -78,7 +79,7 @@ func script(t *testing.T, dir, name, body string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	body = strings.ReplaceAll(body, "$DIR", dir)
-	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+	if err := execfile.Write(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -305,7 +306,7 @@ func TestHubGoldenGames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(renamed, b, 0o755)
+	execfile.Write(renamed, b, 0o755)
 	tests := []struct {
 		golden string
 		rolls  string
