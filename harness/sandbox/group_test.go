@@ -332,8 +332,8 @@ func TestProgramBusyForAMoment(t *testing.T) {
 			g, err := sandbox.Start(testConfig(), sandbox.Spec{Name: "p", Path: path})
 			if tc.want != "" {
 				if err == nil {
-					g.Stop()
-					t.Fatal("started")
+					res := g.Wait()
+					t.Fatalf("started: %s", res)
 				}
 				if !strings.Contains(err.Error(), tc.want) {
 					t.Fatalf("error %q does not say %q", err, tc.want)

@@ -181,6 +181,10 @@ func execRole(q string) int {
 	if err := errors.Join(err1, err2, err3, err4); err != nil {
 		return fail("exec "+s.path, err)
 	}
+	// The report of a failed exec is written into room made now: allocating once the
+	// limits hold could kill the role before it says why.
+	execStage := "exec " + s.path + ": "
+	report := make([]byte, 0, len(execStage)+256)
 	type limit struct {
 		name     string
 		resource int
@@ -234,7 +238,12 @@ func execRole(q string) int {
 		}
 		unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&textBusyPause)), 0, 0)
 	}
-	return fail("exec "+s.path, e)
+	report = append(report, execStage...)
+	if msg := e.Error(); len(msg) <= 256 {
+		report = append(report, msg...)
+	}
+	unix.Write(s.errFD, report)
+	return roleExitStatus
 }
 
 // An exec fails with ETXTBSY while any process holds the file open for writing. That
