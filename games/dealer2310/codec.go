@@ -41,7 +41,7 @@ func ParseDeckFile(data []byte) (Deck, error) {
 	s := string(data)
 	i := strings.IndexByte(s, '\n')
 	if i < 0 || i != len(s)-1 {
-		return nil, &FormatError{Rule: RuleDeckLine, Input: s}
+		return nil, formatError(RuleDeckLine, s)
 	}
 	return ParseDeck(s[:i])
 }
@@ -50,21 +50,21 @@ func ParseDeckFile(data []byte) (Deck, error) {
 func ParseDeck(line string) (Deck, error) {
 	n, rest, ok := leadingCount(line)
 	if !ok {
-		return nil, &FormatError{Rule: RuleDeckCount, Input: line}
+		return nil, formatError(RuleDeckCount, line)
 	}
 	d := make(Deck, 0, len(rest))
 	for i := 0; i < len(rest); i++ {
 		b := rest[i]
 		if b < 'A' || b > 'E' {
-			return nil, &FormatError{Rule: RuleDeckCard, Input: line}
+			return nil, formatError(RuleDeckCard, line)
 		}
 		d = append(d, Card(b-'A'+1))
 	}
 	if len(d) != n {
-		return nil, &FormatError{Rule: RuleDeckMatch, Input: line}
+		return nil, formatError(RuleDeckMatch, line)
 	}
 	if n < MinDeck {
-		return nil, &FormatError{Rule: RuleDeckSize, Input: line}
+		return nil, formatError(RuleDeckSize, line)
 	}
 	return d, nil
 }
@@ -147,7 +147,7 @@ func ParsePathFile(data []byte) (Path, error) {
 	s := string(data)
 	i := strings.IndexByte(s, '\n')
 	if i < 0 || i != len(s)-1 {
-		return nil, &FormatError{Rule: RulePathLine, Input: s}
+		return nil, formatError(RulePathLine, s)
 	}
 	return ParsePath(s[:i])
 }
@@ -157,28 +157,28 @@ func ParsePathFile(data []byte) (Path, error) {
 func ParsePath(line string) (Path, error) {
 	n, rest, ok := leadingCount(line)
 	if !ok || !strings.HasPrefix(rest, ";") {
-		return nil, &FormatError{Rule: RulePathCount, Input: line}
+		return nil, formatError(RulePathCount, line)
 	}
 	rest = rest[1:]
 	if len(rest)%3 != 0 {
-		return nil, &FormatError{Rule: RulePathSite, Input: line}
+		return nil, formatError(RulePathSite, line)
 	}
 	p := make(Path, 0, len(rest)/3)
 	for i := 0; i < len(rest); i += 3 {
 		s, ok := parseSite(rest[i : i+3])
 		if !ok {
-			return nil, &FormatError{Rule: RulePathSite, Input: line}
+			return nil, formatError(RulePathSite, line)
 		}
 		p = append(p, s)
 	}
 	if len(p) != n {
-		return nil, &FormatError{Rule: RulePathMatch, Input: line}
+		return nil, formatError(RulePathMatch, line)
 	}
 	if n < MinPath {
-		return nil, &FormatError{Rule: RulePathSize, Input: line}
+		return nil, formatError(RulePathSize, line)
 	}
 	if p[0].Type != Barrier || p[n-1].Type != Barrier {
-		return nil, &FormatError{Rule: RulePathEnds, Input: line}
+		return nil, formatError(RulePathEnds, line)
 	}
 	return p, nil
 }

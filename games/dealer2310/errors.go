@@ -1,17 +1,19 @@
 package dealer2310
 
-import "fmt"
+import (
+	"fmt"
+
+	"gauntlet/games/grammar"
+)
 
 // FormatError reports text that breaks the grammar of a deck file, a path file or a
 // message. Rule names the rule broken (one of the Rule constants) so that tests, the grader
 // and the fuzzer can tell failures apart without matching prose.
-type FormatError struct {
-	Rule  string // the rule broken
-	Input string // the offending text
-}
+type FormatError = grammar.Error
 
-func (e *FormatError) Error() string {
-	return fmt.Sprintf("dealer2310: %s: %q", e.Rule, e.Input)
+// formatError is the error for input that breaks rule.
+func formatError(rule, input string) *FormatError {
+	return &FormatError{Game: "dealer2310", Rule: rule, Input: input}
 }
 
 // The grammar rules of the deck file.

@@ -27,6 +27,7 @@ import (
 	gofuzz "github.com/google/gofuzz"
 
 	. "gauntlet/games/dealer2310"
+	"gauntlet/games/grammar"
 )
 
 var deckRules = []string{RuleDeckLine, RuleDeckCount, RuleDeckCard, RuleDeckMatch, RuleDeckSize}
@@ -36,16 +37,9 @@ var msgRules = []string{RuleMsgKind, RuleMsgNumber, RuleHAPFields, RuleHAPSign, 
 // checkFormatError fails unless err is a *FormatError naming one of the rules in allowed.
 func checkFormatError(t *testing.T, what string, err error, allowed ...string) {
 	t.Helper()
-	var fe *FormatError
-	if !errors.As(err, &fe) {
-		t.Fatalf("%s: error %v (%T) is not a *FormatError", what, err, err)
+	if err := grammar.Check(err, allowed...); err != nil {
+		t.Fatalf("%s: %v", what, err)
 	}
-	for _, r := range allowed {
-		if fe.Rule == r {
-			return
-		}
-	}
-	t.Fatalf("%s: rule %q is not one of %q", what, fe.Rule, allowed)
 }
 
 // FuzzCodecDeck: a deck line that parses formats back to itself.

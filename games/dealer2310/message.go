@@ -95,7 +95,7 @@ func ParseMsg(line string) (Msg, error) {
 	case strings.HasPrefix(line, "DO") && !strings.HasPrefix(line, TextDone):
 		n, ok := parseNumber(line[2:], false)
 		if !ok {
-			return Msg{}, &FormatError{Rule: RuleMsgNumber, Input: line}
+			return Msg{}, formatError(RuleMsgNumber, line)
 		}
 		return Msg{Kind: MsgDO, Site: n}, nil
 	case strings.HasPrefix(line, "HAP"):
@@ -105,7 +105,7 @@ func ParseMsg(line string) (Msg, error) {
 		}
 		return Msg{Kind: MsgHAP, HAP: h}, nil
 	}
-	return Msg{}, &FormatError{Rule: RuleMsgKind, Input: line}
+	return Msg{}, formatError(RuleMsgKind, line)
 }
 
 // ParsePlayerMsg parses a line a player sent the dealer: it must be a DO message. It
@@ -116,7 +116,7 @@ func ParsePlayerMsg(line string) (int, error) {
 		return 0, err
 	}
 	if m.Kind != MsgDO {
-		return 0, &FormatError{Rule: RuleFromPlayer, Input: line}
+		return 0, formatError(RuleFromPlayer, line)
 	}
 	return m.Site, nil
 }
@@ -129,7 +129,7 @@ func ParseDealerMsg(line string) (Msg, error) {
 		return Msg{}, err
 	}
 	if m.Kind == MsgDO {
-		return Msg{}, &FormatError{Rule: RuleFromDealer, Input: line}
+		return Msg{}, formatError(RuleFromDealer, line)
 	}
 	return m, nil
 }
@@ -137,24 +137,24 @@ func ParseDealerMsg(line string) (Msg, error) {
 func parseHAP(line string) (HAP, error) {
 	f := strings.Split(line[len("HAP"):], ",")
 	if len(f) != 5 {
-		return HAP{}, &FormatError{Rule: RuleHAPFields, Input: line}
+		return HAP{}, formatError(RuleHAPFields, line)
 	}
 	var v [5]int
 	for i, s := range f {
 		signed := i == 3
 		if !signed && strings.HasPrefix(s, "-") {
 			if _, ok := parseNumber(s[1:], false); ok {
-				return HAP{}, &FormatError{Rule: RuleHAPSign, Input: line}
+				return HAP{}, formatError(RuleHAPSign, line)
 			}
 		}
 		n, ok := parseNumber(s, signed)
 		if !ok {
-			return HAP{}, &FormatError{Rule: RuleMsgNumber, Input: line}
+			return HAP{}, formatError(RuleMsgNumber, line)
 		}
 		v[i] = n
 	}
 	if v[4] > int(CardE) {
-		return HAP{}, &FormatError{Rule: RuleHAPCard, Input: line}
+		return HAP{}, formatError(RuleHAPCard, line)
 	}
 	return HAP{Player: v[0], Site: v[1], Points: v[2], Money: v[3], Card: Card(v[4])}, nil
 }

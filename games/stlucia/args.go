@@ -32,13 +32,13 @@ func ParseHubArgs(args []string) (HubArgs, int) {
 // taken as the largest int, since it is still a positive integer.
 func ParseWinscore(s string) (int, error) {
 	if s == "" {
-		return 0, &FormatError{Rule: RuleWinscore, Input: s}
+		return 0, formatError(RuleWinscore, s)
 	}
 	n := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c < '0' || c > '9' {
-			return 0, &FormatError{Rule: RuleWinscore, Input: s}
+			return 0, formatError(RuleWinscore, s)
 		}
 		d := int(c - '0')
 		if n > (math.MaxInt-d)/10 {
@@ -48,7 +48,7 @@ func ParseWinscore(s string) (int, error) {
 		}
 	}
 	if n == 0 {
-		return 0, &FormatError{Rule: RuleWinscore, Input: s}
+		return 0, formatError(RuleWinscore, s)
 	}
 	return n, nil
 }
@@ -76,19 +76,19 @@ func ParsePlayerArgs(args []string) (n, me, status int) {
 // number of them), value 2 to 26.
 func parsePlayerCount(s string) (int, error) {
 	if s == "" {
-		return 0, &FormatError{Rule: RulePlayerCount, Input: s}
+		return 0, formatError(RulePlayerCount, s)
 	}
 	n := 0
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
-			return 0, &FormatError{Rule: RulePlayerCount, Input: s}
+			return 0, formatError(RulePlayerCount, s)
 		}
 		// Past MaxPlayers the value is out of range whatever follows; stop growing it so
 		// that a long count cannot overflow.
 		n = min(n*10+int(s[i]-'0'), MaxPlayers+1)
 	}
 	if n < MinPlayers || n > MaxPlayers {
-		return 0, &FormatError{Rule: RulePlayerCount, Input: s}
+		return 0, formatError(RulePlayerCount, s)
 	}
 	return n, nil
 }

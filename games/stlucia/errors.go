@@ -1,17 +1,19 @@
 package stlucia
 
-import "fmt"
+import (
+	"fmt"
+
+	"gauntlet/games/grammar"
+)
 
 // FormatError reports text that breaks the grammar of a roll file, a message or an
 // argument. Rule names the rule broken (one of the Rule constants) so tests, the grader and
 // the fuzzer can tell failures apart without matching prose.
-type FormatError struct {
-	Rule  string // the rule broken
-	Input string // the offending text
-}
+type FormatError = grammar.Error
 
-func (e *FormatError) Error() string {
-	return fmt.Sprintf("stlucia: %s: %q", e.Rule, e.Input)
+// formatError is the error for input that breaks rule.
+func formatError(rule, input string) *FormatError {
+	return &FormatError{Game: "stlucia", Rule: rule, Input: input}
 }
 
 // The grammar rules a FormatError can name.

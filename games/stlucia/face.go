@@ -119,13 +119,13 @@ func (r Roll) appendTo(b []byte) []byte {
 func ParseRoll(s string) (Roll, error) {
 	var r Roll
 	if len(s) != DiceCount {
-		return r, &FormatError{Rule: RuleDiceWord, Input: s}
+		return r, formatError(RuleDiceWord, s)
 	}
 	prev := Face(0)
 	for i := 0; i < len(s); i++ {
 		f, ok := FaceOf(s[i])
 		if !ok || f < prev {
-			return Roll{}, &FormatError{Rule: RuleDiceWord, Input: s}
+			return Roll{}, formatError(RuleDiceWord, s)
 		}
 		prev = f
 		r[f]++

@@ -25,32 +25,16 @@ import (
 
 	gofuzz "github.com/google/gofuzz"
 
+	"gauntlet/games/grammar"
 	. "gauntlet/games/stlucia"
 )
-
-// formatRules are the rules a *FormatError may name.
-var formatRules = map[string]bool{
-	RuleDiceWord: true, RuleRollChar: true, RuleRollEmpty: true, RuleMsgKind: true,
-	RuleMsgFields: true, RuleLabel: true, RuleNumber: true, RuleDirection: true,
-	RuleRerollFaces: true, RuleWinscore: true, RulePlayerCount: true, RulePlayerID: true,
-}
 
 // checkFormatError fails unless err is a *FormatError naming one of the rules in allowed.
 func checkFormatError(t *testing.T, what string, err error, allowed ...string) {
 	t.Helper()
-	var fe *FormatError
-	if !errors.As(err, &fe) {
-		t.Fatalf("%s: error %v (%T) is not a *FormatError", what, err, err)
+	if err := grammar.Check(err, allowed...); err != nil {
+		t.Fatalf("%s: %v", what, err)
 	}
-	if !formatRules[fe.Rule] {
-		t.Fatalf("%s: error names no known rule: %q", what, fe.Rule)
-	}
-	for _, r := range allowed {
-		if fe.Rule == r {
-			return
-		}
-	}
-	t.Fatalf("%s: rule %q is not one of %q", what, fe.Rule, allowed)
 }
 
 // FuzzCodecRoll: a dice word is six sorted faces; anything else is RuleDiceWord.

@@ -14,7 +14,7 @@ func Label(i int) byte { return byte('A' + i) }
 // parseLabel reads a one-letter player label.
 func parseLabel(s string) (int, error) {
 	if len(s) != 1 || s[0] < 'A' || s[0] > 'Z' {
-		return 0, &FormatError{Rule: RuleLabel, Input: s}
+		return 0, formatError(RuleLabel, s)
 	}
 	return int(s[0] - 'A'), nil
 }
@@ -24,11 +24,11 @@ func parseLabel(s string) (int, error) {
 // from overflow.
 func parseNumber(s string) (int, error) {
 	if len(s) == 0 || len(s) > 9 || s[0] == '0' {
-		return 0, &FormatError{Rule: RuleNumber, Input: s}
+		return 0, formatError(RuleNumber, s)
 	}
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
-			return 0, &FormatError{Rule: RuleNumber, Input: s}
+			return 0, formatError(RuleNumber, s)
 		}
 	}
 	n, _ := strconv.Atoi(s)
@@ -128,7 +128,7 @@ func ParseMsg(line string) (Msg, error) {
 	want := 0
 	switch m.Kind {
 	case 0:
-		return Msg{}, &FormatError{Rule: RuleMsgKind, Input: line}
+		return Msg{}, formatError(RuleMsgKind, line)
 	case MsgStay, MsgShutdown:
 		want = 1
 	case MsgTurn, MsgRerolled, MsgEliminated, MsgClaim, MsgWinner:
@@ -139,7 +139,7 @@ func ParseMsg(line string) (Msg, error) {
 		want = 4
 	}
 	if len(fields) != want {
-		return Msg{}, &FormatError{Rule: RuleMsgFields, Input: line}
+		return Msg{}, formatError(RuleMsgFields, line)
 	}
 	var err error
 	switch m.Kind {
@@ -161,7 +161,7 @@ func ParseMsg(line string) (Msg, error) {
 			case "out":
 				m.Out = true
 			default:
-				err = &FormatError{Rule: RuleDirection, Input: fields[3]}
+				err = formatError(RuleDirection, fields[3])
 			}
 		}
 	}
@@ -242,16 +242,16 @@ func ParseReply(line string) (Reply, error) {
 	}
 	rest, ok := strings.CutPrefix(line, "reroll ")
 	if !ok {
-		return Reply{}, &FormatError{Rule: RuleMsgKind, Input: line}
+		return Reply{}, formatError(RuleMsgKind, line)
 	}
 	if rest == "" {
-		return Reply{}, &FormatError{Rule: RuleRerollFaces, Input: line}
+		return Reply{}, formatError(RuleRerollFaces, line)
 	}
 	faces := make([]Face, len(rest))
 	for i := 0; i < len(rest); i++ {
 		f, ok := FaceOf(rest[i])
 		if !ok {
-			return Reply{}, &FormatError{Rule: RuleRerollFaces, Input: line}
+			return Reply{}, formatError(RuleRerollFaces, line)
 		}
 		faces[i] = f
 	}

@@ -20,12 +20,12 @@ func ParseRollFile(data []byte) (RollFile, error) {
 			continue
 		}
 		if _, ok := FaceOf(c); !ok {
-			return RollFile{}, &FormatError{Rule: RuleRollChar, Input: string(c)}
+			return RollFile{}, formatError(RuleRollChar, string(c))
 		}
 		n++
 	}
 	if n == 0 {
-		return RollFile{}, &FormatError{Rule: RuleRollEmpty, Input: string(data)}
+		return RollFile{}, formatError(RuleRollEmpty, string(data))
 	}
 	return RollFile{Lines: strings.Split(string(data), "\n")}, nil
 }
