@@ -8,8 +8,9 @@
 // "record" mode and compares the whole recordings of the subject and the reference.
 //
 // Every run is bounded: the program gets its own process group, resource limits (CPU time,
-// file size, open files; set with prlimit just after it starts), a deadline at each wait, bounded output capture, and writes
-// to a program that does not read give up after the step timeout. Whatever happens, the
+// data size, file size, open files; set with prlimit just after it starts), a deadline at
+// each wait, bounded output capture, and writes to a program that does not read give up
+// after the step timeout. Whatever happens, the
 // process group is killed and reaped before Run returns.
 package record
 
@@ -113,6 +114,10 @@ type Options struct {
 	SignalSettle time.Duration
 	OutputLimit  int  // bytes kept of stdout and of stderr (default 4 MiB)
 	NoLimits     bool // do not set resource limits
+	// MemoryLimit bounds the program's data (RLIMIT_DATA: heap and private writable
+	// mappings) in bytes (default 1 GiB). Unlike an address-space limit it can be set after
+	// the start: a Go program's reserved but unused arenas do not count.
+	MemoryLimit int64
 }
 
 func (o Options) withDefaults() Options {
@@ -131,14 +136,18 @@ func (o Options) withDefaults() Options {
 	if o.OutputLimit <= 0 {
 		o.OutputLimit = 4 << 20
 	}
+	if o.MemoryLimit <= 0 {
+		o.MemoryLimit = 1 << 30
+	}
 	return o
 }
 
-// limits are set on every program run: enough for any honest hub or player, small enough
-// that a runaway one cannot hurt the machine. They are set with prlimit just after the
-// program starts, so there is no address-space limit: one set after a Go program (such as
-// a reference) has made its start-up reservations makes its next allocation fail. The
-// sandbox (harness/sandbox) sets limits before exec, at the cost of a re-exec per run.
+// limits are set on every program run, with Options.MemoryLimit: enough for any honest
+// hub or player, small enough that a runaway one cannot hurt the machine. They are set
+// with prlimit just after the program starts, so memory is bounded by RLIMIT_DATA, not by
+// an address-space limit: one set after a Go program (such as a reference) has made its
+// start-up reservations makes its next allocation fail. The sandbox (harness/sandbox) sets
+// limits before exec, at the cost of a re-exec per run.
 var limits = []struct {
 	resource int
 	value    uint64
@@ -274,6 +283,8 @@ func Run(prog string, args []string, script []Step, opt Options) (*Result, error
 		for _, l := range limits {
 			unix.Prlimit(pid, l.resource, &unix.Rlimit{Cur: l.value, Max: l.value}, nil)
 		}
+		mem := uint64(opt.MemoryLimit)
+		unix.Prlimit(pid, unix.RLIMIT_DATA, &unix.Rlimit{Cur: mem, Max: mem}, nil)
 	}
 	out, errs := newStream(opt.OutputLimit), newStream(opt.OutputLimit)
 	go out.loop(outR)

@@ -134,6 +134,20 @@ func TestOutputLimit(t *testing.T) {
 	}
 }
 
+// A program that allocates past the memory limit is refused the memory (here the shell
+// dies of it); the same program under the default limit runs to the end.
+func TestMemoryLimit(t *testing.T) {
+	hog := `x=$(head -c 40000000 /dev/zero | tr '\0' a); echo kept ${#x}`
+	res := sh(t, hog, nil, Options{MemoryLimit: 16 << 20, StepTimeout: 10 * time.Second})
+	if res.Exit == (Exit{}) || strings.Contains(string(res.Stdout), "kept") {
+		t.Errorf("under a 16 MiB limit: %v, stdout %q", res.Exit, res.Stdout)
+	}
+	res = sh(t, hog, nil, Options{StepTimeout: 10 * time.Second})
+	if res.Exit != (Exit{}) || string(res.Stdout) != "kept 40000000\n" {
+		t.Errorf("under the default limit: %v, stdout %q", res.Exit, res.Stdout)
+	}
+}
+
 // TestGroupKilled: whatever the program leaves running in its group is killed at the end.
 func TestGroupKilled(t *testing.T) {
 	res := sh(t, `sleep 30 & echo $!`, nil, Options{})
