@@ -132,12 +132,6 @@ func gradeCohort(g grade.Game, cases []grade.Case, dirs []string, f gradeFlags, 
 		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
 	}
-	for _, d := range abs {
-		if st, err := os.Stat(d); err != nil || !st.IsDir() {
-			fmt.Fprintf(stderr, "gauntlet grade: %s is not a folder\n", d)
-			return 2
-		}
-	}
 	if f.outDir != "" {
 		if err := os.MkdirAll(f.outDir, 0o755); err != nil {
 			fmt.Fprintf(stderr, "gauntlet grade: -out: %v\n", err)
@@ -313,7 +307,7 @@ func (c *cohortRun) complete(s *submission) {
 		all = append(all, o...)
 	}
 	rep := grade.NewReport(c.g, s.subj.Name, s.started, s.built, all)
-	rep.Notes = sandboxNotes(s.subj, c.options(s))
+	rep.Notes = append(s.subj.Notes, sandboxNotes(s.subj, c.options(s))...)
 	var werr error
 	if c.f.outDir != "" {
 		werr = writeAtomic(c.reportPath(s), rep.WriteJSON)

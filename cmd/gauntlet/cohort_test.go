@@ -263,11 +263,18 @@ func TestGradePassingSubmissions(t *testing.T) {
 		files[flag] = filepath.Join(root, "single."+flag)
 		args = append(args, "-"+flag, files[flag])
 	}
+	args = append(args, "-prog", "EAIT=out/nothere")
 	code, stdout, stderr = gauntlet(append(append([]string{"grade", "stlucia", "-run", specCase}, args...), a)...)
 	if code != 0 || !strings.Contains(stdout, "gauntlet grade stlucia: "+a) {
 		t.Fatalf("single: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	allVerdicts(t, readReport(t, files["json"]), grade.Pass)
+	rep := readReport(t, files["json"])
+	allVerdicts(t, rep, grade.Pass)
+	// A -prog path that names nothing is said, in the summary and the report.
+	const progNote = "-prog EAIT=out/nothere: no executable file there after the build"
+	if len(rep.Notes) == 0 || !strings.HasPrefix(rep.Notes[0], progNote) || !strings.Contains(stdout, "note: "+progNote) {
+		t.Errorf("notes %q, stdout:\n%s\nwant the -prog note", rep.Notes, stdout)
+	}
 	var gs struct {
 		Score float64 `json:"score"`
 		Tests []struct {
@@ -334,10 +341,15 @@ func TestGradeUsageErrors(t *testing.T) {
 		{"json for a cohort", []string{"-json", "x.json", a, b}, "for a cohort use -out"},
 		{"gradescope for a cohort", []string{"-gradescope", "x.json", a, b}, "-gradescope is for one submission"},
 		{"flag after the folders", []string{a, "-j", "2"}, "flags go before the folders"},
-		{"not a folder", []string{a, filepath.Join(root, "missing")}, "is not a folder"},
+		{"not a folder", []string{a, filepath.Join(root, "missing")}, "missing: no such folder"},
 		{"same folder twice", []string{a, b, a}, "given twice"},
 		{"another run's report in -out", []string{"-out", out, a, b}, "is the report of another run"},
 		{"bad -run", []string{"-run", "(", a, b}, "-run"},
+		{"-run matching nothing", []string{"-run", "^hub_args_usage$", a}, `-run "^hub_args_usage$" matches no case of stlucia`},
+		{"-explain with -run matching nothing", []string{"-explain", "-run", "^nothing$"}, "matches no case"},
+		{"one missing folder", []string{filepath.Join(root, "missing")}, "missing: no such folder"},
+		{"a file for a folder", []string{filepath.Join(a, "Makefile")}, "Makefile is not a folder"},
+		{"niceness out of range", []string{"-nice", "50", a}, "-nice 50: want 0 to 19"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -346,6 +358,36 @@ func TestGradeUsageErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q: want 2 and %q\nstdout: %s", code, stderr, tc.stderr, stdout)
 			}
 		})
+	}
+}
+
+// Help is asked for in any of the usual ways, before or after the game: it goes to stdout
+// and exits 0. A usage error goes to stderr and exits 2.
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"help"}, {"grade", "--help"}, {"grade", "-h"},
+		{"grade", "stlucia", "-help"}, {"grade", "stlucia", "-j", "2", "--help"}, {"play", "--help"},
+		{"play", "stlucia", "-h"}, {"fuzz", "--help"}} {
+		code, stdout, stderr := gauntlet(args...)
+		if code != 0 || !strings.HasPrefix(stdout, "usage: gauntlet") || stderr != "" {
+			t.Errorf("gauntlet %s: exit %d, stdout %.40q..., stderr %q; want 0 and the usage on stdout", strings.Join(args, " "), code, stdout, stderr)
+		}
+	}
+	if _, stdout, _ := gauntlet("grade", "--help"); !strings.Contains(stdout, "-procs") || !strings.Contains(stdout, "Games: dealer2310, stlucia") {
+		t.Errorf("grade --help lacks the flags or the games:\n%s", stdout)
+	}
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"grade"}, "usage: gauntlet grade"},
+		{[]string{"play"}, "usage: gauntlet play"},
+		{[]string{"play", "stlucia", "-example", "q"}, `stlucia has no example "q" (examples: `},
+		{[]string{"play", "chess"}, `no game "chess"`},
+	} {
+		code, stdout, stderr := gauntlet(tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.stderr) || stdout != "" {
+			t.Errorf("gauntlet %s: exit %d, stderr %q, stdout %q; want 2 and %q", strings.Join(tc.args, " "), code, stderr, stdout, tc.stderr)
+		}
 	}
 }
 

@@ -4,10 +4,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -75,7 +77,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	f.progs = progFlags{}
 	fs.IntVar(&f.jobs, "j", 2, "cases run at once (in a cohort: shared by all submissions)")
 	fs.StringVar(&f.run, "run", "", "only the cases whose id matches this regular expression")
-	fs.DurationVar(&f.timeout, "timeout", 0, "deadline of each program run in a case (default: the game's)")
+	fs.DurationVar(&f.timeout, "timeout", 0, "default deadline of each program run in a case (default: the game's; cases that set their own keep it)")
 	fs.BoolVar(&f.explain, "explain", false, "print what each case runs and checks, without running it")
 	fs.BoolVar(&f.noBuild, "no-build", false, "use the programs in DIR as they are, without make")
 	fs.BoolVar(&f.verbose, "v", false, "show the full log of every failed case")
@@ -86,10 +88,17 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.outDir, "out", "", "cohort: write each submission's JSON report to `DIR`/NAME.json as soon as it is done; skip those already there")
 	fs.Var(f.progs, "prog", "NAME=PATH: use PATH (relative to DIR) as the spec's program NAME (repeatable)")
 	f.limits.AddFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, gradeUsage)
+	usageTo := func(w io.Writer) {
+		fmt.Fprint(w, gradeUsage)
+		fs.SetOutput(w)
 		fs.PrintDefaults()
-		fmt.Fprintf(stderr, "\nGames: %s\n", strings.Join(programs.GradeGames(), ", "))
+		fs.SetOutput(stderr)
+		fmt.Fprintf(w, "\nGames: %s\n", strings.Join(programs.GradeGames(), ", "))
+	}
+	fs.Usage = func() { usageTo(stderr) }
+	if wantsHelp(args) {
+		usageTo(stdout)
+		return 0
 	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		fs.Usage()
@@ -101,6 +110,10 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	if err := f.limits.Validate(); err != nil {
+		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
 	}
 	var filter *regexp.Regexp
@@ -121,6 +134,10 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: the suite uses categories the game does not define: %s\n", strings.Join(unknown, ", "))
 		return 2
 	}
+	if len(selectCases(cases, filter)) == 0 {
+		fmt.Fprintf(stderr, "gauntlet grade: -run %q matches no case of %s (see -explain for the case ids)\n", f.run, g.Name)
+		return 2
+	}
 	if f.explain {
 		explain(stdout, g, cases, filter)
 		return 0
@@ -129,6 +146,13 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	for _, d := range dirs {
 		if strings.HasPrefix(d, "-") {
 			fmt.Fprintf(stderr, "gauntlet grade: %s: flags go before the folders\n", d)
+			return 2
+		}
+		if st, err := os.Stat(d); err != nil {
+			fmt.Fprintf(stderr, "gauntlet grade: %s: no such folder\n", d)
+			return 2
+		} else if !st.IsDir() {
+			fmt.Fprintf(stderr, "gauntlet grade: %s is not a folder\n", d)
 			return 2
 		}
 	}
@@ -184,7 +208,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		Scratch: scratch, Limits: f.limits, Stop: stop, SandboxUsers: true}
 	outs := grade.Run(g, cases, subj, opt)
 	rep := grade.NewReport(g, subj.Name, started, built, outs)
-	rep.Notes = sandboxNotes(subj, opt)
+	rep.Notes = append(subj.Notes, sandboxNotes(subj, opt)...)
 	rep.WriteSummary(stdout, f.verbose)
 	if want := caseRuns(g, selectCases(cases, filter)); len(outs) < want {
 		// Interrupted: what ran is shown, but a partial report is never written, so that
@@ -254,15 +278,18 @@ func buildSubject(g grade.Game, dir, scratch string, f gradeFlags) (grade.Subjec
 	if err != nil {
 		return grade.Subject{}, nil, err
 	}
-	for name, rel := range f.progs {
-		p := filepath.Join(res.Dir, rel)
-		if st, err := os.Stat(p); err == nil && st.Mode()&0o111 != 0 {
-			res.Programs[name] = p
-			res.Missing = remove(res.Missing, name)
-		}
-	}
 	abs, _ := filepath.Abs(dir)
 	subj := grade.Subject{Name: abs, Programs: map[string]string{}}
+	for _, name := range slices.Sorted(maps.Keys(f.progs)) {
+		rel := f.progs[name]
+		p := filepath.Join(res.Dir, rel)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			res.Programs[name] = p
+			res.Missing = remove(res.Missing, name)
+		} else if res.OK {
+			subj.Notes = append(subj.Notes, fmt.Sprintf("-prog %s=%s: no executable file there after the build, so %s was looked for by its own name", name, rel, name))
+		}
+	}
 	if res.OK {
 		subj.Programs = res.Programs
 	}

@@ -27,7 +27,10 @@ Commands:
   help                show this text
 
 Games: dealer2310 (2310dealer, 2310A, 2310B), stlucia (stlucia, EAIT, SCIENCE, HABS, HASS, MABS).
-Exit status: that of the program run, or 2 on a usage error.
+
+Exit status: grade and fuzz: 0 when nothing failed, 1 when something did, 2 on a usage or
+harness error (see their --help); play and exec: that of the program run; any command: 2 on
+a usage error. --help exits 0.
 `
 
 func main() {
@@ -36,6 +39,19 @@ func main() {
 		os.Exit(p.Main())
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// wantsHelp says whether args ask for help: -h, -help or --help before any "--".
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -23,12 +23,18 @@ func play(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gauntlet play", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	example := fs.String("example", "", "the built-in example to run (default: the game's first)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: gauntlet play GAME [-example NAME] [-- HUB-ARGS...]\n\nBuilt-in examples:\n")
+	usageTo := func(w io.Writer) {
+		fmt.Fprint(w, "usage: gauntlet play GAME [-example NAME] [-- HUB-ARGS...]\n\nBuilt-in examples:\n")
 		for _, e := range programs.Examples {
-			fmt.Fprintf(stderr, "  %-10s %-6s %s\n", e.Game, e.Name, e.About)
+			fmt.Fprintf(w, "  %-10s %-6s %s\n", e.Game, e.Name, e.About)
 		}
-		fmt.Fprint(stderr, "\nWith HUB-ARGS, the hub runs with them instead (files relative to the current directory).\n")
+		fmt.Fprint(w, "\nWith HUB-ARGS, the hub runs with them instead (files relative to the current directory).\n"+
+			"Exit status: the hub's (128+N when signal N killed it), or 2 on a usage error.\n")
+	}
+	fs.Usage = func() { usageTo(stderr) }
+	if wantsHelp(args) {
+		usageTo(stdout)
+		return 0
 	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		fs.Usage()
@@ -40,7 +46,17 @@ func play(args []string, stdout, stderr io.Writer) int {
 	}
 	ex, ok := programs.FindExample(game, *example)
 	if !ok {
-		fmt.Fprintf(stderr, "gauntlet play: no game %q with example %q\n", game, *example)
+		var names []string
+		for _, e := range programs.Examples {
+			if e.Game == game {
+				names = append(names, e.Name)
+			}
+		}
+		if len(names) == 0 {
+			fmt.Fprintf(stderr, "gauntlet play: no game %q\n", game)
+		} else {
+			fmt.Fprintf(stderr, "gauntlet play: %s has no example %q (examples: %s)\n", game, *example, strings.Join(names, ", "))
+		}
 		fs.Usage()
 		return 2
 	}

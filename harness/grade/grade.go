@@ -114,6 +114,7 @@ func (g Game) theirsIn(v string, p Pairing) bool {
 type Subject struct {
 	Name     string            // for reports, e.g. the submission's folder name
 	Programs map[string]string // spec name -> path of the subject's program
+	Notes    []string          // what the grader noticed while preparing it, for the report's notes
 }
 
 // Options tune a grading run.

@@ -54,10 +54,27 @@ func (l *Limits) AddFlags(fs *flag.FlagSet) {
 	*l = d
 	fs.DurationVar(&l.CPU, "cpu", d.CPU, "CPU time each subject process may use")
 	fs.Var((*byteSize)(&l.AddressSpace), "mem", "address space of each subject process (e.g. 512M; -1: unlimited)")
-	fs.IntVar(&l.Processes, "procs", d.Processes, "processes the subject may have at once")
+	fs.IntVar(&l.Processes, "procs", d.Processes, "processes and threads the subject may have at once (threads count: a Go program has about six)")
 	fs.Var((*byteSize)(&l.FileSize), "fsize", "largest file the subject may write (e.g. 64M)")
 	fs.IntVar(&l.OpenFiles, "nofile", d.OpenFiles, "descriptors each subject process may open")
 	fs.IntVar(&l.Nice, "nice", d.Nice, "niceness of the subject (0-19)")
+}
+
+// Validate reports a limit no run could use: a negative CPU time, process count or
+// descriptor count, or a niceness outside 0-19 (values withDefaults would otherwise change
+// silently).
+func (l Limits) Validate() error {
+	switch {
+	case l.CPU < 0:
+		return fmt.Errorf("-cpu %v: want a positive duration", l.CPU)
+	case l.Processes < 0:
+		return fmt.Errorf("-procs %d: want a positive count", l.Processes)
+	case l.OpenFiles < 0:
+		return fmt.Errorf("-nofile %d: want a positive count", l.OpenFiles)
+	case l.Nice < 0 || l.Nice > 19:
+		return fmt.Errorf("-nice %d: want 0 to 19", l.Nice)
+	}
+	return nil
 }
 
 // DefaultLimits returns the limits a zero Limits stands for.

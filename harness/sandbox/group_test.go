@@ -252,6 +252,14 @@ func TestConfigFlags(t *testing.T) {
 	if err := fs.Parse([]string{"-mem", "lots"}); err == nil {
 		t.Error("bad size accepted")
 	}
+	if err := want.Validate(); err != nil {
+		t.Errorf("Validate(%+v) = %v", want, err)
+	}
+	for _, bad := range []sandbox.Limits{{CPU: -time.Second}, {Processes: -1}, {OpenFiles: -2}, {Nice: 20}, {Nice: -1}} {
+		if err := bad.Validate(); err == nil {
+			t.Errorf("Validate(%+v) accepted it", bad)
+		}
+	}
 }
 
 // TestTranscriptSink: a run's transcript can be copied as JSON lines to a file as it goes,
