@@ -51,9 +51,15 @@ func Divergence(log string) string {
 	div := transcript.Divergence{Want: transcript.Ended, Got: transcript.Ended}
 	if d.want != nil {
 		div.Want = transcript.Escape([]byte(*d.want))
+		if d.wantNoEOL {
+			div.Want += " " + noNewline
+		}
 	}
 	if d.got != nil {
 		div.Got = transcript.Escape([]byte(*d.got))
+		if d.gotNoEOL {
+			div.Got += " " + noNewline
+		}
 	}
 	// The whole output is in the log, printed by the command that produced it; the diff
 	// only holds a few lines of context. Use the whole output when it agrees with the diff.

@@ -185,11 +185,11 @@ func TestClassify(t *testing.T) {
 		{"> run $PLAYER\nFAIL: x.txtar:3: run: $PLAYER: exec: \"/s/p\": no such file or directory\n", BuildFail},
 		{"> run mockhub conv\nFAIL: x.txtar:3: run: mockhub: exec: \"mockhub\": executable file not found in $PATH\n", HarnessError},
 		{"> run -after-stdout 'a b' -status 1 $PLAYER\nFAIL: x.txtar:3: run: $PLAYER: want exit 1, got 2\n", WrongExit},
-		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at conversation line 4 (expect \"X\"): want \"X\\n\", got nothing within 5s; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", Timeout},
-		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at conversation line 9 (exit 4): want exit status 4, got killed by SIGSEGV; player: killed by SIGSEGV\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", Crash},
-		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at conversation line 9 (exit 4): want exit status 4, got exit status 3; player: exit status 3\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", WrongExit},
-		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at conversation line 9 (exit signal TERM): want killed by SIGTERM, got exit status 0; player: exit status 0\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", WrongExit},
-		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at conversation line 4 (expect \"X\"): want \"X\\n\", got \"Y\\n\"; player: killed by the mock hub at the end (killed by SIGKILL)\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", Protocol},
+		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got nothing within 5s; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", Timeout},
+		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at step 8 (line 9 of the conversation: exit 4): want exit status 4, got killed by SIGSEGV; player: killed by SIGSEGV\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", Crash},
+		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at step 8 (line 9 of the conversation: exit 4): want exit status 4, got exit status 3; player: exit status 3\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", WrongExit},
+		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at step 8 (line 9 of the conversation: exit signal TERM): want killed by SIGTERM, got exit status 0; player: exit status 0\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", WrongExit},
+		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got \"Y\\n\"; player: killed by the mock hub at the end (killed by SIGKILL)\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", Protocol},
 		{"> cmpalt stderr a b\nFAIL: x.txtar:3: cmpalt: stderr matches none of a, b\n", WrongStderr},
 		{"> frob\nFAIL: x.txtar:3: unknown command \"frob\"\n", HarnessError},
 		{"no failure line at all", HarnessError},
@@ -201,12 +201,42 @@ func TestClassify(t *testing.T) {
 	}
 }
 
+// The detail of a verdict says what a student needs: the command as the case ran it, not a
+// path in a scratch folder, and a hint where a player stayed silent.
+func TestClassifyDetail(t *testing.T) {
+	theirs := func(p string) bool { return p == "$EAIT" }
+	tests := []struct {
+		log, want string
+	}{
+		{"> run -status 1 $EAIT 2 A B\nFAIL: x.txtar:3: run: /tmp/g/build-1/EAIT: want exit 1, got 4\n",
+			"run $EAIT 2 A B: want exit 1, got 4"},
+		{"> run -status 2 -timeout 10s $EAIT 2 A\nFAIL: x.txtar:3: run: /tmp/g/build-1/EAIT: want exit 2, got signal:SEGV\n",
+			"run $EAIT 2 A: want exit 2, got signal:SEGV"},
+		{"> run $EAIT 2 'A B'\nFAIL: x.txtar:3: run: /tmp/g/EAIT did not finish within 10s (killed)\n",
+			"run $EAIT 2 A B did not finish within 10s (killed)"},
+		{"> run $EAIT 2 A\nFAIL: x.txtar:3: run: /tmp/g/EAIT exited but left processes running or files behind: sleep (pid 7)\n",
+			"run $EAIT 2 A exited but left processes running or files behind: sleep (pid 7)"},
+		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got nothing within 5s; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n",
+			`FAIL at step 3 (line 4 of the conversation: expect "X"): want "X\n", got nothing within 5s; player: killed` + unflushedHint},
+		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 9 (line 10 of the conversation: eof): want EOF, got nothing within 5s (stdout still open); player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n",
+			"FAIL at step 9 (line 10 of the conversation: eof): want EOF, got nothing within 5s (stdout still open); player: killed"},
+	}
+	for _, tc := range tests {
+		if _, got := Classify(tc.log, theirs); got != tc.want {
+			t.Errorf("Classify(%q) detail\n%s\nwant\n%s", tc.log, got, tc.want)
+		}
+	}
+}
+
 func TestFirstDiff(t *testing.T) {
 	tests := []struct{ log, want string }{
 		{"> cmp stderr w\ndiff stderr w\n--- stderr\n+++ w\n@@ -1,4 +1,4 @@\n Player A rolled 1\n Player B rolled 2\n-Player A wins\n+Player B wins\n\nFAIL: x", `: at line 3, want "Player B wins", got "Player A wins"`},
 		{"@@ -1,2 +1,1 @@\n a\n-extra\n\n", `: at line 2, want nothing more, got "extra"`},
 		{"@@ -5,2 +5,3 @@\n a\n b\n+missing\n\n", `: at line 7, want "missing", got nothing more`},
 		{"no diff here", ""},
+		// The same text but for the final newline: the side without it is marked.
+		{"@@ -1,1 +1,1 @@\n-Invalid player count\n\\ No newline at end of file\n+Invalid player count\n\nFAIL: x", `: at line 1, want "Invalid player count", got "Invalid player count" [no newline]`},
+		{"@@ -1,1 +1,1 @@\n-ok\n+ok\n\\ No newline at end of file\n\nFAIL: x", `: at line 1, want "ok" [no newline], got "ok"`},
 	}
 	for _, tc := range tests {
 		if got := firstDiff(tc.log); got != tc.want {

@@ -35,7 +35,7 @@ var (
 	failLine   = regexp.MustCompile(`(?m)^FAIL: [^\n]*?:(\d+): (.*)$`)
 	cmdLine    = regexp.MustCompile(`(?m)^> (.*)$`)
 	gotSignal  = regexp.MustCompile(`got signal:([A-Z0-9]+)`)
-	mockFail   = regexp.MustCompile(`(?m)^FAIL at conversation line .*$`)
+	mockFail   = regexp.MustCompile(`(?m)^FAIL at step .*$`)
 	unknownCmd = regexp.MustCompile(`unknown command|usage: |cannot start|mockhub: [^F]`)
 )
 
@@ -73,6 +73,8 @@ func Classify(log string, theirs func(prog string) bool) (Verdict, string) {
 		switch {
 		case strings.Contains(detail, "got killed by SIG"):
 			return Crash, detail
+		case strings.Contains(detail, "of the conversation: expect ") && strings.Contains(detail, "got nothing within"):
+			return Timeout, detail + unflushedHint
 		case strings.Contains(detail, "nothing within"):
 			return Timeout, detail
 		case strings.Contains(detail, "want exit status"), strings.Contains(detail, "want killed by"):
@@ -82,16 +84,16 @@ func Classify(log string, theirs func(prog string) bool) (Verdict, string) {
 	case prog == "mockhub" && strings.Contains(msg, "got 2"):
 		return HarnessError, msg
 	case strings.Contains(msg, "did not finish within"):
-		return Timeout, msg
+		return Timeout, withCommand(msg, fields)
 	case strings.Contains(msg, "left processes running"), strings.HasPrefix(msg, "noprocs:"):
-		return Hygiene, msg
+		return Hygiene, withCommand(msg, fields)
 	case strings.HasPrefix(msg, "run: ") && strings.Contains(msg, "want exit"):
 		if s := gotSignal.FindStringSubmatch(msg); s != nil {
-			return Crash, msg
+			return Crash, withCommand(msg, fields)
 		}
-		return WrongExit, msg
+		return WrongExit, withCommand(msg, fields)
 	case strings.HasPrefix(msg, "run: ") && strings.Contains(msg, "wrote more than"):
-		return WrongStdout, msg
+		return WrongStdout, withCommand(msg, fields)
 	case strings.Contains(cmd, "stdout"):
 		return WrongStdout, msg + firstDiff(log[:failAt])
 	case strings.Contains(cmd, "stderr"):
@@ -102,23 +104,53 @@ func Classify(log string, theirs func(prog string) bool) (Verdict, string) {
 	return WrongStdout, msg
 }
 
+// unflushedHint follows a player's silence where a reply was due: the commonest cause in C
+// is a reply written with stdio and never flushed.
+const unflushedHint = " (if the player did write its reply, it may still be in its stdout buffer: fflush(stdout) after each message)"
+
+// withCommand puts the command a failed `run` ran, as the case's script wrote it (program
+// variable and arguments), in place of the program's path in the message: "run:
+// /tmp/.../EAIT: want exit 1, got 4" becomes "run $EAIT 2 A B: want exit 1, got 4", and
+// "run: /tmp/.../EAIT did not finish ..." becomes "run $EAIT 2 A B did not finish ...".
+func withCommand(msg string, fields []string) string {
+	rest, ok := strings.CutPrefix(msg, "run: ")
+	at := runProgramAt(fields)
+	if !ok || at < 0 {
+		return msg
+	}
+	end := strings.IndexAny(rest, " :")
+	if end <= 0 {
+		return msg
+	}
+	return "run " + strings.Join(fields[at:], " ") + rest[end:]
+}
+
 // runProgram finds the program a `run [flags] PROG ARGS` command ran.
 func runProgram(fields []string) string {
+	if i := runProgramAt(fields); i >= 0 {
+		return fields[i]
+	}
+	return ""
+}
+
+// runProgramAt finds where the program is in the words of a `run [flags] PROG ARGS`
+// command, or -1.
+func runProgramAt(fields []string) int {
 	if len(fields) == 0 || fields[0] != "run" {
-		return ""
+		return -1
 	}
 	valueFlags := map[string]bool{"-status": true, "-timeout": true, "-stdin": true, "-signal": true,
 		"-after": true, "-after-stdout": true, "-after-stderr": true, "-env": true}
 	for i := 1; i < len(fields); i++ {
 		f := fields[i]
 		if !strings.HasPrefix(f, "-") {
-			return f
+			return i
 		}
 		if valueFlags[f] && !strings.Contains(f, "=") {
 			i++
 		}
 	}
-	return ""
+	return -1
 }
 
 // scriptWords splits a script command line into words as testscript does: spaces separate
@@ -161,20 +193,29 @@ func firstDiff(log string) string {
 	if !ok {
 		return ""
 	}
-	show := func(p *string) string {
-		if p == nil {
+	show := func(p *string, noEOL bool) string {
+		switch {
+		case p == nil:
 			return "nothing more"
+		case noEOL:
+			return strconv.Quote(*p) + " " + noNewline
 		}
 		return strconv.Quote(*p)
 	}
-	return fmt.Sprintf(": at line %d, want %s, got %s", d.line, show(d.want), show(d.got))
+	return fmt.Sprintf(": at line %d, want %s, got %s", d.line, show(d.want, d.wantNoEOL), show(d.got, d.gotNoEOL))
 }
+
+// noNewline marks a last line that ended without '\n', as transcripts do.
+const noNewline = "[no newline]"
 
 // diffPoint is the first difference of a unified diff.
 type diffPoint struct {
 	line      int      // its line number in the program's output (1-based)
 	got, want *string  // the lines there; nil when that side has no more lines
 	context   []string // the output's lines just before it, as the diff shows them
+	// gotNoEOL and wantNoEOL say that the line is the last of its side and has no '\n': the
+	// only difference a reader cannot see when the texts are the same.
+	gotNoEOL, wantNoEOL bool
 }
 
 // lastDiff finds the first difference in the last unified diff of a log (testscript's cmp,
@@ -192,17 +233,24 @@ func lastDiff(log string) (diffPoint, bool) {
 	if _, err := fmt.Sscanf(log[i+4:], "-%d", &d.line); err != nil {
 		d.line = 0
 	}
+	var last *bool // the no-newline mark of the side the previous diff line set
 	for _, l := range strings.Split(log[i+1:], "\n")[1:] {
 		if l == "" || strings.HasPrefix(l, "FAIL") || strings.HasPrefix(l, "> ") || strings.HasPrefix(l, "@@ ") {
 			break
 		}
+		mark := last
+		last = nil
 		switch {
+		case strings.HasPrefix(l, `\ `): // "\ No newline at end of file", about the line before
+			if mark != nil {
+				*mark = true
+			}
 		case strings.HasPrefix(l, "-") && d.got == nil:
 			v := l[1:]
-			d.got = &v
+			d.got, last = &v, &d.gotNoEOL
 		case strings.HasPrefix(l, "+") && d.want == nil:
 			v := l[1:]
-			d.want = &v
+			d.want, last = &v, &d.wantNoEOL
 		case strings.HasPrefix(l, " ") && d.got == nil && d.want == nil:
 			d.context = append(d.context, l[1:])
 			d.line++

@@ -39,8 +39,8 @@ func (r Result) Report() string {
 	if r.OK {
 		return fmt.Sprintf("ok: %d steps matched; player: %s", r.Steps, r.Status)
 	}
-	s := fmt.Sprintf("FAIL at conversation line %d (%s): want %s, got %s; player: %s",
-		r.Failed.Source, r.Failed, r.Want, r.Got, r.Status)
+	s := fmt.Sprintf("FAIL at step %d (line %d of the conversation: %s): want %s, got %s; player: %s",
+		r.Steps+1, r.Failed.Source, r.Failed, r.Want, r.Got, r.Status)
 	if r.Divergence != nil {
 		s += "\n" + DivergenceHeader + "\n" + strings.TrimSuffix(r.Divergence.Text("  ", DivergenceContext), "\n")
 	}
