@@ -27,27 +27,19 @@ import (
 	gofuzz "github.com/google/gofuzz"
 
 	. "gauntlet/games/dealer2310"
-	"gauntlet/games/grammar"
+	"gauntlet/games/grammar/grammartest"
 )
 
 var deckRules = []string{RuleDeckLine, RuleDeckCount, RuleDeckCard, RuleDeckMatch, RuleDeckSize}
 var pathRules = []string{RulePathLine, RulePathCount, RulePathSite, RulePathMatch, RulePathSize, RulePathEnds}
 var msgRules = []string{RuleMsgKind, RuleMsgNumber, RuleHAPFields, RuleHAPSign, RuleHAPCard}
 
-// checkFormatError fails unless err is a *FormatError naming one of the rules in allowed.
-func checkFormatError(t *testing.T, what string, err error, allowed ...string) {
-	t.Helper()
-	if err := grammar.Check(err, allowed...); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-}
-
 // FuzzCodecDeck: a deck line that parses formats back to itself.
 func FuzzCodecDeck(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		d, err := ParseDeck(line)
 		if err != nil {
-			checkFormatError(t, "ParseDeck", err, deckRules[1:]...)
+			grammartest.Require(t, "ParseDeck", err, deckRules[1:]...)
 			return
 		}
 		if d.String() != line || len(d) < MinDeck {
@@ -61,7 +53,7 @@ func FuzzCodecDeckFile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := ParseDeckFile(data)
 		if err != nil {
-			checkFormatError(t, "ParseDeckFile", err, deckRules...)
+			grammartest.Require(t, "ParseDeckFile", err, deckRules...)
 			if _, lerr := ParseDeck(strings.TrimSuffix(string(data), "\n")); lerr == nil && strings.Count(string(data), "\n") == 1 && strings.HasSuffix(string(data), "\n") {
 				t.Fatalf("ParseDeckFile(%q) fails (%v) but its line is a valid deck", data, err)
 			}
@@ -80,7 +72,7 @@ func FuzzCodecPath(f *testing.F) {
 		p, err := ParsePath(line)
 		r := NewPlayer(StrategyA, 2, 0).Handle(line)
 		if err != nil {
-			checkFormatError(t, "ParsePath", err, pathRules[1:]...)
+			grammartest.Require(t, "ParsePath", err, pathRules[1:]...)
 			if !r.Done || r.Status != PlayerExitPath {
 				t.Fatalf("ParsePath(%q) fails (%v) but the player goes on: %+v", line, err, r)
 			}
@@ -100,7 +92,7 @@ func FuzzCodecPathFile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := ParsePathFile(data)
 		if err != nil {
-			checkFormatError(t, "ParsePathFile", err, pathRules...)
+			grammartest.Require(t, "ParsePathFile", err, pathRules...)
 			return
 		}
 		if p.String()+"\n" != string(data) {
@@ -117,7 +109,7 @@ func FuzzCodecMsg(f *testing.F) {
 		site, perr := ParsePlayerMsg(line)
 		dm, derr := ParseDealerMsg(line)
 		if err != nil {
-			checkFormatError(t, "ParseMsg", err, msgRules...)
+			grammartest.Require(t, "ParseMsg", err, msgRules...)
 			if perr == nil || derr == nil {
 				t.Fatalf("ParseMsg(%q) fails but ParsePlayerMsg gives %v and ParseDealerMsg %v", line, perr, derr)
 			}
@@ -133,13 +125,13 @@ func FuzzCodecMsg(f *testing.F) {
 			t.Fatalf("ParsePlayerMsg(%q) = %d for %+v", line, site, m)
 		}
 		if perr != nil {
-			checkFormatError(t, "ParsePlayerMsg", perr, RuleFromPlayer)
+			grammartest.Require(t, "ParsePlayerMsg", perr, RuleFromPlayer)
 		}
 		if derr == nil && dm != m {
 			t.Fatalf("ParseDealerMsg(%q) = %+v, want %+v", line, dm, m)
 		}
 		if derr != nil {
-			checkFormatError(t, "ParseDealerMsg", derr, RuleFromDealer)
+			grammartest.Require(t, "ParseDealerMsg", derr, RuleFromDealer)
 		}
 	})
 }

@@ -25,24 +25,16 @@ import (
 
 	gofuzz "github.com/google/gofuzz"
 
-	"gauntlet/games/grammar"
+	"gauntlet/games/grammar/grammartest"
 	. "gauntlet/games/stlucia"
 )
-
-// checkFormatError fails unless err is a *FormatError naming one of the rules in allowed.
-func checkFormatError(t *testing.T, what string, err error, allowed ...string) {
-	t.Helper()
-	if err := grammar.Check(err, allowed...); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-}
 
 // FuzzCodecRoll: a dice word is six sorted faces; anything else is RuleDiceWord.
 func FuzzCodecRoll(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		r, err := ParseRoll(s)
 		if err != nil {
-			checkFormatError(t, "ParseRoll", err, RuleDiceWord)
+			grammartest.Require(t, "ParseRoll", err, RuleDiceWord)
 			return
 		}
 		if r.Len() != DiceCount || r.String() != s {
@@ -73,7 +65,7 @@ func FuzzCodecRollFile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rf, err := ParseRollFile(data)
 		if err != nil {
-			checkFormatError(t, "ParseRollFile", err, RuleRollChar, RuleRollEmpty)
+			grammartest.Require(t, "ParseRollFile", err, RuleRollChar, RuleRollEmpty)
 			return
 		}
 		if got := rf.Format(); string(got) != string(data) {
@@ -106,7 +98,7 @@ func FuzzRoundTripRollFile(f *testing.F) {
 		}
 		rf, err := ParseRollFile([]byte(text.String()))
 		if len(want) == 0 {
-			checkFormatError(t, "ParseRollFile", err, RuleRollEmpty)
+			grammartest.Require(t, "ParseRollFile", err, RuleRollEmpty)
 			return
 		}
 		if err != nil {
@@ -136,7 +128,7 @@ func FuzzCodecMsg(f *testing.F) {
 		p := NewPlayer(EAIT, MaxPlayers, 0)
 		_, _, _, herr := p.Handle(line)
 		if err != nil {
-			checkFormatError(t, "ParseMsg", err, RuleMsgKind, RuleMsgFields, RuleDiceWord, RuleLabel, RuleNumber, RuleDirection)
+			grammartest.Require(t, "ParseMsg", err, RuleMsgKind, RuleMsgFields, RuleDiceWord, RuleLabel, RuleNumber, RuleDirection)
 			if herr == nil {
 				t.Fatalf("ParseMsg(%q) fails (%v) but the player accepts it", line, err)
 			}
@@ -242,7 +234,7 @@ func FuzzCodecReply(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		r, perr := ParseReply(line)
 		if perr != nil {
-			checkFormatError(t, "ParseReply", perr, RuleMsgKind, RuleRerollFaces)
+			grammartest.Require(t, "ParseReply", perr, RuleMsgKind, RuleRerollFaces)
 		} else if s := r.String(); s != line {
 			t.Fatalf("ParseReply(%q).String() = %q", line, s)
 		}
@@ -426,7 +418,7 @@ func FuzzWinscore(f *testing.F) {
 			if err == nil {
 				t.Fatalf("ParseWinscore(%q) = %d, want an error", s, n)
 			}
-			checkFormatError(t, "ParseWinscore", err, RuleWinscore)
+			grammartest.Require(t, "ParseWinscore", err, RuleWinscore)
 		case err != nil || n != want:
 			t.Fatalf("ParseWinscore(%q) = %d, %v; want %d", s, n, err, want)
 		}
