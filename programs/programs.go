@@ -41,7 +41,7 @@ func register(ps ...Program) {
 func init() {
 	register(
 		Program{Name: "mockplayer", Role: "mock", Main: func() int {
-			return mockplayer.Main(os.Args[1:], lookupPlayer, os.Stdin, os.Stdout, os.Stderr)
+			return mockplayer.Main(os.Args[1:], lookupPlayer, mockplayer.PolledStdin(), os.Stdout, os.Stderr)
 		}},
 		Program{Name: "mockhub", Role: "mock", Main: func() int {
 			return mockhub.Main(os.Args[1:], os.Stdout, os.Stderr)

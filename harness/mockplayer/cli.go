@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	"gauntlet/harness/faults"
 	"gauntlet/harness/transcript"
@@ -79,7 +80,11 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 		defer f.Close()
 		cfg.Recorder = NewTranscriptRecorder(f, fs.Args())
 	}
-	return Run(cfg, fs.Args(), stdin, stdout, stderr)
+	code := Run(cfg, fs.Args(), stdin, stdout, stderr)
+	// Let go of stdin before stdout (at the exit): a hub that writes to this player once it
+	// has seen its stdout close must find the pipe closed, as it would with a C player.
+	stdin.Close()
+	return code
 }
 
 // TranscriptRecorder records the conversation as transcript events (JSON lines appended to
@@ -123,3 +128,20 @@ func (r *TranscriptRecorder) ToHub(d []byte) {
 
 // Note records a fault injected or how the player ended.
 func (r *TranscriptRecorder) Note(e string) { r.log.Notef(r.player, "%s", e) }
+
+// PolledStdin returns the process's stdin for Main. When it is a pipe it is switched to
+// non-blocking mode, so that the Go runtime polls it instead of leaving a thread blocked
+// in read(2): a blocked read keeps the pipe's read end open until the process is gone,
+// after its stdout has closed, and a hub that writes to the player in that moment would
+// not get the EPIPE (or SIGPIPE) it gets from a C player that exits. A terminal or a file
+// is left as it is.
+func PolledStdin() *os.File {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(0, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
+		return os.Stdin
+	}
+	if err := syscall.SetNonblock(0, true); err != nil {
+		return os.Stdin
+	}
+	return os.NewFile(0, "/dev/stdin")
+}

@@ -287,6 +287,9 @@ func describe(r faults.Rule) string {
 }
 
 func (m *mock) die(sig syscall.Signal) {
+	if c, ok := m.stdin.(io.Closer); ok {
+		c.Close() // as at a normal exit (see Main): stdin goes before stdout
+	}
 	if m.cfg.Die != nil {
 		m.cfg.Die(sig)
 		return
