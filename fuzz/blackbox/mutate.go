@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"gauntlet/harness/faults"
 	"gauntlet/harness/lineio"
 )
 
@@ -128,7 +129,7 @@ func (c *PlayerCase) Mutate(g Game, r *rand.Rand, kind string) bool {
 	case "signal":
 		sig := pick(r, signals...)
 		c.insert(i, Step{Op: OpSignal, Sig: sig})
-		c.note(kind, fmt.Sprintf("SIG%s before step %d %q", signalName(sig), i+1, old))
+		c.note(kind, fmt.Sprintf("SIG%s before step %d %q", faults.SignalWord(sig), i+1, old))
 		return true
 	case "delay":
 		d := time.Duration(5+r.IntN(46)) * time.Millisecond

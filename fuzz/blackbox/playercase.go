@@ -8,7 +8,6 @@ import (
 
 	"gauntlet/fuzz/record"
 	"gauntlet/harness/mockhub"
-	"gauntlet/harness/transcript"
 )
 
 // Op is what one step of a player case does.
@@ -179,9 +178,4 @@ func (c *PlayerCase) Conversation(hello string, ref *record.Result) (*mockhub.Co
 	add(mockhub.Step{Kind: mockhub.EOF})
 	add(mockhub.Step{Kind: mockhub.Exit, Status: ref.Exit.Code, Signal: int(ref.Exit.Signal)})
 	return conv, nil
-}
-
-// signalName is a signal's name without "SIG" (HUP, SEGV), as fault scripts write it.
-func signalName(sig syscall.Signal) string {
-	return strings.TrimPrefix(transcript.SignalName(sig), "SIG")
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"gauntlet/fuzz/record"
+	"gauntlet/harness/faults"
 	"gauntlet/harness/scriptcmds"
 	"gauntlet/harness/suite"
 )
@@ -103,7 +104,7 @@ func (f *fuzzer) regression(c shrinker, subj Subject, ref *record.Result, sig Si
 		}
 		status := fmt.Sprint(ref.Exit.Code)
 		if ref.Exit.Signal != 0 {
-			status = "signal:" + signalName(ref.Exit.Signal)
+			status = "signal:" + faults.SignalWord(ref.Exit.Signal)
 		}
 		fmt.Fprintf(&b, "run -status %s $%s", status, f.g.Var(subj.Ref))
 		for _, a := range c.args() {

@@ -10,8 +10,8 @@
 // Every run is bounded: the program gets its own process group, resource limits (CPU time,
 // data size, file size, open files; set with prlimit just after it starts), a deadline at
 // each wait, bounded output capture, and writes to a program that does not read give up
-// after the step timeout. Whatever happens, the
-// process group is killed and reaped before Run returns.
+// after the step timeout. Whatever happens, the process group is killed and reaped before
+// Run returns.
 package record
 
 import (

@@ -51,8 +51,8 @@ type Result struct {
 
 // Build copies src into a new folder under scratch, builds it, and looks for the named
 // programs. The folder is searchable by others, and the programs found readable and
-// executable by others, for the sandbox users that run them. An error means the grader itself could not do its job (a HARNESS-ERROR); a
-// failed make is a Result with OK false.
+// executable by others, for the sandbox users that run them. An error means the grader
+// itself could not do its job (a HARNESS-ERROR); a failed make is a Result with OK false.
 func Build(src, scratch string, names []string, opt Options) (*Result, error) {
 	if opt.Timeout <= 0 {
 		opt.Timeout = 2 * time.Minute

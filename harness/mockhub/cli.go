@@ -12,9 +12,10 @@ const usage = `usage: mockhub [-timeout D] CONVERSATION PROGRAM
 The mock hub. It starts PROGRAM with the conversation's arguments, plays the conversation
 (see 'go doc gauntlet/harness/mockhub'), and prints "ok: ..." or "FAIL at step N
 (line L of the conversation: STEP) ...", the latter followed by the conversation up to the
-first divergence (the last 20 steps, numbered as N is), the divergent step marked with '>'. The player's stderr is copied to the mock
-hub's stderr, so a script can compare it. Exit status: 0 when the player followed the conversation, 1 when it diverged,
-2 on a usage error or when PROGRAM cannot be started.
+first divergence (the last 20 steps, numbered as N is), the divergent step marked with
+'>'. The player's stderr is copied to the mock hub's stderr, so a script can compare it.
+Exit status: 0 when the player followed the conversation, 1 when it diverged, 2 on a usage
+error or when PROGRAM cannot be started.
 `
 
 // Main is the mockhub command.

@@ -406,23 +406,9 @@ func commandName(cmdline string) string {
 
 func describeSandboxExit(e sandbox.Exit) string {
 	if e.Signal != 0 {
-		return "signal:" + signalName(e.Signal)
+		return "signal:" + faults.SignalWord(e.Signal)
 	}
 	return strconv.Itoa(e.Code)
-}
-
-var names = map[syscall.Signal]string{
-	syscall.SIGHUP: "HUP", syscall.SIGINT: "INT", syscall.SIGQUIT: "QUIT", syscall.SIGILL: "ILL",
-	syscall.SIGABRT: "ABRT", syscall.SIGFPE: "FPE", syscall.SIGKILL: "KILL", syscall.SIGSEGV: "SEGV",
-	syscall.SIGPIPE: "PIPE", syscall.SIGALRM: "ALRM", syscall.SIGTERM: "TERM", syscall.SIGBUS: "BUS",
-	syscall.SIGUSR1: "USR1", syscall.SIGUSR2: "USR2",
-}
-
-func signalName(s syscall.Signal) string {
-	if n, ok := names[s]; ok {
-		return n
-	}
-	return strconv.Itoa(int(s))
 }
 
 // lookPath finds a program in the script's PATH (not the test's own).
