@@ -3,6 +3,7 @@ package mockhub
 import (
 	"errors"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -146,6 +147,11 @@ func TestReportMarksTheDivergence(t *testing.T) {
 			lines := strings.SplitN(res.Report(), "\n", 3)
 			if res.OK || len(lines) != 3 || lines[1] != DivergenceHeader {
 				t.Fatalf("report:\n%s", res.Report())
+			}
+			// The FAIL line numbers the step as the conversation under it marks it.
+			marked := regexp.MustCompile(`(?m)^>\s+(\d+)`).FindStringSubmatch(tc.want)[1]
+			if !strings.HasPrefix(lines[0], "FAIL at step "+marked+" (line ") {
+				t.Errorf("FAIL line %q does not name step %s", lines[0], marked)
 			}
 			if got := strings.ReplaceAll(lines[2], "\n  ", "\n")[2:]; got != tc.want {
 				t.Errorf("conversation:\n%s\nwant\n%s", got, tc.want)
