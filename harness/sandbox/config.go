@@ -178,6 +178,9 @@ type Config struct {
 	// environment (PATH, HOME and TMPDIR set to the working directory, LANG=C) and before
 	// each Spec's own Env. A later NAME=value replaces an earlier one.
 	Env []string
+	// Box, when not nil, puts every process of the run in a box of its own (namespaces, a
+	// private /tmp, /proc showing only its user's processes, loopback only: see Box).
+	Box *Box
 	// Transcript, if not nil, receives the run's events; otherwise a new Log is made.
 	Transcript *transcript.Log
 }

@@ -337,6 +337,7 @@ func (g *Group) startOne(spec Spec) (err error) {
 		fsize:  limitValue(g.cfg.Limits.FileSize),
 		nofile: limitValue(int64(g.cfg.Limits.OpenFiles)),
 		nice:   g.cfg.Limits.Nice,
+		box:    g.cfg.Box,
 	}
 	if g.cfg.Limits.CPU < 0 {
 		s.cpu = Unlimited
@@ -347,11 +348,15 @@ func (g *Group) startOne(spec Spec) (err error) {
 		s.nprocRel = true
 	}
 	env := append(g.env(spec), roleEnv+"="+s.encode())
+	sys := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	if g.cfg.Box != nil {
+		sys.Cloneflags = boxCloneFlags
+	}
 	attr := &os.ProcAttr{
 		Dir:   g.dir,
 		Env:   env,
 		Files: append(append(files[:], spec.ExtraFiles...), errW),
-		Sys:   &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
+		Sys:   sys,
 	}
 	argv := append([]string{spec.Path}, spec.Args...)
 	proc, err := spawn(argv, attr)

@@ -67,6 +67,7 @@ type execSettings struct {
 	fsize    int64
 	nofile   int64
 	nice     int
+	box      *Box // make the box's mounts and network first (nil: no box)
 }
 
 func (s execSettings) encode() string {
@@ -80,6 +81,7 @@ func (s execSettings) encode() string {
 	if s.nprocRel {
 		v.Set("nprocrel", "1")
 	}
+	s.box.encode(v)
 	return v.Encode()
 }
 
@@ -89,6 +91,9 @@ func decodeSettings(q string) (execSettings, error) {
 		return execSettings{}, err
 	}
 	s := execSettings{path: v.Get("path"), nprocRel: v.Get("nprocrel") == "1"}
+	if s.box, err = decodeBox(v); err != nil {
+		return s, err
+	}
 	for k, dst := range map[string]*int64{"cpu": &s.cpu, "as": &s.as, "nproc": &s.nproc,
 		"fsize": &s.fsize, "nofile": &s.nofile} {
 		if *dst, err = strconv.ParseInt(v.Get(k), 10, 64); err != nil {
@@ -138,6 +143,11 @@ func execRole(q string) int {
 	n, _ := unix.Pread(fd, head, 0)
 	script := n == 2 && string(head) == "#!"
 	useFD := false
+	if s.box != nil {
+		if err := enterBox(s.box); err != nil {
+			return fail("box", err)
+		}
+	}
 	if s.uid >= 0 {
 		if err := syscall.Setgroups(nil); err != nil {
 			return fail("setgroups", err)

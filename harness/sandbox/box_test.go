@@ -1,0 +1,111 @@
+package sandbox_test
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gauntlet/harness/sandbox"
+)
+
+// boxOrSkip skips a test where the machine cannot give a box, saying why; the grader
+// refuses to grade there (see grade's tests), so nothing is hidden by the skip.
+func boxOrSkip(t *testing.T) {
+	t.Helper()
+	if err := sandbox.BoxProblem(); err != nil {
+		t.Skipf("no box on this machine: %v", err)
+	}
+}
+
+// TestBoxIsolates runs a shell as a sandbox user in a box and checks each wall from
+// inside: private /tmp and /dev/shm, /proc showing its own processes only, no route to
+// the harness's listening socket, only loopback, and the kept folder still there.
+func TestBoxIsolates(t *testing.T) {
+	boxOrSkip(t)
+	// A file in the real /tmp that the box must not show.
+	marker, err := os.CreateTemp("", "gauntlet-box-marker-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker.Close()
+	defer os.Remove(marker.Name())
+	keep := t.TempDir()
+	os.Chmod(keep, 0o755)
+	if err := os.WriteFile(filepath.Join(keep, "input"), []byte("kept\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("reached\n"))
+			c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	script := `
+test -e ` + marker.Name() + ` && echo "tmp: shared" || echo "tmp: private"
+echo x > /tmp/left && echo x > /dev/shm/left && echo "tmp: writable"
+echo "procs: $(ls -d /proc/[0-9]* | wc -l)"
+echo "netdevs: $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\n' ' ')"
+(exec 3<>/dev/tcp/127.0.0.1/` + strconv.Itoa(port) + ` && echo "net: reached harness") 2>/dev/null || echo "net: cut off"
+cat ` + keep + `/input
+`
+	cfg := sandbox.Config{Box: &sandbox.Box{Keep: []string{keep}}}
+	res, err := sandbox.Run(cfg, sandbox.Spec{Path: "/bin/bash", Args: []string{"-c", script}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(res.Procs[0].Stdout)
+	for _, want := range []string{"tmp: private\n", "tmp: writable\n", "netdevs: lo \n", "net: cut off\n", "kept\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("inside the box, want %q; the box said:\n%s%s", want, out, res.Procs[0].Stderr)
+		}
+	}
+	// bash, its subshell and ls (and wc, cut...) of the command substitution: a handful.
+	var procs int
+	for _, line := range strings.Split(out, "\n") {
+		if n, ok := strings.CutPrefix(line, "procs: "); ok {
+			procs, _ = strconv.Atoi(n)
+		}
+	}
+	if procs == 0 || procs > 8 {
+		t.Errorf("the box sees %d processes in /proc, want only its own few", procs)
+	}
+	// What the box wrote in its /tmp and /dev/shm is gone with it.
+	for _, f := range []string{"/tmp/left", "/dev/shm/left"} {
+		if _, err := os.Stat(f); err == nil {
+			os.Remove(f)
+			t.Errorf("%s written in the box is on the machine", f)
+		}
+	}
+}
+
+// TestBoxHides covers a folder of Hide with an empty read-only one.
+func TestBoxHides(t *testing.T) {
+	boxOrSkip(t)
+	secret := t.TempDir()
+	os.Chmod(secret, 0o755)
+	os.Chmod(filepath.Dir(secret), 0o755)
+	os.WriteFile(filepath.Join(secret, "other.c"), []byte("int main;\n"), 0o644)
+	// The folder above it is kept, so the hidden one is there, empty.
+	cfg := sandbox.Config{Box: &sandbox.Box{Hide: []string{secret}, Keep: []string{filepath.Dir(secret)}}}
+	res, err := sandbox.Run(cfg, sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", "ls -A " + secret + " && echo end"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(res.Procs[0].Stdout); got != "end\n" {
+		t.Errorf("a hidden folder shows %q, want it empty", got)
+	}
+}
+
