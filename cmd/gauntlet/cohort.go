@@ -297,7 +297,7 @@ func (c *cohortRun) runCase(s *submission, i int) {
 // options are the grading options of one case run of s.
 func (c *cohortRun) options(s *submission) grade.Options {
 	return grade.Options{Jobs: 1, Timeout: c.f.timeout, BinDir: c.bin, Scratch: s.scratch, Limits: c.f.limits,
-		SandboxUsers: true}
+		SandboxUsers: c.f.boxed, Unsafe: c.f.unsafe}
 }
 
 // complete makes a submission's report once all its cases ran, and writes it to -out.
@@ -307,7 +307,7 @@ func (c *cohortRun) complete(s *submission) {
 		all = append(all, o...)
 	}
 	rep := grade.NewReport(c.g, s.subj.Name, s.started, s.built, all)
-	rep.Notes = append(s.subj.Notes, sandboxNotes(s.subj, c.options(s))...)
+	rep.Notes = s.subj.Notes
 	var werr error
 	if c.f.outDir != "" {
 		werr = writeAtomic(c.reportPath(s), rep.WriteJSON)

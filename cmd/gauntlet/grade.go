@@ -68,6 +68,11 @@ type gradeFlags struct {
 	outDir     string
 	progs      progFlags
 	limits     sandbox.Limits
+	unsafe     bool
+	// boxed: builds and cases run in boxes (set from the machine, see boxDecision)
+	boxed bool
+	// hide: the submission folders a build must not see (every one of the grade's)
+	hide []string
 }
 
 func gradeCmd(args []string, stdout, stderr io.Writer) int {
@@ -86,6 +91,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.gradescope, "gradescope", "", "write a Gradescope results.json to `FILE`")
 	fs.StringVar(&f.csvFile, "csv", "", "write the cohort table (one row per submission) as CSV to `FILE`")
 	fs.StringVar(&f.outDir, "out", "", "cohort: write each submission's JSON report to `DIR`/NAME.json as soon as it is done; skip those already there")
+	fs.BoolVar(&f.unsafe, "unsafe", false, "grade even where the machine cannot box the submission (a root grader without namespaces): the submission then runs unboxed and could read the expected outputs; never for marks")
 	fs.Var(f.progs, "prog", "NAME=PATH: use PATH (relative to DIR) as the spec's program NAME (repeatable)")
 	f.limits.AddFlags(fs)
 	usageTo := func(w io.Writer) {
@@ -156,6 +162,19 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	notes, err := boxDecision(&f, len(dirs) > 0)
+	if err != nil {
+		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
+		return 2
+	}
+	for _, n := range notes {
+		fmt.Fprintf(stderr, "gauntlet grade: note: %s\n", n)
+	}
+	for _, d := range dirs {
+		if abs, err := filepath.Abs(d); err == nil {
+			f.hide = append(f.hide, abs)
+		}
+	}
 	cohort := len(dirs) > 1 || f.outDir != ""
 	if cohort {
 		if err := cohortUsage(dirs, f); err != nil {
@@ -205,10 +224,10 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	stop, stopped := interruptible(scratch, stderr)
 	defer stopped()
 	opt := grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, BinDir: bin,
-		Scratch: scratch, Limits: f.limits, Stop: stop, SandboxUsers: true}
+		Scratch: scratch, Limits: f.limits, Stop: stop, SandboxUsers: f.boxed, Unsafe: f.unsafe}
 	outs := grade.Run(g, cases, subj, opt)
 	rep := grade.NewReport(g, subj.Name, started, built, outs)
-	rep.Notes = append(subj.Notes, sandboxNotes(subj, opt)...)
+	rep.Notes = append(subj.Notes, notes...)
 	rep.WriteSummary(stdout, f.verbose)
 	if want := caseRuns(g, selectCases(cases, filter)); len(outs) < want {
 		// Interrupted: what ran is shown, but a partial report is never written, so that
@@ -274,13 +293,21 @@ func buildSubject(g grade.Game, dir, scratch string, f gradeFlags) (grade.Subjec
 	for _, p := range g.Programs {
 		names = append(names, p.Name)
 	}
-	res, err := build.Build(dir, scratch, names, build.Options{NoBuild: f.noBuild})
+	res, err := build.Build(dir, scratch, names, build.Options{NoBuild: f.noBuild, Boxed: f.boxed,
+		Keep: []string{scratch}, Hide: f.hide, Paths: f.progs})
 	if err != nil {
 		return grade.Subject{}, nil, err
 	}
 	abs, _ := filepath.Abs(dir)
 	subj := grade.Subject{Name: abs, Programs: map[string]string{}}
 	for _, name := range slices.Sorted(maps.Keys(f.progs)) {
+		if f.boxed {
+			// The boxed build published the -prog programs itself.
+			if _, ok := res.Programs[name]; !ok && res.OK {
+				subj.Notes = append(subj.Notes, fmt.Sprintf("-prog %s=%s: no executable file there after the build (a link leaving the submission does not count)", name, f.progs[name]))
+			}
+			continue
+		}
 		rel := f.progs[name]
 		p := filepath.Join(res.Dir, rel)
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
@@ -310,13 +337,27 @@ func remove(list []string, s string) []string {
 // a built gauntlet: a test binary cannot run as the programs under every build mode).
 var executable = os.Executable
 
-// sandboxNotes returns the report's note when a root grader could not run the subject as
-// sandbox users (grade.SandboxUsersProblem).
-func sandboxNotes(subj grade.Subject, opt grade.Options) []string {
-	if err := grade.SandboxUsersProblem(subj, opt); err != nil {
-		return []string{fmt.Sprintf("the programs ran as root, not as sandbox users, so the process limit was not enforced: %v", err)}
+// boxDecision decides whether the grade runs builds and cases in boxes (f.boxed), and
+// returns what the user must know about it: a root grader boxes everything, and refuses to
+// grade a submission where the machine cannot give it a box, unless -unsafe; a grader that
+// is not root cannot box anything, and says so (the subject then runs as the grader's user
+// and could read the expected outputs: fine for a student checking their own work, not for
+// marks).
+func boxDecision(f *gradeFlags, submissions bool) (notes []string, err error) {
+	if os.Geteuid() != 0 {
+		if submissions {
+			notes = append(notes, "not root: the submission runs as you, without the grader's box, and could read the expected outputs; grade as root for marks (docs/security.md)")
+		}
+		return notes, nil
 	}
-	return nil
+	if problem := grade.BoxProblem(); problem != nil {
+		if !f.unsafe {
+			return nil, fmt.Errorf("cannot box the submission on this machine (%v); refusing to grade (-unsafe grades without the box, never for marks)", problem)
+		}
+		return []string{fmt.Sprintf("-unsafe: graded without the box (%v): the submission could read the expected outputs", problem)}, nil
+	}
+	f.boxed = true
+	return nil, nil
 }
 
 // programLinks makes a folder of links named after every reference and mock program, each
@@ -338,8 +379,10 @@ func programLinks(scratch string) (string, error) {
 			return "", err
 		}
 	}
-	if st, err := os.Stat(own); err != nil || st.Mode().Perm()&0o005 != 0o005 {
-		// A hard link shares the original's mode: copy when others may not run it.
+	if st, err := os.Stat(own); err != nil || st.Mode().Perm()&0o777 != 0o711 {
+		// A hard link shares the original's mode: copy when others may read it or may not
+		// run it. Others may only run it: it holds every suite, and a subject that could
+		// read it could read the expected outputs.
 		os.Remove(own)
 		if err := copyExecutable(self, own); err != nil {
 			return "", err
@@ -353,14 +396,14 @@ func programLinks(scratch string) (string, error) {
 	return bin, nil
 }
 
-// copyExecutable copies the file src to dst, readable and executable by everyone.
+// copyExecutable copies the file src to dst, executable (not readable) by others.
 func copyExecutable(src, dst string) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	return execfile.WriteFrom(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755, in)
+	return execfile.WriteFrom(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o711, in)
 }
 
 func explain(w io.Writer, g grade.Game, cases []grade.Case, filter *regexp.Regexp) {

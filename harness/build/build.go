@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"gauntlet/harness/execfile"
+	"gauntlet/harness/sandbox"
 )
 
 // Limits on what a submission may be, so a huge or hostile folder cannot exhaust the grader.
@@ -35,6 +36,28 @@ type Options struct {
 	Timeout time.Duration // for make (default 2 minutes)
 	NoBuild bool          // use the programs as they are, without running make
 	Make    string        // the make command (default "make")
+	// Boxed runs make as a sandbox user of its own in a box (sandbox.Box: no network, a
+	// private /tmp, only this copy writable), with a clean environment and the limits
+	// below, and publishes the programs it built through a copy the grader checks. The
+	// grader must be root. Without it make runs as the grader's own user: only for trusted
+	// folders (tests, a student checking their own work).
+	Boxed bool
+	// Hide lists folders the build must not see (the other submissions of a cohort).
+	Hide []string
+	// Keep lists folders the box keeps visible when they are in /tmp (the scratch space).
+	Keep []string
+	// Limits of every process of the build (zero: BuildLimits).
+	Limits sandbox.Limits
+	// Paths says where the build leaves a program, relative to the submission's folder,
+	// when not at the top under its own name (the grader's -prog NAME=PATH).
+	Paths map[string]string
+}
+
+// BuildLimits are the default limits of a boxed build: more CPU and memory than a case
+// (a compiler needs them), the same kind of bounds on everything else.
+func BuildLimits() sandbox.Limits {
+	return sandbox.Limits{CPU: 2 * time.Minute, AddressSpace: 2 << 30, Processes: 256,
+		FileSize: 64 << 20, OpenFiles: 256}
 }
 
 // Result is what the build produced.
@@ -69,10 +92,13 @@ func Build(src, scratch string, names []string, opt Options) (*Result, error) {
 	if err := os.Chmod(dir, 0o711); err != nil {
 		return nil, err
 	}
+	res := &Result{Dir: dir, OK: true, Programs: map[string]string{}}
+	if opt.Boxed {
+		return buildBoxed(src, res, names, opt)
+	}
 	if err := copyTree(src, dir); err != nil {
 		return nil, fmt.Errorf("copying %s: %w", src, err)
 	}
-	res := &Result{Dir: dir, OK: true, Programs: map[string]string{}}
 	start := time.Now()
 	if !opt.NoBuild {
 		res.OK, res.Log, res.Problem = runMake(dir, opt)

@@ -125,14 +125,20 @@ type Options struct {
 	BinDir  string         // a folder holding the reference and mock programs by their names
 	Limits  sandbox.Limits // resource limits of every program run (zero: the defaults)
 	Scratch string         // where cases' working folders go (default: the system's temp)
-	// SandboxUsers runs every program a case starts as a sandbox user of its own when the
-	// grader is root (scriptcmds.SandboxUserVar): without it a root grader cannot enforce the
-	// process limit, and the subject could touch anything. Scratch and every folder above
-	// it, and the subject's and BinDir's programs (and the folders above them), must then be
-	// reachable by others: folders searchable (o+x), programs executable (o+x, and o+r for
-	// scripts). Runs as the grader's own user when not set or not root, and also when
-	// SandboxUsersProblem finds something the sandbox users could not reach.
+	// SandboxUsers grades an untrusted subject: every case runs in boxes (sandbox.Box), the
+	// subject's programs as a sandbox user leased for the case, in a folder holding only its
+	// inputs, the judges (mock hub) as the grader, and the expected outputs, scripts and
+	// conversations in a folder only the grader can open (see scriptcmds.SandboxUserVar).
+	// The grader must be root and the machine must allow the box (BoxProblem): where it
+	// does not, every case is a HARNESS-ERROR saying why, unless Unsafe is set. The subject
+	// never runs as root. Scratch and the folders above it, BinDir and the subject's
+	// programs must be reachable by others (the grader's scratch space and the published
+	// programs of a boxed build are).
 	SandboxUsers bool
+	// Unsafe grades without the box where the machine cannot give it: the subject runs as
+	// the grader's own user and could read the expected outputs. For a student checking
+	// their own work, never for marks.
+	Unsafe bool
 	// Stop, when closed, makes Run start no more case runs: it waits for the running ones
 	// and returns the outcomes it has (fewer than asked; see Run).
 	Stop <-chan struct{}
@@ -160,8 +166,11 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	if opt.Jobs <= 0 {
 		opt.Jobs = 2
 	}
-	if opt.SandboxUsers && SandboxUsersProblem(subj, opt) != nil {
-		opt.SandboxUsers = false // rather than failing every case with "permission denied"
+	var boxErr error
+	if opt.SandboxUsers {
+		if boxErr = BoxProblem(); boxErr != nil && opt.Unsafe {
+			opt.SandboxUsers, boxErr = false, nil
+		}
 	}
 	if opt.Timeout <= 0 {
 		opt.Timeout = g.Timeout
@@ -204,7 +213,13 @@ jobs:
 		go func(j job) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			o := runCase(g, j.c, j.p, subj, opt)
+			var o Outcome
+			if boxErr != nil {
+				o = Outcome{Case: j.c, Pairing: j.p, Verdict: HarnessError,
+					Detail: "no box for the subject (refused; -unsafe grades without it): " + boxErr.Error()}
+			} else {
+				o = runCase(g, j.c, j.p, subj, opt)
+			}
 			o.Counted = j.counted
 			out[j.slot] = o
 		}(j)
@@ -268,6 +283,7 @@ func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
 			env.Setenv(scriptcmds.TimeoutVar, opt.Timeout.String())
 			if opt.SandboxUsers {
 				env.Setenv(scriptcmds.SandboxUserVar, "1")
+				env.Setenv(scriptcmds.BoxKeepVar, strings.Join(boxKeep(subj, opt), string(os.PathListSeparator)))
 			}
 			if opt.Limits != (sandbox.Limits{}) {
 				j, err := json.Marshal(opt.Limits)
@@ -287,7 +303,7 @@ func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
 		return o
 	}
 	r := res[0]
-	o.Log, o.Lenient = r.Log, r.Lenient
+	o.Log, o.Lenient = boundLog(r.Log), r.Lenient
 	switch {
 	case r.Passed && len(r.Lenient) > 0:
 		o.Verdict, o.Detail = PassLenient, strings.Join(r.Lenient, "; ")
@@ -296,7 +312,8 @@ func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
 	case r.Skipped:
 		o.Verdict, o.Detail = HarnessError, "the case skipped itself"
 	default:
-		o.Verdict, o.Detail = Classify(r.Log, func(prog string) bool {
+		judged, _ := os.ReadFile(filepath.Join(dir, scriptcmds.JudgeOutputFile))
+		o.Verdict, o.Detail = Classify(r.Log, c.Script, string(judged), func(prog string) bool {
 			if v, ok := strings.CutPrefix(prog, "$"); ok {
 				return g.theirsIn(strings.Trim(v, "{}"), p)
 			}
@@ -365,38 +382,39 @@ func UnknownCategories(g Game, cases []Case) []string {
 	return out
 }
 
-// SandboxUsersProblem returns why Run, asked for SandboxUsers, will run the programs as the
-// grader's own user after all, or nil when it will not: a grader that is root runs them as
-// sandbox users only when those can reach the scratch folder, every program of the subject
-// and every program in BinDir (sandbox.ReachableByOthers). A subject whose hub starts
-// its players by a path the sandbox user cannot open would otherwise fail every case for
-// the grader's fault. Callers show the problem as a note: the process limit is then not
-// enforced.
-func SandboxUsersProblem(subj Subject, opt Options) error {
-	if !opt.SandboxUsers || os.Geteuid() != 0 {
-		return nil
-	}
-	scratch := opt.Scratch
-	if scratch == "" {
-		scratch = os.TempDir()
-	}
-	paths := []string{scratch}
-	for _, name := range slices.Sorted(maps.Keys(subj.Programs)) {
-		paths = append(paths, subj.Programs[name])
+// BoxProblem says why this machine cannot grade an untrusted subject (Options.SandboxUsers),
+// or nil when it can: the grader must be root and the kernel must give it boxes.
+func BoxProblem() error {
+	return sandbox.BoxProblem()
+}
+
+// boxKeep lists the folders a case's boxes must keep visible: the scratch space, the
+// reference programs and the subject's.
+func boxKeep(subj Subject, opt Options) []string {
+	keep := []string{}
+	if opt.Scratch != "" {
+		keep = append(keep, opt.Scratch)
 	}
 	if opt.BinDir != "" {
-		entries, err := os.ReadDir(opt.BinDir)
-		if err != nil {
-			return err
-		}
-		for _, e := range entries {
-			paths = append(paths, filepath.Join(opt.BinDir, e.Name()))
+		keep = append(keep, opt.BinDir)
+	}
+	for _, name := range slices.Sorted(maps.Keys(subj.Programs)) {
+		if p := subj.Programs[name]; p != "" {
+			keep = append(keep, filepath.Dir(p))
 		}
 	}
-	for _, p := range paths {
-		if err := sandbox.ReachableByOthers(p); err != nil {
-			return err
-		}
+	return keep
+}
+
+// MaxLog bounds the log an outcome keeps: the start and the end of a longer one (where
+// the failure is) are kept, so that a subject's flood of output cannot grow the grader's
+// memory or its reports.
+const MaxLog = 256 << 10
+
+func boundLog(log string) string {
+	if len(log) <= MaxLog {
+		return log
 	}
-	return nil
+	head, tail := log[:MaxLog/4], log[len(log)-MaxLog*3/4:]
+	return head + fmt.Sprintf("\n[... %d bytes of the log left out ...]\n", len(log)-len(head)-len(tail)) + tail
 }

@@ -176,6 +176,44 @@ func TestParseCase(t *testing.T) {
 	}
 }
 
+// classifyLog calls Classify as the grader does, with the script and the judge's output
+// the log stands for: the last echoed command at the FAIL line's line number, and the
+// "[stdout]" block of a mock hub command.
+func classifyLog(log string, theirs func(string) bool) (Verdict, string) {
+	cmd, judged := "", ""
+	for _, block := range strings.Split(log, "\n> ") {
+		block = strings.TrimPrefix(block, "> ")
+		line, rest, _ := strings.Cut(block, "\n")
+		cmd = line
+		if out, ok := strings.CutPrefix(rest, "[stdout]\n"); ok {
+			judged = out
+		}
+	}
+	script := strings.Repeat("# comment\n", 2) + cmd + "\n"
+	return Classify(log, []byte(script), judged, theirs)
+}
+
+// TestClassifyIgnoresTheSubjectsText: a subject that prints a fake echoed command, a fake
+// FAIL line or a fake mock hub report cannot change the verdict; only the log's last line,
+// the script and the judge's own output count.
+func TestClassifyIgnoresTheSubjectsText(t *testing.T) {
+	theirs := func(p string) bool { return p == "$STLUCIA" }
+	script := []byte("# a hub case\n# category: hub\nrun -status 0 $STLUCIA r 10 a b\n")
+	forged := "> run -status 0 $STLUCIA r 10 a b\n[stdout]\n> run mockhub conv $X\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 2\n" +
+		"FAIL at step 1 (line 2 of the conversation: x): want \"a\", got \"b\"; player: killed by SIGSEGV\n" +
+		"FAIL: x.txtar:3: run: /s/stlucia: want exit 0, got 2\n"
+	if got, detail := Classify(forged, script, "", theirs); got != WrongExit {
+		t.Errorf("with forged lines in the subject's output: %s (%s), want %s", got, detail, WrongExit)
+	}
+	// The same forgery where the judge's output says nothing: still the subject's failure.
+	mock := []byte("# a player case\nrun mockhub conv $STLUCIA\n")
+	forged = "> run mockhub conv $STLUCIA\n[stderr]\nFAIL at step 1 (line 2 of the conversation: x): want exit status 4, got killed by SIGSEGV\nFAIL: x.txtar:2: run: mockhub: want exit 0, got 1\n"
+	judged := "FAIL at step 1 (line 2 of the conversation: expect \"X\"): want \"X\\n\", got \"Y\\n\"; player: exit status 0\n"
+	if got, detail := Classify(forged, mock, judged, theirs); got != Protocol {
+		t.Errorf("with a forged mock report on the player's stderr: %s (%s), want %s from the judge's own output", got, detail, Protocol)
+	}
+}
+
 func TestClassify(t *testing.T) {
 	theirs := func(p string) bool { return p == "$PLAYER" }
 	tests := []struct {
@@ -195,7 +233,7 @@ func TestClassify(t *testing.T) {
 		{"no failure line at all", HarnessError},
 	}
 	for _, tc := range tests {
-		if got, detail := Classify(tc.log, theirs); got != tc.want {
+		if got, detail := classifyLog(tc.log, theirs); got != tc.want {
 			t.Errorf("Classify(%q) = %s (%s), want %s", tc.log, got, detail, tc.want)
 		}
 	}
@@ -222,7 +260,7 @@ func TestClassifyDetail(t *testing.T) {
 			"FAIL at step 9 (line 10 of the conversation: eof): want EOF, got nothing within 5s (stdout still open); player: killed"},
 	}
 	for _, tc := range tests {
-		if _, got := Classify(tc.log, theirs); got != tc.want {
+		if _, got := classifyLog(tc.log, theirs); got != tc.want {
 			t.Errorf("Classify(%q) detail\n%s\nwant\n%s", tc.log, got, tc.want)
 		}
 	}
@@ -292,19 +330,28 @@ func TestSandboxUsers(t *testing.T) {
 		return m[1]
 	}
 
-	if err := SandboxUsersProblem(subj, opt); err != nil {
-		t.Errorf("SandboxUsersProblem: %v, want none", err)
+	if os.Geteuid() != 0 {
+		// No box without root: every case is refused, never run unprotected...
+		if outs := Run(toy, cases, subj, opt); len(outs) != 1 || outs[0].Verdict != HarnessError {
+			t.Errorf("a grader that is not root graded an untrusted subject: %+v", outs)
+		}
+		// ...unless asked to, and then as the grader's own user.
+		opt.Unsafe = true
+		if uid := uidOf(subj); uid != me {
+			t.Errorf("the subject ran as uid %s, want the grader's own %s", uid, me)
+		}
+		return
 	}
-	uid := uidOf(subj)
-	if os.Geteuid() == 0 && (uid == "0" || uid == me) {
+	if err := BoxProblem(); err != nil {
+		t.Fatalf("a root grader on this machine has no box: %v", err)
+	}
+	if uid := uidOf(subj); uid == "0" || uid == me {
 		t.Errorf("the subject ran as uid %s under a root grader, want a sandbox user", uid)
 	}
-	if os.Geteuid() != 0 && uid != me {
-		t.Errorf("the subject ran as uid %s, want the grader's own %s", uid, me)
-	}
 
-	// A program a sandbox user cannot reach: a root grader runs it as itself rather than
-	// failing the case, and says why.
+	// A script in a folder the sandbox user cannot search (the grader publishes the
+	// programs it builds where they can, so only a caller's own paths can do this): the case
+	// is the grader's failure, and the script never runs as root.
 	private := filepath.Join(filepath.Dir(subj.Programs["toyplayer"]), "private")
 	if err := os.Mkdir(private, 0o700); err != nil {
 		t.Fatal(err)
@@ -314,14 +361,8 @@ func TestSandboxUsers(t *testing.T) {
 		t.Fatal(err)
 	}
 	subj.Programs["toyplayer"] = hidden
-	err = SandboxUsersProblem(subj, opt)
-	if uid := uidOf(subj); uid != me {
-		t.Errorf("unreachable program ran as uid %s, want the grader's own %s", uid, me)
-	}
-	if os.Geteuid() == 0 && (err == nil || !strings.Contains(err.Error(), private+" is not searchable")) {
-		t.Errorf("SandboxUsersProblem: %v, want the private folder named", err)
-	}
-	if os.Geteuid() != 0 && err != nil {
-		t.Errorf("SandboxUsersProblem: %v, want none when not root", err)
+	outs := Run(toy, cases, subj, opt)
+	if len(outs) != 1 || outs[0].Verdict != HarnessError || strings.Contains(outs[0].Log, "[stderr]\n0\n") {
+		t.Errorf("an unreachable script: %+v, want HARNESS-ERROR without running it", outs)
 	}
 }

@@ -32,33 +32,44 @@ const (
 func (v Verdict) Passed() bool { return v == Pass || v == PassLenient }
 
 var (
-	failLine   = regexp.MustCompile(`(?m)^FAIL: [^\n]*?:(\d+): (.*)$`)
-	cmdLine    = regexp.MustCompile(`(?m)^> (.*)$`)
+	failLine   = regexp.MustCompile(`^FAIL: [^\n]*?:(\d+): (.*)$`)
 	gotSignal  = regexp.MustCompile(`got signal:([A-Z0-9]+)`)
 	mockFail   = regexp.MustCompile(`(?m)^FAIL at step .*$`)
 	unknownCmd = regexp.MustCompile(`unknown command|usage: |cannot start|mockhub: [^F]`)
 )
 
-// Classify reads a failed script's log and says which verdict the failure is, with a line
-// of detail for people. theirs reports whether a program name (as the script ran it) is
-// the subject's: a failure to start one of the harness's own programs is a HarnessError,
-// while a subject program that is missing is a BuildFail.
-func Classify(log string, theirs func(prog string) bool) (Verdict, string) {
-	m := failLine.FindAllStringSubmatch(log, -1)
-	if len(m) == 0 {
+// Classify says which verdict a failed script's failure is, with a line of detail for
+// people. It trusts only what the subject cannot write: the log's last line, which
+// testscript writes after everything else and which names the script line that failed and
+// the harness's own message; the script, from which that line's command is read; and
+// judged, the output of the judge program (the mock hub) when it failed, which the harness
+// saved apart from the log (scriptcmds.JudgeOutputFile). The rest of the log, where the
+// subject's output is, only supplies the diff shown to people. theirs reports whether a
+// program name (as the script ran it) is the subject's: a failure to start one of the
+// harness's own programs is a HarnessError, while a subject program that is missing is a
+// BuildFail.
+func Classify(log string, script []byte, judged string, theirs func(prog string) bool) (Verdict, string) {
+	trimmed := strings.TrimRight(log, "\n")
+	last := trimmed[strings.LastIndex(trimmed, "\n")+1:]
+	m := failLine.FindStringSubmatch(last)
+	if m == nil {
 		return HarnessError, "the script failed without saying why"
 	}
-	msg := m[len(m)-1][2]
-	// The command that failed is the last one echoed before the FAIL line.
-	failAt := strings.LastIndex(log, "FAIL: ")
-	cmds := cmdLine.FindAllStringSubmatch(log[:failAt], -1)
+	msg := m[2]
+	failAt := len(trimmed) - len(last)
 	cmd := ""
-	if len(cmds) > 0 {
-		cmd = cmds[len(cmds)-1][1]
+	if n, err := strconv.Atoi(m[1]); err == nil {
+		lines := strings.Split(string(script), "\n")
+		if n >= 1 && n <= len(lines) {
+			cmd = strings.TrimSpace(lines[n-1])
+		}
 	}
 	fields := scriptWords(cmd)
 	prog := runProgram(fields)
 	switch {
+	case strings.HasPrefix(msg, "run: ") && strings.Contains(msg, ": sandbox: start ") && !strings.Contains(msg, "no such file or directory"):
+		// The grader could not start a program it had checked: its own failure.
+		return HarnessError, msg
 	case strings.HasPrefix(msg, "run: ") && strings.Contains(msg, "executable file not found") ||
 		strings.HasPrefix(msg, "run: ") && strings.Contains(msg, "no such file or directory"):
 		if prog != "" && theirs(prog) {
@@ -67,7 +78,7 @@ func Classify(log string, theirs func(prog string) bool) (Verdict, string) {
 		return HarnessError, msg
 	case prog == "mockhub" && strings.Contains(msg, "want exit 0, got 1"):
 		detail := "the player diverged from the conversation"
-		if f := mockFail.FindString(log); f != "" {
+		if f := mockFail.FindString(judged); f != "" {
 			detail = f
 		}
 		switch {

@@ -51,6 +51,13 @@ func (r Result) Report() string {
 type Options struct {
 	StepTimeout time.Duration // how long to wait for the player at one step (default 5s)
 	Stderr      io.Writer     // where the player's stderr goes (default: discarded)
+	Subject     *Subject      // the user and folder to start the player as and in (nil: as the mock hub)
+}
+
+// Subject is the user a root mock hub starts the player as, and its working folder.
+type Subject struct {
+	UID, GID uint32
+	Dir      string
 }
 
 // Run starts prog with the conversation's arguments and plays the conversation. Whatever
@@ -59,7 +66,7 @@ func Run(c *Conversation, prog string, opt Options) (Result, error) {
 	if opt.StepTimeout <= 0 {
 		opt.StepTimeout = 5 * time.Second
 	}
-	p, err := start(prog, c.Args, opt.Stderr)
+	p, err := start(prog, c.Args, opt.Stderr, opt.Subject)
 	if err != nil {
 		return Result{}, err
 	}
@@ -92,9 +99,15 @@ type proc struct {
 	killed bool
 }
 
-func start(prog string, args []string, stderr io.Writer) (*proc, error) {
+func start(prog string, args []string, stderr io.Writer, subj *Subject) (*proc, error) {
 	cmd := exec.Command(prog, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if subj != nil {
+		// Supplementary groups are dropped: an empty list, not root's.
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: subj.UID, Gid: subj.GID, Groups: []uint32{}}
+		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+		cmd.Dir = subj.Dir
+	}
 	cmd.Stderr = stderr
 	inR, inW, err := os.Pipe()
 	if err != nil {

@@ -127,6 +127,9 @@ type Identity struct {
 	// UID and GID, when UID is not 0, name a fixed user to run as (the harness must be
 	// root). Runs sharing a fixed user share its process count.
 	UID, GID int
+	// Lease, when not nil, is a sandbox user the caller holds (NewLease): the run uses it
+	// as its own and leaves it leased.
+	Lease *Lease
 }
 
 // Defaults of Config.

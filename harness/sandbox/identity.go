@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -42,10 +43,38 @@ func (l *lease) release() {
 // errNoPool is returned when no free sandbox user could be found.
 var errNoPool = errors.New("sandbox: no free sandbox user (set Identity.Same or Identity.UID)")
 
+// Lease is a sandbox user its holder keeps across several runs: a case whose subject
+// programs run one after another, and whose judges start the subject's programs as that
+// user. Runs given it (Identity.Lease) share its uid and do not release it.
+type Lease struct{ l *lease }
+
+// NewLease takes a sandbox user from the pool (the harness must be root).
+func NewLease() (*Lease, error) {
+	if os.Geteuid() != 0 {
+		return nil, errors.New("sandbox: only root can lease a sandbox user")
+	}
+	l, err := chooseIdentity(Identity{})
+	if err != nil {
+		return nil, err
+	}
+	return &Lease{l}, nil
+}
+
+// UID is the leased user; its group has the same number.
+func (l *Lease) UID() int { return l.l.uid }
+
+// GID is the leased user's group.
+func (l *Lease) GID() int { return l.l.gid }
+
+// Release gives the user back to the pool.
+func (l *Lease) Release() { l.l.release() }
+
 // chooseIdentity returns the lease for a run, or nil when the subject runs as the harness's
 // user.
 func chooseIdentity(id Identity) (*lease, error) {
 	switch {
+	case id.Lease != nil:
+		return &lease{uid: id.Lease.l.uid, gid: id.Lease.l.gid, exclusive: true, lockFD: -1}, nil
 	case id.UID != 0:
 		return &lease{uid: id.UID, gid: id.GID, lockFD: -1}, nil
 	case id.Same || os.Geteuid() != 0:
@@ -71,12 +100,28 @@ func chooseIdentity(id Identity) (*lease, error) {
 	return nil, errNoPool
 }
 
+// leaseDir holds one lock file per leased uid. It belongs to root and only root may enter
+// it, so no subject can take or block a lease (an abstract socket name could be bound first
+// by any process on the machine).
+const leaseDir = "/run/gauntlet-sandbox-leases"
+
 func lockID(uid int) (int, error) {
-	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err := os.Mkdir(leaseDir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return -1, err
+	}
+	var st unix.Stat_t
+	if err := unix.Lstat(leaseDir, &st); err != nil {
+		return -1, err
+	}
+	if st.Uid != 0 || st.Mode&unix.S_IFMT != unix.S_IFDIR || st.Mode&0o077 != 0 {
+		return -1, fmt.Errorf("%s is not a folder only root may use", leaseDir)
+	}
+	fd, err := unix.Open(filepath.Join(leaseDir, strconv.Itoa(uid)), unix.O_RDWR|unix.O_CREAT|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 	if err != nil {
 		return -1, err
 	}
-	if err := unix.Bind(fd, &unix.SockaddrUnix{Name: "@gauntlet-sandbox-uid-" + strconv.Itoa(uid)}); err != nil {
+	// The kernel drops the lock when the harness dies.
+	if err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		unix.Close(fd)
 		return -1, err
 	}

@@ -38,6 +38,7 @@ import (
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/faults"
 	"gauntlet/harness/hygiene"
+	"gauntlet/harness/mockhub"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/suite"
 	"gauntlet/harness/transcript"
@@ -81,7 +82,14 @@ func Setup(env *testscript.Env) error {
 	id := make([]byte, 8)
 	rand.Read(id)
 	bin := filepath.Join(env.WorkDir, ".bin")
-	if err := os.MkdirAll(bin, 0o755); err != nil {
+	if env.Getenv(SandboxUserVar) == "1" {
+		b, err := setupBox(env)
+		if err != nil {
+			return fmt.Errorf("harness error: the case's box: %w", err)
+		}
+		env.Values[caseBoxKey{}] = b
+		bin = b.bin
+	} else if err := os.MkdirAll(bin, 0o755); err != nil {
 		return err
 	}
 	path := ""
@@ -243,14 +251,38 @@ func Run(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("run: harness error: $%s: %v", LimitsVar, err)
 		}
 	}
-	g, err := sandbox.Start(sandbox.Config{
+	cfg := sandbox.Config{
 		Limits:      limits,
 		WorkDir:     ts.MkAbs("."),
 		Identity:    sandbox.Identity{Same: ts.Getenv(SandboxUserVar) != "1"},
 		GiveWorkDir: true,
 		Deadline:    *timeout,
 		Env:         environ(ts, extraEnv),
-	}, sandbox.Spec{Name: "subject", Path: prog, Args: fs.Args()[1:],
+	}
+	box, _ := ts.Value(caseBoxKey{}).(*caseBox)
+	judge := judges[filepath.Base(prog)]
+	cwd, boxCwd := ts.MkAbs("."), ""
+	if box != nil {
+		var err error
+		if boxCwd, err = box.dirs(cwd); err != nil {
+			ts.Fatalf("run: harness error: %v", err)
+		}
+		// Graded: the judge runs as root in the script's folder and starts the subject as
+		// the case's user in box/; the subject runs as that user in box/, with its inputs.
+		cfg.Box = &sandbox.Box{Keep: box.keep}
+		cfg.GiveWorkDir = false
+		if judge {
+			cfg.Identity = sandbox.Identity{Same: true}
+			cfg.Env = append(cfg.Env, fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, box.lease.UID(), box.lease.GID(), boxCwd))
+		} else {
+			if err := box.giveInputs(cwd, boxCwd, fs.Args()[1:]); err != nil {
+				ts.Fatalf("run: harness error: inputs: %v", err)
+			}
+			cfg.Identity = sandbox.Identity{Lease: box.lease}
+			cfg.WorkDir = boxCwd
+		}
+	}
+	g, err := sandbox.Start(cfg, sandbox.Spec{Name: "subject", Path: prog, Args: fs.Args()[1:],
 		Stdin: stdinStream, Stdout: sandbox.Pipe, Stderr: sandbox.Pipe})
 	if err != nil {
 		ts.Fatalf("run: %s: %v", fs.Arg(0), err)
@@ -304,7 +336,16 @@ watch:
 		}
 	}
 	readers.Wait()
+	if box != nil {
+		if err := box.takeResults(cwd, boxCwd); err != nil {
+			ts.Fatalf("run: harness error: results: %v", err)
+		}
+	}
 	pr := res.Procs[0]
+	if judge && pr.Exit != (sandbox.Exit{}) {
+		// The judge's own account, for the grader (see JudgeOutputFile).
+		writeNoFollow(filepath.Join(filepath.Dir(ts.Getenv("WORK")), JudgeOutputFile), out.bytes(), -1, -1)
+	}
 	ts.Stdout().Write(out.bytes())
 	ts.Stderr().Write(errOut.bytes())
 	got := describeSandboxExit(pr.Exit)

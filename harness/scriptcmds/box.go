@@ -1,0 +1,217 @@
+package scriptcmds
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/sys/unix"
+
+	"gauntlet/harness/sandbox"
+)
+
+// BoxKeepVar, in a script's environment, lists (separated like PATH) folders the case's
+// boxes must keep visible: the grader's scratch space, where the programs are.
+const BoxKeepVar = "GAUNTLET_BOX_KEEP"
+
+// JudgeOutputFile, in the folder above a script's $WORK, receives the output of the last
+// judge program that failed (the mock hub's "FAIL at step ..." report), written by the
+// harness: the grader classifies a failure from it, never from the log, where the subject's
+// own output could imitate it.
+const JudgeOutputFile = "judge-output.txt"
+
+// judges are the programs that judge the subject from inside a case: they run as the
+// harness's user (root), not as the subject, and start the subject's program themselves.
+var judges = map[string]bool{"mockhub": true}
+
+// caseBox is how a graded case keeps the oracle out of the subject's reach (see
+// SandboxUserVar). The folder above $WORK (made by the grader, searchable only) holds:
+//
+//	WORK/  the script's files: expected outputs, conversations, inputs (root only, 0700)
+//	box/   the subject's working folder: a copy of the inputs each run names (the subject's)
+//	bin/   mkplayer's wrappers, which the subject's hub runs (readable by all)
+//
+// Every program of the subject runs as one sandbox user leased for the case, in a box of
+// its own (sandbox.Box); judge programs run as root in the same kind of box, and start the
+// subject's programs as that user.
+type caseBox struct {
+	work, box, bin string
+	lease          *sandbox.Lease
+	keep           []string
+	copiedBack     map[string]bool // files of WORK that came from box/: later runs may update them
+}
+
+type caseBoxKey struct{}
+
+// setupBox prepares a graded case's folders and user.
+func setupBox(env *testscript.Env) (*caseBox, error) {
+	top := filepath.Dir(env.WorkDir)
+	b := &caseBox{work: env.WorkDir, box: filepath.Join(top, "box"), bin: filepath.Join(top, "bin"),
+		copiedBack: map[string]bool{}}
+	if err := os.Chmod(b.work, 0o700); err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(b.bin, 0o755); err != nil {
+		return nil, err
+	}
+	lease, err := sandbox.NewLease()
+	if err != nil {
+		return nil, err
+	}
+	b.lease = lease
+	env.Defer(lease.Release)
+	if err := os.Mkdir(b.box, 0o700); err != nil {
+		return nil, err
+	}
+	if err := os.Chown(b.box, lease.UID(), lease.GID()); err != nil {
+		return nil, err
+	}
+	b.keep = []string{top}
+	for _, kv := range env.Vars {
+		if v, ok := strings.CutPrefix(kv, BoxKeepVar+"="); ok {
+			b.keep = append(b.keep, filepath.SplitList(v)...)
+		}
+	}
+	return b, nil
+}
+
+// dirs maps the script's current folder, inside WORK, to the subject's: the same place
+// inside box/, made if needed. A script that left WORK gets box/ itself.
+func (b *caseBox) dirs(cwd string) (box string, err error) {
+	rel, err := filepath.Rel(b.work, cwd)
+	if err != nil || !filepath.IsLocal(rel) {
+		return b.box, nil
+	}
+	box = filepath.Join(b.box, rel)
+	return box, b.mkdirs(box)
+}
+
+// giveInputs copies from the script's folder cwd into the subject's folder box each
+// argument of a subject's command that names a file there: the inputs it is run with (a
+// deck, a path, a rolls file), and nothing else.
+func (b *caseBox) giveInputs(cwd, box string, args []string) error {
+	for _, a := range args {
+		if a == "" || filepath.IsAbs(a) || !filepath.IsLocal(a) {
+			continue
+		}
+		src := filepath.Join(cwd, a)
+		st, err := os.Lstat(src)
+		if err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		data, err := os.ReadFile(src)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(box, a)
+		if err := b.mkdirs(filepath.Dir(dst)); err != nil {
+			return err
+		}
+		if err := writeNoFollow(dst, data, b.lease.UID(), b.lease.GID()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mkdirs makes the folders leading to dir inside box/, owned by the subject.
+func (b *caseBox) mkdirs(dir string) error {
+	rel, err := filepath.Rel(b.box, dir)
+	if err != nil || rel == "." {
+		return err
+	}
+	cur := b.box
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, part)
+		st, err := os.Lstat(cur)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			if err := os.Mkdir(cur, 0o755); err != nil {
+				return err
+			}
+			if err := os.Lchown(cur, b.lease.UID(), b.lease.GID()); err != nil {
+				return err
+			}
+		case err != nil:
+			return err
+		case !st.IsDir():
+			return fmt.Errorf("%s is not a folder", cur)
+		}
+	}
+	return nil
+}
+
+// maxCopyBack bounds each file copied back from box/.
+const maxCopyBack = 4 << 20
+
+// takeResults copies back into the script's folder cwd the regular files a run left at the
+// top of the subject's folder box (a mock player's recording, a file the subject must not
+// create), so that the script's checks see them. A file of the script itself is never
+// replaced, links are never followed, and each file is read up to maxCopyBack bytes.
+func (b *caseBox) takeResults(cwd, box string) error {
+	ents, err := os.ReadDir(box)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		dst := filepath.Join(cwd, e.Name())
+		if _, err := os.Lstat(dst); err == nil && !b.copiedBack[dst] {
+			continue
+		}
+		data, ok := readNoFollow(filepath.Join(box, e.Name()))
+		if !ok {
+			continue
+		}
+		if err := writeNoFollow(dst, data, -1, -1); err != nil {
+			return err
+		}
+		b.copiedBack[dst] = true
+	}
+	return nil
+}
+
+// readNoFollow reads a regular file without following a link in its place.
+func readNoFollow(path string) ([]byte, bool) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
+	}
+	f := os.NewFile(uintptr(fd), path)
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return nil, false
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxCopyBack))
+	return data, err == nil
+}
+
+// writeNoFollow replaces path with a regular file holding data, never writing through a
+// link or into another kind of file planted there, owned by uid:gid when uid >= 0.
+func writeNoFollow(path string, data []byte, uid, gid int) error {
+	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
+		if err := os.RemoveAll(path); err != nil {
+			return err
+		}
+	}
+	fd, err := unix.Open(path, unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
+	if err != nil {
+		return err
+	}
+	f := os.NewFile(uintptr(fd), path)
+	if uid >= 0 {
+		if err := f.Chown(uid, gid); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
