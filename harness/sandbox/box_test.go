@@ -108,4 +108,3 @@ func TestBoxHides(t *testing.T) {
 		t.Errorf("a hidden folder shows %q, want it empty", got)
 	}
 }
-
