@@ -30,7 +30,7 @@ type Report struct {
 	Cases      []CaseReport     `json:"cases"`
 	Harness    []string         `json:"harness_errors,omitempty"`
 	// Notes say how the grading ran where a reader should know it, such as programs that
-	// ran as a root grader's own user rather than as sandbox users (see SandboxUsersProblem).
+	// ran as a root grader's own user rather than as sandbox users (grading with -unsafe, or as a user other than root).
 	Notes []string `json:"notes,omitempty"`
 }
 
