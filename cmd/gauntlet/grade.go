@@ -18,6 +18,7 @@ import (
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/sandbox"
+	"gauntlet/harness/scriptcmds"
 	"gauntlet/programs"
 	"gauntlet/testscripts"
 )
@@ -294,7 +295,7 @@ func buildSubject(g grade.Game, dir, scratch string, f gradeFlags) (grade.Subjec
 		names = append(names, p.Name)
 	}
 	res, err := build.Build(dir, scratch, names, build.Options{NoBuild: f.noBuild, Boxed: f.boxed,
-		Keep: []string{scratch}, Hide: f.hide, Paths: f.progs})
+		Keep: append([]string{scratch}, filepath.SplitList(os.Getenv(scriptcmds.BoxKeepVar))...), Hide: f.hide, Paths: f.progs})
 	if err != nil {
 		return grade.Subject{}, nil, err
 	}
@@ -303,8 +304,8 @@ func buildSubject(g grade.Game, dir, scratch string, f gradeFlags) (grade.Subjec
 	for _, name := range slices.Sorted(maps.Keys(f.progs)) {
 		if f.boxed {
 			// The boxed build published the -prog programs itself.
-			if _, ok := res.Programs[name]; !ok && res.OK {
-				subj.Notes = append(subj.Notes, fmt.Sprintf("-prog %s=%s: no executable file there after the build (a link leaving the submission does not count)", name, f.progs[name]))
+			if p := res.Programs[name]; res.OK && p != filepath.Join(res.Dir, "src", f.progs[name]) {
+				subj.Notes = append(subj.Notes, fmt.Sprintf("-prog %s=%s: no executable file there after the build, so %s was looked for by its own name", name, f.progs[name], name))
 			}
 			continue
 		}

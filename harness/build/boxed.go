@@ -2,7 +2,6 @@ package build
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +9,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gauntlet/harness/execfile"
 	"gauntlet/harness/sandbox"
 )
 
@@ -18,13 +16,11 @@ import (
 // what it built. Res.Dir (searchable by others, owned by the grader) ends up holding:
 //
 //	src/  the copy make ran in; owned by the build's user during the build, then taken
-//	      back by the grader and closed to everyone (0700), so that no later case, whose
-//	      sandbox user may reuse the build's uid, can read or change it
-//	bin/  the programs found, copied by the grader (never through a link leaving src/),
-//	      owned by the grader, runnable by the cases' users
+//	      back by the grader (every file given to root, modes kept), so that no later case,
+//	      whose sandbox user may reuse the build's uid, can change it; the programs run
+//	      from here, beside the files they may need
 func buildBoxed(orig string, res *Result, names []string, opt Options) (*Result, error) {
 	src := filepath.Join(res.Dir, "src")
-	bin := filepath.Join(res.Dir, "bin")
 	if err := os.Mkdir(src, 0o700); err != nil {
 		return nil, err
 	}
@@ -46,25 +42,27 @@ func buildBoxed(orig string, res *Result, names []string, opt Options) (*Result,
 			return nil, err
 		}
 		res.Warnings = CountWarnings(res.Log)
-		// Taken back before anything is read from it.
-		if err := os.Lchown(src, 0, 0); err != nil {
-			return nil, err
-		}
-		if err := os.Chmod(src, 0o700); err != nil {
+		// Taken back before anything is read from it: a later case's user, which may get
+		// the build's uid again, must not change it.
+		if err := chownTree(src, 0, 0); err != nil {
 			return nil, err
 		}
 	}
-	res.Duration = time.Since(start)
-	if err := os.Mkdir(bin, 0o755); err != nil {
+	if err := os.Chmod(src, 0o711); err != nil {
 		return nil, err
 	}
+	res.Duration = time.Since(start)
 	for _, n := range names {
-		rel := n
-		if p, ok := opt.Paths[n]; ok {
-			rel = p
+		// Where -prog says, else (nothing there) by its own name at the top.
+		p, ok := "", false
+		if rel, given := opt.Paths[n]; given {
+			p, ok = program(src, rel)
 		}
-		if publish(src, filepath.Join(bin, n), rel) {
-			res.Programs[n] = filepath.Join(bin, n)
+		if !ok {
+			p, ok = program(src, n)
+		}
+		if ok {
+			res.Programs[n] = p
 		} else {
 			res.Missing = append(res.Missing, n)
 		}
@@ -132,31 +130,27 @@ func chownTree(dir string, uid, gid int) error {
 	})
 }
 
-// publish copies the program name, as the build left it in src, to dst: a regular,
-// executable file, or a link to one that stays inside src. Anything else (a link out of the
-// copy, a device, a folder) is not a program of the submission.
-func publish(src, dst, rel string) bool {
+// program finds the program rel as the build left it in src: a regular, executable file,
+// or a link to one inside src, or to one outside that everybody may read and run anyway.
+// Anything else (a link to a private file, a device, a folder) is not a program of the
+// submission: the grader, being root, must not lend it its own reach.
+func program(src, rel string) (string, bool) {
 	if !filepath.IsLocal(rel) {
-		return false
+		return "", false
 	}
+	real, err := filepath.EvalSymlinks(filepath.Join(src, rel))
+	if err != nil {
+		return "", false
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(real, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Mode&0o111 == 0 {
+		return "", false
+	}
+	// Run by the name the build gave it (a link's name may be what the program goes by);
+	// src belongs to the grader now, so the link cannot change under it.
 	p := filepath.Join(src, rel)
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return false
+	if r, err := filepath.Rel(src, real); err == nil && filepath.IsLocal(r) {
+		return p, true
 	}
-	if rel, err := filepath.Rel(src, real); err != nil || !filepath.IsLocal(rel) {
-		return false
-	}
-	fd, err := unix.Open(real, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return false
-	}
-	f := os.NewFile(uintptr(fd), real)
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Mode()&0o111 == 0 || st.Size() > MaxTotalSize {
-		return false
-	}
-	err = execfile.WriteFrom(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755, io.LimitReader(f, MaxTotalSize))
-	return err == nil
+	return p, st.Mode&0o005 == 0o005
 }

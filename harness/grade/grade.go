@@ -403,7 +403,8 @@ func boxKeep(subj Subject, opt Options) []string {
 			keep = append(keep, filepath.Dir(p))
 		}
 	}
-	return keep
+	// Folders the user asked to keep visible (shared data a submission reads).
+	return append(keep, filepath.SplitList(os.Getenv(scriptcmds.BoxKeepVar))...)
 }
 
 // MaxLog bounds the log an outcome keeps: the start and the end of a longer one (where

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,7 +37,7 @@ import (
 // back at the same path inside the box. Boxes need root (see BoxProblem).
 type Box struct {
 	// Keep lists folders bound back, at the same path, when they lie under /tmp, /var/tmp
-	// or /dev/shm.
+	// or /dev/shm; naming one of those itself leaves it shared.
 	Keep []string
 	// Hide lists folders covered by an empty read-only folder (a cohort hides every other
 	// submission from a build).
@@ -126,7 +127,8 @@ func enterBox(b *Box) error {
 		}
 	}
 	for _, dir := range replaced {
-		if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+		if st, err := os.Lstat(dir); err != nil || !st.IsDir() || slices.Contains(b.Keep, dir) {
+			// Keeping the folder itself keeps it shared.
 			continue
 		}
 		if err := replaceDir(dir, b.Keep, b.TmpSize); err != nil {

@@ -1,0 +1,105 @@
+package build
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"gauntlet/harness/hygiene"
+	"gauntlet/harness/sandbox"
+)
+
+// boxedOrSkip skips where the machine cannot box a build (not root, or no namespaces):
+// the grader refuses to grade there (cmd/gauntlet's tests), so the skip hides nothing.
+func boxedOrSkip(t *testing.T) {
+	t.Helper()
+	if err := sandbox.BoxProblem(); err != nil {
+		t.Skipf("no box here: %v", err)
+	}
+}
+
+// scratchFor makes a scratch folder the build's user can reach, as the grader's is.
+func scratchFor(t *testing.T) string {
+	t.Helper()
+	d := t.TempDir()
+	os.Chmod(filepath.Dir(d), 0o755)
+	os.Chmod(d, 0o711)
+	return d
+}
+
+// TestBoxedBuildIsNotRoot is the hostile Makefile: it reports who it runs as, tries the
+// network, reads another submission and the grader's environment, leaves a daemon, and
+// builds its program into a private folder linked from the top. The build must run as a
+// sandbox user with none of that reachable, the daemon must be gone, and the program
+// must still be found (never by falling back to root).
+func TestBoxedBuildIsNotRoot(t *testing.T) {
+	boxedOrSkip(t)
+	other := t.TempDir()
+	os.Chmod(filepath.Dir(other), 0o755)
+	os.Chmod(other, 0o755)
+	write(t, other, "secret.c", "int answer = 42;\n")
+	t.Setenv("GAUNTLET_GRADER_SECRET", "x")
+	src := t.TempDir()
+	marker := "gauntlet-build-daemon-" + filepath.Base(src)
+	// A service of the grading machine, on its loopback.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	mk := "all:\n" +
+		"\t@echo uid=$$(id -u)\n" +
+		"\t@bash -c '(exec 3<>/dev/tcp/127.0.0.1/" + port + " && echo net=open) 2>/dev/null || echo net=closed'\n" +
+		"\t@cat " + other + "/secret.c 2>/dev/null || echo other=hidden\n" +
+		"\t@env | grep -q GAUNTLET_GRADER_SECRET && echo env=leaked || echo env=clean\n" +
+		"\tsetsid bash -c 'exec -a " + marker + " sleep 30' </dev/null >/dev/null 2>&1 &\n" +
+		"\t@sleep 0.2; ps -eo args | grep -q '^" + marker + "' && echo daemon=started || echo daemon=absent\n" +
+		"\tmkdir -p private && printf '#!/bin/sh\\necho hi\\n' > private/prog && chmod 755 private/prog && chmod 700 private && ln -sf private/prog prog\n" +
+		"\tln -sf /etc/shadow shadow\n"
+	write(t, src, "Makefile", mk)
+	res, err := Build(src, scratchFor(t), []string{"prog", "shadow"}, Options{Boxed: true, Hide: []string{other}, Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK {
+		t.Fatalf("build failed: %s\n%s", res.Problem, res.Log)
+	}
+	for _, want := range []string{"net=closed", "other=hidden", "env=clean", "daemon=started"} {
+		if !strings.Contains(res.Log, want) {
+			t.Errorf("the build's log lacks %q:\n%s", want, res.Log)
+		}
+	}
+	if strings.Contains(res.Log, "uid=0\n") || !strings.Contains(res.Log, "uid=") {
+		t.Errorf("make ran as root (or did not say):\n%s", res.Log)
+	}
+	procs, _ := hygiene.Scan()
+	for _, p := range procs {
+		if cmd := hygiene.Cmdline(p.Pid); strings.Contains(cmd, marker) {
+			t.Errorf("the Makefile's daemon outlived the build: pid %d %s", p.Pid, cmd)
+		}
+	}
+	if res.Programs["prog"] == "" {
+		t.Errorf("a program linked into a private folder was not found: %+v", res)
+	}
+	if res.Programs["shadow"] != "" {
+		t.Errorf("a link to a file outside the submission that others may not read was taken as a program: %s", res.Programs["shadow"])
+	}
+	// The copy belongs to the grader after the build: a later case's user may get the
+	// build's uid, and must not change it.
+	var owners []string
+	filepath.WalkDir(filepath.Join(res.Dir, "src"), func(p string, d os.DirEntry, err error) error {
+		if info, err := os.Lstat(p); err == nil && info.Sys().(*syscall.Stat_t).Uid != 0 {
+			owners = append(owners, p)
+		}
+		return nil
+	})
+	if len(owners) > 0 {
+		t.Errorf("after the build, files not the grader's: %v", owners)
+	}
+}
