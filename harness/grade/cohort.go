@@ -12,7 +12,7 @@ import (
 // verdictOrder lists every verdict, best first: the column order of cohort tables and the
 // order of verdict counts in one-line summaries.
 var verdictOrder = []Verdict{Pass, PassLenient, WrongStdout, WrongStderr, WrongExit, Protocol, Crash,
-	Timeout, Hygiene, BuildFail, HarnessError}
+	Timeout, Limit, Hygiene, BuildFail, HarnessError}
 
 // RowState says how far the grading of one submission of a cohort got.
 type RowState string

@@ -26,7 +26,7 @@ func TestCohortCSV(t *testing.T) {
 		t.Fatalf("the CSV does not parse back: %v\n%s", err, b.String())
 	}
 	head := "submission,subject,state,build,warnings,missing,problem,hub/basics,player/basics,total,max_marks," +
-		"PASS,PASS-LENIENT,WRONG-STDOUT,WRONG-STDERR,WRONG-EXIT,PROTOCOL,CRASH,TIMEOUT,HYGIENE,BUILD-FAIL,HARNESS-ERROR,seconds"
+		"PASS,PASS-LENIENT,WRONG-STDOUT,WRONG-STDERR,WRONG-EXIT,PROTOCOL,CRASH,TIMEOUT,LIMIT,HYGIENE,BUILD-FAIL,HARNESS-ERROR,seconds"
 	if got := strings.Join(recs[0], ","); got != head {
 		t.Errorf("header\n%s\nwant\n%s", got, head)
 	}

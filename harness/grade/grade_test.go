@@ -230,6 +230,9 @@ func TestClassify(t *testing.T) {
 		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got \"Y\\n\"; player: killed by the mock hub at the end (killed by SIGKILL)\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", Protocol},
 		{"> cmpalt stderr a b\nFAIL: x.txtar:3: cmpalt: stderr matches none of a, b\n", WrongStderr},
 		{"> frob\nFAIL: x.txtar:3: unknown command \"frob\"\n", HarnessError},
+		{"> run $PLAYER\nFAIL: x.txtar:3: run: /s/p ran into the cpu limit (signal:XCPU)\n", Limit},
+		{"> run $PLAYER\nFAIL: x.txtar:3: run: /s/p wrote more than 1048576 bytes (stdout 5 and stderr 0 bytes over)\n", Limit},
+		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got killed by SIGXCPU; player: killed by SIGXCPU\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", Limit},
 		{"no failure line at all", HarnessError},
 	}
 	for _, tc := range tests {

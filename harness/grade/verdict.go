@@ -24,6 +24,9 @@ const (
 	Crash        Verdict = "CRASH"
 	Timeout      Verdict = "TIMEOUT"
 	Hygiene      Verdict = "HYGIENE"
+	// Limit: a run stopped by one of the grader's resource limits (cpu, memory, file size,
+	// processes, output); the detail names it.
+	Limit Verdict = "LIMIT"
 	BuildFail    Verdict = "BUILD-FAIL"
 	HarnessError Verdict = "HARNESS-ERROR"
 )
@@ -82,6 +85,10 @@ func Classify(log string, script []byte, judged string, theirs func(prog string)
 			detail = f
 		}
 		switch {
+		case strings.Contains(detail, "got killed by SIGXCPU"):
+			return Limit, "cpu limit: " + detail
+		case strings.Contains(detail, "got killed by SIGXFSZ"):
+			return Limit, "file size limit: " + detail
 		case strings.Contains(detail, "got killed by SIG"):
 			return Crash, detail
 		case strings.Contains(detail, "of the conversation: expect ") && strings.Contains(detail, "got nothing within"):
@@ -103,8 +110,8 @@ func Classify(log string, script []byte, judged string, theirs func(prog string)
 			return Crash, withCommand(msg, fields)
 		}
 		return WrongExit, withCommand(msg, fields)
-	case strings.HasPrefix(msg, "run: ") && strings.Contains(msg, "wrote more than"):
-		return WrongStdout, withCommand(msg, fields)
+	case strings.HasPrefix(msg, "run: ") && (strings.Contains(msg, "wrote more than") || strings.Contains(msg, "ran into the ")):
+		return Limit, withCommand(msg, fields)
 	case strings.Contains(cmd, "stdout"):
 		return WrongStdout, msg + firstDiff(log[:failAt])
 	case strings.Contains(cmd, "stderr"):
