@@ -15,18 +15,18 @@ type Verdict string
 // The verdicts. HarnessError is never blamed on the subject: such a case counts neither for
 // nor against it, and makes the grader exit 2.
 const (
-	Pass         Verdict = "PASS"
-	PassLenient  Verdict = "PASS-LENIENT"
-	WrongStdout  Verdict = "WRONG-STDOUT"
-	WrongStderr  Verdict = "WRONG-STDERR"
-	WrongExit    Verdict = "WRONG-EXIT"
-	Protocol     Verdict = "PROTOCOL"
-	Crash        Verdict = "CRASH"
-	Timeout      Verdict = "TIMEOUT"
-	Hygiene      Verdict = "HYGIENE"
+	Pass        Verdict = "PASS"
+	PassLenient Verdict = "PASS-LENIENT"
+	WrongStdout Verdict = "WRONG-STDOUT"
+	WrongStderr Verdict = "WRONG-STDERR"
+	WrongExit   Verdict = "WRONG-EXIT"
+	Protocol    Verdict = "PROTOCOL"
+	Crash       Verdict = "CRASH"
+	Timeout     Verdict = "TIMEOUT"
+	Hygiene     Verdict = "HYGIENE"
 	// Limit: a run stopped by one of the grader's resource limits (cpu, memory, file size,
 	// processes, output); the detail names it.
-	Limit Verdict = "LIMIT"
+	Limit        Verdict = "LIMIT"
 	BuildFail    Verdict = "BUILD-FAIL"
 	HarnessError Verdict = "HARNESS-ERROR"
 )
