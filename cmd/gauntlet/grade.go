@@ -358,7 +358,10 @@ func boxDecision(f *gradeFlags, submissions bool) (notes []string, err error) {
 		return []string{fmt.Sprintf("-unsafe: graded without the box (%v): the submission could read the expected outputs", problem)}, nil
 	}
 	f.boxed = true
-	return nil, nil
+	if problem := grade.TotalsProblem(); problem != nil {
+		notes = append(notes, fmt.Sprintf("no cgroups (%v): each process has its limits, but a case has no memory and process totals", problem))
+	}
+	return notes, nil
 }
 
 // programLinks makes a folder of links named after every reference and mock program, each

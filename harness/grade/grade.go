@@ -16,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"gauntlet/games/contract"
+	"gauntlet/harness/cgroup"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/scriptcmds"
 	"gauntlet/harness/suite"
@@ -386,6 +387,13 @@ func UnknownCategories(g Game, cases []Case) []string {
 // or nil when it can: the grader must be root and the kernel must give it boxes.
 func BoxProblem() error {
 	return sandbox.BoxProblem()
+}
+
+// TotalsProblem says why the cases of a boxed grade get no memory and process totals over
+// the whole case (harness/cgroup) on this machine, or nil when they do. Without them each
+// process still has its own limits.
+func TotalsProblem() error {
+	return cgroup.Problem()
 }
 
 // boxKeep lists the folders a case's boxes must keep visible: the scratch space, the

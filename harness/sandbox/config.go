@@ -45,6 +45,13 @@ type Limits struct {
 	// Nice is the scheduling niceness added to the subject (0 to 19), so that a busy
 	// subject slows the harness less. Default 0.
 	Nice int
+	// CaseMemory is the memory of a whole case, every process of it together (RSS, page
+	// cache, files in its private tmpfs), where the machine gives cgroups (harness/cgroup):
+	// past it the kernel kills a process of the case. Default 1 GiB.
+	CaseMemory int64
+	// CaseDisk is the size of the subject's working folder in a graded case (a tmpfs
+	// mount), all its files together. Default 64 MiB.
+	CaseDisk int64
 }
 
 // AddFlags registers the flags -cpu, -mem, -procs, -fsize, -nofile and -nice that set l,
@@ -58,6 +65,8 @@ func (l *Limits) AddFlags(fs *flag.FlagSet) {
 	fs.Var((*byteSize)(&l.FileSize), "fsize", "largest file the subject may write (e.g. 64M)")
 	fs.IntVar(&l.OpenFiles, "nofile", d.OpenFiles, "descriptors each subject process may open")
 	fs.IntVar(&l.Nice, "nice", d.Nice, "niceness of the subject (0-19)")
+	fs.Var((*byteSize)(&l.CaseMemory), "case-mem", "memory of a whole case, all its processes together (e.g. 1G; needs cgroups)")
+	fs.Var((*byteSize)(&l.CaseDisk), "case-disk", "size of the subject's folder in a case, all its files together (e.g. 64M)")
 }
 
 // Validate reports a limit no run could use: a negative CPU time, process count or
@@ -85,8 +94,13 @@ func DefaultLimits() Limits {
 		Processes:    1024,
 		FileSize:     64 << 20,
 		OpenFiles:    256,
+		CaseMemory:   1 << 30,
+		CaseDisk:     64 << 20,
 	}
 }
+
+// WithDefaults returns l with every zero field set to its default.
+func (l Limits) WithDefaults() Limits { return l.withDefaults() }
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
@@ -104,6 +118,12 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.OpenFiles == 0 {
 		l.OpenFiles = d.OpenFiles
+	}
+	if l.CaseMemory == 0 {
+		l.CaseMemory = d.CaseMemory
+	}
+	if l.CaseDisk == 0 {
+		l.CaseDisk = d.CaseDisk
 	}
 	l.Nice = min(max(l.Nice, 0), 19)
 	return l
@@ -181,6 +201,9 @@ type Config struct {
 	// environment (PATH, HOME and TMPDIR set to the working directory, LANG=C) and before
 	// each Spec's own Env. A later NAME=value replaces an earlier one.
 	Env []string
+	// Cgroup lists the cgroup.procs files of the group every process of the run joins
+	// before it execs (harness/cgroup), for totals over a whole case.
+	Cgroup []string
 	// Box, when not nil, puts every process of the run in a box of its own (namespaces, a
 	// private /tmp, /proc showing only its user's processes, loopback only: see Box).
 	Box *Box

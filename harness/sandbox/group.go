@@ -338,6 +338,7 @@ func (g *Group) startOne(spec Spec) (err error) {
 		nofile: limitValue(int64(g.cfg.Limits.OpenFiles)),
 		nice:   g.cfg.Limits.Nice,
 		box:    g.cfg.Box,
+		cgroup: g.cfg.Cgroup,
 	}
 	if g.cfg.Limits.CPU < 0 {
 		s.cpu = Unlimited

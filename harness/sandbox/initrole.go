@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"gauntlet/harness/cgroup"
 	"gauntlet/harness/hygiene"
 )
 
@@ -67,7 +68,8 @@ type execSettings struct {
 	fsize    int64
 	nofile   int64
 	nice     int
-	box      *Box // make the box's mounts and network first (nil: no box)
+	box      *Box     // make the box's mounts and network first (nil: no box)
+	cgroup   []string // cgroup.procs files to join before the exec
 }
 
 func (s execSettings) encode() string {
@@ -82,6 +84,7 @@ func (s execSettings) encode() string {
 		v.Set("nprocrel", "1")
 	}
 	s.box.encode(v)
+	v["cgroup"] = s.cgroup
 	return v.Encode()
 }
 
@@ -94,6 +97,7 @@ func decodeSettings(q string) (execSettings, error) {
 	if s.box, err = decodeBox(v); err != nil {
 		return s, err
 	}
+	s.cgroup = v["cgroup"]
 	for k, dst := range map[string]*int64{"cpu": &s.cpu, "as": &s.as, "nproc": &s.nproc,
 		"fsize": &s.fsize, "nofile": &s.nofile} {
 		if *dst, err = strconv.ParseInt(v.Get(k), 10, 64); err != nil {
@@ -147,6 +151,14 @@ func execRole(q string) int {
 		if err := enterBox(s.box); err != nil {
 			return fail("box", err)
 		}
+		// The program was opened before the box hid what it does not keep (a link to a
+		// private build folder): exec the file already open. Not for scripts, whose
+		// interpreter reopens them by path.
+		useFD = !script
+	}
+	// Into the case's cgroup while still root: the subject never runs outside it.
+	if err := cgroup.Join(s.cgroup, os.Getpid()); err != nil {
+		return fail("cgroup", err)
 	}
 	if s.uid >= 0 {
 		if err := syscall.Setgroups(nil); err != nil {
@@ -160,7 +172,7 @@ func execRole(q string) int {
 		}
 		// If the sandbox user cannot reach the program by its path, exec the file already
 		// open. Not for scripts: their interpreter reopens them by path.
-		useFD = !script && unix.Access(s.path, unix.X_OK) != nil
+		useFD = useFD || !script && unix.Access(s.path, unix.X_OK) != nil
 	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fail("no_new_privs", err)

@@ -1,16 +1,19 @@
 package scriptcmds
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"golang.org/x/sys/unix"
 
+	"gauntlet/harness/cgroup"
 	"gauntlet/harness/sandbox"
 )
 
@@ -43,6 +46,8 @@ type caseBox struct {
 	lease          *sandbox.Lease
 	keep           []string
 	copiedBack     map[string]bool // files of WORK that came from box/: later runs may update them
+	group          *cgroup.Group   // the case's totals (nil where the machine has no cgroups)
+	seen           cgroup.Events   // the group's counters after the last run
 }
 
 type caseBoxKey struct{}
@@ -64,11 +69,30 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 	}
 	b.lease = lease
 	env.Defer(lease.Release)
+	limits := sandbox.DefaultLimits()
+	if j := env.Getenv(LimitsVar); j != "" {
+		if err := json.Unmarshal([]byte(j), &limits); err != nil {
+			return nil, fmt.Errorf("$%s: %w", LimitsVar, err)
+		}
+		limits = limits.WithDefaults()
+	}
+	// The subject's folder is a tmpfs of its own: all its files together are bounded.
 	if err := os.Mkdir(b.box, 0o700); err != nil {
 		return nil, err
 	}
-	if err := os.Chown(b.box, lease.UID(), lease.GID()); err != nil {
-		return nil, err
+	opts := fmt.Sprintf("size=%d,mode=0700,uid=%d,gid=%d", limits.CaseDisk, lease.UID(), lease.GID())
+	if err := unix.Mount("tmpfs", b.box, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+		return nil, fmt.Errorf("the subject's folder: %w", err)
+	}
+	env.Defer(func() { unix.Unmount(b.box, unix.MNT_DETACH) })
+	if cgroup.Problem() == nil {
+		g, err := cgroup.New("gauntlet-case-"+filepath.Base(top)+"-"+strconv.Itoa(lease.UID()),
+			cgroup.Limits{Memory: limits.CaseMemory, Processes: limits.Processes})
+		if err != nil {
+			return nil, err
+		}
+		b.group = g
+		env.Defer(func() { g.Remove() })
 	}
 	b.keep = []string{top}
 	for _, kv := range env.Vars {
@@ -214,4 +238,22 @@ func writeNoFollow(path string, data []byte, uid, gid int) error {
 		return err
 	}
 	return f.Close()
+}
+
+// totalsReached says which of the case's totals the last run reached, if any: "memory"
+// when the kernel killed a process of the case for its memory total, "processes" when it
+// refused a fork for the process total.
+func (b *caseBox) totalsReached() string {
+	if b.group == nil {
+		return ""
+	}
+	now := b.group.Events()
+	defer func() { b.seen = now }()
+	switch {
+	case now.OOMKills > b.seen.OOMKills:
+		return "memory"
+	case now.PidsMax > b.seen.PidsMax:
+		return "processes"
+	}
+	return ""
 }

@@ -271,6 +271,9 @@ func Run(ts *testscript.TestScript, neg bool, args []string) {
 		// the case's user in box/; the subject runs as that user in box/, with its inputs.
 		cfg.Box = &sandbox.Box{Keep: box.keep}
 		cfg.GiveWorkDir = false
+		if box.group != nil {
+			cfg.Cgroup = box.group.ProcFiles()
+		}
 		if judge {
 			cfg.Identity = sandbox.Identity{Same: true}
 			cfg.Env = append(cfg.Env, fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, box.lease.UID(), box.lease.GID(), boxCwd))
@@ -342,6 +345,10 @@ watch:
 		}
 	}
 	pr := res.Procs[0]
+	totals := ""
+	if box != nil {
+		totals = box.totalsReached()
+	}
 	if judge && pr.Exit != (sandbox.Exit{}) {
 		// The judge's own account, for the grader (see JudgeOutputFile).
 		writeNoFollow(filepath.Join(filepath.Dir(ts.Getenv("WORK")), JudgeOutputFile), out.bytes(), -1, -1)
@@ -382,6 +389,8 @@ watch:
 		ts.Fatalf("run: %s wrote more than %d bytes (stdout %d and stderr %d bytes over)", fs.Arg(0), MaxCapture, out.dropped, errOut.dropped)
 	case pr.Limit != "":
 		ts.Fatalf("run: %s ran into the %s limit (%s)", fs.Arg(0), pr.Limit, got)
+	case totals != "":
+		ts.Fatalf("run: %s ran into the %s limit of the whole case (%s)", fs.Arg(0), totals, got)
 	case !statusMatches(ts, *status, got):
 		ts.Fatalf("run: %s: want exit %s, got %s", fs.Arg(0), strings.ReplaceAll(*status, ",", " or "), got)
 	case len(leftovers) > 0:

@@ -1,0 +1,279 @@
+// Package cgroup gives a case of a grade totals of its own: the memory and the number of
+// processes of everything the case starts, together, whatever user each runs as. Per-process
+// limits (setrlimit) cannot do that: ten processes of 900 MiB each pass a 1 GiB address
+// space limit.
+//
+// It writes the kernel's cgroup files directly (no daemon, no library): with cgroup v1 a
+// group in the memory and pids hierarchies, below the cgroup the grader itself is in; with
+// cgroup v2 one group with the memory and pids controllers. A process joins by writing its
+// pid to Group.ProcFiles (the sandbox's exec role does that for itself before it execs, so
+// that nothing of the subject runs outside), and its children follow.
+package cgroup
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Group is one case's cgroup.
+type Group struct {
+	v2       bool
+	mem, pid string // the group's folder in each hierarchy (the same one under v2)
+}
+
+// Limits are the totals of a group.
+type Limits struct {
+	Memory    int64 // bytes of memory (RSS, page cache and tmpfs pages together)
+	Processes int   // processes and threads
+}
+
+var (
+	rootsOnce        sync.Once
+	memRoot, pidRoot string
+	isV2             bool
+	rootsErr         error
+)
+
+// findRoots finds where this process's memory and pids cgroups are, from /proc/self/cgroup
+// and /proc/self/mountinfo.
+func findRoots() {
+	mounts, err := cgroupMounts()
+	if err != nil {
+		rootsErr = err
+		return
+	}
+	f, err := os.Open("/proc/self/cgroup")
+	if err != nil {
+		rootsErr = err
+		return
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	var unified string
+	for sc.Scan() {
+		parts := strings.SplitN(sc.Text(), ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		for _, c := range strings.Split(parts[1], ",") {
+			switch {
+			case c == "memory" && mounts["memory"] != "":
+				memRoot = filepath.Join(mounts["memory"], parts[2])
+			case c == "pids" && mounts["pids"] != "":
+				pidRoot = filepath.Join(mounts["pids"], parts[2])
+			}
+		}
+		if parts[0] == "0" && parts[1] == "" && mounts[""] != "" {
+			unified = filepath.Join(mounts[""], parts[2])
+		}
+	}
+	if memRoot != "" && pidRoot != "" {
+		return
+	}
+	if unified != "" {
+		ctrl, _ := os.ReadFile(filepath.Join(unified, "cgroup.controllers"))
+		have := strings.Fields(string(ctrl))
+		if contains(have, "memory") && contains(have, "pids") {
+			memRoot, pidRoot, isV2 = unified, unified, true
+			return
+		}
+	}
+	rootsErr = errors.New("no cgroup with the memory and pids controllers that this process may use")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// cgroupMounts maps each v1 controller to its mount point, and "" to the v2 mount.
+func cgroupMounts() (map[string]string, error) {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		sep := -1
+		for i, x := range fields {
+			if x == "-" {
+				sep = i
+				break
+			}
+		}
+		if sep < 0 || sep+3 >= len(fields) || len(fields) < 5 {
+			continue
+		}
+		point, fstype, opts := fields[4], fields[sep+1], fields[sep+3]
+		switch fstype {
+		case "cgroup2":
+			m[""] = point
+		case "cgroup":
+			for _, o := range strings.Split(opts, ",") {
+				if o == "memory" || o == "pids" {
+					m[o] = point
+				}
+			}
+		}
+	}
+	return m, sc.Err()
+}
+
+// Problem says why this machine cannot give a case a group, or nil.
+func Problem() error {
+	rootsOnce.Do(findRoots)
+	if rootsErr != nil {
+		return rootsErr
+	}
+	if os.Geteuid() != 0 {
+		return errors.New("not root")
+	}
+	return nil
+}
+
+// New makes a group named name (unique on the machine) with the given totals.
+func New(name string, lim Limits) (*Group, error) {
+	if err := Problem(); err != nil {
+		return nil, err
+	}
+	g := &Group{v2: isV2, mem: filepath.Join(memRoot, name), pid: filepath.Join(pidRoot, name)}
+	for _, d := range g.dirs() {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			g.Remove()
+			return nil, fmt.Errorf("cgroup: %w", err)
+		}
+	}
+	var err error
+	if g.v2 {
+		err = errors.Join(write(g.mem, "memory.max", lim.Memory), write(g.mem, "memory.swap.max", 0),
+			write(g.pid, "pids.max", int64(lim.Processes)))
+		if err != nil && errors.Is(err, os.ErrNotExist) {
+			err = nil // no swap accounting: memory.max alone
+		}
+	} else {
+		err = errors.Join(write(g.mem, "memory.limit_in_bytes", lim.Memory),
+			write(g.pid, "pids.max", int64(lim.Processes)))
+		// With swap accounting, swap counts too (else swap would lift the limit).
+		write(g.mem, "memory.memsw.limit_in_bytes", lim.Memory)
+	}
+	if err != nil {
+		g.Remove()
+		return nil, fmt.Errorf("cgroup: %w", err)
+	}
+	return g, nil
+}
+
+func write(dir, file string, n int64) error {
+	return os.WriteFile(filepath.Join(dir, file), []byte(strconv.FormatInt(n, 10)), 0)
+}
+
+func (g *Group) dirs() []string {
+	if g.mem == g.pid {
+		return []string{g.mem}
+	}
+	return []string{g.mem, g.pid}
+}
+
+// ProcFiles are the files a process writes its pid to, to join the group.
+func (g *Group) ProcFiles() []string {
+	var out []string
+	for _, d := range g.dirs() {
+		out = append(out, filepath.Join(d, "cgroup.procs"))
+	}
+	return out
+}
+
+// Join puts the process pid in the group.
+func Join(procFiles []string, pid int) error {
+	for _, f := range procFiles {
+		if err := os.WriteFile(f, []byte(strconv.Itoa(pid)), 0); err != nil {
+			return fmt.Errorf("join %s: %w", f, err)
+		}
+	}
+	return nil
+}
+
+// Events are what the kernel counted against the group's totals.
+type Events struct {
+	OOMKills int // processes killed because the memory total was reached
+	PidsMax  int // forks refused because the process total was reached
+}
+
+// Events reads the group's counters.
+func (g *Group) Events() Events {
+	var e Events
+	if g.v2 {
+		e.OOMKills = keyed(filepath.Join(g.mem, "memory.events"), "oom_kill")
+		e.PidsMax = keyed(filepath.Join(g.pid, "pids.events"), "max")
+	} else {
+		e.OOMKills = keyed(filepath.Join(g.mem, "memory.oom_control"), "oom_kill")
+		e.PidsMax = keyed(filepath.Join(g.pid, "pids.events"), "max")
+	}
+	return e
+}
+
+// keyed reads the number after key in a "key value" per line file.
+func keyed(file, key string) int {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, key+" "); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(v))
+			return n
+		}
+	}
+	return 0
+}
+
+// Remove kills whatever is still in the group and removes it.
+func (g *Group) Remove() error {
+	var errs []error
+	for _, d := range g.dirs() {
+		if _, err := os.Stat(d); err != nil {
+			continue
+		}
+		// A group can only be removed once empty; its processes are killed first.
+		for try := 0; try < 100; try++ {
+			pids := members(d)
+			if len(pids) == 0 {
+				break
+			}
+			for _, p := range pids {
+				syscall.Kill(p, syscall.SIGKILL)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		if err := os.Remove(d); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func members(dir string) []int {
+	b, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+	var out []int
+	for _, f := range strings.Fields(string(b)) {
+		if n, err := strconv.Atoi(f); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -1,0 +1,37 @@
+package cgroup
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+)
+
+// A group counts what its processes do together: a shell that joins it and starts more
+// processes than the total gets refused forks, which Events shows; Remove kills what is
+// left and removes the group.
+func TestGroupTotals(t *testing.T) {
+	if err := Problem(); err != nil {
+		t.Skipf("no cgroups here: %v", err)
+	}
+	g, err := New("gauntlet-test-"+strconv.Itoa(os.Getpid()), Limits{Memory: 64 << 20, Processes: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Remove()
+	// The shell joins the group itself, then tries to start ten sleeps at once.
+	script := "for f in \"$@\"; do echo $$ > \"$f\"; done\nfor i in 1 2 3 4 5 6 7 8 9 10; do sleep 5 & done 2>/dev/null\nexit 0\n"
+	// The shell may itself fail ("Cannot fork"): what counts is what the group saw.
+	exec.Command("/bin/sh", append([]string{"-c", script, "sh"}, g.ProcFiles()...)...).Run()
+	if e := g.Events(); e.PidsMax == 0 {
+		t.Errorf("ten processes under a total of four: events %+v, want refused forks counted", e)
+	}
+	if err := g.Remove(); err != nil {
+		t.Errorf("Remove: %v", err)
+	}
+	for _, d := range g.dirs() {
+		if _, err := os.Stat(d); err == nil {
+			t.Errorf("%s is still there", d)
+		}
+	}
+}

@@ -1,0 +1,196 @@
+package grade
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"gauntlet/harness/cgroup"
+)
+
+// The hostile corpus: subjects that try to cheat, escape or harm the grading machine, each
+// graded as a root grader grades a submission (boxed), with what the grader must do.
+
+// boxedSetup is setup for a boxed grade: the subject's programs and the scratch folder are
+// reachable by the sandbox users, as a real grade's are. It skips where the machine cannot
+// box (not root, no namespaces): there the grader refuses to grade (TestSandboxUsers).
+func boxedSetup(t *testing.T, player string) (Subject, Options) {
+	t.Helper()
+	if err := BoxProblem(); err != nil {
+		t.Skipf("no box on this machine: %v", err)
+	}
+	subj, opt := setup(t, player)
+	for _, dir := range []string{opt.Scratch, filepath.Dir(subj.Programs["toyplayer"])} {
+		for d := dir; d != "/"; d = filepath.Dir(d) {
+			st, err := os.Stat(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(d, st.Mode().Perm()|0o011); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	opt.SandboxUsers = true
+	return subj, opt
+}
+
+// gradeOne grades the subject on one case made of script, and returns its outcome.
+func gradeOne(t *testing.T, subj Subject, opt Options, script string) Outcome {
+	t.Helper()
+	cases, err := LoadCases(fstest.MapFS{"toy/c.txtar": {Data: []byte(header("player/basics") + script)}}, "toy", toy.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := Run(toy, cases, subj, opt)
+	if len(outs) != 1 {
+		t.Fatalf("outcomes: %+v", outs)
+	}
+	return outs[0]
+}
+
+// Several processes, each well within the per-process memory limit, together over the
+// case's total: the kernel stops them and the verdict names the case's memory limit.
+func TestHostileMemoryTotal(t *testing.T) {
+	if err := cgroup.Problem(); err != nil {
+		t.Skipf("no cgroups here (%v): the case totals are not available, as the grader says", err)
+	}
+	player := "#!/bin/sh\nfor i in 1 2 3 4; do head -c 100000000 /dev/zero | tail -c 90000000 >/dev/null & done\nwait\n"
+	subj, opt := boxedSetup(t, player)
+	opt.Limits.CaseMemory = 128 << 20
+	opt.Timeout = 20e9
+	o := gradeOne(t, subj, opt, "run $PLAYER\n")
+	if o.Verdict != Limit || !strings.Contains(o.Detail, "memory limit of the whole case") {
+		t.Errorf("four processes of 90 MB under a 128 MiB case total: %s (%s), want %s naming the case's memory", o.Verdict, o.Detail, Limit)
+	}
+}
+
+// What a subject leaves in /tmp, /dev/shm and SysV IPC is gone with its box, and the
+// machine's own are untouched.
+func TestHostileLeftoversGone(t *testing.T) {
+	tag := "gauntlet-hostile-" + strconv.Itoa(os.Getpid())
+	ipcBefore, _ := exec.Command("ipcs", "-m").Output()
+	player := fmt.Sprintf("#!/bin/sh\necho x > /tmp/%[1]s && echo x > /dev/shm/%[1]s && ipcmk -M 4096 >/dev/null && printf '^'\nread x\necho \"echo $x\"\n", tag)
+	subj, opt := boxedSetup(t, player)
+	o := gradeOne(t, subj, opt, "run $PLAYER\nstdout '^\\^echo $'\n")
+	if o.Verdict != Pass {
+		t.Fatalf("the player did not run as written: %s (%s)\n%s", o.Verdict, o.Detail, o.Log)
+	}
+	for _, f := range []string{"/tmp/" + tag, "/dev/shm/" + tag} {
+		if _, err := os.Stat(f); err == nil {
+			os.Remove(f)
+			t.Errorf("%s, written by the subject, outlived its case", f)
+		}
+	}
+	if ipcAfter, _ := exec.Command("ipcs", "-m").Output(); string(ipcAfter) != string(ipcBefore) {
+		t.Errorf("the machine's shared memory segments changed:\nbefore\n%s\nafter\n%s", ipcBefore, ipcAfter)
+	}
+}
+
+// A player that tries to take over the mock hub judging it (ptrace, a signal to stop it,
+// its environment) gets nowhere, and fails the case as a player that does not play.
+func TestHostileAttackOnTheJudge(t *testing.T) {
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Fatal("the hostile corpus needs a C compiler (cc)")
+	}
+	src := filepath.Join(t.TempDir(), "attack.c")
+	prog := `#include <stdio.h>
+#include <signal.h>
+#include <sys/ptrace.h>
+#include <unistd.h>
+int main(void) {
+	pid_t hub = getppid();
+	if (ptrace(PTRACE_ATTACH, hub, 0, 0) == 0) { fprintf(stderr, "ATTACHED\n"); }
+	else { perror("ptrace"); }
+	if (kill(hub, SIGSTOP) == 0) { fprintf(stderr, "STOPPED\n"); } else { perror("kill"); }
+	char path[64]; snprintf(path, sizeof path, "/proc/%d/environ", (int)hub);
+	FILE *f = fopen(path, "r");
+	if (f) { fprintf(stderr, "READ ENV\n"); } else { perror("environ"); }
+	printf("ok: 99 steps matched\n");
+	return 0;
+}
+`
+	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "attack")
+	if out, err := exec.Command(cc, "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("cc: %v\n%s", err, out)
+	}
+	data, _ := os.ReadFile(bin)
+	subj, opt := boxedSetup(t, "")
+	if err := os.WriteFile(subj.Programs["toyplayer"], data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o := gradeOne(t, subj, opt, "run mockhub conv $PLAYER\n-- conv --\nhello \"^\"\nsend \"hi\"\nexpect \"echo hello\"\n")
+	if o.Verdict.Passed() || o.Verdict == HarnessError {
+		t.Errorf("a player attacking its judge: %s (%s), want a failure charged to it", o.Verdict, o.Detail)
+	}
+	for _, bad := range []string{"ATTACHED", "STOPPED", "READ ENV"} {
+		if strings.Contains(o.Log, bad) {
+			t.Errorf("the player's attack worked: %s\n%s", bad, o.Log)
+		}
+	}
+}
+
+// A subject that floods its output: the grader keeps a bounded part, the verdict names the
+// limit, and the outcome's log stays small.
+func TestHostileOutputFlood(t *testing.T) {
+	subj, opt := boxedSetup(t, "#!/bin/sh\nexec yes flood\n")
+	o := gradeOne(t, subj, opt, "run $PLAYER\n")
+	if o.Verdict != Limit {
+		t.Errorf("an endless output: %s (%s), want %s", o.Verdict, o.Detail, Limit)
+	}
+	if len(o.Log) > MaxLog+1024 {
+		t.Errorf("the outcome keeps %d bytes of log, want at most %d", len(o.Log), MaxLog+1024)
+	}
+}
+
+// A subject that plants links to a root-only file where the case later reads its result
+// and in place of the expected file: the expected file is out of its reach, and the grader
+// never follows a link it finds, so the case fails and the file's text reaches no report.
+func TestHostileLinkPlant(t *testing.T) {
+	subj, opt := boxedSetup(t, "#!/bin/sh\nln -sf /etc/shadow out.txt\nln -sf /etc/shadow want\nexit 0\n")
+	o := gradeOne(t, subj, opt, "run $PLAYER\ncmp out.txt want\n-- want --\nsomething\n")
+	if o.Verdict.Passed() {
+		t.Errorf("verdict %s, want a failure", o.Verdict)
+	}
+
+	if shadow, err := os.ReadFile("/etc/shadow"); err == nil && len(shadow) > 8 && strings.Contains(o.Log+o.Detail+o.Divergence, string(shadow[:8])) {
+		t.Errorf("a root-only file's text reached the report:\n%s", o.Log)
+	}
+}
+
+// A subject that tries to reach the grading machine's services on its loopback, or any
+// other address: its box has only its own loopback.
+func TestHostileNetwork(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("secret\n"))
+			c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	player := fmt.Sprintf("#!/bin/bash\nexec 3<>/dev/tcp/127.0.0.1/%d && read -r line <&3 && echo \"$line\"\n", port)
+	subj, opt := boxedSetup(t, player)
+	o := gradeOne(t, subj, opt, "run -status any $PLAYER\n! stdout secret\n")
+	if o.Verdict != Pass {
+		t.Errorf("the subject reached the machine's loopback: %s (%s)\n%s", o.Verdict, o.Detail, o.Log)
+	}
+}
