@@ -240,12 +240,13 @@ func TestConfigFlags(t *testing.T) {
 		t.Errorf("defaults not shown: %+v", c)
 	}
 	err := fs.Parse([]string{"-deadline", "3s", "-cpu", "2s", "-mem", "512M", "-procs", "10",
-		"-fsize", "-1", "-nofile", "32", "-nice", "5", "-output-limit", "64K", "-grace", "1s"})
+		"-fsize", "-1", "-nofile", "32", "-nice", "5", "-output-limit", "64K", "-grace", "1s",
+		"-case-mem", "256M", "-case-disk", "32M"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := sandbox.Limits{CPU: 2 * time.Second, AddressSpace: 512 << 20, Processes: 10,
-		FileSize: sandbox.Unlimited, OpenFiles: 32, Nice: 5}
+		FileSize: sandbox.Unlimited, OpenFiles: 32, Nice: 5, CaseMemory: 256 << 20, CaseDisk: 32 << 20}
 	if c.Limits != want || c.Deadline != 3*time.Second || c.Grace != time.Second || c.OutputLimit != 64<<10 {
 		t.Errorf("got %+v", c)
 	}
