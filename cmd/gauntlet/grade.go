@@ -186,17 +186,15 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	if f.jobs <= 0 {
 		f.jobs = 2
 	}
-	scratch, err := os.MkdirTemp("", "gauntlet-grade-")
+	// Searchable by others: the sandbox users run the programs in here.
+	scratch, scratchNote, err := grade.MakeScratch("")
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: %v\n", err)
 		return 2
 	}
 	defer os.RemoveAll(scratch)
-	// Searchable by others: a root grader runs every program as a sandbox user
-	// (grade.Options.SandboxUsers), which must reach the programs in here.
-	if err := os.Chmod(scratch, 0o711); err != nil {
-		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: %v\n", err)
-		return 2
+	if scratchNote != "" {
+		fmt.Fprintf(stderr, "gauntlet grade: note: %s\n", scratchNote)
 	}
 	bin, err := programLinks(scratch)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -304,7 +305,7 @@ func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
 		return o
 	}
 	r := res[0]
-	o.Log, o.Lenient = boundLog(r.Log), r.Lenient
+	o.Log, o.Lenient = Escape(boundLog(r.Log)), r.Lenient
 	switch {
 	case r.Passed && len(r.Lenient) > 0:
 		o.Verdict, o.Detail = PassLenient, strings.Join(r.Lenient, "; ")
@@ -320,7 +321,8 @@ func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
 			}
 			return theirNames[prog]
 		})
-		o.Divergence = Divergence(r.Log)
+		o.Divergence = Escape(Divergence(r.Log))
+		o.Detail = Escape(o.Detail)
 	}
 	return o
 }
@@ -413,6 +415,28 @@ func boxKeep(subj Subject, opt Options) []string {
 	}
 	// Folders the user asked to keep visible (shared data a submission reads).
 	return append(keep, filepath.SplitList(os.Getenv(scriptcmds.BoxKeepVar))...)
+}
+
+// Escape makes text that may hold a subject's output safe to show anywhere (a terminal,
+// JSON, XML, HTML): control characters other than newline and tab, and bytes that are not
+// UTF-8, become \xNN, so that no escape sequence of the subject's reaches a reader's
+// terminal and no report carries invalid text. Everything else is unchanged.
+func Escape(text string) string {
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1, r < 0x20 && r != '\n' && r != '\t', r == 0x7f,
+			r >= 0x80 && r < 0xa0:
+			for _, c := range []byte(text[i : i+max(size, 1)]) {
+				fmt.Fprintf(&b, "\\x%02x", c)
+			}
+		default:
+			b.WriteString(text[i : i+size])
+		}
+		i += max(size, 1)
+	}
+	return b.String()
 }
 
 // MaxLog bounds the log an outcome keeps: the start and the end of a longer one (where

@@ -194,3 +194,72 @@ func TestHostileNetwork(t *testing.T) {
 		t.Errorf("the subject reached the machine's loopback: %s (%s)\n%s", o.Verdict, o.Detail, o.Log)
 	}
 }
+
+// A subject's escape sequences and invalid bytes never reach a report as they are.
+func TestEscape(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain\ttext\n", "plain\ttext\n"},
+		{"\x1b[2J\x1b]0;pwned\x07", `\x1b[2J\x1b]0;pwned\x07`},
+		{"bad \xff byte, ok é", `bad \xff byte, ok é`},
+		{"\r\x00\x7f\u0085", `\x0d\x00\x7f\xc2\x85`},
+	}
+	for _, tc := range tests {
+		if got := Escape(tc.in); got != tc.want {
+			t.Errorf("Escape(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// The escape sequences a subject prints are escaped in the outcome, its log included.
+func TestHostileEscapeSequences(t *testing.T) {
+	subj, opt := boxedSetup(t, "#!/bin/sh\nprintf '\\033[2J\\033]0;owned\\007' >&2\nexit 3\n")
+	o := gradeOne(t, subj, opt, "run $PLAYER\n")
+	if strings.ContainsAny(o.Log+o.Detail+o.Divergence, "\x1b\x07") {
+		t.Errorf("raw escape sequences in the outcome:\n%q", o.Log)
+	}
+	if !strings.Contains(o.Log, `\x1b[2J`) {
+		t.Errorf("the escaped output is not shown:\n%s", o.Log)
+	}
+}
+
+// The scratch swap: where the temporary folder is writable by everyone without the sticky
+// bit, another user could rename the grader's scratch folder and plant their own: the
+// grader refuses such a place, and accepts /tmp-like ones (sticky) and private ones.
+func TestMakeScratchRefusesSwappablePlaces(t *testing.T) {
+	base := t.TempDir()
+	if err := checkAncestors(base); err != nil {
+		// This machine's own temporary folder is such a place (a world-writable /tmp
+		// without the sticky bit): the default falls back to a private folder.
+		dir, note, err := MakeScratch("")
+		if err != nil || !strings.Contains(note, "unsafe scratch space") || strings.HasPrefix(dir, os.TempDir()) {
+			t.Fatalf("default scratch on an unsafe TMPDIR: %s, note %q, err %v; want a private folder elsewhere", dir, note, err)
+		}
+		// The rest is built in that private folder, which is safe.
+		os.RemoveAll(dir)
+		if base, err = os.MkdirTemp(filepath.Dir(dir), "test-"); err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(base)
+	}
+	open := filepath.Join(base, "open")
+	sticky := filepath.Join(base, "sticky")
+	for _, d := range []string{open, sticky} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Chmod(open, 0o777)
+	os.Chmod(sticky, 0o777|os.ModeSticky)
+	if dir, _, err := MakeScratch(open); err == nil {
+		t.Errorf("scratch made in a world-writable folder without the sticky bit: %s", dir)
+	} else if !strings.Contains(err.Error(), "unsafe scratch space") {
+		t.Errorf("error %v, want it to say the place is unsafe", err)
+	}
+	dir, _, err := MakeScratch(sticky)
+	if err != nil {
+		t.Fatalf("a sticky folder was refused: %v", err)
+	}
+	if st, err := os.Stat(dir); err != nil || st.Mode().Perm() != 0o711 {
+		t.Errorf("scratch %s: %v %v, want mode 0711", dir, st.Mode(), err)
+	}
+}

@@ -1,0 +1,91 @@
+package grade
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// MakeScratch makes the grader's scratch folder under parent, after checking that nobody
+// else can swap it or anything in it: each folder on the way must belong to root or the
+// grader, and be writable by others only with the sticky bit (as /tmp should be), else
+// another user could rename the scratch folder and put their own in its place, programs
+// included. The folder is made private (0700), then opened to search only (0711), for the
+// sandbox users that run the programs in it.
+//
+// With parent empty, the system's temporary folder is used when it is safe, and otherwise
+// a private folder of the grader's (/run/gauntlet for root, the user's cache folder
+// otherwise); note then says so.
+func MakeScratch(parent string) (dir, note string, err error) {
+	if parent != "" {
+		dir, err := makeScratchIn(parent)
+		return dir, "", err
+	}
+	dir, err = makeScratchIn(os.TempDir())
+	if err == nil {
+		return dir, "", nil
+	}
+	private := "/run/gauntlet"
+	if os.Geteuid() != 0 {
+		cache, cerr := os.UserCacheDir()
+		if cerr != nil {
+			return "", "", err
+		}
+		private = filepath.Join(cache, "gauntlet")
+	}
+	if mkErr := os.MkdirAll(private, 0o711); mkErr != nil {
+		return "", "", fmt.Errorf("%v; and %v", err, mkErr)
+	}
+	os.Chmod(private, 0o711)
+	dir, err2 := makeScratchIn(private)
+	if err2 != nil {
+		return "", "", fmt.Errorf("%v; and %v", err, err2)
+	}
+	return dir, fmt.Sprintf("%v: the scratch space is in %s instead", err, private), nil
+}
+
+func makeScratchIn(parent string) (string, error) {
+	abs, err := filepath.Abs(parent)
+	if err != nil {
+		return "", err
+	}
+	if err := checkAncestors(abs); err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp(abs, "gauntlet-grade-")
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Lstat(dir)
+	if err != nil || !st.IsDir() || st.Sys().(*syscall.Stat_t).Uid != uint32(os.Geteuid()) {
+		os.Remove(dir)
+		return "", fmt.Errorf("the scratch folder %s is not the grader's own", dir)
+	}
+	if err := os.Chmod(dir, 0o711); err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	return dir, nil
+}
+
+// checkAncestors checks dir and every folder above it (see MakeScratch).
+func checkAncestors(dir string) error {
+	me := uint32(os.Geteuid())
+	for d := dir; ; d = filepath.Dir(d) {
+		st, err := os.Stat(d)
+		if err != nil {
+			return err
+		}
+		sys := st.Sys().(*syscall.Stat_t)
+		switch {
+		case sys.Uid != 0 && sys.Uid != me:
+			return fmt.Errorf("unsafe scratch space: %s belongs to uid %d, who could replace the grader's folders in it", d, sys.Uid)
+		case st.Mode().Perm()&0o022 != 0 && st.Mode()&os.ModeSticky == 0:
+			return fmt.Errorf("unsafe scratch space: others may write in %s (mode %v, no sticky bit), so they could swap the grader's folders", d, st.Mode().Perm())
+		}
+		if d == filepath.Dir(d) {
+			return nil
+		}
+	}
+}
