@@ -476,13 +476,7 @@ func writeFile(path string, fn func(io.Writer) error) error {
 	if path == "" {
 		return nil
 	}
-	out, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := fn(out); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	// Through a new file renamed into place: a link planted at path is replaced, never
+	// written through, and a reader never sees half a report.
+	return writeAtomic(path, fn)
 }

@@ -45,7 +45,7 @@ var toyCases = fstest.MapFS{
 	"toy/hub_pairs.txtar":    {Data: []byte(header("hub/basics") + "run $HUB $PLAYER\nstdout '^\\^echo hello$'\nstdout '^done$'\n")},
 }
 
-func setup(t *testing.T, subjectPlayer string) (Subject, Options) {
+func setup(t testing.TB, subjectPlayer string) (Subject, Options) {
 	t.Helper()
 	bin := t.TempDir()
 	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")

@@ -20,7 +20,7 @@ import (
 // boxedSetup is setup for a boxed grade: the subject's programs and the scratch folder are
 // reachable by the sandbox users, as a real grade's are. It skips where the machine cannot
 // box (not root, no namespaces): there the grader refuses to grade (TestSandboxUsers).
-func boxedSetup(t *testing.T, player string) (Subject, Options) {
+func boxedSetup(t testing.TB, player string) (Subject, Options) {
 	t.Helper()
 	if err := BoxProblem(); err != nil {
 		t.Skipf("no box on this machine: %v", err)

@@ -39,3 +39,20 @@ func BenchmarkGroup(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRunBoxed is BenchmarkRun in a box (namespaces, private /tmp, hidepid /proc,
+// loopback): the box's cost is the difference.
+func BenchmarkRunBoxed(b *testing.B) {
+	if err := sandbox.BoxProblem(); err != nil {
+		b.Skipf("no box here: %v", err)
+	}
+	cfg := testConfig()
+	cfg.Box = &sandbox.Box{Keep: []string{progDir}}
+	for b.Loop() {
+		cfg.Transcript = nil
+		res, err := sandbox.Run(cfg, sandbox.Spec{Path: prog("polite"), Stdin: sandbox.Bytes([]byte("hi\n"))})
+		if err != nil || res.Verdict() != sandbox.OK {
+			b.Fatalf("%v %v", err, res)
+		}
+	}
+}
