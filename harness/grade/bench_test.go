@@ -45,3 +45,28 @@ func cpuTime() time.Duration {
 
 func BenchmarkTrivialCase(b *testing.B)      { benchCase(b, false) }
 func BenchmarkTrivialCaseBoxed(b *testing.B) { benchCase(b, true) }
+
+// A case is known to wait from its commands: a mock player that sleeps or hangs on
+// purpose, a signal sent after a delay; anything else is busy.
+func TestCaseWaits(t *testing.T) {
+	tests := []struct {
+		script string
+		waits  bool
+	}{
+		{"mkplayer slow -as EAIT -fault 'reply 2 sleep 2500ms'\nrun $HUB slow\n", true},
+		{"mkplayer stayer -as EAIT -fault 'end hang'\nrun $HUB stayer\n", true},
+		{"run -signal HUP -after 1s -status any $HUB\n", true},
+		{"run -signal INT -after-stderr 'Player A' $HUB\n", false},
+		{"mkplayer bad -as EAIT -fault 'reply 1 send \"x\"'\nrun $HUB bad\n# sleep in a comment\n", false},
+		{"run $PLAYER\n-- notes --\n-fault 'a sleep 1s'\n", false},
+	}
+	for _, tc := range tests {
+		c, err := ParseCase("toy", "c", []byte(header("hub/basics")+tc.script), toy.ProgramVars())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Waits != tc.waits {
+			t.Errorf("%q: Waits %v, want %v", tc.script, c.Waits, tc.waits)
+		}
+	}
+}

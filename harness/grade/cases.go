@@ -21,9 +21,17 @@ type Case struct {
 	Accept      string   // what else is allowed, for "accept both" cases
 	Vars        []string // the program variables the script uses ($DEALER, $EAIT, ...)
 	Script      []byte
+	// Waits: the case spends most of its time waiting (a mock that sleeps or hangs on
+	// purpose, a signal sent after a delay), not computing; the grader runs such cases
+	// beside the -j busy ones instead of in their slots.
+	Waits bool
 }
 
 var varUse = regexp.MustCompile(`\$\{?([A-Z][A-Z0-9_]*)\}?`)
+
+// waiting finds the commands that make a case wait on purpose: a mock player fault that
+// sleeps or hangs, and a signal sent after a delay.
+var waiting = regexp.MustCompile(`-fault '[^']*\b(sleep|hang)\b|^run .*-after `)
 
 // LoadCases reads every .txtar case of a game's suite from fsys (folder game/).
 // programVars is the set of variables that name programs under test.
@@ -85,6 +93,9 @@ func ParseCase(game, id string, script []byte, programVars map[string]bool) (Cas
 		}
 		if strings.HasPrefix(trimmed, "#") {
 			continue
+		}
+		if waiting.MatchString(trimmed) {
+			c.Waits = true
 		}
 		for _, m := range varUse.FindAllStringSubmatch(line, -1) {
 			if programVars[m[1]] {

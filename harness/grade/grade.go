@@ -195,10 +195,19 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	}
 	out := make([]Outcome, len(jobs))
 	ran := make([]bool, len(jobs))
-	sem := make(chan struct{}, opt.Jobs)
+	// Busy cases take one of -j slots; cases that mostly wait (Case.Waits) take one of
+	// their own, more numerous, slots, and start first: they are the longest, and waiting
+	// they leave the CPU to the busy ones.
+	busy := make(chan struct{}, opt.Jobs)
+	idle := make(chan struct{}, waitingSlots(opt.Jobs))
+	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].c.Waits && !jobs[b].c.Waits })
 	var wg sync.WaitGroup
 jobs:
 	for _, j := range jobs {
+		sem := busy
+		if j.c.Waits {
+			sem = idle
+		}
 		select {
 		case sem <- struct{}{}:
 		case <-opt.Stop:
@@ -212,7 +221,7 @@ jobs:
 		}
 		wg.Add(1)
 		ran[j.slot] = true
-		go func(j job) {
+		go func(j job, sem chan struct{}) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			var o Outcome
@@ -224,7 +233,7 @@ jobs:
 			}
 			o.Counted = j.counted
 			out[j.slot] = o
-		}(j)
+		}(j, sem)
 	}
 	wg.Wait()
 	done := out[:0]
@@ -326,6 +335,9 @@ func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
 	}
 	return o
 }
+
+// waitingSlots is how many cases that mostly wait run at once beside jobs busy ones.
+func waitingSlots(jobs int) int { return max(8, 4*jobs) }
 
 // CategoryMarks is the mark earned in one category.
 type CategoryMarks struct {
