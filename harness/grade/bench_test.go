@@ -3,8 +3,8 @@ package grade
 import (
 	"syscall"
 	"testing"
-	"time"
 	"testing/fstest"
+	"time"
 )
 
 // benchCase grades one trivial case (a player that answers one line) again and again:
