@@ -16,7 +16,7 @@ import (
 
 // gradeRun runs `gauntlet grade GAME -json FILE ARGS...` and returns the exit status, the
 // JSON report and what the command printed.
-func gradeRun(t *testing.T, game string, args ...string) (int, *grade.Report, string) {
+func gradeRun(t testing.TB, game string, args ...string) (int, *grade.Report, string) {
 	t.Helper()
 	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	out := filepath.Join(t.TempDir(), "report.json")
