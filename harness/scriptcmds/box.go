@@ -123,6 +123,11 @@ func (b *caseBox) giveInputs(cwd, box string, args []string) error {
 			continue
 		}
 		src := filepath.Join(cwd, a)
+		if b.copiedBack[src] {
+			// The subject's own file (a program it copied, a recording): box/ has the
+			// original, which the copy in WORK may only show in part.
+			continue
+		}
 		st, err := os.Lstat(src)
 		if err != nil || !st.Mode().IsRegular() {
 			continue

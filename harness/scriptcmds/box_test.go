@@ -1,0 +1,74 @@
+package scriptcmds
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"gauntlet/harness/sandbox"
+	"gauntlet/harness/suite"
+)
+
+// runBoxed runs a script as a grader runs a case: SandboxUserVar set, the case's folder
+// made by the caller and searchable by others.
+func runBoxed(t *testing.T, script string) suite.Result {
+	t.Helper()
+	if err := sandbox.BoxProblem(); err != nil {
+		t.Skipf("no box here: %v", err)
+	}
+	dir := t.TempDir()
+	os.Chmod(dir, 0o711)
+	for d := filepath.Dir(dir); d != "/"; d = filepath.Dir(d) {
+		st, _ := os.Stat(d)
+		os.Chmod(d, st.Mode().Perm()|0o011)
+	}
+	path := filepath.Join(dir, "case.txtar")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := suite.Run(testscript.Params{
+		Files:       []string{path},
+		WorkdirRoot: dir,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv(SandboxUserVar, "1")
+			return Setup(env)
+		},
+		Cmds:                Commands(),
+		RequireExplicitExec: true,
+	})
+	if len(res) != 1 {
+		t.Fatalf("got %d results", len(res))
+	}
+	return res[0]
+}
+
+// In a graded case the subject sees the inputs its command names and nothing else of the
+// script; what it leaves comes back for the checks, but never over a file of the script.
+func TestBoxedCaseKeepsTheOracleAway(t *testing.T) {
+	script := `run sh -c 'ls -A; cat in.txt; cat want.txt ../*/want.txt 2>/dev/null || echo no-oracle; echo mine > out.txt; echo forged > want.txt; id -u'
+stdout '^in.txt$'
+stdout '^input$'
+stdout '^no-oracle$'
+! stdout '^expected$'
+! stdout '^0$'
+cmp out.txt mine.txt
+cmp want.txt expected.txt
+-- in.txt --
+input
+-- want.txt --
+expected
+-- expected.txt --
+expected
+-- mine.txt --
+mine
+`
+	// The command names in.txt, so that is the input it gets.
+	script = strings.Replace(script, "echo mine > out.txt; echo forged > want.txt; id -u'", "echo mine > out.txt; echo forged > want.txt; id -u' in.txt", 1)
+	r := runBoxed(t, script)
+	if !r.Passed {
+		t.Fatalf("the case failed:\n%s", r.Log)
+	}
+}
