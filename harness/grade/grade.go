@@ -454,7 +454,7 @@ func Escape(text string) string {
 // MaxLog bounds the log an outcome keeps: the start and the end of a longer one (where
 // the failure is) are kept, so that a subject's flood of output cannot grow the grader's
 // memory or its reports.
-const MaxLog = 256 << 10
+const MaxLog = 32 << 10
 
 func boundLog(log string) string {
 	if len(log) <= MaxLog {
