@@ -187,7 +187,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		f.jobs = 2
 	}
 	// Searchable by others: the sandbox users run the programs in here.
-	scratch, scratchNote, err := grade.MakeScratch("")
+	scratch, scratchNote, err := grade.MakeScratch()
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: %v\n", err)
 		return 2

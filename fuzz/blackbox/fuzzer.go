@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"gauntlet/fuzz/record"
+	"gauntlet/harness/sandbox"
 )
 
 // Subject is a program under test and the reference program it is compared with.
@@ -86,6 +87,7 @@ type fuzzer struct {
 	tmp   string
 	rec   record.Options
 	kinds []string
+	boxed bool // the programs run as a sandbox user in a box (see box)
 }
 
 // Run fuzzes the subjects. The error is a usage or harness error (a reference program
@@ -132,17 +134,52 @@ func Run(opt Options) (*Summary, error) {
 	if opt.RunTimeout <= 0 {
 		opt.RunTimeout = 10 * time.Second
 	}
-	tmp, err := os.MkdirTemp("", "gauntlet-fuzz-")
+	tmp, note, err := sandbox.MakeScratch("", "gauntlet-fuzz-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
+	if note != "" && opt.Log != nil {
+		fmt.Fprintf(opt.Log, "note: %s\n", note)
+	}
 	f := &fuzzer{opt: opt, g: opt.Game, tmp: tmp, kinds: kinds,
 		rec: record.Options{StepTimeout: opt.StepTimeout, ExitTimeout: opt.StepTimeout, SignalSettle: AfterSignal}}
 	if opt.Role == RoleHub {
 		f.rec.ExitTimeout = opt.RunTimeout
 	}
+	release, err := f.box()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	return f.loop()
+}
+
+// box runs every program of the campaign (subject and reference alike) as one sandbox
+// user in a box, as the grader runs a subject, when the fuzzer is root and the machine
+// allows boxes; otherwise they run as the fuzzer's own user, and Options.Log says so.
+func (f *fuzzer) box() (release func(), err error) {
+	if problem := sandbox.BoxProblem(); problem != nil {
+		if f.opt.Log != nil {
+			fmt.Fprintf(f.opt.Log, "note: the programs run without the grader's box (%v)\n", problem)
+		}
+		return func() {}, nil
+	}
+	lease, err := sandbox.NewLease()
+	if err != nil {
+		return nil, err
+	}
+	keep := []string{f.tmp, f.opt.RefDir}
+	for _, s := range f.opt.Subjects {
+		keep = append(keep, filepath.Dir(s.Path))
+	}
+	f.rec.Identity = sandbox.Identity{Lease: lease}
+	f.rec.Box = &sandbox.Box{Keep: keep}
+	f.boxed = true
+	if f.opt.Log != nil {
+		fmt.Fprintf(f.opt.Log, "note: the programs run as sandbox user %d in a box, as in a grade\n", lease.UID())
+	}
+	return lease.Release, nil
 }
 
 // newCase makes case number run from the seed: the same seed and number give the same case.

@@ -190,6 +190,10 @@ func (c *HubCase) run(hub, refDir, tmp string, opt record.Options) (*record.Resu
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
+	// Readable by the sandbox user the hub may run as: its inputs and the players' wrappers.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return nil, err
+	}
 	bin, err := c.prepare(dir)
 	if err != nil {
 		return nil, err

@@ -7,10 +7,11 @@
 // expectations after the mutation, so the fuzzer instead plays the script to the end in
 // "record" mode and compares the whole recordings of the subject and the reference.
 //
-// Every run is bounded: the program gets its own process group, resource limits (CPU time,
-// data size, file size, open files; set with prlimit just after it starts), a deadline at
-// each wait, bounded output capture, and writes to a program that does not read give up
-// after the step timeout. Whatever happens, the process group is killed and reaped before
+// Every run is bounded: the program gets its own session and process group, resource
+// limits (CPU time, address space, file size, open files, processes; set by the sandbox's
+// exec role before the program's first instruction), optionally a sandbox user and a box
+// (Options.Identity, Options.Box), a deadline at each wait, bounded output capture, and
+// writes to a program that does not read give up after the step timeout. Whatever happens, the process group is killed and reaped before
 // Run returns.
 package record
 
@@ -20,12 +21,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
+	"gauntlet/harness/sandbox"
 	"gauntlet/harness/transcript"
 )
 
@@ -112,12 +113,16 @@ type Options struct {
 	// signal, and meanwhile its other threads still read and answer: without the wait,
 	// whether a line written just after the signal is answered would be left to chance.
 	SignalSettle time.Duration
-	OutputLimit  int  // bytes kept of stdout and of stderr (default 4 MiB)
-	NoLimits     bool // do not set resource limits
-	// MemoryLimit bounds the program's data (RLIMIT_DATA: heap and private writable
-	// mappings) in bytes (default 1 GiB). Unlike an address-space limit it can be set after
-	// the start: a Go program's reserved but unused arenas do not count.
+	OutputLimit  int // bytes kept of stdout and of stderr (default 4 MiB)
+	// MemoryLimit bounds the program's address space (RLIMIT_AS) in bytes (default 1 GiB),
+	// set before its first instruction (a Go program, such as a reference, reserves its
+	// arenas within it from the start).
 	MemoryLimit int64
+	// Identity and Box, when set, run the program as that sandbox user in that box
+	// (harness/sandbox), as the grader runs a subject: the fuzzer sets them when it is root
+	// and the machine allows boxes. Box.Keep must name the folders the program needs.
+	Identity sandbox.Identity
+	Box      *sandbox.Box
 }
 
 func (o Options) withDefaults() Options {
@@ -142,19 +147,12 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// limits are set on every program run, with Options.MemoryLimit: enough for any honest
-// hub or player, small enough that a runaway one cannot hurt the machine. They are set
-// with prlimit just after the program starts, so memory is bounded by RLIMIT_DATA, not by
-// an address-space limit: one set after a Go program (such as a reference) has made its
-// start-up reservations makes its next allocation fail. The sandbox (harness/sandbox) sets
-// limits before exec, at the cost of a re-exec per run.
-var limits = []struct {
-	resource int
-	value    uint64
-}{
-	{unix.RLIMIT_CPU, 10},
-	{unix.RLIMIT_FSIZE, 64 << 20},
-	{unix.RLIMIT_NOFILE, 256},
+// limits are those of every program run, with Options.MemoryLimit as its address space:
+// enough for any honest hub or player, small enough that a runaway one cannot hurt the
+// machine. The sandbox's exec role sets them before the program's first instruction.
+func (o Options) limits() sandbox.Limits {
+	return sandbox.Limits{CPU: 10 * time.Second, AddressSpace: o.MemoryLimit, FileSize: 64 << 20,
+		OpenFiles: 256, Processes: 1024}
 }
 
 // stream collects one output pipe up to a bound, and wakes waiters when data comes.
@@ -245,10 +243,19 @@ func (s *stream) result() ([]byte, bool) {
 func Run(prog string, args []string, script []Step, opt Options) (*Result, error) {
 	opt = opt.withDefaults()
 	start := time.Now()
-	cmd := exec.Command(prog, args...)
+	path, err := exec.LookPath(prog)
+	if err == nil {
+		path, err = filepath.Abs(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot start %s: %w", prog, err)
+	}
+	env := opt.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd := sandbox.Command(sandbox.Config{Limits: opt.limits(), Identity: opt.Identity, Box: opt.Box}, env, path, args...)
 	cmd.Dir = opt.Dir
-	cmd.Env = opt.Env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -279,13 +286,6 @@ func Run(prog string, args []string, script []Step, opt Options) (*Result, error
 		return nil, fmt.Errorf("cannot start %s: %w", prog, err)
 	}
 	pid := cmd.Process.Pid
-	if !opt.NoLimits {
-		for _, l := range limits {
-			unix.Prlimit(pid, l.resource, &unix.Rlimit{Cur: l.value, Max: l.value}, nil)
-		}
-		mem := uint64(opt.MemoryLimit)
-		unix.Prlimit(pid, unix.RLIMIT_DATA, &unix.Rlimit{Cur: mem, Max: mem}, nil)
-	}
 	out, errs := newStream(opt.OutputLimit), newStream(opt.OutputLimit)
 	go out.loop(outR)
 	go errs.loop(errR)

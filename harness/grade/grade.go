@@ -463,3 +463,9 @@ func boundLog(log string) string {
 	head, tail := log[:MaxLog/4], log[len(log)-MaxLog*3/4:]
 	return head + fmt.Sprintf("\n[... %d bytes of the log left out ...]\n", len(log)-len(head)-len(tail)) + tail
 }
+
+// MakeScratch makes the grader's scratch folder (sandbox.MakeScratch) in the system's
+// temporary folder, or in a private one when that is not safe (note says so).
+func MakeScratch() (dir, note string, err error) {
+	return sandbox.MakeScratch("", "gauntlet-grade-")
+}

@@ -130,6 +130,11 @@ func execRole(q string) int {
 		}
 		return roleExitStatus
 	}
+	// Without an error pipe (Command), failures are told on stderr.
+	repFD := s.errFD
+	if repFD < 0 {
+		repFD = 2
+	}
 	unix.CloseOnExec(s.errFD)
 	env := make([]string, 0, len(os.Environ()))
 	for _, e := range os.Environ() {
@@ -224,7 +229,7 @@ func execRole(q string) int {
 	}
 	// Tell the harness how much memory this step used: the kernel's peak RSS of the
 	// process, which the harness reads at the end, includes it.
-	if hwm := selfHWM(); hwm > 0 {
+	if hwm := selfHWM(); hwm > 0 && s.errFD >= 0 {
 		unix.Write(s.errFD, []byte("hwm "+strconv.FormatInt(hwm, 10)+"\n"))
 	}
 	resetSignals()
@@ -264,7 +269,7 @@ func execRole(q string) int {
 	if msg := e.Error(); len(msg) <= 256 {
 		report = append(report, msg...)
 	}
-	unix.Write(s.errFD, report)
+	unix.Write(repFD, report)
 	return roleExitStatus
 }
 

@@ -1,4 +1,4 @@
-package grade
+package sandbox
 
 import (
 	"fmt"
@@ -7,7 +7,8 @@ import (
 	"syscall"
 )
 
-// MakeScratch makes the grader's scratch folder under parent, after checking that nobody
+// MakeScratch makes a scratch folder named prefix* under parent for a harness that runs
+// untrusted programs (the grader, the fuzzer), after checking that nobody
 // else can swap it or anything in it: each folder on the way must belong to root or the
 // grader, and be writable by others only with the sticky bit (as /tmp should be), else
 // another user could rename the scratch folder and put their own in its place, programs
@@ -17,12 +18,12 @@ import (
 // With parent empty, the system's temporary folder is used when it is safe, and otherwise
 // a private folder of the grader's (/run/gauntlet for root, the user's cache folder
 // otherwise); note then says so.
-func MakeScratch(parent string) (dir, note string, err error) {
+func MakeScratch(parent, prefix string) (dir, note string, err error) {
 	if parent != "" {
-		dir, err := makeScratchIn(parent)
+		dir, err := makeScratchIn(parent, prefix)
 		return dir, "", err
 	}
-	dir, err = makeScratchIn(os.TempDir())
+	dir, err = makeScratchIn(os.TempDir(), prefix)
 	if err == nil {
 		return dir, "", nil
 	}
@@ -38,14 +39,14 @@ func MakeScratch(parent string) (dir, note string, err error) {
 		return "", "", fmt.Errorf("%v; and %v", err, mkErr)
 	}
 	os.Chmod(private, 0o711)
-	dir, err2 := makeScratchIn(private)
+	dir, err2 := makeScratchIn(private, prefix)
 	if err2 != nil {
 		return "", "", fmt.Errorf("%v; and %v", err, err2)
 	}
 	return dir, fmt.Sprintf("%v: the scratch space is in %s instead", err, private), nil
 }
 
-func makeScratchIn(parent string) (string, error) {
+func makeScratchIn(parent, prefix string) (string, error) {
 	abs, err := filepath.Abs(parent)
 	if err != nil {
 		return "", err
@@ -53,14 +54,14 @@ func makeScratchIn(parent string) (string, error) {
 	if err := checkAncestors(abs); err != nil {
 		return "", err
 	}
-	dir, err := os.MkdirTemp(abs, "gauntlet-grade-")
+	dir, err := os.MkdirTemp(abs, prefix)
 	if err != nil {
 		return "", err
 	}
 	st, err := os.Lstat(dir)
 	if err != nil || !st.IsDir() || st.Sys().(*syscall.Stat_t).Uid != uint32(os.Geteuid()) {
 		os.Remove(dir)
-		return "", fmt.Errorf("the scratch folder %s is not the grader's own", dir)
+		return "", fmt.Errorf("the scratch folder %s is not the harness's own", dir)
 	}
 	if err := os.Chmod(dir, 0o711); err != nil {
 		os.RemoveAll(dir)

@@ -1,0 +1,51 @@
+package sandbox
+
+import (
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// Command returns an exec.Cmd that runs the program at path with args through the exec
+// role, so that cfg's limits, user (Identity.Lease or UID/GID; otherwise the caller's own)
+// and box (Box, Cgroup) are in place before the program's first instruction. It is for a
+// caller that drives one program itself, as the fuzzer's runner does, without a Group's
+// audit and deadline: the caller sets Dir, Stdin, Stdout, Stderr, starts it and waits for
+// it. The program leads a session of its own, gets SIGKILL if the caller dies, and its
+// environment is env plus the role's setting. A program that cannot be started exits 127
+// with the reason on its stderr. path must be absolute.
+func Command(cfg Config, env []string, path string, args ...string) *exec.Cmd {
+	lim := cfg.Limits.withDefaults()
+	s := execSettings{
+		path: path, errFD: -1, ppid: selfPid, uid: -1, gid: -1,
+		cpu:    limitValue(int64(cpuLimit(lim.CPU) / time.Second)),
+		as:     limitValue(lim.AddressSpace),
+		nproc:  limitValue(int64(lim.Processes)),
+		fsize:  limitValue(lim.FileSize),
+		nofile: limitValue(int64(lim.OpenFiles)),
+		nice:   lim.Nice,
+		box:    cfg.Box,
+		cgroup: cfg.Cgroup,
+	}
+	if lim.CPU < 0 {
+		s.cpu = Unlimited
+	}
+	switch id := cfg.Identity; {
+	case id.Lease != nil:
+		s.uid, s.gid = id.Lease.UID(), id.Lease.GID()
+	case id.UID != 0:
+		s.uid, s.gid = id.UID, id.GID
+	default:
+		s.nprocRel = true
+	}
+	cmd := &exec.Cmd{
+		Path:        "/proc/self/exe",
+		Args:        append([]string{path}, args...),
+		Env:         append(append([]string(nil), env...), roleEnv+"="+s.encode()),
+		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
+	}
+	if cfg.Box != nil {
+		cmd.SysProcAttr.Cloneflags = boxCloneFlags
+	}
+	return cmd
+}

@@ -1,0 +1,50 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The scratch swap: where the temporary folder is writable by everyone without the sticky
+// bit, another user could rename the grader's scratch folder and plant their own: the
+// grader refuses such a place, and accepts /tmp-like ones (sticky) and private ones.
+func TestMakeScratchRefusesSwappablePlaces(t *testing.T) {
+	base := t.TempDir()
+	if err := checkAncestors(base); err != nil {
+		// This machine's own temporary folder is such a place (a world-writable /tmp
+		// without the sticky bit): the default falls back to a private folder.
+		dir, note, err := MakeScratch("", "gauntlet-grade-")
+		if err != nil || !strings.Contains(note, "unsafe scratch space") || strings.HasPrefix(dir, os.TempDir()) {
+			t.Fatalf("default scratch on an unsafe TMPDIR: %s, note %q, err %v; want a private folder elsewhere", dir, note, err)
+		}
+		// The rest is built in that private folder, which is safe.
+		os.RemoveAll(dir)
+		if base, err = os.MkdirTemp(filepath.Dir(dir), "test-"); err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(base)
+	}
+	open := filepath.Join(base, "open")
+	sticky := filepath.Join(base, "sticky")
+	for _, d := range []string{open, sticky} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Chmod(open, 0o777)
+	os.Chmod(sticky, 0o777|os.ModeSticky)
+	if dir, _, err := MakeScratch(open, "x-"); err == nil {
+		t.Errorf("scratch made in a world-writable folder without the sticky bit: %s", dir)
+	} else if !strings.Contains(err.Error(), "unsafe scratch space") {
+		t.Errorf("error %v, want it to say the place is unsafe", err)
+	}
+	dir, _, err := MakeScratch(sticky, "x-")
+	if err != nil {
+		t.Fatalf("a sticky folder was refused: %v", err)
+	}
+	if st, err := os.Stat(dir); err != nil || st.Mode().Perm() != 0o711 {
+		t.Errorf("scratch %s: %v %v, want mode 0711", dir, st.Mode(), err)
+	}
+}
