@@ -3,6 +3,8 @@ package dealer2310
 import (
 	"fmt"
 	"strings"
+
+	"gauntlet/games/judge"
 )
 
 // Transcript is the record of a game played in-process by Simulate: everything each
@@ -37,76 +39,46 @@ func (t Transcript) Moves() []string {
 }
 
 // Simulate plays a whole game in-process: a Dealer on path and deck, and one Player per
-// strategy (player i plays strategies[i]), exchanging the lines the real programs would.
-// It fails only if a player stops before the game ends or a move is refused, which the
-// reference strategies never cause.
+// strategy (player i plays strategies[i]), exchanging the lines the real programs would
+// (judge.Play between NewJudge and NewResponder). It fails only if a player stops before
+// the game ends or a move is refused, which the reference strategies never cause.
 func Simulate(path Path, deck Deck, strategies []Strategy) (Transcript, error) {
 	n := len(strategies)
-	d, err := NewDealer(path, deck, n)
+	j, err := NewJudge(path, deck, n)
 	if err != nil {
 		return Transcript{}, err
 	}
-	var out strings.Builder // the dealer's stdout
-	in := make([]strings.Builder, n)
-	pout := make([]strings.Builder, n)
-	perr := make([]strings.Builder, n)
-	ps := make([]*Player, n)
-	status := make([]int, n)
-	done := make([]bool, n)
-
-	// deliver carries out the dealer's outputs and returns the awaited player's reply.
-	deliver := func(outs []Out) (string, error) {
-		reply := ""
-		for _, o := range outs {
-			if o.To == Stdout {
-				out.WriteString(o.Line)
-				out.WriteByte('\n')
-				continue
-			}
-			in[o.To].WriteString(o.Line)
-			in[o.To].WriteByte('\n')
-			if done[o.To] {
-				return "", fmt.Errorf("dealer2310: player %d was sent %q after it ended", o.To, o.Line)
-			}
-			r := ps[o.To].Handle(o.Line)
-			perr[o.To].WriteString(r.Stderr)
-			if r.Reply != "" {
-				pout[o.To].WriteString(r.Reply)
-				pout[o.To].WriteByte('\n')
-				reply = r.Reply
-			}
-			if r.Done {
-				done[o.To], status[o.To] = true, r.Status
-				if r.Status != PlayerExitOK {
-					return "", fmt.Errorf("dealer2310: player %d ended with status %d: %v", o.To, r.Status, r.Err)
-				}
-			}
-		}
-		return reply, nil
-	}
-
+	rs := make([]judge.Responder, n)
 	for i, s := range strategies {
-		ps[i] = NewPlayer(s, n, i)
-		pout[i].WriteByte(Hello)
-		if _, err := deliver(d.Welcome(i)); err != nil {
-			return Transcript{}, err
-		}
+		rs[i] = NewResponder(s, n, i)
 	}
-	reply, err := deliver(d.Begin())
-	for err == nil && !d.Ended() {
-		var outs []Out
-		outs, err = d.Reply(reply)
-		if err != nil {
-			break
-		}
-		reply, err = deliver(outs)
-	}
+	// A game ends after at most one move per site and player.
+	played, err := judge.Play(j, rs, n*len(path)+1)
 	if err != nil {
-		return Transcript{}, err
+		return Transcript{}, fmt.Errorf("dealer2310: %w", err)
 	}
-	t := Transcript{Stdout: out.String(), Status: ExitOK, Players: make([]PlayerTranscript, n)}
+	if v := played.Violation; v != nil {
+		return Transcript{}, fmt.Errorf("dealer2310: player %d: %w", v.Seat, v)
+	}
+	for i, x := range played.Exits {
+		if x.Done && x.Status != PlayerExitOK {
+			return Transcript{}, fmt.Errorf("dealer2310: player %d ended with status %d", i, x.Status)
+		}
+	}
+	t := Transcript{Stdout: linesText(played.Log()), Status: ExitOK, Players: make([]PlayerTranscript, n)}
 	for i := range t.Players {
-		t.Players[i] = PlayerTranscript{Stdin: in[i].String(), Stdout: pout[i].String(), Stderr: perr[i].String(), Status: status[i]}
+		t.Players[i] = PlayerTranscript{Stdin: linesText(played.Received(i)), Stdout: string(Hello) + linesText(played.Sent(i)),
+			Stderr: played.Stderr[i], Status: played.Exits[i].Status}
 	}
 	return t, nil
+}
+
+// linesText is lines, each ended by '\n'.
+func linesText(lines []string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
