@@ -73,15 +73,31 @@ func Run(c *Conversation, prog string, opt Options) (Result, error) {
 	defer p.kill()
 	res := Result{OK: true}
 	var done []string
+	var lv *liveGame
 	for i := range c.Steps {
 		st := &c.Steps[i]
-		want, got, ok := p.step(st, opt.StepTimeout)
+		var want, got string
+		var ok bool
+		if st.Kind == Live {
+			if lv == nil {
+				if lv, err = newLiveGame(c.Judge); err != nil {
+					return Result{}, err
+				}
+			}
+			if want, got, ok, err = p.live(st, lv, opt.StepTimeout, &done); err != nil {
+				return Result{}, err
+			}
+		} else {
+			want, got, ok = p.step(st, opt.StepTimeout)
+		}
 		if !ok {
 			res = Result{Failed: st, Want: want, Got: got, Steps: i, Divergence: &transcript.Divergence{
-				Before: done, First: 1, Got: describeGot(st, got), Want: describeStep(st)}}
+				Before: done, First: 1, Got: describeGot(st, got), Want: describeWant(st, want)}}
 			break
 		}
-		done = append(done, describeStep(st))
+		if st.Kind != Live {
+			done = append(done, describeStep(st))
+		}
 		res.Steps = i + 1
 	}
 	res.Status = p.finish()
@@ -293,6 +309,15 @@ func describeStep(st *Step) string {
 		return "hub: " + st.String()
 	}
 	return "player: " + st.String()
+}
+
+// describeWant renders what a failed step wanted: the step itself, or for a live step what
+// the rules allowed there.
+func describeWant(st *Step, want string) string {
+	if st.Kind == Live {
+		return "player -> hub | " + want
+	}
+	return describeStep(st)
 }
 
 // describeGot renders what the player did at a failed step: its bytes as a line when got is

@@ -17,12 +17,29 @@
 //	exit 0                          # the player must exit with this status
 //	exit signal SEGV                # ... or die by this signal
 //
+// Live judging, for players that choose their own moves: a `judge` line sets up the game
+// (harness/live: the game's judge as the hub, reference players in the other seats), and
+// each `live` step plays it, checking every line the player sends against the rules
+// instead of against one expected line:
+//
+//	judge dealer2310 path=p1.path deck=d1.deck players=2 seat=0 others=2310B
+//	args 2 0
+//	hello "^"
+//	live 3                          # play until the player has sent 3 lines
+//	send "HAP9,9,9,9,9"             # then a scripted fault, as usual
+//	exit 6
+//
+// `live` with no number plays to the end of the game. The first `live` step sends every
+// seat its welcome and starts the game; a line that breaks a rule fails the step, naming
+// the rule and what the rules allowed.
+//
 // Conversations generated from a game's engine (the reference strategy's reply at every
 // point) and hand-written ones for faults use the same steps.
 package mockhub
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -45,9 +62,10 @@ const (
 	Sleep
 	EOF
 	Exit
+	Live
 )
 
-var kindNames = []string{"hello", "send", "send-raw", "expect", "close", "signal", "sleep", "eof", "exit"}
+var kindNames = []string{"hello", "send", "send-raw", "expect", "close", "signal", "sleep", "eof", "exit", "live"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -58,6 +76,7 @@ type Step struct {
 	Status int           // for Exit, when Signal is 0
 	Signal int           // for Signal; for Exit, the expected death signal (0: a normal exit)
 	Delay  time.Duration // for Sleep
+	Lines  int           // for Live: the player's lines to judge (0: to the end of the game)
 	Source int           // script line
 }
 
@@ -65,6 +84,15 @@ type Step struct {
 type Conversation struct {
 	Args  []string
 	Steps []Step
+	// Judge is the game its live steps play: the game's name and its settings.
+	Judge *JudgeSpec
+}
+
+// JudgeSpec is a conversation's judge line.
+type JudgeSpec struct {
+	Game   string
+	Params map[string]string
+	Source int
 }
 
 // Error is a mistake in a conversation file.
@@ -114,6 +142,38 @@ func Parse(text string) (*Conversation, error) {
 			st.Kind, st.Text = map[string]Kind{"hello": Hello, "send": Send, "send-raw": SendRaw, "expect": Expect}[f[0]], s
 			if (st.Kind == Send || st.Kind == Expect) && strings.Contains(s, "\n") {
 				return bad("%s takes one line; use send-raw for several", f[0])
+			}
+		case "judge":
+			if c.Judge != nil {
+				return bad("judge given twice")
+			}
+			if len(f) < 2 {
+				return bad("judge takes a game and its settings (KEY=VALUE)")
+			}
+			c.Judge = &JudgeSpec{Game: f[1], Params: map[string]string{}, Source: n}
+			for _, kv := range f[2:] {
+				k, v, ok := strings.Cut(kv, "=")
+				if !ok || k == "" {
+					return bad("judge setting %q is not KEY=VALUE", kv)
+				}
+				c.Judge.Params[k] = v
+			}
+			continue
+		case "live":
+			st.Kind = Live
+			switch len(f) {
+			case 1:
+			case 2:
+				v, err := strconv.Atoi(f[1])
+				if err != nil || v <= 0 {
+					return bad("live takes a number of lines (at least 1), or nothing for the whole game")
+				}
+				st.Lines = v
+			default:
+				return bad("live takes at most one number")
+			}
+			if c.Judge == nil {
+				return bad("live needs a judge line before it")
 			}
 		case "close", "eof":
 			if len(f) != 1 {
@@ -169,6 +229,18 @@ func Parse(text string) (*Conversation, error) {
 // Format writes the conversation in its canonical form.
 func (c *Conversation) Format() string {
 	var b strings.Builder
+	if j := c.Judge; j != nil {
+		b.WriteString("judge " + j.Game)
+		keys := make([]string, 0, len(j.Params))
+		for k := range j.Params {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			b.WriteString(" " + k + "=" + j.Params[k])
+		}
+		b.WriteByte('\n')
+	}
 	if len(c.Args) > 0 {
 		b.WriteString("args")
 		for _, a := range c.Args {
@@ -200,6 +272,10 @@ func (st Step) String() string {
 			return "exit signal " + faults.SignalWord(syscall.Signal(st.Signal))
 		}
 		return fmt.Sprintf("exit %d", st.Status)
+	case Live:
+		if st.Lines > 0 {
+			return fmt.Sprintf("live %d", st.Lines)
+		}
 	}
 	return st.Kind.String()
 }

@@ -1,0 +1,177 @@
+// Package live sets up a game for live judging: the game's judge (games/judge) as the hub,
+// the reference responders in every seat but the subject's, from the few settings a case
+// gives (files, the number of players, the subject's seat, the others' strategies). The mock
+// hub uses it for its `judge` and `live` steps.
+package live
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gauntlet/games/dealer2310"
+	"gauntlet/games/judge"
+	"gauntlet/games/stlucia"
+)
+
+// Game is a game set up for live judging.
+type Game struct {
+	Judge  judge.Judge
+	Seat   int               // the subject's seat
+	Others []judge.Responder // one per seat; nil at Seat
+}
+
+// Params are a case's settings, "key=value" words.
+type Params map[string]string
+
+// setup builds a game from params, reading the files they name with read.
+type setup func(p Params, read func(string) ([]byte, error)) (*Game, error)
+
+var games = map[string]setup{
+	"stlucia":    stluciaGame,
+	"dealer2310": dealerGame,
+}
+
+// Games lists the games that can be judged live.
+func Games() []string {
+	var out []string
+	for g := range games {
+		out = append(out, g)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// New sets up game from params (see the game's keys in Keys).
+func New(game string, p Params, read func(string) ([]byte, error)) (*Game, error) {
+	s, ok := games[game]
+	if !ok {
+		return nil, fmt.Errorf("live: no game %q (games: %s)", game, strings.Join(Games(), ", "))
+	}
+	return s(p, read)
+}
+
+// Keys documents each game's settings.
+var Keys = map[string]string{
+	"stlucia":    "rolls=FILE winscore=N players=N seat=LABEL [others=STRATEGY,...] (others default to EAIT)",
+	"dealer2310": "path=FILE deck=FILE players=N seat=N [others=STRATEGY,...] (others default to 2310A)",
+}
+
+func (p Params) int(key string) (int, error) {
+	v, ok := p[key]
+	if !ok {
+		return 0, fmt.Errorf("live: %s= is missing", key)
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("live: %s=%q is not a number", key, v)
+	}
+	return n, nil
+}
+
+// others returns the strategy names of the n-1 other seats, each from known.
+func (p Params) others(n int, def string, known func(string) bool) ([]string, error) {
+	names := make([]string, n-1)
+	for i := range names {
+		names[i] = def
+	}
+	if v, ok := p["others"]; ok {
+		names = strings.Split(v, ",")
+		if len(names) != n-1 {
+			return nil, fmt.Errorf("live: others= names %d strategies for %d other seats", len(names), n-1)
+		}
+	}
+	for _, s := range names {
+		if !known(s) {
+			return nil, fmt.Errorf("live: no strategy %q", s)
+		}
+	}
+	return names, nil
+}
+
+// seated fills every seat but seat with a responder made by mk from the others' names.
+func seated(n, seat int, names []string, mk func(name string, s int) judge.Responder) []judge.Responder {
+	rs := make([]judge.Responder, n)
+	k := 0
+	for s := range rs {
+		if s != seat {
+			rs[s] = mk(names[k], s)
+			k++
+		}
+	}
+	return rs
+}
+
+func stluciaGame(p Params, read func(string) ([]byte, error)) (*Game, error) {
+	data, err := read(p["rolls"])
+	if err != nil {
+		return nil, fmt.Errorf("live: rolls=: %w", err)
+	}
+	rf, err := stlucia.ParseRollFile(data)
+	if err != nil {
+		return nil, fmt.Errorf("live: rolls=: %w", err)
+	}
+	win, err := p.int("winscore")
+	if err != nil {
+		return nil, err
+	}
+	n, err := p.int("players")
+	if err != nil {
+		return nil, err
+	}
+	label := p["seat"]
+	if len(label) != 1 || label[0] < 'A' || int(label[0]-'A') >= n {
+		return nil, fmt.Errorf("live: seat=%q is not the label of one of %d players", label, n)
+	}
+	seat := int(label[0] - 'A')
+	names, err := p.others(n, "EAIT", func(s string) bool { _, ok := stlucia.Strategies[s]; return ok })
+	if err != nil {
+		return nil, err
+	}
+	j, err := stlucia.NewJudge(rf.Dice(), win, n)
+	if err != nil {
+		return nil, err
+	}
+	return &Game{Judge: j, Seat: seat, Others: seated(n, seat, names, func(name string, s int) judge.Responder {
+		return stlucia.NewResponder(stlucia.Strategies[name], n, s)
+	})}, nil
+}
+
+func dealerGame(p Params, read func(string) ([]byte, error)) (*Game, error) {
+	pathData, err := read(p["path"])
+	if err != nil {
+		return nil, fmt.Errorf("live: path=: %w", err)
+	}
+	path, err := dealer2310.ParsePathFile(pathData)
+	if err != nil {
+		return nil, fmt.Errorf("live: path=: %w", err)
+	}
+	deckData, err := read(p["deck"])
+	if err != nil {
+		return nil, fmt.Errorf("live: deck=: %w", err)
+	}
+	deck, err := dealer2310.ParseDeckFile(deckData)
+	if err != nil {
+		return nil, fmt.Errorf("live: deck=: %w", err)
+	}
+	n, err := p.int("players")
+	if err != nil {
+		return nil, err
+	}
+	seat, err := p.int("seat")
+	if err != nil || seat < 0 || seat >= n {
+		return nil, fmt.Errorf("live: seat= must be a player number from 0 to %d", n-1)
+	}
+	names, err := p.others(n, "2310A", func(s string) bool { _, ok := dealer2310.Strategies[s]; return ok })
+	if err != nil {
+		return nil, err
+	}
+	j, err := dealer2310.NewJudge(path, deck, n)
+	if err != nil {
+		return nil, err
+	}
+	return &Game{Judge: j, Seat: seat, Others: seated(n, seat, names, func(name string, s int) judge.Responder {
+		return dealer2310.NewResponder(dealer2310.Strategies[name], n, s)
+	})}, nil
+}
