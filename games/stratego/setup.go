@@ -1,0 +1,60 @@
+package stratego
+
+import "strings"
+
+// SetupRows is the number of rows a side sets up.
+const SetupRows = 4
+
+// Setup is a side's four rows as it sends them, top to bottom.
+type Setup [SetupRows][Size]Piece
+
+// ParseSetup reads the four lines of a setup (without their '\n'): each exactly 10 piece
+// characters, all 40 pieces placed with their counts.
+func ParseSetup(lines []string) (Setup, error) {
+	var s Setup
+	if len(lines) != SetupRows {
+		return s, formatError(RuleSetupRows, strings.Join(lines, "\n"))
+	}
+	count := map[Piece]int{}
+	for y, line := range lines {
+		if len(line) != Size {
+			return s, formatError(RuleSetupWidth, line)
+		}
+		for x := range Size {
+			p := Piece(line[x])
+			if !p.Valid() {
+				return s, formatError(RuleSetupPiece, line)
+			}
+			s[y][x] = p
+			count[p]++
+		}
+	}
+	for p, n := range Counts {
+		if count[p] != n {
+			return s, formatError(RuleSetupCounts, strings.Join(lines, "\n"))
+		}
+	}
+	return s, nil
+}
+
+// Lines is the setup as its four lines.
+func (s Setup) Lines() []string {
+	out := make([]string, SetupRows)
+	for y := range s {
+		row := make([]byte, Size)
+		for x, p := range s[y] {
+			row[x] = byte(p)
+		}
+		out[y] = string(row)
+	}
+	return out
+}
+
+// rowOf is the board row where side c's setup row i goes: RED's rows are y=0..3, BLUE's
+// y=6..9, each in the order sent.
+func rowOf(c Colour, i int) int {
+	if c == Red {
+		return i
+	}
+	return Size - SetupRows + i
+}

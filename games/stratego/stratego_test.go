@@ -1,0 +1,288 @@
+package stratego
+
+import (
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// A setup in the order of the manual's table, read row by row.
+var tableSetup = []string{
+	"123344455s",
+	"5566667777",
+	"8888899999",
+	"999BBBBBBF",
+}
+
+func mustSetup(t *testing.T, lines []string) Setup {
+	t.Helper()
+	s, err := ParseSetup(lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestParseSetup(t *testing.T) {
+	s := mustSetup(t, tableSetup)
+	if got := strings.Join(s.Lines(), "|"); got != strings.Join(tableSetup, "|") {
+		t.Errorf("round trip %q", got)
+	}
+	swap := func(row int, from, to string) []string {
+		l := append([]string(nil), tableSetup...)
+		l[row] = strings.Replace(l[row], from, to, 1)
+		return l
+	}
+	tests := []struct {
+		name  string
+		lines []string
+		rule  string
+	}{
+		{"three rows", tableSetup[:3], RuleSetupRows},
+		{"five rows", append(append([]string(nil), tableSetup...), "BBBBBBBBBB"), RuleSetupRows},
+		{"short row", swap(0, "s", ""), RuleSetupWidth},
+		{"long row", swap(0, "s", "ss"), RuleSetupWidth},
+		{"unknown piece", swap(0, "s", "S"), RuleSetupPiece},
+		{"lake character", swap(0, "s", "+"), RuleSetupPiece},
+		{"no flag, two bombs more", swap(3, "F", "B"), RuleSetupCounts},
+		{"two marshals", swap(0, "2", "1"), RuleSetupCounts},
+		{"carriage return", swap(3, "F", "F\r"), RuleSetupWidth},
+	}
+	for _, tc := range tests {
+		_, err := ParseSetup(tc.lines)
+		var fe *FormatError
+		if !errors.As(err, &fe) || fe.Rule != tc.rule {
+			t.Errorf("%s: %v, want rule %q", tc.name, err, tc.rule)
+		}
+	}
+}
+
+func TestFight(t *testing.T) {
+	tests := []struct {
+		att, def Piece
+		want     Combat
+	}{
+		{'5', Flag, Kills}, {Spy, Flag, Kills},
+		{Miner, Bomb, Kills}, {'1', Bomb, Dies}, {Scout, Bomb, Dies},
+		{Spy, Marshal, Kills}, {Marshal, Spy, Kills}, {'2', Spy, Kills}, {Spy, '2', Dies},
+		{Spy, Spy, BothDie}, {'4', '4', BothDie},
+		{'3', '7', Kills}, {'7', '3', Dies}, {Scout, Miner, Dies},
+	}
+	for _, tc := range tests {
+		if got := Fight(tc.att, tc.def); got != tc.want {
+			t.Errorf("%s attacks %s: %s, want %s", tc.att, tc.def, got, tc.want)
+		}
+	}
+}
+
+func TestParseMove(t *testing.T) {
+	good := map[string]Move{
+		"0 3 DOWN":    {X: 0, Y: 3, Dir: Down, N: 1},
+		"9 6 UP 3":    {X: 9, Y: 6, Dir: Up, N: 3, HasN: true},
+		"4 3 LEFT 1":  {X: 4, Y: 3, Dir: Left, N: 1, HasN: true},
+		"SURRENDER":   {Surrender: true},
+		"12 40 RIGHT": {X: 12, Y: 40, Dir: Right, N: 1},
+	}
+	for line, want := range good {
+		m, err := ParseMove(line)
+		if err != nil || m != want || m.String() != line {
+			t.Errorf("%q: %+v %v (String %q), want %+v", line, m, err, m.String(), want)
+		}
+	}
+	bad := map[string]string{
+		"0 3":          RuleMoveWords,
+		"0 3 DOWN 2 1": RuleMoveWords,
+		"0  3 DOWN":    RuleMoveWords,
+		"0 3 down":     RuleMoveDir,
+		"0 3 NORTH":    RuleMoveDir,
+		"-1 3 UP":      RuleMoveNumber,
+		"01 3 UP":      RuleMoveNumber,
+		"0 3 UP 0":     RuleMoveNumber,
+		"0 3 UP\r":     RuleMoveDir,
+		"surrender":    RuleMoveWords,
+		"":             RuleMoveWords,
+	}
+	for line, rule := range bad {
+		_, err := ParseMove(line)
+		var fe *FormatError
+		if !errors.As(err, &fe) || fe.Rule != rule {
+			t.Errorf("%q: %v, want rule %q", line, err, rule)
+		}
+	}
+}
+
+// newGame places the table setup for both sides: RED's rows y=0..3 as given, BLUE's rows
+// y=6..9 as given (so BLUE's flag is at (9,9), its scouts on y=8 and y=9).
+func newGame(t *testing.T) *Game {
+	s := mustSetup(t, tableSetup)
+	return New(s, s, 0)
+}
+
+func TestViewAndPlacement(t *testing.T) {
+	g := newGame(t)
+	want := strings.Join(append(append(append([]string(nil), tableSetup...),
+		"..++..++..", "..++..++.."), "##########", "##########", "##########", "##########"), "\n")
+	if got := strings.Join(g.View(Red), "\n"); got != want {
+		t.Errorf("RED's view:\n%s\nwant\n%s", got, want)
+	}
+	if got := g.View(Blue); got[0] != "##########" || got[9] != tableSetup[3] || got[4] != "..++..++.." {
+		t.Errorf("BLUE's view: %q", got)
+	}
+	// 1x10+1x9+2x8+3x7+4x6+4x5+4x4+5x3+8x2+1 = 148 for each side.
+	if r, b := g.Board().Value(Red), g.Board().Value(Blue); r != 148 || b != 148 {
+		t.Errorf("values %d %d, want 148 148", r, b)
+	}
+}
+
+func TestCheckMove(t *testing.T) {
+	// RED's rows: y=0 "123344455s", y=1 "5566667777", y=2 "8888899999", y=3 "999BBBBBBF".
+	tests := []struct {
+		move string
+		rule string // "" for a legal move
+	}{
+		{"0 3 DOWN", ""},                  // a scout steps forward
+		{"0 3 DOWN 2", ""},                // and may go further
+		{"0 2 DOWN 2", RuleMoveScoutOnly}, // a miner may not
+		{"5 2 DOWN 2", RuleMoveBlocked},   // a scout behind its own bomb
+		{"0 2 DOWN", RuleMoveOntoOwn},     // a miner onto its own scout
+		{"9 3 DOWN", RuleMoveMovable},     // the flag
+		{"3 3 DOWN", RuleMoveMovable},     // a bomb
+		{"2 3 DOWN", RuleMoveLake},        // a scout into a lake
+		{"0 0 UP", RuleMoveOnBoard},
+		{"4 4 DOWN", RuleMoveOwn}, // an empty square
+		{"0 6 UP", RuleMoveOwn},   // BLUE's piece
+		{"12 3 UP", RuleMoveOwn},  // off the board
+	}
+	g := newGame(t)
+	for _, tc := range tests {
+		m, err := ParseMove(tc.move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = g.Check(m)
+		var me *MoveError
+		switch {
+		case tc.rule == "" && err != nil:
+			t.Errorf("%s: %v, want legal", tc.move, err)
+		case tc.rule != "" && (!errors.As(err, &me) || me.Rule != tc.rule):
+			t.Errorf("%s: %v, want rule %q", tc.move, err, tc.rule)
+		}
+	}
+}
+
+// A board with a few pieces where they are needed, for movement and combat.
+func sparse(t *testing.T, red, blue map[[2]int]Piece, turn Colour) *Game {
+	t.Helper()
+	g := &Game{limit: DefaultTurnLimit, turn: turn}
+	for at, p := range red {
+		g.board[at[1]][at[0]] = Square{p, Red}
+	}
+	for at, p := range blue {
+		g.board[at[1]][at[0]] = Square{p, Blue}
+	}
+	return g
+}
+
+func TestScoutsAndLakes(t *testing.T) {
+	g := sparse(t, map[[2]int]Piece{{0, 3}: Scout, {2, 3}: Scout, {9, 0}: Flag, {5, 0}: Bomb},
+		map[[2]int]Piece{{0, 8}: '5', {9, 9}: Flag}, Red)
+	tests := []struct {
+		move, rule string
+	}{
+		{"0 3 DOWN 5", ""},              // to (0,8): attacks the captain
+		{"0 3 DOWN 6", RuleMoveBlocked}, // through the captain
+		{"0 3 DOWN 7", RuleMoveBlocked},
+		{"2 3 DOWN", RuleMoveLake},
+		{"2 3 RIGHT 7", ""},
+		{"2 3 RIGHT 8", RuleMoveOnBoard},
+		{"2 3 LEFT 2", RuleMoveOntoOwn},
+	}
+	for _, tc := range tests {
+		m, _ := ParseMove(tc.move)
+		err := g.Check(m)
+		var me *MoveError
+		if (tc.rule == "" && err != nil) || (tc.rule != "" && (!errors.As(err, &me) || me.Rule != tc.rule)) {
+			t.Errorf("%s: %v, want %q", tc.move, err, tc.rule)
+		}
+	}
+	c, err := g.Play(Move{X: 0, Y: 3, Dir: Down, N: 5, HasN: true})
+	if err != nil || c.String() != "0 3 DOWN 5 DIES 9 5" {
+		t.Errorf("scout attacks captain: %q %v", c.String(), err)
+	}
+	if sq := g.board[8][0]; sq.Piece != '5' || sq.Colour != Blue || !g.board[3][0].Empty() {
+		t.Errorf("after the scout died: (0,8) holds %+v, (0,3) %+v", sq, g.board[3][0])
+	}
+}
+
+func TestEnds(t *testing.T) {
+	names := [2]string{"red-ai", "blue-ai"}
+	// Taking the flag wins.
+	g := sparse(t, map[[2]int]Piece{{0, 5}: '7', {9, 0}: Flag}, map[[2]int]Piece{{0, 6}: Flag, {5, 9}: '3'}, Red)
+	c, err := g.Play(Move{X: 0, Y: 5, Dir: Down, N: 1})
+	if err != nil || c.String() != "0 5 DOWN KILLS 7 F" {
+		t.Fatalf("%q %v", c.String(), err)
+	}
+	if over, o, about := g.Over(); !over || o != Victory || about != Red {
+		t.Errorf("after taking the flag: %v %s %s", over, o, about)
+	}
+	if got := g.Result(names); got != "red-ai RED VICTORY 1 4 8" {
+		t.Errorf("result %q", got)
+	}
+	if g.EndWord(Red) != "VICTORY" || g.EndWord(Blue) != "DEFEAT" {
+		t.Errorf("end words %s %s", g.EndWord(Red), g.EndWord(Blue))
+	}
+	// Killing the last movable enemy piece wins; the loser's bombs and flag remain.
+	g = sparse(t, map[[2]int]Piece{{0, 5}: '2', {9, 0}: Flag}, map[[2]int]Piece{{0, 6}: '3', {9, 9}: Flag, {8, 9}: Bomb}, Red)
+	g.Play(Move{X: 0, Y: 5, Dir: Down, N: 1})
+	if over, o, about := g.Over(); !over || o != Victory || about != Red {
+		t.Errorf("after the last movable enemy died: %v %s %s", over, o, about)
+	}
+	// Both last movable pieces die together: a draw.
+	g = sparse(t, map[[2]int]Piece{{0, 5}: '3', {9, 0}: Flag}, map[[2]int]Piece{{0, 6}: '3', {9, 9}: Flag}, Red)
+	g.Play(Move{X: 0, Y: 5, Dir: Down, N: 1})
+	if over, o, about := g.Over(); !over || o != Draw || about != Blue {
+		t.Errorf("both die: %v %s %s", over, o, about)
+	}
+	// The turn limit.
+	g = sparse(t, map[[2]int]Piece{{0, 0}: '3', {9, 0}: Flag}, map[[2]int]Piece{{0, 9}: '3', {9, 9}: Flag}, Red)
+	g.limit = 2
+	g.Play(Move{X: 0, Y: 0, Dir: Down, N: 1})
+	g.Play(Move{X: 0, Y: 9, Dir: Up, N: 1})
+	if over, o, _ := g.Over(); !over || o != DrawDefault || g.Result(names) != "red-ai RED DRAW_DEFAULT 2 8 8" {
+		t.Errorf("turn limit: %v %s %q", over, o, g.Result(names))
+	}
+	// Surrender, and an illegal move.
+	g = newGame(t)
+	g.Play(Move{Surrender: true})
+	if g.Result(names) != "red-ai RED SURRENDER 0 148 148" || g.EndWord(Blue) != "VICTORY" {
+		t.Errorf("surrender: %q", g.Result(names))
+	}
+	g = newGame(t)
+	g.Forfeit(Blue, Illegal)
+	if g.Result(names) != "blue-ai BLUE ILLEGAL 0 148 148" || g.EndWord(Blue) != "ILLEGAL" || g.EndWord(Red) != "DEFAULT" {
+		t.Errorf("illegal: %q", g.Result(names))
+	}
+}
+
+// Two random AIs play whole games from random setups: every move they choose from their
+// own view is legal, and every game ends.
+func TestRandomGamesEnd(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 20; i++ {
+		g := New(RandomSetup(r), RandomSetup(r), 2000)
+		for {
+			over, _, _ := g.Over()
+			if over {
+				break
+			}
+			m := RandomMove(g.View(g.Turn()), r)
+			if _, err := g.Play(m); err != nil {
+				t.Fatalf("game %d, turn %d: %s from\n%s\n%v", i, g.Turns(), m, strings.Join(g.View(g.Turn()), "\n"), err)
+			}
+		}
+		if _, o, _ := g.Over(); o == Illegal || o == Internal {
+			t.Errorf("game %d ended %s", i, o)
+		}
+	}
+}
