@@ -13,8 +13,8 @@ import (
 
 	gofuzz "github.com/google/gofuzz"
 
-	. "gauntlet/games/stratego"
 	"gauntlet/games/grammar/grammartest"
+	. "gauntlet/games/stratego"
 )
 
 var setupRules = []string{RuleSetupRows, RuleSetupWidth, RuleSetupPiece, RuleSetupCounts}
