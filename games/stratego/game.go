@@ -204,6 +204,20 @@ func (g *Game) Play(m Move) (Confirmation, error) {
 	return c, nil
 }
 
+// Pass gives the turn to the other side without a move (the manager's -i: an illegal move
+// is not made, and its side loses the turn). It counts as a turn, so the turn limit still
+// ends a game of nothing but illegal moves.
+func (g *Game) Pass() {
+	if g.over {
+		return
+	}
+	g.turns++
+	g.turn = g.turn.Other()
+	if g.turns >= g.limit {
+		g.end(DrawDefault, g.turn)
+	}
+}
+
 // Forfeit ends the game for side c: an illegal move, a malformed line, silence (ILLEGAL),
 // or a bad setup (BAD_SETUP).
 func (g *Game) Forfeit(c Colour, o Outcome) { g.end(o, c) }

@@ -286,3 +286,17 @@ func TestRandomGamesEnd(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRandomGame plays a whole game of two random AIs in process.
+func BenchmarkRandomGame(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for b.Loop() {
+		g := New(RandomSetup(r), RandomSetup(r), DefaultTurnLimit)
+		for {
+			if over, _, _ := g.Over(); over {
+				break
+			}
+			g.Play(RandomMove(g.View(g.Turn()), r))
+		}
+	}
+}

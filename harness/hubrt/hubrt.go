@@ -252,3 +252,45 @@ func (h *Hub) WaitUntil(deadline time.Time) []Exit {
 	}
 	return exits
 }
+
+// ErrTimeout is returned by ReadLineWithin when no whole line came in time. The player's
+// pending read is abandoned: read nothing more from it.
+var ErrTimeout = errors.New("no whole line in time")
+
+// ReadLineWithin is ReadLine with a deadline covering the whole line: a player that sends
+// part of a line and then nothing times out like one that sends nothing.
+func (h *Hub) ReadLineWithin(i int, d time.Duration) (string, error) {
+	select {
+	case <-h.interrupt:
+		return "", ErrInterrupted
+	default:
+	}
+	p := h.players[i]
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case p.reqs <- readLine:
+	case <-h.interrupt:
+		return "", ErrInterrupted
+	case <-timer.C:
+		return "", ErrTimeout
+	}
+	select {
+	case res := <-p.res:
+		return res.line, res.err
+	case <-h.interrupt:
+		return "", ErrInterrupted
+	case <-timer.C:
+		return "", ErrTimeout
+	}
+}
+
+// Signal sends sig to player i (the process only), unless it has been reaped.
+func (h *Hub) Signal(i int, sig syscall.Signal) {
+	p := h.players[i]
+	select {
+	case <-p.done:
+	default:
+		p.cmd.Process.Signal(sig)
+	}
+}

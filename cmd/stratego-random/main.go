@@ -1,0 +1,10 @@
+// Command stratego-random is the reference Stratego AI that plays any legal move at random.
+package main
+
+import (
+	"os"
+
+	ai "gauntlet/players/stratego"
+)
+
+func main() { os.Exit(ai.MainRandom()) }

@@ -1,0 +1,10 @@
+// Command stratego is the reference Stratego manager.
+package main
+
+import (
+	"os"
+
+	hub "gauntlet/hub/stratego"
+)
+
+func main() { os.Exit(hub.Main()) }

@@ -1,0 +1,266 @@
+// Package stratego is the reference Stratego manager (the stratego program): it starts two
+// AI programs (or lets a human play a side from stdin), asks each for its setup, runs the
+// game of gauntlet/games/stratego over their pipes, and prints the result line.
+//
+// Unlike the 2012 manager it never hangs: the timeout covers whole lines (a partial line
+// without a newline times out), the idle AI is stopped (SIGSTOP) and resumed (SIGCONT)
+// around its opponent's turns, and after QUIT each AI has 2 seconds to exit before SIGKILL.
+// A single '\r' before the newline is tolerated (an AI written on Windows); anything else
+// malformed is ILLEGAL. docs/stratego.md has the protocol and every decision.
+package stratego
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	game "gauntlet/games/stratego"
+	"gauntlet/harness/hubrt"
+)
+
+// Grace is how long the AIs have to exit after QUIT.
+const Grace = 2 * time.Second
+
+// DefaultTimeout is how long an AI has for each line it owes.
+const DefaultTimeout = 2 * time.Second
+
+// Human, as an AI's name, lets a person play that side from the manager's stdin.
+const Human = "human"
+
+const usage = `usage: stratego [-i] [-o FILE|stdout] [-t STALL] [-m TURNS] [-T TIMEOUT] RED BLUE
+       stratego -h
+
+Runs a game of Stratego between the AI programs RED and BLUE (or "human": that side's
+moves are read from stdin, its queries shown on stderr) and prints the result line:
+NAME COLOUR OUTCOME TURNS RED_VALUE BLUE_VALUE. Exit status 0; 1 on a usage or internal
+error (with a message on stderr).
+`
+
+// Main runs the manager on the process's arguments and streams.
+func Main() int {
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	return Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+}
+
+// options are the manager's settings.
+type options struct {
+	ignoreIllegal bool
+	out           string
+	stall         time.Duration
+	turns         int
+	timeout       time.Duration
+}
+
+// Run runs the manager with args (without the program name) and returns its exit status.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("stratego", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var o options
+	fs.BoolVar(&o.ignoreIllegal, "i", false, "")
+	fs.StringVar(&o.out, "o", "", "")
+	fs.DurationVar(&o.stall, "t", 0, "")
+	fs.IntVar(&o.turns, "m", game.DefaultTurnLimit, "")
+	fs.DurationVar(&o.timeout, "T", DefaultTimeout, "")
+	help := fs.Bool("h", false, "")
+	if err := fs.Parse(args); err != nil || (!*help && fs.NArg() != 2) || o.turns <= 0 || o.timeout <= 0 {
+		io.WriteString(stderr, usage)
+		return 1
+	}
+	if *help {
+		io.WriteString(stdout, usage)
+		return 0
+	}
+	var moveLog io.Writer = io.Discard
+	switch o.out {
+	case "":
+	case "stdout":
+		moveLog = stdout
+	default:
+		f, err := os.Create(o.out)
+		if err != nil {
+			fmt.Fprintf(stderr, "stratego: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		moveLog = f
+	}
+	m, err := start(fs.Args(), stdin, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "stratego: %v\n", err)
+		return 1
+	}
+	result := m.play(o, moveLog)
+	fmt.Fprintln(stdout, result)
+	return 0
+}
+
+// side is how the manager talks to one colour: an AI process, or a human on the terminal.
+type side struct {
+	name  string
+	ai    int // index in the hub, or -1 for a human
+	human *bufio.Reader
+	hint  io.Writer
+}
+
+type manager struct {
+	hub   *hubrt.Hub
+	sides [2]*side
+}
+
+func start(names []string, stdin io.Reader, stderr io.Writer) (*manager, error) {
+	m := &manager{}
+	var progs []string
+	var human *bufio.Reader
+	for c, name := range names {
+		s := &side{name: name, ai: -1}
+		if name == Human {
+			if human == nil {
+				human = bufio.NewReader(stdin)
+			}
+			s.human, s.hint = human, stderr
+		} else {
+			s.ai = len(progs)
+			progs = append(progs, name)
+		}
+		m.sides[c] = s
+	}
+	h, err := hubrt.Start(progs, func(int) []string { return nil })
+	if err != nil {
+		return nil, err
+	}
+	m.hub = h
+	return m, nil
+}
+
+func (m *manager) send(c game.Colour, line string) {
+	s := m.sides[c]
+	if s.ai < 0 {
+		fmt.Fprintln(s.hint, line)
+		return
+	}
+	m.hub.Send(s.ai, line)
+}
+
+// read reads one line owed by side c within the timeout (a human has no timeout). ok is
+// false when none came: silence, a partial line, end of file.
+func (m *manager) read(c game.Colour, timeout time.Duration) (string, bool) {
+	s := m.sides[c]
+	var line string
+	var err error
+	if s.ai < 0 {
+		line, err = s.human.ReadString('\n')
+		line = strings.TrimSuffix(line, "\n")
+	} else {
+		line, err = m.hub.ReadLineWithin(s.ai, timeout)
+	}
+	if err != nil {
+		return "", false
+	}
+	return strings.TrimSuffix(line, "\r"), true
+}
+
+// pause stops side c's AI while it is not its turn, and resume wakes it.
+func (m *manager) pause(c game.Colour) {
+	if s := m.sides[c]; s.ai >= 0 {
+		m.hub.Signal(s.ai, syscall.SIGSTOP)
+	}
+}
+
+func (m *manager) resume(c game.Colour) {
+	if s := m.sides[c]; s.ai >= 0 {
+		m.hub.Signal(s.ai, syscall.SIGCONT)
+	}
+}
+
+// play runs the whole game and returns the result line.
+func (m *manager) play(o options, moveLog io.Writer) string {
+	names := [2]string{m.sides[0].name, m.sides[1].name}
+	var setups [2]game.Setup
+	var g *game.Game
+	bad := -1
+	for c := game.Red; c <= game.Blue && bad < 0; c++ {
+		m.resume(c)
+		m.pause(c.Other())
+		m.send(c, fmt.Sprintf("%s %s %d %d", c, names[c.Other()], game.Size, game.Size))
+		lines := make([]string, 0, game.SetupRows)
+		for range game.SetupRows {
+			line, ok := m.read(c, o.timeout)
+			if !ok {
+				break
+			}
+			lines = append(lines, line)
+		}
+		s, err := game.ParseSetup(lines)
+		if err != nil {
+			bad = int(c)
+			break
+		}
+		setups[c] = s
+	}
+	// A bad setup ends the game before it starts: the board holds whatever set up well.
+	g = game.New(setups[game.Red], setups[game.Blue], o.turns)
+	if bad >= 0 {
+		g.Forfeit(game.Colour(bad), game.BadSetup)
+	}
+	query := "START"
+	for {
+		if over, _, _ := g.Over(); over {
+			break
+		}
+		c := g.Turn()
+		m.resume(c)
+		m.pause(c.Other())
+		m.send(c, query)
+		for _, row := range g.View(c) {
+			m.send(c, row)
+		}
+		line, ok := m.read(c, o.timeout)
+		if !ok {
+			g.Forfeit(c, game.Illegal)
+			break
+		}
+		mv, err := game.ParseMove(line)
+		if err == nil {
+			err = g.Check(mv)
+		}
+		if err != nil {
+			if !o.ignoreIllegal {
+				g.Forfeit(c, game.Illegal)
+				break
+			}
+			// -i: the move is not made and the turn passes; the mover is told ILLEGAL.
+			m.send(c, line+" ILLEGAL")
+			query = line + " ILLEGAL"
+			g.Pass()
+			continue
+		}
+		conf, err := g.Play(mv)
+		if err != nil {
+			g.Forfeit(c, game.Internal)
+			break
+		}
+		fmt.Fprintln(moveLog, conf)
+		m.send(c, conf.String())
+		query = conf.String()
+		if o.stall > 0 {
+			time.Sleep(o.stall)
+		}
+	}
+	m.quit(g)
+	return g.Result(names)
+}
+
+// quit tells both AIs how the game ended, gives them Grace to exit, and kills the rest.
+func (m *manager) quit(g *game.Game) {
+	for c := game.Red; c <= game.Blue; c++ {
+		m.resume(c)
+		m.send(c, "QUIT "+g.EndWord(c))
+	}
+	m.hub.WaitUntil(time.Now().Add(Grace))
+}
