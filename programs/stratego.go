@@ -11,5 +11,6 @@ func init() {
 	register(
 		Program{Name: "stratego", Game: "stratego", Role: "hub", Main: hub.Main},
 		Program{Name: "stratego-random", Game: "stratego", Role: "player", Main: ai.MainRandom},
+		Program{Name: "stratego-hunter", Game: "stratego", Role: "player", Main: ai.MainHunter},
 	)
 }

@@ -43,11 +43,13 @@ func run(t *testing.T, args ...string) (string, int, time.Duration) {
 
 var resultLine = regexp.MustCompile(`^\S+ (RED|BLUE) (VICTORY|SURRENDER|DRAW|DRAW_DEFAULT|ILLEGAL|BAD_SETUP) \d+ \d+ \d+$`)
 
-// Two random AIs play whole games to the end, every move legal.
-func TestRandomAIsPlayToTheEnd(t *testing.T) {
-	ai := random(t)
-	for i := 0; i < 5; i++ {
-		got, status, _ := run(t, ai, ai)
+// The reference AIs play whole games to the end, every move legal, in every mix.
+func TestReferenceAIsPlayToTheEnd(t *testing.T) {
+	dir := buildtest.Programs(t, "gauntlet/cmd/stratego-random", "gauntlet/cmd/stratego-hunter")
+	ai, hunter := filepath.Join(dir, "stratego-random"), filepath.Join(dir, "stratego-hunter")
+	pairs := [][2]string{{ai, ai}, {hunter, ai}, {ai, hunter}, {hunter, hunter}}
+	for i, p := range pairs {
+		got, status, _ := run(t, p[0], p[1])
 		if status != 0 || !resultLine.MatchString(got) || strings.Contains(got, "ILLEGAL") {
 			t.Errorf("game %d: exit %d, result %q", i, status, got)
 		}

@@ -20,14 +20,20 @@ import (
 
 // Brain is an AI's decisions: its setup, and its move from its view.
 type Brain interface {
-	Setup() game.Setup
+	Setup(c game.Colour) game.Setup
 	Move(view []string) game.Move
+}
+
+// Observer is a Brain that learns from confirmations: its own moves' (mine) and its
+// opponent's.
+type Observer interface {
+	Observe(confirmation string, mine bool)
 }
 
 // Random plays any legal move, drawn at random, from a random setup.
 type Random struct{ R *rand.Rand }
 
-func (b Random) Setup() game.Setup            { return game.RandomSetup(b.R) }
+func (b Random) Setup(game.Colour) game.Setup { return game.RandomSetup(b.R) }
 func (b Random) Move(view []string) game.Move { return game.RandomMove(view, b.R) }
 
 // MainRandom is the stratego-random program: the seed is its first argument (default:
@@ -67,10 +73,17 @@ func Run(b Brain, stdin io.Reader, stdout io.Writer) int {
 			return 0
 		case ownConfirmation:
 			ownConfirmation = false
+			if o, ok := b.(Observer); ok {
+				o.Observe(line, true)
+			}
 		case len(f) == 4 && (f[0] == "RED" || f[0] == "BLUE"):
-			send(b.Setup().Lines()...)
+			c, _ := game.ParseColour(f[0])
+			send(b.Setup(c).Lines()...)
 		default:
 			// A turn query: START or the opponent's confirmation, then the 10 rows.
+			if o, ok := b.(Observer); ok && line != "START" {
+				o.Observe(line, false)
+			}
 			view := make([]string, game.Size)
 			for i := range view {
 				if view[i], err = in.ReadLine(); err != nil {

@@ -1,0 +1,11 @@
+// Command stratego-hunter is the stronger reference Stratego AI: it remembers what enemy
+// pieces have revealed and attacks only what it knows it beats.
+package main
+
+import (
+	"os"
+
+	ai "gauntlet/players/stratego"
+)
+
+func main() { os.Exit(ai.MainHunter()) }
