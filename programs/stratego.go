@@ -1,16 +1,27 @@
 package programs
 
 import (
+	"time"
+
+	game "gauntlet/games/stratego"
+	"gauntlet/harness/grade"
 	hub "gauntlet/hub/stratego"
 	ai "gauntlet/players/stratego"
 )
 
-// Stratego's manager and AIs. The game has no conformance suite yet, so it is not a grade
-// game: its programs are here so that one gauntlet binary (and `gauntlet exec`) can be them.
+// Stratego's manager and reference AIs. The suite grades an AI, which a submission builds
+// as the program "ai"; the reference "ai" is the hunter.
 func init() {
 	register(
 		Program{Name: "stratego", Game: "stratego", Role: "hub", Main: hub.Main},
 		Program{Name: "stratego-random", Game: "stratego", Role: "player", Main: ai.MainRandom},
 		Program{Name: "stratego-hunter", Game: "stratego", Role: "player", Main: ai.MainHunter},
+		Program{Name: "ai", Game: "stratego", Role: "player", Main: ai.MainHunter},
 	)
+	registerGame(grade.Game{
+		Name:       "stratego",
+		Programs:   []grade.Program{{Var: "AI", Name: "ai"}},
+		Categories: game.Categories,
+		Timeout:    30 * time.Second,
+	})
 }

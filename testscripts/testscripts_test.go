@@ -24,6 +24,7 @@ func TestMain(m *testing.M) {
 var subjects = map[string]string{
 	"DEALER": "2310dealer", "PLAYER_A": "2310A", "PLAYER_B": "2310B",
 	"STLUCIA": "stlucia", "EAIT": "EAIT", "SCIENCE": "SCIENCE", "HABS": "HABS", "HASS": "HASS", "MABS": "MABS",
+	"AI": "ai",
 }
 
 func params(dir string) testscript.Params {
@@ -46,3 +47,4 @@ func params(dir string) testscript.Params {
 func TestHarness(t *testing.T)    { testscript.Run(t, params("harness")) }
 func TestStLucia(t *testing.T)    { testscript.Run(t, params("stlucia")) }
 func TestDealer2310(t *testing.T) { testscript.Run(t, params("dealer2310")) }
+func TestStratego(t *testing.T)   { testscript.Run(t, params("stratego")) }

@@ -6,6 +6,7 @@ package live
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"gauntlet/games/dealer2310"
 	"gauntlet/games/judge"
 	"gauntlet/games/stlucia"
+	"gauntlet/games/stratego"
 )
 
 // Game is a game set up for live judging.
@@ -31,6 +33,7 @@ type setup func(p Params, read func(string) ([]byte, error)) (*Game, error)
 var games = map[string]setup{
 	"stlucia":    stluciaGame,
 	"dealer2310": dealerGame,
+	"stratego":   strategoGame,
 }
 
 // Games lists the games that can be judged live.
@@ -56,6 +59,7 @@ func New(game string, p Params, read func(string) ([]byte, error)) (*Game, error
 var Keys = map[string]string{
 	"stlucia":    "rolls=FILE winscore=N players=N seat=LABEL [others=STRATEGY,...] (others default to EAIT)",
 	"dealer2310": "path=FILE deck=FILE players=N seat=N [others=STRATEGY,...] (others default to 2310A)",
+	"stratego":   "seat=RED|BLUE [others=random|hunter] [seed=N] [turns=N] (the other AI defaults to random, seed 1, turns 5000)",
 }
 
 func (p Params) int(key string) (int, error) {
@@ -174,4 +178,39 @@ func dealerGame(p Params, read func(string) ([]byte, error)) (*Game, error) {
 	return &Game{Judge: j, Seat: seat, Others: seated(n, seat, names, func(name string, s int) judge.Responder {
 		return dealer2310.NewResponder(dealer2310.Strategies[name], n, s)
 	})}, nil
+}
+
+func strategoGame(p Params, _ func(string) ([]byte, error)) (*Game, error) {
+	seat, err := stratego.ParseColour(p["seat"])
+	if err != nil {
+		return nil, fmt.Errorf("live: seat= must be RED or BLUE")
+	}
+	seed, turns := uint64(1), stratego.DefaultTurnLimit
+	if _, ok := p["seed"]; ok {
+		n, err := p.int("seed")
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("live: seed= must be a number")
+		}
+		seed = uint64(n)
+	}
+	if _, ok := p["turns"]; ok {
+		if turns, err = p.int("turns"); err != nil || turns <= 0 {
+			return nil, fmt.Errorf("live: turns= must be a positive number")
+		}
+	}
+	r := rand.New(rand.NewPCG(seed, 7))
+	var brain stratego.Brain
+	switch p["others"] {
+	case "", "random":
+		brain = stratego.Random{R: r}
+	case "hunter":
+		brain = stratego.NewHunter(r)
+	default:
+		return nil, fmt.Errorf("live: others= must be random or hunter")
+	}
+	names := [2]string{"subject", "subject"}
+	names[seat.Other()] = "reference"
+	others := make([]judge.Responder, 2)
+	others[seat.Other()] = stratego.NewResponder(brain)
+	return &Game{Judge: stratego.NewJudge(names, turns), Seat: int(seat), Others: others}, nil
 }

@@ -1,7 +1,6 @@
-// Package stratego holds the reference Stratego AIs: thin I/O loops over the strategies of
-// gauntlet/games/stratego. An AI answers the setup query with its four rows, each turn
-// query (START or a confirmation, then the 10 rows of its view) with a move, and exits 0 on
-// QUIT.
+// Package stratego holds the reference Stratego AIs' programs: each is a brain of
+// gauntlet/games/stratego (its setup and its moves, pure) behind that package's responder,
+// reading the manager's lines on stdin and answering on stdout.
 package stratego
 
 import (
@@ -11,87 +10,54 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
-	"strings"
 	"syscall"
 
 	game "gauntlet/games/stratego"
 	"gauntlet/harness/lineio"
 )
 
-// Brain is an AI's decisions: its setup, and its move from its view.
-type Brain interface {
-	Setup(c game.Colour) game.Setup
-	Move(view []string) game.Move
-}
-
-// Observer is a Brain that learns from confirmations: its own moves' (mine) and its
-// opponent's.
-type Observer interface {
-	Observe(confirmation string, mine bool)
-}
-
-// Random plays any legal move, drawn at random, from a random setup.
-type Random struct{ R *rand.Rand }
-
-func (b Random) Setup(game.Colour) game.Setup { return game.RandomSetup(b.R) }
-func (b Random) Move(view []string) game.Move { return game.RandomMove(view, b.R) }
-
-// MainRandom is the stratego-random program: the seed is its first argument (default:
-// from the clock, so that two games differ).
-func MainRandom() int {
-	seed := uint64(rand.Int64())
+// seed is the program's first argument, or one drawn from the clock (two games differ).
+func seed() uint64 {
 	if len(os.Args) > 1 {
 		if n, err := strconv.ParseUint(os.Args[1], 10, 64); err == nil {
-			seed = n
+			return n
 		}
 	}
-	return Run(Random{R: rand.New(rand.NewPCG(seed, seed^0x5eed))}, os.Stdin, os.Stdout)
+	return uint64(rand.Int64())
+}
+
+// MainRandom is the stratego-random program.
+func MainRandom() int {
+	s := seed()
+	return Run(game.Random{R: rand.New(rand.NewPCG(s, s^0x5eed))}, os.Stdin, os.Stdout)
+}
+
+// MainHunter is the stratego-hunter program.
+func MainHunter() int {
+	s := seed()
+	return Run(game.NewHunter(rand.New(rand.NewPCG(s, s^0xbeef))), os.Stdin, os.Stdout)
 }
 
 // Run plays one game with brain b over the manager's lines and returns the exit status:
-// 0 after QUIT, 1 when the manager is lost or sends what the protocol does not allow.
-func Run(b Brain, stdin io.Reader, stdout io.Writer) int {
+// 0 after QUIT, 1 when the manager is lost.
+func Run(b game.Brain, stdin io.Reader, stdout io.Writer) int {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	r := game.NewResponder(b)
 	in := lineio.NewReader(stdin)
 	out := bufio.NewWriter(stdout)
-	send := func(lines ...string) {
-		for _, l := range lines {
+	for {
+		line, err := in.ReadLine()
+		if err != nil {
+			return r.Lost().Status
+		}
+		x := r.React(line)
+		for _, l := range x.Replies {
 			out.WriteString(l)
 			out.WriteByte('\n')
 		}
 		out.Flush()
-	}
-	ownConfirmation := false // the next line confirms this AI's own move
-	for {
-		line, err := in.ReadLine()
-		if err != nil {
-			return 1
-		}
-		f := strings.Fields(line)
-		switch {
-		case len(f) > 0 && f[0] == "QUIT":
-			return 0
-		case ownConfirmation:
-			ownConfirmation = false
-			if o, ok := b.(Observer); ok {
-				o.Observe(line, true)
-			}
-		case len(f) == 4 && (f[0] == "RED" || f[0] == "BLUE"):
-			c, _ := game.ParseColour(f[0])
-			send(b.Setup(c).Lines()...)
-		default:
-			// A turn query: START or the opponent's confirmation, then the 10 rows.
-			if o, ok := b.(Observer); ok && line != "START" {
-				o.Observe(line, false)
-			}
-			view := make([]string, game.Size)
-			for i := range view {
-				if view[i], err = in.ReadLine(); err != nil {
-					return 1
-				}
-			}
-			send(b.Move(view).String())
-			ownConfirmation = true
+		if x.Done {
+			return x.Status
 		}
 	}
 }

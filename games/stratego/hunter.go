@@ -2,11 +2,7 @@ package stratego
 
 import (
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"strings"
-
-	game "gauntlet/games/stratego"
 )
 
 // Hunter is the stronger AI. It remembers what each enemy piece has shown of itself: the
@@ -26,16 +22,16 @@ func NewHunter(r *rand.Rand) *Hunter { return &Hunter{R: r, known: map[[2]int]by
 
 // Setup puts the flag on its back row's middle, with bombs beside and in front of it, and
 // the other pieces at random.
-func (h *Hunter) Setup(c game.Colour) game.Setup {
-	s := game.RandomSetup(h.R)
+func (h *Hunter) Setup(c Colour) Setup {
+	s := RandomSetup(h.R)
 	back, front := 0, 1 // RED's back row is its first (y=0)
-	if c == game.Blue {
-		back, front = game.SetupRows-1, game.SetupRows-2 // BLUE's is its last (y=9)
+	if c == Blue {
+		back, front = SetupRows-1, SetupRows-2 // BLUE's is its last (y=9)
 	}
 	fixed := map[[2]int]bool{}
-	put := func(want game.Piece, x, y int) {
-		for yy := range game.SetupRows {
-			for xx := range game.Size {
+	put := func(want Piece, x, y int) {
+		for yy := range SetupRows {
+			for xx := range Size {
 				if s[yy][xx] == want && !fixed[[2]int{xx, yy}] {
 					s[yy][xx], s[y][x] = s[y][x], s[yy][xx]
 					fixed[[2]int{x, y}] = true
@@ -44,10 +40,10 @@ func (h *Hunter) Setup(c game.Colour) game.Setup {
 			}
 		}
 	}
-	put(game.Flag, 4, back)
-	put(game.Bomb, 3, back)
-	put(game.Bomb, 5, back)
-	put(game.Bomb, 4, front)
+	put(Flag, 4, back)
+	put(Bomb, 3, back)
+	put(Bomb, 5, back)
+	put(Bomb, 4, front)
 	return s
 }
 
@@ -58,7 +54,7 @@ func (h *Hunter) Observe(line string, mine bool) {
 	if len(f) < 4 {
 		return
 	}
-	m, err := game.ParseMove(strings.Join(f[:len(f)-confTail(f)], " "))
+	m, err := ParseMove(strings.Join(f[:len(f)-confTail(f)], " "))
 	if err != nil {
 		return
 	}
@@ -67,7 +63,7 @@ func (h *Hunter) Observe(line string, mine bool) {
 	outcome := f[len(f)-confTail(f)]
 	if mine {
 		// The defender, if it survived, showed itself.
-		if outcome == string(game.Dies) {
+		if outcome == string(Dies) {
 			h.known[to] = f[len(f)-1][0]
 		} else {
 			delete(h.known, to)
@@ -80,9 +76,9 @@ func (h *Hunter) Observe(line string, mine bool) {
 		k = 'm'
 	}
 	switch outcome {
-	case string(game.OK):
+	case string(OK):
 		h.known[to] = k
-	case string(game.Kills):
+	case string(Kills):
 		h.known[to] = f[len(f)-2][0] // the attacker survived, shown
 	default:
 		delete(h.known, to) // the attacker died
@@ -91,7 +87,7 @@ func (h *Hunter) Observe(line string, mine bool) {
 
 // confTail is how many words end a confirmation after the move: OUTCOME, or OUTCOME a d.
 func confTail(f []string) int {
-	if n := len(f); n >= 6 && (f[n-3] == string(game.Kills) || f[n-3] == string(game.Dies) || f[n-3] == string(game.BothDie)) {
+	if n := len(f); n >= 6 && (f[n-3] == string(Kills) || f[n-3] == string(Dies) || f[n-3] == string(BothDie)) {
 		return 3
 	}
 	return 1
@@ -102,10 +98,10 @@ func confTail(f []string) int {
 // moved (no bomb, no flag), a miner on a piece that never moved, a scout probing one, then
 // quiet moves forward; never an attack on a piece it knows beats the attacker. Ties are
 // broken at random.
-func (h *Hunter) Move(view []string) game.Move {
-	moves := game.ViewMoves(view)
+func (h *Hunter) Move(view []string) Move {
+	moves := ViewMoves(view)
 	if len(moves) == 0 {
-		return game.Move{Surrender: true}
+		return Move{Surrender: true}
 	}
 	forward := 1 // RED advances down the board
 	if h.blue(view) {
@@ -114,28 +110,28 @@ func (h *Hunter) Move(view []string) game.Move {
 	best, bestScore := 0, -1<<30
 	for i, m := range moves {
 		tx, ty := m.To()
-		att := game.Piece(view[m.Y][m.X])
+		att := Piece(view[m.Y][m.X])
 		score := 0
 		switch k := h.known[[2]int{tx, ty}]; {
-		case view[ty][tx] != game.ViewEnemy:
+		case view[ty][tx] != ViewEnemy:
 			score = 1
 			if (ty-m.Y)*forward > 0 {
 				score += 2
 			}
 		case k != 0 && k != 'm':
-			switch game.Fight(att, game.Piece(k)) {
-			case game.Kills:
-				score = 100 + game.Piece(k).Value()
-			case game.BothDie:
+			switch Fight(att, Piece(k)) {
+			case Kills:
+				score = 100 + Piece(k).Value()
+			case BothDie:
 				score = -10
 			default:
 				score = -100
 			}
 		case k == 'm':
 			score = 30 - 3*att.Rank()
-		case att == game.Miner:
+		case att == Miner:
 			score = 15
-		case att == game.Scout:
+		case att == Scout:
 			score = 8
 		default:
 			score = -5
@@ -153,28 +149,16 @@ func (h *Hunter) blue(view []string) bool {
 	own := func(y int) int {
 		n := 0
 		for _, c := range view[y] {
-			if game.Piece(c).Valid() {
+			if Piece(c).Valid() {
 				n++
 			}
 		}
 		return n
 	}
 	top, bottom := 0, 0
-	for y := range game.Size / 2 {
+	for y := range Size / 2 {
 		top += own(y)
-		bottom += own(game.Size - 1 - y)
+		bottom += own(Size - 1 - y)
 	}
 	return bottom > top
-}
-
-// MainHunter is the stratego-hunter program: the seed is its first argument (default: from
-// the clock).
-func MainHunter() int {
-	seed := uint64(rand.Int64())
-	if len(os.Args) > 1 {
-		if n, err := strconv.ParseUint(os.Args[1], 10, 64); err == nil {
-			seed = n
-		}
-	}
-	return Run(NewHunter(rand.New(rand.NewPCG(seed, seed^0xbeef))), os.Stdin, os.Stdout)
 }

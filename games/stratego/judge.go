@@ -1,0 +1,146 @@
+package stratego
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"gauntlet/games/judge"
+)
+
+// Seats in the judge shape: RED is seat 0, BLUE seat 1 (the Colour values).
+
+// NewJudge returns the manager's side of a game between two AIs named names (by colour),
+// in the shape every game offers (games/judge). It asks RED then BLUE for a setup, then
+// sends each mover its query (START or the opponent's confirmation) and its view, takes its
+// move, confirms it to the mover, and at the end tells both QUIT and their word. Its Log
+// line, at the end, is the result line. A line that breaks a rule is a violation whose
+// Status is 0 (the manager exits 0 whatever the outcome), with the game ended as ILLEGAL or
+// BAD_SETUP for that side.
+func NewJudge(names [2]string, turnLimit int) judge.Judge {
+	return &managerJudge{names: names, limit: turnLimit, awaiting: -1}
+}
+
+type managerJudge struct {
+	names    [2]string
+	limit    int
+	setups   [2]Setup
+	rows     []string // setup rows received from the awaited side so far
+	g        *Game
+	awaiting int // the seat awaited, or -1
+	over     bool
+}
+
+func (j *managerJudge) Seats() int              { return 2 }
+func (j *managerJudge) Welcome(int) []judge.Out { return nil }
+func (j *managerJudge) Awaiting() int           { return j.awaiting }
+func (j *managerJudge) Over() bool              { return j.over }
+
+// Start asks RED for its setup.
+func (j *managerJudge) Start() []judge.Out { return j.askSetup(Red) }
+
+func (j *managerJudge) askSetup(c Colour) []judge.Out {
+	j.awaiting, j.rows = int(c), nil
+	return []judge.Out{{To: int(c), Line: fmt.Sprintf("%s %s %d %d", c, j.names[c.Other()], Size, Size)}}
+}
+
+// turn sends the side to move its query and its view.
+func (j *managerJudge) turn(query string) []judge.Out {
+	c := j.g.Turn()
+	j.awaiting = int(c)
+	outs := []judge.Out{{To: int(c), Line: query}}
+	for _, row := range j.g.View(c) {
+		outs = append(outs, judge.Out{To: int(c), Line: row})
+	}
+	return outs
+}
+
+func (j *managerJudge) Allowed() string {
+	switch {
+	case j.awaiting < 0:
+		return "nothing"
+	case j.g == nil:
+		return fmt.Sprintf("setup row %d of 4: 10 piece characters", len(j.rows)+1)
+	}
+	moves := ViewMoves(j.g.View(j.g.Turn()))
+	show := make([]string, 0, 6)
+	for i, m := range moves {
+		if i == 5 {
+			show = append(show, fmt.Sprintf("... (%d moves)", len(moves)))
+			break
+		}
+		show = append(show, m.String())
+	}
+	return "a legal move (" + strings.Join(show, ", ") + ") or SURRENDER"
+}
+
+// Take feeds the awaited side's line.
+func (j *managerJudge) Take(line string) ([]judge.Out, *judge.Violation) {
+	c := Colour(j.awaiting)
+	line = strings.TrimSuffix(line, "\r") // tolerated, as the reference manager does
+	if j.g == nil {
+		j.rows = append(j.rows, line)
+		if len(j.rows) < SetupRows {
+			return nil, nil
+		}
+		s, err := ParseSetup(j.rows)
+		if err != nil {
+			j.g = New(j.setups[Red], j.setups[Blue], j.limit)
+			j.g.Forfeit(c, BadSetup)
+			return j.end(), &judge.Violation{Seat: int(c), Line: line, Rule: err.(*FormatError).Rule}
+		}
+		j.setups[c] = s
+		if c == Red {
+			return j.askSetup(Blue), nil
+		}
+		j.g = New(j.setups[Red], j.setups[Blue], j.limit)
+		return j.turn("START"), nil
+	}
+	m, err := ParseMove(line)
+	if err == nil {
+		err = j.g.Check(m)
+	}
+	if err != nil {
+		j.g.Forfeit(c, Illegal)
+		rule := err.Error()
+		var fe *FormatError
+		var me *MoveError
+		switch {
+		case errors.As(err, &fe):
+			rule = fe.Rule
+		case errors.As(err, &me):
+			rule = me.Rule
+		}
+		return j.end(), &judge.Violation{Seat: int(c), Line: line, Rule: rule}
+	}
+	conf, _ := j.g.Play(m)
+	outs := []judge.Out{}
+	if !m.Surrender {
+		outs = append(outs, judge.Out{To: int(c), Line: conf.String()})
+	}
+	if over, _, _ := j.g.Over(); over {
+		return append(outs, j.end()...), nil
+	}
+	return append(outs, j.turn(conf.String())...), nil
+}
+
+// Abort ends the game as an internal error (a side lost for a reason not its own).
+func (j *managerJudge) Abort() []judge.Out {
+	if j.g == nil {
+		j.g = New(j.setups[Red], j.setups[Blue], j.limit)
+	}
+	if over, _, _ := j.g.Over(); !over {
+		j.g.Forfeit(Colour(max(j.awaiting, 0)), Internal)
+	}
+	return j.end()
+}
+
+// end tells both sides QUIT and their word, and logs the result line.
+func (j *managerJudge) end() []judge.Out {
+	j.over, j.awaiting = true, -1
+	return []judge.Out{
+		{To: int(Red), Line: "QUIT " + j.g.EndWord(Red)},
+		{To: int(Blue), Line: "QUIT " + j.g.EndWord(Blue)},
+		{To: judge.Log, Line: j.g.Result(j.names)},
+	}
+}
