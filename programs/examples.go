@@ -13,11 +13,6 @@ type Example struct {
 // Examples are the built-in games, the first of each game being its default.
 var Examples = []Example{
 	{
-		Game: "stratego", Name: "hunter-random",
-		About: "the stronger reference AI against the random one: stratego -o stdout stratego-hunter stratego-random",
-		Args:  []string{"-o", "stdout", "stratego-hunter", "stratego-random"},
-	},
-	{
 		Game: "dealer2310", Name: "spec",
 		About: "the spec's example session: 2310dealer d1.deck p1.path 2310A 2310A",
 		Files: map[string]string{"d1.deck": "7ABACDEE\n", "p1.path": "7;::-Mo1V11V22Mo1Mo1::-\n"},
@@ -34,6 +29,11 @@ var Examples = []Example{
 		About: "the rules file's second worked example: stlucia z.roll 10 EAIT EAIT",
 		Files: map[string]string{"z.roll": "1221AAHHAAHHAAHH12333\n331221AAHHHPPPPP\nPAPAPHHAPPA123\n"},
 		Args:  []string{"z.roll", "10", "EAIT", "EAIT"},
+	},
+	{
+		Game: "stratego", Name: "hunter-random",
+		About: "the stronger reference AI against the random one: stratego -o stdout stratego-hunter stratego-random",
+		Args:  []string{"-o", "stdout", "stratego-hunter", "stratego-random"},
 	},
 }
 
