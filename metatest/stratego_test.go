@@ -1,7 +1,9 @@
 package metatest
 
 import (
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -84,6 +86,91 @@ func TestStrategoAISuiteFailsBadAIs(t *testing.T) {
 			t.Parallel()
 			_, rep, text := gradeRun(t, "stratego", aiSubmission(t, tc.script))
 			tc.check(t, rep)
+			if t.Failed() {
+				t.Logf("report:\n%s", text)
+			}
+		})
+	}
+}
+
+// mutant builds the stratego manager with one source file changed (go build -overlay): the
+// exact text old in file (relative to the module) replaced by new.
+func mutant(t *testing.T, file, old, new string) string {
+	t.Helper()
+	root, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(filepath.Dir(strings.TrimSpace(string(root))), file)
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(data), old) != 1 {
+		t.Fatalf("%s: the text to mutate is not there exactly once: %q", file, old)
+	}
+	dir := t.TempDir()
+	patched := filepath.Join(dir, filepath.Base(file))
+	if err := os.WriteFile(patched, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	overlay := filepath.Join(dir, "overlay.json")
+	js, _ := json.Marshal(map[string]map[string]string{"Replace": {src: patched}})
+	os.WriteFile(overlay, js, 0o644)
+	bin := filepath.Join(dir, "stratego")
+	if out, err := exec.Command("go", "build", "-overlay", overlay, "-o", bin, "gauntlet/cmd/stratego").CombinedOutput(); err != nil {
+		t.Fatalf("building the mutant: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// The manager suite fails mutants of the reference manager: one whose reads have no
+// deadline (a partial line or silence hangs it, as the 2012 manager did), one with a wrong
+// combat rule (equal ranks: the attacker wins), and one that prints the values in the
+// wrong order.
+func TestStrategoManagerSuiteFailsMutants(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds mutants and grades them: full mode only")
+	}
+	tests := []struct {
+		name, file, old, new string
+		mustFail             []string // cases the mutant must fail
+		anyOf                bool     // one of mustFail failing is enough
+	}{
+		{"no read deadline", "hub/stratego/manager.go",
+			"line, err = m.hub.ReadLineWithin(s.ai, timeout)", "line, err = m.hub.ReadLine(s.ai)",
+			[]string{"manager_partial_line", "manager_silent_setup"}, false},
+		{"equal ranks: the attacker wins", "games/stratego/game.go",
+			"case att.Rank() == def.Rank():\n\t\treturn BothDie", "case att.Rank() == def.Rank():\n\t\treturn Kills",
+			// A game with a fight of equal ranks shows it; not every game has one.
+			[]string{"manager_game_random_random", "manager_game_hunter_random", "manager_game_random_hunter"}, true},
+		{"values swapped", "games/stratego/game.go",
+			`strconv.Itoa(g.board.Value(Red)) + " " + strconv.Itoa(g.board.Value(Blue))`,
+			`strconv.Itoa(g.board.Value(Blue)) + " " + strconv.Itoa(g.board.Value(Red))`,
+			[]string{"manager_bad_setup_blue", "manager_game_random_random"}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			bin := mutant(t, tc.file, tc.old, tc.new)
+			dir := t.TempDir()
+			data, _ := os.ReadFile(bin)
+			os.WriteFile(filepath.Join(dir, "stratego.bin"), data, 0o755)
+			os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n\tcp stratego.bin stratego\n"), 0o644)
+			_, rep, text := gradeRun(t, "stratego", "-run", "^manager_", dir)
+			got := verdicts(rep)
+			failed := 0
+			for _, id := range tc.mustFail {
+				if v := got[id]; v.Passed() || v == "" || v == grade.HarnessError {
+					if !tc.anyOf {
+						t.Errorf("%s: %s, want a failure", id, v)
+					}
+				} else {
+					failed++
+				}
+			}
+			if tc.anyOf && failed == 0 {
+				t.Errorf("none of %v failed", tc.mustFail)
+			}
 			if t.Failed() {
 				t.Logf("report:\n%s", text)
 			}

@@ -14,13 +14,13 @@ import (
 func init() {
 	register(
 		Program{Name: "stratego", Game: "stratego", Role: "hub", Main: hub.Main},
-		Program{Name: "stratego-random", Game: "stratego", Role: "player", Main: ai.MainRandom},
-		Program{Name: "stratego-hunter", Game: "stratego", Role: "player", Main: ai.MainHunter},
+		Program{Name: "stratego-random", Game: "stratego", Role: "player", Main: ai.MainRandom, Player: ai.PlayRandom},
+		Program{Name: "stratego-hunter", Game: "stratego", Role: "player", Main: ai.MainHunter, Player: ai.PlayHunter},
 		Program{Name: "ai", Game: "stratego", Role: "player", Main: ai.MainHunter},
 	)
 	registerGame(grade.Game{
 		Name:       "stratego",
-		Programs:   []grade.Program{{Var: "AI", Name: "ai"}},
+		Programs:   []grade.Program{{Var: "MANAGER", Name: "stratego", Hub: true}, {Var: "AI", Name: "ai"}},
 		Categories: game.Categories,
 		Timeout:    30 * time.Second,
 	})

@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 var subjects = map[string]string{
 	"DEALER": "2310dealer", "PLAYER_A": "2310A", "PLAYER_B": "2310B",
 	"STLUCIA": "stlucia", "EAIT": "EAIT", "SCIENCE": "SCIENCE", "HABS": "HABS", "HASS": "HASS", "MABS": "MABS",
-	"AI": "ai",
+	"AI": "ai", "MANAGER": "stratego",
 }
 
 func params(dir string) testscript.Params {

@@ -34,6 +34,7 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	relay := fs.String("relay", "", "relay this real player program")
 	scriptFile := fs.String("faults", "", "read the fault script from this file")
 	record := fs.String("record", "", "append a record of the conversation to this file")
+	noHello := fs.Bool("nohello", false, "the player sends no handshake byte: its first line is reply 1 (Stratego's AIs)")
 	var rules []string
 	fs.Func("fault", "one fault rule (repeatable), e.g. 'reply 2 line \"DO9\"'", func(s string) error {
 		rules = append(rules, s)
@@ -60,7 +61,7 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 		fmt.Fprintf(stderr, "mockplayer: %v\n", err)
 		return 2
 	}
-	cfg := Config{Script: script}
+	cfg := Config{Script: script, NoHandshake: *noHello}
 	if *as != "" {
 		run, ok := players(*as)
 		if !ok {

@@ -103,6 +103,9 @@ type Config struct {
 	Script   faults.Script
 	Inner    Inner
 	Recorder Recorder // may be nil
+	// NoHandshake is for protocols whose players send no handshake byte (Stratego's AIs):
+	// every line the player writes is a reply, the first being reply 1.
+	NoHandshake bool
 
 	// Die ends the process by a signal. Nil means really die; tests replace it.
 	Die func(sig syscall.Signal)
@@ -154,9 +157,12 @@ func (m *mock) run(args []string) int {
 	hub := make(chan chunk)
 	go readChunks(m.stdin, false, hub)
 	player := make(chan chunk)
-	go readChunks(out, true, player)
+	go readChunks(out, !m.cfg.NoHandshake, player)
 
 	fromHub, replies := 0, -1 // replies is -1 until the handshake has been seen
+	if m.cfg.NoHandshake {
+		replies = 0
+	}
 	hubOpen := true
 	for {
 		select {

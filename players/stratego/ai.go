@@ -16,26 +16,45 @@ import (
 	"gauntlet/harness/lineio"
 )
 
-// seed is the program's first argument, or one drawn from the clock (two games differ).
-func seed() uint64 {
-	if len(os.Args) > 1 {
-		if n, err := strconv.ParseUint(os.Args[1], 10, 64); err == nil {
+// seed is the first of args, or def.
+func seed(args []string, def uint64) uint64 {
+	if len(args) > 0 {
+		if n, err := strconv.ParseUint(args[0], 10, 64); err == nil {
 			return n
 		}
 	}
-	return uint64(rand.Int64())
+	return def
 }
 
-// MainRandom is the stratego-random program.
+// NewRandom and NewHunter are the reference brains with their seed: the same seed, the
+// same game.
+func NewRandom(seed uint64) game.Brain {
+	return game.Random{R: rand.New(rand.NewPCG(seed, seed^0x5eed))}
+}
+func NewHunter(seed uint64) game.Brain {
+	return game.NewHunter(rand.New(rand.NewPCG(seed, seed^0xbeef)))
+}
+
+// MainRandom is the stratego-random program: its seed is its first argument, or drawn
+// from the clock so that two games differ.
 func MainRandom() int {
-	s := seed()
-	return Run(game.Random{R: rand.New(rand.NewPCG(s, s^0x5eed))}, os.Stdin, os.Stdout)
+	return Run(NewRandom(seed(os.Args[1:], uint64(rand.Int64()))), os.Stdin, os.Stdout)
 }
 
-// MainHunter is the stratego-hunter program.
+// MainHunter is the stratego-hunter program (seeded as MainRandom).
 func MainHunter() int {
-	s := seed()
-	return Run(game.NewHunter(rand.New(rand.NewPCG(s, s^0xbeef))), os.Stdin, os.Stdout)
+	return Run(NewHunter(seed(os.Args[1:], uint64(rand.Int64()))), os.Stdin, os.Stdout)
+}
+
+// PlayRandom and PlayHunter are the in-process forms of the AIs, for the mock player: the
+// seed is the first argument, 1 by default, so that a game the mock plays is the same every
+// time.
+func PlayRandom(args []string, stdin io.Reader, stdout, _ io.Writer) int {
+	return Run(NewRandom(seed(args, 1)), stdin, stdout)
+}
+
+func PlayHunter(args []string, stdin io.Reader, stdout, _ io.Writer) int {
+	return Run(NewHunter(seed(args, 1)), stdin, stdout)
 }
 
 // Run plays one game with brain b over the manager's lines and returns the exit status:
