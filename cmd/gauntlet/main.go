@@ -21,12 +21,15 @@ Commands:
                       run a complete reference game and show what the hub prints
   fuzz GAME --role hub|player [flags] PROGRAM...
                       fuzz a program against the reference (see 'gauntlet fuzz --help')
+  tournament stratego [flags] AI AI...
+                      a round robin between AI programs, with a table of points and Elo
   exec PROGRAM [ARGS...]
                       run as one of the reference or mock programs
   programs            list the programs gauntlet can run as
   help                show this text
 
-Games: dealer2310 (2310dealer, 2310A, 2310B), stlucia (stlucia, EAIT, SCIENCE, HABS, HASS, MABS).
+Games: dealer2310 (2310dealer, 2310A, 2310B), stlucia (stlucia, EAIT, SCIENCE, HABS, HASS, MABS),
+stratego (stratego, stratego-random, stratego-hunter, ai).
 
 Exit status: grade and fuzz: 0 when nothing failed, 1 when something did, 2 on a usage or
 harness error (see their --help); play and exec: that of the program run; any command: 2 on
@@ -86,6 +89,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return gradeCmd(args[1:], stdout, stderr)
 	case "fuzz":
 		return fuzzCmd(args[1:], stdout, stderr)
+	case "tournament":
+		return tournamentCmd(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "gauntlet: unknown command %q\n%s", args[0], usage)
 	return 2

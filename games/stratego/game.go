@@ -3,6 +3,7 @@ package stratego
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // DefaultTurnLimit is the manager's default turn limit: the game is drawn after it.
@@ -254,4 +255,45 @@ func (g *Game) EndWord(c Colour) string {
 		return "DEFAULT"
 	}
 	return "DRAW"
+}
+
+// Points is what the competition's scoring gave a side for a game that ended with outcome
+// o: named says whether the side is the one the outcome names (the result line's). VICTORY
+// 0.3 / 0.1, SURRENDER 0 / 0.3, DRAW 0.2 / 0.2, DRAW_DEFAULT 0.1 / 0.1, ILLEGAL (and
+// BAD_SETUP) -0.1 / +0.2, INTERNAL_ERROR 0 / 0.
+func Points(o Outcome, named bool) float64 {
+	pick := func(a, b float64) float64 {
+		if named {
+			return a
+		}
+		return b
+	}
+	switch o {
+	case Victory:
+		return pick(0.3, 0.1)
+	case Surrender:
+		return pick(0, 0.3)
+	case Draw:
+		return 0.2
+	case DrawDefault:
+		return 0.1
+	case Illegal, BadSetup:
+		return pick(-0.1, 0.2)
+	}
+	return 0
+}
+
+// ParseResult reads a result line back: the named side's colour, the outcome and the turns.
+func ParseResult(line string) (named Colour, o Outcome, turns int, err error) {
+	f := strings.Fields(line)
+	if len(f) != 6 {
+		return 0, "", 0, fmt.Errorf("stratego: result line %q has not 6 words", line)
+	}
+	if named, err = ParseColour(f[1]); err != nil {
+		return 0, "", 0, err
+	}
+	if turns, err = strconv.Atoi(f[3]); err != nil {
+		return 0, "", 0, fmt.Errorf("stratego: result line %q: turns", line)
+	}
+	return named, Outcome(f[2]), turns, nil
 }

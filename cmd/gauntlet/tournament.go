@@ -1,0 +1,113 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"gauntlet/harness/tournament"
+	hub "gauntlet/hub/stratego"
+)
+
+const tournamentUsage = `usage: gauntlet tournament stratego [flags] AI AI...
+
+Plays a round robin between the AI programs: every ordered pair (so each AI plays both
+colours against each other) for -rounds rounds, -j games at once, through the reference
+manager. Prints a line per game, then the table: games, wins, draws, illegal ends, points
+by the 2012 competition's scoring, and an Elo estimate against the field with its 95%
+error. With -save FILE, each result is written there as it comes, and a tournament run
+again with the same FILE plays only the games not yet in it (Ctrl-C stops starting games).
+
+Flags:
+`
+
+func tournamentCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gauntlet tournament", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	rounds := fs.Int("rounds", 1, "games each ordered pair plays")
+	jobs := fs.Int("j", 2, "games at once")
+	save := fs.String("save", "", "append each result to `FILE` (JSON lines) and resume from it")
+	jsonFile := fs.String("json", "", "write the table and every result as JSON to `FILE`")
+	csvFile := fs.String("csv", "", "write the table as CSV to `FILE`")
+	timeout := fs.String("T", "2s", "each AI's time for each line it owes")
+	turns := fs.String("m", "5000", "turn limit of each game")
+	fs.Usage = func() { fmt.Fprint(stderr, tournamentUsage); fs.PrintDefaults() }
+	if wantsHelp(args) {
+		fs.SetOutput(stdout)
+		fmt.Fprint(stdout, tournamentUsage)
+		fs.PrintDefaults()
+		return 0
+	}
+	if len(args) == 0 || args[0] != "stratego" {
+		fmt.Fprint(stderr, "gauntlet tournament: the one game with tournaments is stratego\n")
+		fs.Usage()
+		return 2
+	}
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	if *rounds <= 0 || *jobs <= 0 || fs.NArg() < 2 {
+		fmt.Fprint(stderr, "gauntlet tournament: want -rounds and -j of at least 1, and at least two AIs\n")
+		return 2
+	}
+	var ais []string
+	for _, a := range fs.Args() {
+		abs, err := filepath.Abs(a)
+		if err != nil {
+			fmt.Fprintf(stderr, "gauntlet tournament: %v\n", err)
+			return 2
+		}
+		if st, err := os.Stat(abs); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+			fmt.Fprintf(stderr, "gauntlet tournament: %s is not a program\n", a)
+			return 2
+		}
+		ais = append(ais, abs)
+	}
+	stop := make(chan struct{})
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		if _, ok := <-sigs; ok {
+			fmt.Fprintln(stderr, "gauntlet tournament: starting no more games")
+			close(stop)
+		}
+	}()
+	results, err := tournament.Run(ais, hub.Match("-T", *timeout, "-m", *turns),
+		tournament.Options{Rounds: *rounds, Jobs: *jobs, Save: *save, Progress: stdout, Stop: stop})
+	table := tournament.Table(results)
+	fmt.Fprintln(stdout)
+	tournament.WriteTable(stdout, table)
+	if *csvFile != "" {
+		if werr := writeFile(*csvFile, func(w io.Writer) error { return tournament.WriteCSV(w, table) }); werr != nil {
+			fmt.Fprintf(stderr, "gauntlet tournament: %v\n", werr)
+			return 2
+		}
+	}
+	if *jsonFile != "" {
+		if werr := writeFile(*jsonFile, func(w io.Writer) error {
+			e := json.NewEncoder(w)
+			e.SetIndent("", "  ")
+			return e.Encode(map[string]any{"table": table, "games": results})
+		}); werr != nil {
+			fmt.Fprintf(stderr, "gauntlet tournament: %v\n", werr)
+			return 2
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "gauntlet tournament: %v\n", err)
+		return 2
+	}
+	select {
+	case <-stop:
+		fmt.Fprintln(stdout, "STOPPED: the table covers the games played; run again with the same -save to finish")
+		return 2
+	default:
+	}
+	return 0
+}

@@ -1,0 +1,72 @@
+package tournament
+
+import (
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// fake is a match in which the player whose name sorts first wins; it counts its games.
+func fake(played *atomic.Int32) Match {
+	return func(a, b string) (Result, error) {
+		played.Add(1)
+		r := Result{Line: a + " vs " + b}
+		w := 0
+		if b < a {
+			w = 1
+		}
+		r.Score[w], r.Points[w], r.Points[1-w] = 1, 0.3, 0.1
+		return r, nil
+	}
+}
+
+func TestRoundRobinTableAndResume(t *testing.T) {
+	var played atomic.Int32
+	save := filepath.Join(t.TempDir(), "results.jsonl")
+	players := []string{"a", "b", "c"}
+	stop := make(chan struct{})
+	close(stop) // stopped before the first game: nothing is played
+	res, err := Run(players, fake(&played), Options{Rounds: 2, Save: save, Stop: stop})
+	if err != nil || len(res) != 0 || played.Load() != 0 {
+		t.Fatalf("a stopped tournament played %d games: %v %v", played.Load(), res, err)
+	}
+	res, err = Run(players, fake(&played), Options{Rounds: 2, Jobs: 3, Save: save})
+	// Every ordered pair twice: 3*2*2 = 12 games.
+	if err != nil || len(res) != 12 || played.Load() != 12 {
+		t.Fatalf("%d results, %d played, %v", len(res), played.Load(), err)
+	}
+	// Run again with the same file: nothing is played, everything is reported.
+	res, err = Run(players, fake(&played), Options{Rounds: 2, Save: save})
+	if err != nil || len(res) != 12 || played.Load() != 12 {
+		t.Fatalf("resume: %d results, %d played in all, %v", len(res), played.Load(), err)
+	}
+	// One more round: only the new games are played.
+	res, _ = Run(players, fake(&played), Options{Rounds: 3, Save: save})
+	if len(res) != 18 || played.Load() != 18 {
+		t.Fatalf("a third round: %d results, %d played", len(res), played.Load())
+	}
+	st := Table(res)
+	if st[0].Player != "a" || st[0].Wins != 12 || st[0].Games != 12 || st[2].Player != "c" || st[2].Wins != 0 {
+		t.Errorf("table %+v", st)
+	}
+	if !(st[0].Elo > 0 && st[2].Elo < 0 && st[1].Elo == 0) || st[0].EloError <= 0 {
+		t.Errorf("elo %v %v %v (+/- %v)", st[0].Elo, st[1].Elo, st[2].Elo, st[0].EloError)
+	}
+	var b strings.Builder
+	WriteCSV(&b, st)
+	if !strings.HasPrefix(b.String(), "rank,program,games,wins,draws,losses,illegal,points,elo,elo_error\n1,\"a\",12,12,0,0,0,3.60,") {
+		t.Errorf("csv:\n%s", b.String())
+	}
+}
+
+func TestElo(t *testing.T) {
+	if r, _ := elo(5, 0, 10); r != 0 {
+		t.Errorf("an even score: %v, want 0", r)
+	}
+	r1, e1 := elo(75, 0, 100)
+	r2, e2 := elo(750, 0, 1000)
+	if r1 < 180 || r1 > 200 || e2 >= e1 {
+		t.Errorf("75%%: %v +/- %v (100 games), %v +/- %v (1000 games): want about 191, the error shrinking", r1, e1, r2, e2)
+	}
+}

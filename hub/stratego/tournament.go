@@ -1,0 +1,43 @@
+package stratego
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	game "gauntlet/games/stratego"
+	"gauntlet/harness/tournament"
+)
+
+// Match is a tournament match: one game of the reference manager between the AI programs
+// a (RED) and b (BLUE), with the manager's flags args, scored by the 2012 competition's
+// points. A game the manager could not run (an AI that does not exist) is an error.
+func Match(args ...string) tournament.Match {
+	return func(a, b string) (tournament.Result, error) {
+		var out, errb bytes.Buffer
+		if status := Run(append(append([]string(nil), args...), a, b), strings.NewReader(""), &out, &errb); status != 0 {
+			return tournament.Result{}, fmt.Errorf("the manager exited %d: %s", status, strings.TrimSpace(errb.String()))
+		}
+		line := strings.TrimSpace(out.String())
+		if i := strings.LastIndexByte(line, '\n'); i >= 0 {
+			line = line[i+1:] // after -o stdout's moves
+		}
+		named, o, _, err := game.ParseResult(line)
+		if err != nil {
+			return tournament.Result{}, err
+		}
+		r := tournament.Result{Line: line}
+		for s := range 2 {
+			isNamed := game.Colour(s) == named
+			r.Points[s] = game.Points(o, isNamed)
+			switch {
+			case o == game.Draw || o == game.DrawDefault || o == game.Internal:
+				r.Score[s] = 0.5
+			case o == game.Victory && isNamed, o != game.Victory && !isNamed:
+				r.Score[s] = 1
+			}
+			r.Illegal[s] = isNamed && (o == game.Illegal || o == game.BadSetup)
+		}
+		return r, nil
+	}
+}
