@@ -294,3 +294,6 @@ func (h *Hub) Signal(i int, sig syscall.Signal) {
 		p.cmd.Process.Signal(sig)
 	}
 }
+
+// CloseInput closes player i's stdin: it reads end of file.
+func (h *Hub) CloseInput(i int) { h.players[i].stdin.Close() }

@@ -1,0 +1,10 @@
+// Command referee-runner is the reference match runner of the referee protocol.
+package main
+
+import (
+	"os"
+
+	hub "gauntlet/hub/referee"
+)
+
+func main() { os.Exit(hub.Main()) }
