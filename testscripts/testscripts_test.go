@@ -7,7 +7,10 @@
 package testscripts
 
 import (
+	"flag"
 	"os"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -17,6 +20,12 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// Most scripts spend their time waiting on their programs (the 2-second kill rule, slow
+	// replies, signals a second in), so more of them run at once than there are cores. A
+	// -test.parallel on the command line still wins: the flags are parsed after this. (No
+	// flag.Parse here: this binary is also every program the scripts run, whose own flags
+	// are not the test's.)
+	flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
 	os.Exit(testscript.RunMain(m, programs.Mains()))
 }
 

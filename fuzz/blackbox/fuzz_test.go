@@ -52,6 +52,9 @@ func game(t *testing.T, name string) Game {
 // case in 120 hits the bug, with these one in 25, so that 150 cases find it whatever game
 // the engine deals (a miss has odds below 1 in 400).
 func TestFindsBuggyPlayer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a fuzzing campaign of several seconds: full mode only (the seed corpora replay in -short)")
+	}
 	buggy := buildtest.Path(t, "gauntlet/fuzz/testdata/buggyeait")
 	out := t.TempDir()
 	sum, err := Run(Options{
@@ -103,6 +106,9 @@ func TestFindsBuggyPlayer(t *testing.T) {
 // TestFindsBuggyHub fuzzes a hub that reports a malformed reply with the wrong exit status
 // (8 instead of 7): a wrapper around the reference hub.
 func TestFindsBuggyHub(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a fuzzing campaign of several seconds: full mode only (the seed corpora replay in -short)")
+	}
 	ref := refDir(t)
 	buggy := filepath.Join(t.TempDir(), "stlucia")
 	script := "#!/bin/sh\n'" + filepath.Join(ref, "stlucia") + "' \"$@\"\ns=$?\n[ $s = 7 ] && exit 8\nexit $s\n"
@@ -143,6 +149,9 @@ func TestFindsBuggyHub(t *testing.T) {
 // TestReferenceAgainstItself: fuzzing each reference program against itself finds nothing,
 // not even an unconfirmed difference: the fuzzer's runs are deterministic.
 func TestReferenceAgainstItself(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a fuzzing campaign of several seconds: full mode only (the seed corpora replay in -short)")
+	}
 	ref := refDir(t)
 	tests := []struct {
 		game, prog string
