@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"gauntlet/harness/sandbox"
 )
 
@@ -107,4 +109,35 @@ func TestBoxHides(t *testing.T) {
 	if got := string(res.Procs[0].Stdout); got != "end\n" {
 		t.Errorf("a hidden folder shows %q, want it empty", got)
 	}
+}
+
+// Lease squatting: a process that binds the abstract socket name of every uid of the pool
+// (the lease's lock before it was a root-only file) no longer keeps the harness from
+// leasing a sandbox user.
+func TestLeaseCannotBeSquatted(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("leases are root's")
+	}
+	var fds []int
+	defer func() {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+	}()
+	for uid := 1_800_000_000; uid < 1_800_000_000+4096; uid++ {
+		fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err == unix.EMFILE {
+			t.Skipf("this process may not open the %d sockets the test needs (raise ulimit -n)", 4096)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		fds = append(fds, fd)
+		unix.Bind(fd, &unix.SockaddrUnix{Name: "@gauntlet-sandbox-uid-" + strconv.Itoa(uid)})
+	}
+	l, err := sandbox.NewLease()
+	if err != nil {
+		t.Fatalf("with every abstract name squatted: %v", err)
+	}
+	l.Release()
 }
