@@ -89,6 +89,11 @@ func (r *responder) React(line string) judge.Reaction {
 	return judge.Reaction{Stderr: echo}
 }
 
+// TooLong is the reaction to a line too long to keep: a bad message, which cannot be echoed.
+func (r *responder) TooLong() judge.Reaction {
+	return judge.Reaction{Stderr: PlayerContract.Status(PlayerExitBadMsg).Stderr(), Done: true, Status: PlayerExitBadMsg}
+}
+
 func (r *responder) Lost() judge.Reaction {
 	return judge.Reaction{Stderr: PlayerContract.Status(PlayerExitLost).Stderr(), Done: true, Status: PlayerExitLost}
 }

@@ -4,14 +4,13 @@
 package dealer2310
 
 import (
-	"bufio"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
 
 	game "gauntlet/games/dealer2310"
-	"gauntlet/harness/lineio"
+	"gauntlet/harness/respond"
 )
 
 // MainA is the 2310A program.
@@ -36,38 +35,13 @@ func Main(name string) int {
 
 // Run plays strategy s with the arguments args (without the program name), reading the
 // dealer's messages from stdin, answering on stdout and echoing the game on stderr, and
-// returns the exit status. Write errors are ignored: a lost dealer shows up as the read
-// failure that follows.
+// returns the exit status: the game's responder (games/dealer2310) on the one player
+// runtime (harness/respond).
 func Run(s game.Strategy, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	errw := bufio.NewWriter(stderr)
-	defer errw.Flush()
 	n, me, status := game.ParsePlayerArgs(args)
 	if status != game.PlayerExitOK {
-		errw.WriteString(game.PlayerContract.Status(status).Stderr())
+		io.WriteString(stderr, game.PlayerContract.Status(status).Stderr())
 		return status
 	}
-	out := bufio.NewWriter(stdout)
-	out.WriteByte(game.Hello)
-	out.Flush()
-
-	p := game.NewPlayer(s, n, me)
-	in := lineio.NewReader(stdin)
-	for {
-		errw.Flush()
-		var r game.Reaction
-		if line, err := in.ReadLine(); err != nil {
-			r = p.Lost(err)
-		} else {
-			r = p.Handle(line)
-		}
-		errw.WriteString(r.Stderr)
-		if r.Reply != "" {
-			out.WriteString(r.Reply)
-			out.WriteByte('\n')
-			out.Flush()
-		}
-		if r.Done {
-			return r.Status
-		}
-	}
+	return respond.Run(game.NewResponder(s, n, me), stdin, stdout, stderr)
 }

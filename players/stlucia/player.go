@@ -6,15 +6,13 @@
 package stlucia
 
 import (
-	"bufio"
-	"errors"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
 
 	game "gauntlet/games/stlucia"
-	"gauntlet/harness/lineio"
+	"gauntlet/harness/respond"
 )
 
 // Main runs the player whose strategy is named name (a key of game.Strategies) on the
@@ -33,48 +31,13 @@ func Main(name string) int {
 }
 
 // Run plays strategy s with the arguments args (without the program name), reading the
-// hub's messages from stdin and answering on stdout, and returns the exit status. Write
-// errors are ignored: a lost hub shows up as the read failure that follows.
+// hub's messages from stdin and answering on stdout, and returns the exit status: the
+// game's responder (games/stlucia) on the one player runtime (harness/respond).
 func Run(s game.Strategy, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	errw := bufio.NewWriter(stderr)
-	defer errw.Flush()
-	fail := func(status int) int {
-		errw.WriteString(game.PlayerContract.Status(status).Stderr())
-		return status
-	}
 	n, me, status := game.ParsePlayerArgs(args)
 	if status != game.PlayerExitOK {
-		return fail(status)
+		io.WriteString(stderr, game.PlayerContract.Status(status).Stderr())
+		return status
 	}
-	out := bufio.NewWriter(stdout)
-	out.WriteByte('!')
-	out.Flush()
-
-	p := game.NewPlayer(s, n, me)
-	in := lineio.NewReader(stdin)
-	for {
-		errw.Flush()
-		line, err := in.ReadLine()
-		if errors.Is(err, lineio.ErrTooLong) {
-			// The line is not kept, so it cannot be echoed; it is a bad message all the same.
-			return fail(game.PlayerExitBadMsg)
-		}
-		if err != nil {
-			return fail(game.PlayerExitLost)
-		}
-		errw.WriteString("From StLucia:")
-		errw.WriteString(line)
-		errw.WriteByte('\n')
-		reply, ok, done, err := p.Handle(line)
-		switch {
-		case err != nil:
-			return fail(game.PlayerExitBadMsg)
-		case done:
-			return game.PlayerExitOK
-		case ok:
-			out.WriteString(reply.String())
-			out.WriteByte('\n')
-			out.Flush()
-		}
-	}
+	return respond.Run(game.NewResponder(s, n, me), stdin, stdout, stderr)
 }

@@ -4,7 +4,6 @@
 package stratego
 
 import (
-	"bufio"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -13,7 +12,7 @@ import (
 	"syscall"
 
 	game "gauntlet/games/stratego"
-	"gauntlet/harness/lineio"
+	"gauntlet/harness/respond"
 )
 
 // seed is the first of args, or def.
@@ -58,25 +57,9 @@ func PlayHunter(args []string, stdin io.Reader, stdout, _ io.Writer) int {
 }
 
 // Run plays one game with brain b over the manager's lines and returns the exit status:
-// 0 after QUIT, 1 when the manager is lost.
+// 0 after QUIT, 1 when the manager is lost. It is the game's responder (games/stratego)
+// on the one player runtime (harness/respond).
 func Run(b game.Brain, stdin io.Reader, stdout io.Writer) int {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-	r := game.NewResponder(b)
-	in := lineio.NewReader(stdin)
-	out := bufio.NewWriter(stdout)
-	for {
-		line, err := in.ReadLine()
-		if err != nil {
-			return r.Lost().Status
-		}
-		x := r.React(line)
-		for _, l := range x.Replies {
-			out.WriteString(l)
-			out.WriteByte('\n')
-		}
-		out.Flush()
-		if x.Done {
-			return x.Status
-		}
-	}
+	return respond.Run(game.NewResponder(b), stdin, stdout, io.Discard)
 }
