@@ -95,9 +95,9 @@ func TestStrategoAISuiteFailsBadAIs(t *testing.T) {
 	}
 }
 
-// mutant builds the stratego manager with one source file changed (go build -overlay): the
+// mutant builds the main package pkg with one source file changed (go build -overlay): the
 // exact text old in file (relative to the module) replaced by new.
-func mutant(t *testing.T, file, old, new string) string {
+func mutant(t *testing.T, pkg, file, old, new string) string {
 	t.Helper()
 	root, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
@@ -119,8 +119,8 @@ func mutant(t *testing.T, file, old, new string) string {
 	overlay := filepath.Join(dir, "overlay.json")
 	js, _ := json.Marshal(map[string]map[string]string{"Replace": {src: patched}})
 	os.WriteFile(overlay, js, 0o644)
-	bin := filepath.Join(dir, "stratego")
-	if out, err := exec.Command("go", "build", "-overlay", overlay, "-o", bin, "gauntlet/cmd/stratego").CombinedOutput(); err != nil {
+	bin := filepath.Join(dir, filepath.Base(pkg))
+	if out, err := exec.Command("go", "build", "-overlay", overlay, "-o", bin, pkg).CombinedOutput(); err != nil {
 		t.Fatalf("building the mutant: %v\n%s", err, out)
 	}
 	return bin
@@ -153,7 +153,7 @@ func TestStrategoManagerSuiteFailsMutants(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			bin := mutant(t, tc.file, tc.old, tc.new)
+			bin := mutant(t, "gauntlet/cmd/stratego", tc.file, tc.old, tc.new)
 			dir := t.TempDir()
 			data, _ := os.ReadFile(bin)
 			os.WriteFile(filepath.Join(dir, "stratego.bin"), data, 0o755)

@@ -35,6 +35,11 @@ var Examples = []Example{
 		About: "the stronger reference AI against the random one: stratego -o stdout stratego-hunter stratego-random",
 		Args:  []string{"-o", "stdout", "stratego-hunter", "stratego-random"},
 	},
+	{
+		Game: "referee", Name: "tictactoe",
+		About: "a tic-tac-toe match judged by its referee: referee-runner ttt-referee ttt-perfect ttt-random",
+		Args:  []string{"ttt-referee", "ttt-perfect", "ttt-random"},
+	},
 }
 
 // FindExample returns the named example of a game, or its default when name is "".

@@ -1,6 +1,10 @@
 package programs
 
 import (
+	"time"
+
+	game "gauntlet/games/referee"
+	"gauntlet/harness/grade"
 	hub "gauntlet/hub/referee"
 	ex "gauntlet/players/referee"
 )
@@ -14,5 +18,18 @@ func init() {
 		Program{Name: "ttt-random", Game: "referee", Role: "player", Main: func() int { return ex.TTTPlayer(false) }},
 		Program{Name: "ttt-perfect", Game: "referee", Role: "player", Main: func() int { return ex.TTTPlayer(true) }},
 		Program{Name: "c4-random", Game: "referee", Role: "player", Main: ex.C4Player},
+		// The programs a submission builds for the suite, as the reference plays them.
+		Program{Name: "ttt-player", Game: "referee", Role: "player", Main: func() int { return ex.TTTPlayer(true) }},
+		Program{Name: "c4-player", Game: "referee", Role: "player", Main: ex.C4Player},
 	)
+	registerGame(grade.Game{
+		Name: "referee",
+		Programs: []grade.Program{
+			{Var: "TTT_REFEREE", Name: "ttt-referee"},
+			{Var: "TTT_PLAYER", Name: "ttt-player"},
+			{Var: "C4_PLAYER", Name: "c4-player"},
+		},
+		Categories: game.Categories,
+		Timeout:    20 * time.Second,
+	})
 }

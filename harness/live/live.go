@@ -13,6 +13,7 @@ import (
 
 	"gauntlet/games/dealer2310"
 	"gauntlet/games/judge"
+	"gauntlet/games/referee"
 	"gauntlet/games/stlucia"
 	"gauntlet/games/stratego"
 )
@@ -31,9 +32,11 @@ type Params map[string]string
 type setup func(p Params, read func(string) ([]byte, error)) (*Game, error)
 
 var games = map[string]setup{
-	"stlucia":    stluciaGame,
-	"dealer2310": dealerGame,
-	"stratego":   strategoGame,
+	"stlucia":     stluciaGame,
+	"dealer2310":  dealerGame,
+	"stratego":    strategoGame,
+	"tictactoe":   func(p Params, _ func(string) ([]byte, error)) (*Game, error) { return refereeGame(p, false) },
+	"connectfour": func(p Params, _ func(string) ([]byte, error)) (*Game, error) { return refereeGame(p, true) },
 }
 
 // Games lists the games that can be judged live.
@@ -57,9 +60,11 @@ func New(game string, p Params, read func(string) ([]byte, error)) (*Game, error
 
 // Keys documents each game's settings.
 var Keys = map[string]string{
-	"stlucia":    "rolls=FILE winscore=N players=N seat=LABEL [others=STRATEGY,...] (others default to EAIT)",
-	"dealer2310": "path=FILE deck=FILE players=N seat=N [others=STRATEGY,...] (others default to 2310A)",
-	"stratego":   "seat=RED|BLUE [others=random|hunter] [seed=N] [turns=N] (the other AI defaults to random, seed 1, turns 5000)",
+	"stlucia":     "rolls=FILE winscore=N players=N seat=LABEL [others=STRATEGY,...] (others default to EAIT)",
+	"dealer2310":  "path=FILE deck=FILE players=N seat=N [others=STRATEGY,...] (others default to 2310A)",
+	"stratego":    "seat=RED|BLUE [others=random|hunter] [seed=N] [turns=N] (the other AI defaults to random, seed 1, turns 5000)",
+	"tictactoe":   "seat=0|1 [others=random|perfect] [seed=N] (a referee-protocol match: the runner and the tic-tac-toe referee judge the player)",
+	"connectfour": "seat=0|1 [seed=N] (a referee-protocol match with write_lines and no_last_move; the other player is random)",
 }
 
 func (p Params) int(key string) (int, error) {
@@ -213,4 +218,36 @@ func strategoGame(p Params, _ func(string) ([]byte, error)) (*Game, error) {
 	others := make([]judge.Responder, 2)
 	others[seat.Other()] = stratego.NewResponder(brain)
 	return &Game{Judge: stratego.NewJudge(names, turns), Seat: int(seat), Others: others}, nil
+}
+
+// refereeGame is a referee-protocol match of an example game, seen by a player: the
+// runner and the game's referee as the hub, a reference player in the other seat.
+func refereeGame(p Params, c4 bool) (*Game, error) {
+	seat, err := p.int("seat")
+	if err != nil || seat < 0 || seat > 1 {
+		return nil, fmt.Errorf("live: seat= must be 0 or 1")
+	}
+	seed := uint64(1)
+	if _, ok := p["seed"]; ok {
+		n, err := p.int("seed")
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("live: seed= must be a number")
+		}
+		seed = uint64(n)
+	}
+	r := rand.New(rand.NewPCG(seed, 9))
+	others := make([]judge.Responder, 2)
+	if c4 {
+		others[1-seat] = referee.NewC4Responder(&referee.C4Player{R: r})
+		return &Game{Judge: referee.NewMatchJudge(referee.NewConnectFour()), Seat: seat, Others: others}, nil
+	}
+	switch p["others"] {
+	case "", "random":
+		others[1-seat] = referee.NewTTTResponder(&referee.TTTPlayer{R: r})
+	case "perfect":
+		others[1-seat] = referee.NewTTTResponder(&referee.TTTPlayer{R: r, Perfect: true})
+	default:
+		return nil, fmt.Errorf("live: others= must be random or perfect")
+	}
+	return &Game{Judge: referee.NewMatchJudge(&referee.TicTacToe{}), Seat: seat, Others: others}, nil
 }
