@@ -21,8 +21,8 @@ Commands:
                       run a complete reference game and show what the hub prints
   fuzz GAME --role hub|player [flags] PROGRAM...
                       fuzz a program against the reference (see 'gauntlet fuzz --help')
-  tournament stratego [flags] AI AI...
-                      a round robin between AI programs, with a table of points and Elo
+  tournament stratego|referee [flags] PROGRAM PROGRAM...
+                      a round robin between programs, with a table of points and Elo
   exec PROGRAM [ARGS...]
                       run as one of the reference or mock programs
   programs            list the programs gauntlet can run as

@@ -11,17 +11,21 @@ import (
 	"syscall"
 
 	"gauntlet/harness/tournament"
+	refhub "gauntlet/hub/referee"
 	hub "gauntlet/hub/stratego"
 )
 
 const tournamentUsage = `usage: gauntlet tournament stratego [flags] AI AI...
+       gauntlet tournament referee -referee REFEREE [flags] PLAYER PLAYER...
 
-Plays a round robin between the AI programs: every ordered pair (so each AI plays both
+Plays a round robin between the programs: every ordered pair (so each plays both seats or
 colours against each other) for -rounds rounds, -j games at once, through the reference
-manager. Prints a line per game, then the table: games, wins, draws, illegal ends, points
-by the 2012 competition's scoring, and an Elo estimate against the field with its 95%
-error. With -save FILE, each result is written there as it comes, and a tournament run
-again with the same FILE plays only the games not yet in it (Ctrl-C stops starting games).
+manager (stratego) or match runner (referee, judged by the REFEREE program). Prints a line
+per game, then the table: games, wins, draws, illegal ends, points (stratego: the 2012
+competition's scoring; referee: the referee's scores, or 1 to the opponent of a player
+that broke the game), and an Elo estimate against the field with its 95% error. With -save
+FILE, each result is written there as it comes, and a tournament run again with the same
+FILE plays only the games not yet in it (Ctrl-C stops starting games).
 
 Flags:
 `
@@ -35,7 +39,8 @@ func tournamentCmd(args []string, stdout, stderr io.Writer) int {
 	jsonFile := fs.String("json", "", "write the table and every result as JSON to `FILE`")
 	csvFile := fs.String("csv", "", "write the table as CSV to `FILE`")
 	timeout := fs.String("T", "2s", "each AI's time for each line it owes")
-	turns := fs.String("m", "5000", "turn limit of each game")
+	turns := fs.String("m", "5000", "turn limit of each game (stratego)")
+	refereeProg := fs.String("referee", "", "the referee `PROGRAM` (referee)")
 	fs.Usage = func() { fmt.Fprint(stderr, tournamentUsage); fs.PrintDefaults() }
 	if wantsHelp(args) {
 		fs.SetOutput(stdout)
@@ -43,8 +48,8 @@ func tournamentCmd(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 		return 0
 	}
-	if len(args) == 0 || args[0] != "stratego" {
-		fmt.Fprint(stderr, "gauntlet tournament: the one game with tournaments is stratego\n")
+	if len(args) == 0 || (args[0] != "stratego" && args[0] != "referee") {
+		fmt.Fprint(stderr, "gauntlet tournament: the games with tournaments are stratego and referee\n")
 		fs.Usage()
 		return 2
 	}
@@ -78,7 +83,20 @@ func tournamentCmd(args []string, stdout, stderr io.Writer) int {
 			close(stop)
 		}
 	}()
-	results, err := tournament.Run(ais, hub.Match("-T", *timeout, "-m", *turns),
+	match := hub.Match("-T", *timeout, "-m", *turns)
+	if args[0] == "referee" {
+		if *refereeProg == "" {
+			fmt.Fprint(stderr, "gauntlet tournament: referee: name the referee with -referee PROGRAM\n")
+			return 2
+		}
+		ref, err := filepath.Abs(*refereeProg)
+		if err != nil {
+			fmt.Fprintf(stderr, "gauntlet tournament: %v\n", err)
+			return 2
+		}
+		match = refhub.Match(ref, "-t", *timeout, "-T", *timeout)
+	}
+	results, err := tournament.Run(ais, match,
 		tournament.Options{Rounds: *rounds, Jobs: *jobs, Save: *save, Progress: stdout, Stop: stop})
 	table := tournament.Table(results)
 	fmt.Fprintln(stdout)

@@ -37,3 +37,31 @@ func TestTournament(t *testing.T) {
 		t.Errorf("one AI: exit %d, want 2", code)
 	}
 }
+
+// A referee-protocol round robin through the reference runner: the perfect tic-tac-toe
+// player never loses to the random one.
+func TestRefereeTournament(t *testing.T) {
+	exe := gauntletBinary(t)
+	dir := t.TempDir()
+	link := func(name string) string {
+		p := filepath.Join(dir, name)
+		if err := os.Symlink(exe, p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ref, perfect, random := link("ttt-referee"), link("ttt-perfect"), link("ttt-random")
+	code, stdout, stderr := gauntlet("tournament", "referee", "-referee", ref, "-rounds", "3", perfect, random)
+	if code != 0 || !strings.Contains(stdout, "[6/6]") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, line := range strings.Split(stdout, "\n") {
+		if f := strings.Fields(line); len(f) > 4 && f[1] == random && f[3] != "0" && f[3] != "wins" {
+			// The random player's wins column.
+			t.Errorf("the random player won against the perfect one:\n%s", stdout)
+		}
+	}
+	if code, _, _ := gauntlet("tournament", "referee", perfect, random); code != 2 {
+		t.Errorf("no -referee: exit %d, want 2", code)
+	}
+}

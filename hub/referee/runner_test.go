@@ -112,3 +112,12 @@ func TestUsage(t *testing.T) {
 		t.Errorf("missing programs: exit %d, %q", status, errs)
 	}
 }
+
+// Golden games: perfect play is a draw, whoever starts; the runner's line says so.
+func TestPerfectPlayDraws(t *testing.T) {
+	ex := examples(t)
+	out, errs, status, _ := run(t, ex["ttt-referee"], ex["ttt-perfect"], ex["ttt-perfect"])
+	if status != 0 || out != "1 1 end\n" {
+		t.Errorf("perfect against perfect: exit %d, %q %q; want a draw", status, out, errs)
+	}
+}
