@@ -302,19 +302,8 @@ func TestSandboxUsers(t *testing.T) {
 	subj, opt := setup(t, player)
 	opt.SandboxUsers = true
 	opt.BinDir = "" // its mockhub leads into the test's private build folder; not needed here
-	searchable := func(dir string) {
-		for d := dir; d != "/"; d = filepath.Dir(d) {
-			st, err := os.Stat(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Chmod(d, st.Mode().Perm()|0o011); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	searchable(opt.Scratch)
-	searchable(filepath.Dir(subj.Programs["toyplayer"]))
+	searchable(t, opt.Scratch)
+	searchable(t, filepath.Dir(subj.Programs["toyplayer"]))
 	me := strconv.Itoa(os.Geteuid())
 	uidOf := func(subj Subject) string {
 		t.Helper()

@@ -26,19 +26,25 @@ func boxedSetup(t testing.TB, player string) (Subject, Options) {
 		t.Skipf("no box on this machine: %v", err)
 	}
 	subj, opt := setup(t, player)
-	for _, dir := range []string{opt.Scratch, filepath.Dir(subj.Programs["toyplayer"])} {
-		for d := dir; d != "/"; d = filepath.Dir(d) {
-			st, err := os.Stat(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Chmod(d, st.Mode().Perm()|0o011); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	searchable(t, opt.Scratch)
+	searchable(t, filepath.Dir(subj.Programs["toyplayer"]))
 	opt.SandboxUsers = true
 	return subj, opt
+}
+
+// searchable lets others search dir and every folder above it, as the sandbox users that
+// run a case must.
+func searchable(t testing.TB, dir string) {
+	t.Helper()
+	for d := dir; d != "/"; d = filepath.Dir(d) {
+		st, err := os.Stat(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(d, st.Mode().Perm()|0o011); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // gradeOne grades the subject on one case made of script, and returns its outcome.

@@ -79,6 +79,18 @@ func (p Params) int(key string) (int, error) {
 	return n, nil
 }
 
+// seed is the seed= setting, 1 when not given.
+func (p Params) seed() (uint64, error) {
+	if _, ok := p["seed"]; !ok {
+		return 1, nil
+	}
+	n, err := p.int("seed")
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("live: seed= must be a number")
+	}
+	return uint64(n), nil
+}
+
 // others returns the strategy names of the n-1 other seats, each from known.
 func (p Params) others(n int, def string, known func(string) bool) ([]string, error) {
 	names := make([]string, n-1)
@@ -190,13 +202,10 @@ func strategoGame(p Params, _ func(string) ([]byte, error)) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("live: seat= must be RED or BLUE")
 	}
-	seed, turns := uint64(1), stratego.DefaultTurnLimit
-	if _, ok := p["seed"]; ok {
-		n, err := p.int("seed")
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("live: seed= must be a number")
-		}
-		seed = uint64(n)
+	turns := stratego.DefaultTurnLimit
+	seed, err := p.seed()
+	if err != nil {
+		return nil, err
 	}
 	if _, ok := p["turns"]; ok {
 		if turns, err = p.int("turns"); err != nil || turns <= 0 {
@@ -227,13 +236,9 @@ func refereeGame(p Params, c4 bool) (*Game, error) {
 	if err != nil || seat < 0 || seat > 1 {
 		return nil, fmt.Errorf("live: seat= must be 0 or 1")
 	}
-	seed := uint64(1)
-	if _, ok := p["seed"]; ok {
-		n, err := p.int("seed")
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("live: seed= must be a number")
-		}
-		seed = uint64(n)
+	seed, err := p.seed()
+	if err != nil {
+		return nil, err
 	}
 	r := rand.New(rand.NewPCG(seed, 9))
 	others := make([]judge.Responder, 2)
