@@ -87,6 +87,16 @@ func Mains() map[string]func() int {
 	return m
 }
 
+// Commands is Mains in the form testscript.Main takes: each exits with its program's
+// status.
+func Commands() map[string]func() {
+	m := map[string]func(){}
+	for name, p := range table {
+		m[name] = func() { os.Exit(p.Main()) }
+	}
+	return m
+}
+
 // Game lists the programs of one game, hub first.
 func Game(game string) []Program {
 	var out []Program

@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 	// flag.Parse here: this binary is also every program the scripts run, whose own flags
 	// are not the test's.)
 	flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
-	os.Exit(testscript.RunMain(m, programs.Mains()))
+	testscript.Main(m, programs.Commands())
 }
 
 // subjects maps each script variable to the spec name of the program it defaults to.

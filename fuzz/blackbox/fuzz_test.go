@@ -20,7 +20,7 @@ import (
 // of it named after them in PATH, and the suite runner that checks regression files runs
 // them from there too.
 func TestMain(m *testing.M) {
-	os.Exit(testscript.RunMain(m, programs.Mains()))
+	testscript.Main(m, programs.Commands())
 }
 
 // refDir is the folder holding the reference programs.

@@ -151,7 +151,10 @@ func TestGradeBrokenSubjects(t *testing.T) {
 }
 
 func TestMissingProgramIsBuildFail(t *testing.T) {
-	cases, _ := LoadCases(toyCases, "toy", toy.ProgramVars())
+	cases, err := LoadCases(toyCases, "toy", toy.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
 	subj, opt := setup(t, refPlayer)
 	delete(subj.Programs, "toyplayer")
 	opt.Run = regexp.MustCompile(`^(pass|hub_pairs)$`)

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -108,11 +110,30 @@ func TestWaitUntilKillsStragglers(t *testing.T) {
 	}
 }
 
+// TestStartFailureKillsStarted: when a program cannot start, those already started are
+// killed and reaped before Start returns.
 func TestStartFailureKillsStarted(t *testing.T) {
-	slow := script(t, t.TempDir(), "slow", "exec sleep 30\n")
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	slow := script(t, dir, "slow", "echo $$ > "+pidFile+".tmp && mv "+pidFile+".tmp "+pidFile+"\nexec sleep 30\n")
 	h, err := Start([]string{slow, "/nonexistent/program"}, noArgs)
 	if err == nil || h != nil {
 		t.Fatalf("Start = %v, %v; want an error", h, err)
+	}
+	// A live player writes its pid within moments; one killed first never does. Either
+	// way, once Start has returned no process of that pid may remain.
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) {
+		data, err := os.ReadFile(pidFile)
+		if err != nil {
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+			t.Fatalf("the started player %d still exists after Start failed: %v", pid, err)
+		}
+		return
 	}
 }
 

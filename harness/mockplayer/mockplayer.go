@@ -115,8 +115,13 @@ type Config struct {
 
 type chunk struct {
 	data []byte
+	cont bool  // the rest of a line longer than maxChunk, already counted
 	err  error // io.EOF at the end
 }
+
+// maxChunk bounds what the mock holds of one line: a longer line passes through in pieces,
+// counted once, so that a hub or a player sending an endless line cannot grow the mock.
+const maxChunk = 1 << 20
 
 // Run runs the mock player with the player arguments args on the given streams and returns
 // the exit status. stdout must be an *os.File so that "close" can really close it and
@@ -173,6 +178,10 @@ func (m *mock) run(args []string) int {
 				close(toInner)
 				continue
 			}
+			if c.cont {
+				toInner <- c.data
+				continue
+			}
 			fromHub++
 			m.record(func(r Recorder) { r.FromHub(c.data) })
 			if code, stop := m.fire(faults.After, fromHub); stop {
@@ -191,6 +200,10 @@ func (m *mock) run(args []string) int {
 					return endCode
 				}
 				return code
+			}
+			if c.cont {
+				m.write(c.data)
+				continue
 			}
 			point, k := faults.Reply, replies+1
 			if replies < 0 {
@@ -219,12 +232,23 @@ func readChunks(r io.Reader, first bool, ch chan<- chunk) {
 		}
 		ch <- chunk{data: []byte{b}}
 	}
+	cont := false
 	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			ch <- chunk{data: line}
+		var line []byte
+		var err error
+		for {
+			var part []byte
+			part, err = br.ReadSlice('\n')
+			line = append(line, part...)
+			if err != bufio.ErrBufferFull || len(line) >= maxChunk {
+				break
+			}
 		}
-		if err != nil {
+		if len(line) > 0 {
+			ch <- chunk{data: line, cont: cont}
+		}
+		cont = err == bufio.ErrBufferFull
+		if err != nil && err != bufio.ErrBufferFull {
 			ch <- chunk{err: io.EOF}
 			return
 		}

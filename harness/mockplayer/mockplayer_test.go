@@ -2,7 +2,6 @@ package mockplayer
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -195,35 +194,14 @@ func TestRelayExternalProgram(t *testing.T) {
 	}
 }
 
-// zombieChildren lists the zombie children of this process.
-func zombieChildren(t *testing.T) []string {
-	t.Helper()
-	ents, _ := os.ReadDir("/proc")
-	var out []string
-	for _, e := range ents {
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(stat)
-		rest := s[strings.LastIndexByte(s, ')')+2:]
-		var state string
-		var ppid int
-		fmt.Sscanf(rest, "%s %d", &state, &ppid)
-		if state == "Z" && ppid == os.Getpid() {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // A player that ends while the mock is busy with a fault (here a slow reply) is reaped at
 // once: a zombie held by the mock would be blamed on the hub under test.
 func TestPlayerReapedDuringFault(t *testing.T) {
 	dir := t.TempDir()
 	prog := dir + "/quick"
-	execfile.Write(prog, []byte("#!/bin/sh\nprintf '!'\nread x\necho reply\nexit 0\n"), 0o755)
-	s, _ := faults.Parse("reply 1 sleep 1500ms")
+	pidFile := dir + "/pid"
+	execfile.Write(prog, []byte("#!/bin/sh\necho $$ > "+pidFile+".tmp && mv "+pidFile+".tmp "+pidFile+"\nprintf '!'\nread x\necho reply\nexit 0\n"), 0o755)
+	s, _ := faults.Parse("reply 1 sleep 2s")
 	inR, inW, _ := os.Pipe()
 	outR, outW, _ := os.Pipe()
 	done := make(chan int, 1)
@@ -232,13 +210,60 @@ func TestPlayerReapedDuringFault(t *testing.T) {
 		outW.Close()
 	}()
 	io.WriteString(inW, "turn 123456\n")
-	time.Sleep(700 * time.Millisecond) // the player has replied and exited; the mock sleeps
-	if z := zombieChildren(t); len(z) > 0 {
-		t.Errorf("zombie children while the mock sleeps: %q", z)
+	// While the mock sleeps (2 s), the player answers and exits: it must be reaped at
+	// once, never held as a zombie for more than a moment. Watched until it is gone.
+	var zombieSince time.Time
+	deadline := time.Now().Add(1800 * time.Millisecond)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatal("the player neither exited nor was reaped while the mock slept")
+		}
+		data, err := os.ReadFile(pidFile)
+		if err != nil {
+			time.Sleep(5 * time.Millisecond)
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + strings.TrimSpace(string(data)) + "/stat")
+		if err != nil {
+			break // reaped
+		}
+		if f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); len(f) > 0 && f[0] == "Z" {
+			if zombieSince.IsZero() {
+				zombieSince = time.Now()
+			} else if time.Since(zombieSince) > 300*time.Millisecond {
+				t.Fatal("the player's zombie was held while the mock slept")
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 	inW.Close()
 	out, _ := io.ReadAll(outR)
 	if code := <-done; code != 0 || string(out) != "!reply\n" {
 		t.Fatalf("status %d, output %q", code, out)
+	}
+}
+
+// A line longer than maxChunk passes through in pieces, counted once, and the mock never
+// holds more than about maxChunk of it.
+func TestLongLinesAreBounded(t *testing.T) {
+	long := strings.Repeat("x", 3*maxChunk+5) + "\n"
+	ch := make(chan chunk, 100)
+	go readChunks(strings.NewReader(long+"next\n"), false, ch)
+	var got strings.Builder
+	lines := 0
+	for c := range ch {
+		if c.err != nil {
+			break
+		}
+		if len(c.data) > maxChunk+4096 {
+			t.Fatalf("a chunk of %d bytes, over the bound", len(c.data))
+		}
+		if !c.cont {
+			lines++
+		}
+		got.Write(c.data)
+	}
+	if got.String() != long+"next\n" || lines != 2 {
+		t.Errorf("%d lines counted (want 2), %d bytes passed (want %d)", lines, got.Len(), len(long)+5)
 	}
 }

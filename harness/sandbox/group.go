@@ -124,6 +124,9 @@ func Start(cfg Config, specs ...Spec) (*Group, error) {
 		}
 	}
 	g := &Group{cfg: cfg, trk: theTracker(), stop: make(chan struct{})}
+	if g.trk.setupErr != nil {
+		return nil, g.trk.setupErr
+	}
 	var err error
 	if g.lease, err = chooseIdentity(cfg.Identity); err != nil {
 		return nil, err

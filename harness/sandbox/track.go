@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
 	"sync"
@@ -48,6 +49,8 @@ type tracker struct {
 	runs    map[*runTrack]bool
 	foreign map[procKey]string // token of processes whose environment was read ("" none)
 	wake    chan struct{}
+	// setupErr is why the tracker cannot do its job (it could not become a subreaper).
+	setupErr error
 }
 
 var (
@@ -61,8 +64,12 @@ var (
 // findable and the harness can reap them.
 func theTracker() *tracker {
 	trkOnce.Do(func() {
-		unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 		trk = &tracker{runs: map[*runTrack]bool{}, foreign: map[procKey]string{}, wake: make(chan struct{}, 1)}
+		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+			// Without it the run's orphans go to init, out of the harness's reach: every
+			// Start reports it rather than run without the guarantee.
+			trk.setupErr = fmt.Errorf("sandbox: cannot become the subreaper of the runs' orphans: %w", err)
+		}
 		go trk.loop()
 	})
 	return trk
