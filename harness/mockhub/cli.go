@@ -32,7 +32,10 @@ const SubjectEnv = "GAUNTLET_SUBJECT"
 func Main(args []string, stdout, stderr io.Writer) int {
 	// Nothing of the same user may trace this process or read its memory: it holds the
 	// conversation the player is judged by.
-	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		fmt.Fprintf(stderr, "mockhub: cannot make itself undumpable: %v\n", err)
+		return 2
+	}
 	subject, err := subjectFromEnv()
 	if err != nil {
 		fmt.Fprintf(stderr, "mockhub: $%s: %v\n", SubjectEnv, err)

@@ -335,8 +335,10 @@ func Die(sig syscall.Signal) {
 		syscall.Kill(os.Getpid(), sig)
 	}
 	if sh, err := exec.LookPath("sh"); err == nil {
-		syscall.Exec(sh, []string{"sh", "-c", fmt.Sprintf("trap - %d; kill -%d $$", int(sig), int(sig))}, os.Environ())
+		err = syscall.Exec(sh, []string{"sh", "-c", fmt.Sprintf("trap - %d; kill -%d $$", int(sig), int(sig))}, os.Environ())
+		fmt.Fprintf(os.Stderr, "mockplayer: cannot die by %v as a C program does (%v): killed instead\n", sig, err)
 	}
+	// The last resort is SIGKILL, which the hub sees as such.
 	syscall.Kill(os.Getpid(), syscall.SIGKILL)
 }
 
