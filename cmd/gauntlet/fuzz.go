@@ -22,7 +22,8 @@ Fuzzes PROGRAM against the reference program of the same role: both get the same
 input, and any difference in exit status, stdout bytes or stderr bytes is a failure. Each
 distinct failure (verdict kind, exit statuses, first differing line) is kept once,
 minimised, and written under --out as a .txtar case of the game's suite that passes on the
-reference and fails on PROGRAM (copy it into testscripts/GAME/ to keep it).
+reference and fails on PROGRAM (run it with 'gauntlet grade GAME -suite FILE DIR'; copy it
+into testscripts/GAME/ to make it part of the built-in suite).
 
   --role player   PROGRAM... are players. Each case is a game the engine plays, seen from
                   one seat, mutated at one or more points (see --mutate) and played to the

@@ -70,6 +70,7 @@ type gradeFlags struct {
 	progs      progFlags
 	limits     sandbox.Limits
 	unsafe     bool
+	suite      string
 	// boxed: builds and cases run in boxes (set from the machine, see boxDecision)
 	boxed bool
 	// hide: the submission folders a build must not see (every one of the grade's)
@@ -91,6 +92,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.junitFile, "junit", "", "write the report as JUnit XML to `FILE` (a cohort: one testsuite per submission)")
 	fs.StringVar(&f.gradescope, "gradescope", "", "write a Gradescope results.json to `FILE`")
 	fs.StringVar(&f.csvFile, "csv", "", "write the cohort table (one row per submission) as CSV to `FILE`")
+	fs.StringVar(&f.suite, "suite", "", "grade with the cases of `PATH` (a folder of .txtar cases, or one case file, e.g. a fuzzer's regression file) instead of the built-in suite")
 	fs.StringVar(&f.outDir, "out", "", "cohort: write each submission's JSON report to `DIR`/NAME.json as soon as it is done; skip those already there")
 	fs.BoolVar(&f.unsafe, "unsafe", false, "grade even where the machine cannot box the submission (a root grader without namespaces): the submission then runs unboxed and could read the expected outputs; never for marks")
 	fs.Var(f.progs, "prog", "NAME=PATH: use PATH (relative to DIR) as the spec's program NAME (repeatable)")
@@ -132,8 +134,12 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		filter = re
 	}
-	cases, err := grade.LoadCases(testscripts.FS, g.Name, g.ProgramVars())
+	cases, err := loadSuite(g, f.suite)
 	if err != nil {
+		if f.suite != "" {
+			fmt.Fprintf(stderr, "gauntlet grade: -suite %s: %v\n", f.suite, err)
+			return 2
+		}
 		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: %v\n", err)
 		return 2
 	}
@@ -479,4 +485,36 @@ func writeFile(path string, fn func(io.Writer) error) error {
 	// Through a new file renamed into place: a link planted at path is replaced, never
 	// written through, and a reader never sees half a report.
 	return writeAtomic(path, fn)
+}
+
+// loadSuite reads the game's built-in suite, or, with -suite, the cases of a folder or of
+// one case file: staff add cases, and a fuzzer's regression file runs as it is written,
+// without rebuilding gauntlet.
+func loadSuite(g grade.Game, path string) ([]grade.Case, error) {
+	if path == "" {
+		return grade.LoadCases(testscripts.FS, g.Name, g.ProgramVars())
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		cases, err := grade.LoadCases(os.DirFS(path), ".", g.ProgramVars())
+		if err == nil && len(cases) == 0 {
+			err = fmt.Errorf("no .txtar case in the folder")
+		}
+		return cases, err
+	}
+	if !strings.HasSuffix(path, ".txtar") {
+		return nil, fmt.Errorf("a case file's name ends in .txtar")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c, err := grade.ParseCase(g.Name, strings.TrimSuffix(filepath.Base(path), ".txtar"), data, g.ProgramVars())
+	if err != nil {
+		return nil, err
+	}
+	return []grade.Case{c}, nil
 }

@@ -65,3 +65,26 @@ func TestRefereeTournament(t *testing.T) {
 		t.Errorf("no -referee: exit %d, want 2", code)
 	}
 }
+
+// -suite grades with cases from a folder or one case file instead of the built-in suite;
+// a path that is neither is a usage error.
+func TestGradeSuiteFromDisk(t *testing.T) {
+	gauntletBinary(t)
+	dir := t.TempDir()
+	one := filepath.Join(dir, "hub_usage_mine.txtar")
+	body := "# The hub with no argument prints its usage.\n# section: Exits\n# category: hub/arguments\nrun -status 1 $STLUCIA\n! stdout .\nstderr '^Usage: stlucia rollfile winscore prog1 prog2 \\[prog3 \\[prog4\\]\\]$'\n"
+	if err := os.WriteFile(one, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{one, dir} {
+		code, stdout, stderr := gauntlet("grade", "stlucia", "-suite", path)
+		if code != 0 || !strings.Contains(stdout, "cases: PASS 1") {
+			t.Errorf("-suite %s: exit %d\n%s\n%s", path, code, stdout, stderr)
+		}
+	}
+	for _, bad := range []string{filepath.Join(dir, "nothing"), t.TempDir(), filepath.Join(dir, "x.txt")} {
+		if code, _, stderr := gauntlet("grade", "stlucia", "-suite", bad); code != 2 || !strings.Contains(stderr, "-suite") {
+			t.Errorf("-suite %s: exit %d, %q; want a usage error", bad, code, stderr)
+		}
+	}
+}
