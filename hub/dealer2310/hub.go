@@ -9,6 +9,7 @@ package dealer2310
 import (
 	"bufio"
 	"errors"
+	"gauntlet/harness/csignal"
 	"io"
 	"os"
 	"os/signal"
@@ -31,6 +32,7 @@ const ExitHangup = 128 + int(syscall.SIGHUP)
 // Main runs the dealer on the process's arguments and standard streams and returns its
 // exit status.
 func Main() int {
+	csignal.Default()
 	// Notify (rather than Ignore) keeps SIGPIPE from killing the dealer on a write to a
 	// closed stdout, while the players it starts keep the default action: an ignored
 	// signal would be inherited across exec. Writes to a dead player's pipe fail with

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"gauntlet/harness/csignal"
 	"io"
 	"os"
 	"os/signal"
@@ -39,6 +40,7 @@ with "ERROR ..." on stderr and no result line.
 
 // Main runs the runner on the process's arguments and streams.
 func Main() int {
+	csignal.Default()
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	return Run(os.Args[1:], os.Stdout, os.Stderr)
 }

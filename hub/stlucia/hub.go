@@ -9,6 +9,7 @@ package stlucia
 import (
 	"bufio"
 	"errors"
+	"gauntlet/harness/csignal"
 	"io"
 	"os"
 	"os/signal"
@@ -27,6 +28,7 @@ const Grace = 2 * time.Second
 
 // Main runs the hub on the process's arguments and stderr and returns its exit status.
 func Main() int {
+	csignal.Default()
 	// Notify (rather than Ignore) keeps SIGPIPE from killing the hub on a write to a closed
 	// stderr, while the players it starts still get the default SIGPIPE action: an ignored
 	// signal would be inherited across exec.

@@ -13,6 +13,7 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"gauntlet/harness/csignal"
 	"io"
 	"os"
 	"os/signal"
@@ -44,6 +45,7 @@ error (with a message on stderr).
 
 // Main runs the manager on the process's arguments and streams.
 func Main() int {
+	csignal.Default()
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	return Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }

@@ -4,6 +4,7 @@
 package dealer2310
 
 import (
+	"gauntlet/harness/csignal"
 	"io"
 	"os"
 	"os/signal"
@@ -23,6 +24,7 @@ func MainB() int { return Main("2310B") }
 // process's arguments and standard streams, and returns its exit status. The binary's own
 // file name plays no part, so a renamed copy behaves the same.
 func Main(name string) int {
+	csignal.Default()
 	s, ok := game.Strategies[name]
 	if !ok {
 		panic("dealer2310: no strategy " + name)

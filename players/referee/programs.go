@@ -4,6 +4,7 @@ package referee
 
 import (
 	"bufio"
+	"gauntlet/harness/csignal"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -15,6 +16,7 @@ import (
 )
 
 func lines(stdin io.Reader, stdout io.Writer, hello []string, react func(string) []string) int {
+	csignal.Default()
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	out := bufio.NewWriter(stdout)
 	write := func(ls []string) {

@@ -6,6 +6,7 @@
 package stlucia
 
 import (
+	"gauntlet/harness/csignal"
 	"io"
 	"os"
 	"os/signal"
@@ -20,6 +21,7 @@ import (
 // binary's main is this call with its own name; the binary's file name plays no part, so
 // a renamed copy behaves the same.
 func Main(name string) int {
+	csignal.Default()
 	s, ok := game.Strategies[name]
 	if !ok {
 		panic("stlucia: no strategy " + name)

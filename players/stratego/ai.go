@@ -4,6 +4,7 @@
 package stratego
 
 import (
+	"gauntlet/harness/csignal"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -37,11 +38,13 @@ func NewHunter(seed uint64) game.Brain {
 // MainRandom is the stratego-random program: its seed is its first argument, or drawn
 // from the clock so that two games differ.
 func MainRandom() int {
+	csignal.Default()
 	return Run(NewRandom(seed(os.Args[1:], uint64(rand.Int64()))), os.Stdin, os.Stdout)
 }
 
 // MainHunter is the stratego-hunter program (seeded as MainRandom).
 func MainHunter() int {
+	csignal.Default()
 	return Run(NewHunter(seed(os.Args[1:], uint64(rand.Int64()))), os.Stdin, os.Stdout)
 }
 

@@ -1,0 +1,65 @@
+// Package csignal makes a Go program meet signals as a C program with default dispositions
+// does. The Go runtime ignores some signals whose default action in C is to end the
+// process (SIGUSR1, SIGUSR2, SIGALRM, ...), and answers others with a stack dump and exit
+// status 2 (SIGQUIT, SIGABRT, ...) where C dies of the signal. A reference program that
+// survived SIGUSR1 made the fuzzer blame every C player that died of it, though the spec says
+// nothing of SIGUSR1: the oracle's platform, not the spec, decided. With Default, the
+// reference programs die of such signals as C would, so every comparison agrees with C.
+package csignal
+
+import (
+	"os"
+	"os/signal"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// diesInC are the signals a C program dies of by default that the Go runtime does not let
+// kill the process by that signal (it ignores them, or dumps its stacks and exits 2).
+var diesInC = []os.Signal{
+	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGALRM, syscall.SIGVTALRM, syscall.SIGPROF,
+	syscall.SIGIO, syscall.SIGPWR, syscall.SIGSTKFLT, syscall.SIGXCPU, syscall.SIGXFSZ,
+	syscall.SIGQUIT, syscall.SIGABRT, syscall.SIGSYS, syscall.SIGTRAP,
+}
+
+// Default makes the process die, as C would, of every signal in the list above that it does
+// not handle itself (handled: the signals its own code watches, which keep their handling).
+func Default(handled ...os.Signal) {
+	skip := map[os.Signal]bool{}
+	for _, s := range handled {
+		skip[s] = true
+	}
+	var sigs []os.Signal
+	for _, s := range diesInC {
+		if !skip[s] {
+			sigs = append(sigs, s)
+		}
+	}
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, sigs...)
+	go func() {
+		Die((<-ch).(syscall.Signal))
+	}()
+}
+
+// kernelSigaction is struct sigaction as rt_sigaction(2) takes it; zero is SIG_DFL.
+type kernelSigaction struct {
+	handler  uintptr
+	flags    uint64
+	restorer uintptr
+	mask     uint64
+}
+
+// Die ends the process by sig with the kernel's default action, as a C program dies of it.
+func Die(sig syscall.Signal) {
+	var dfl kernelSigaction
+	unix.RawSyscall6(unix.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&dfl)), 0, 8, 0, 0)
+	// Unblocked on this thread, then sent to it: the default action ends the process.
+	var set uint64 = 1 << (uint(sig) - 1)
+	unix.RawSyscall6(unix.SYS_RT_SIGPROCMASK, unix.SIG_UNBLOCK, uintptr(unsafe.Pointer(&set)), 0, 8, 0, 0)
+	unix.Tgkill(unix.Getpid(), unix.Gettid(), sig)
+	// A signal whose default is to stop or ignore (not in the list) would come back here.
+	syscall.Kill(os.Getpid(), syscall.SIGKILL)
+}

@@ -1,0 +1,64 @@
+package csignal
+
+import (
+	"os"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The test binary plays a program that called Default and waits.
+func TestMain(m *testing.M) {
+	if os.Getenv("CSIGNAL_CHILD") == "1" {
+		Default(syscall.SIGUSR2)
+		os.Stdout.WriteString("ready\n")
+		time.Sleep(10 * time.Second)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// A program that called Default dies of SIGUSR1 and SIGQUIT as C does (the Go runtime
+// alone would ignore the first and exit 2 on the second), keeps the handling of a signal
+// it handles itself (SIGUSR2, ignored here), and ignores SIGWINCH as C does.
+func TestDiesAsC(t *testing.T) {
+	tests := []struct {
+		sig  syscall.Signal
+		dies bool
+	}{
+		{syscall.SIGUSR1, true},
+		{syscall.SIGQUIT, true},
+		{syscall.SIGALRM, true},
+		{syscall.SIGUSR2, false},
+		{syscall.SIGWINCH, false},
+	}
+	for _, tc := range tests {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "CSIGNAL_CHILD=1")
+		out, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 6)
+		if _, err := out.Read(buf); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Process.Signal(tc.sig)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+			ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+			if !tc.dies || !ws.Signaled() || ws.Signal() != tc.sig {
+				t.Errorf("%v: ended %v, want %v", tc.sig, cmd.ProcessState, map[bool]string{true: "killed by it", false: "alive"}[tc.dies])
+			}
+		case <-time.After(time.Second):
+			if tc.dies {
+				t.Errorf("%v: still alive after a second, want killed by it", tc.sig)
+			}
+			cmd.Process.Kill()
+			<-done
+		}
+	}
+}
