@@ -31,9 +31,30 @@ type Signature struct {
 	Line    int    // its number in that stream (not part of the key)
 }
 
-// Key is what identifies the failure: the signature without the line number.
+// Key is what identifies the failure, so that one bug is one finding: the verdict kind,
+// both endings, and where in the protocol the outputs part, told by the stream and the
+// first word of the line the reference wrote there (its message's kind: "Communications",
+// "DO", "Player", or EOF), not by the rest of its text, which differs from run to run for the
+// same bug; the line number is left out too.
 func (s Signature) Key() string {
-	return s.Kind + "\x00" + s.Subject + "\x00" + s.Ref + "\x00" + s.Where
+	return s.Kind + "\x00" + s.Subject + "\x00" + s.Ref + "\x00" + whereKey(s.Where)
+}
+
+// whereKey reduces a Where ("stderr: want \"Player 1 ...\", got ...") to its stream and
+// the first word of the wanted line ("stderr: Player").
+func whereKey(where string) string {
+	stream, rest, ok := strings.Cut(where, ": want ")
+	if !ok {
+		return where
+	}
+	want, err := strconv.QuotedPrefix(rest)
+	if err != nil {
+		first, _, _ := strings.Cut(rest, ",")
+		return stream + ": " + first
+	}
+	text, _ := strconv.Unquote(want)
+	first, _, _ := strings.Cut(strings.TrimSpace(text), " ")
+	return stream + ": " + first
 }
 
 // String is the signature on one line.
@@ -59,6 +80,10 @@ func Compare(ref, sub *record.Result) (Signature, bool) {
 		s.Kind = KindCrash
 	case sub.Exit != ref.Exit:
 		s.Kind = KindWrongExit
+	case sub.Exit.Signal != 0:
+		// Both died of the same signal (the one the case sent): what each had written by
+		// then depends on when the signal landed, not on the spec.
+		return Signature{}, false
 	case !bytes.Equal(ref.Stdout, sub.Stdout):
 		s.Kind = KindWrongStdout
 	case !bytes.Equal(ref.Stderr, sub.Stderr):

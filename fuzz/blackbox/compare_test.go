@@ -50,15 +50,27 @@ func TestCompare(t *testing.T) {
 	}
 }
 
-// TestSignatureKey: the line number is not part of the key, everything else is.
+// TestSignatureKey: one bug, one key. The line number and the text of the differing line
+// past its first word are not part of the key; the kind, both endings, the stream and the
+// wanted line's first word are.
 func TestSignatureKey(t *testing.T) {
-	a := Signature{Kind: KindCrash, Subject: "killed by SIGSEGV", Ref: "exit status 5", Where: `stderr: want "x", got EOF`, Line: 3}
-	b := a
-	b.Line = 170
-	if a.Key() != b.Key() {
-		t.Error("signatures differing only in the line number have different keys")
+	a := Signature{Kind: KindCrash, Subject: "killed by SIGSEGV", Ref: "exit status 5", Where: `stderr: want "Player 1 rolled 123", got EOF`, Line: 3}
+	for _, same := range []Signature{
+		{Line: 170},
+		{Where: `stderr: want "Player 0 rolled HHA", got "Player 0"`},
+	} {
+		b := a
+		if same.Line != 0 {
+			b.Line = same.Line
+		}
+		if same.Where != "" {
+			b.Where = same.Where
+		}
+		if a.Key() != b.Key() {
+			t.Errorf("%+v and %+v: the same bug, different keys", a, b)
+		}
 	}
-	for _, c := range []Signature{{Kind: KindWrongExit}, {Subject: "exit status 0"}, {Ref: "exit status 4"}, {Where: "stdout: x"}} {
+	for _, c := range []Signature{{Kind: KindWrongExit}, {Subject: "exit status 0"}, {Ref: "exit status 4"}, {Where: `stdout: want "Player 1", got EOF`}, {Where: `stderr: want "Communications error", got EOF`}} {
 		d := a
 		if c.Kind != "" {
 			d.Kind = c.Kind
