@@ -7,7 +7,7 @@
 // The package does no I/O, reads no clock and starts no process. The dealer and player
 // binaries (gauntlet/hub/dealer2310, gauntlet/players/dealer2310) are thin adapters around
 // Dealer and Player, and the same code serves as the oracle that judges third-party
-// programs. The rules are those of shared/specs/dealer2310-spec.md as settled by
-// shared/specs/dealer2310-notes.md; every choice where they are silent is written down in
+// programs. The rules are those of the course's assignment as settled by the notes
+// gathered about it; every choice where they are silent is written down in
 // docs/dealer2310.md.
 package dealer2310

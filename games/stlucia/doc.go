@@ -6,6 +6,6 @@
 // The package does no I/O, reads no clock and starts no process: the hub and player
 // binaries (gauntlet/hub/stlucia, gauntlet/players/stlucia) are thin adapters around it, and
 // the same code serves as the oracle for third-party programs. The rules followed are those
-// of shared/specs/stlucia-spec.md and shared/specs/stlucia-rules.md; every choice where they
-// are silent is written in docs/stlucia.md.
+// of the course's assignment and its rules file; every choice where they are silent is
+// written in docs/stlucia.md.
 package stlucia

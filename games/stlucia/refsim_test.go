@@ -7,7 +7,7 @@ import (
 )
 
 // refPlay is a second implementation of the rules and of the five strategies, written
-// straight from shared/specs/stlucia-rules.md with strings only. It shares no code with the
+// straight from the assignment's rules file with strings only. It shares no code with the
 // engine, the view or the strategies (it does not even use Face or Roll), and its players
 // decide from the true game state rather than from what they were told, so agreement with
 // the engine also checks that the players' views track the game exactly. It returns the
