@@ -285,7 +285,13 @@ func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", opt.BinDir+string(os.PathListSeparator)+os.Getenv("PATH"))
 			for _, prog := range g.Programs {
+				// A reference program is passed by its path, as a course passes programs to a
+				// hub (./2310A), so that a hub that starts them with execl, without a PATH
+				// search, runs them too.
 				val := prog.Name
+				if opt.BinDir != "" {
+					val = filepath.Join(opt.BinDir, prog.Name)
+				}
 				if g.theirsIn(prog.Var, p) && subj.Programs[prog.Name] != "" {
 					val = subj.Programs[prog.Name]
 				}

@@ -150,6 +150,25 @@ func TestGradeBrokenSubjects(t *testing.T) {
 	}
 }
 
+// The reference programs reach a subject's hub as paths, as a course passes them: a hub
+// that starts its players without a PATH search (execl) plays with them.
+func TestReferenceProgramsArePaths(t *testing.T) {
+	cases, err := LoadCases(toyCases, "toy", toy.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	subj, opt := setup(t, refPlayer)
+	execl := "#!/bin/sh\ncase \"$1\" in */*) ;; *) echo \"no path: $1\" >&2; exit 9;; esac\n" + strings.TrimPrefix(refHub, "#!/bin/sh\n")
+	if err := os.WriteFile(subj.Programs["toyhub"], []byte(execl), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	opt.Run = regexp.MustCompile(`^hub_pairs$`)
+	got := verdicts(Run(toy, cases, subj, opt))
+	if got["hub_pairs@their-hub+ref-players"] != Pass {
+		t.Errorf("a hub that needs paths, with the reference players: %v", got)
+	}
+}
+
 func TestMissingProgramIsBuildFail(t *testing.T) {
 	cases, err := LoadCases(toyCases, "toy", toy.ProgramVars())
 	if err != nil {
