@@ -62,6 +62,7 @@ type gradeFlags struct {
 	explain    bool
 	noBuild    bool
 	verbose    bool
+	failfast   bool
 	jsonFile   string
 	junitFile  string
 	gradescope string
@@ -88,6 +89,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.explain, "explain", false, "print what each case runs and checks, without running it")
 	fs.BoolVar(&f.noBuild, "no-build", false, "use the programs in DIR as they are, without make")
 	fs.BoolVar(&f.verbose, "v", false, "show the full log of every failed case")
+	fs.BoolVar(&f.failfast, "failfast", false, "stop at the first failed case (one folder only)")
 	fs.StringVar(&f.jsonFile, "json", "", "write the report as JSON to `FILE` (docs/report-format.md)")
 	fs.StringVar(&f.junitFile, "junit", "", "write the report as JUnit XML to `FILE` (a cohort: one testsuite per submission)")
 	fs.StringVar(&f.gradescope, "gradescope", "", "write a Gradescope results.json to `FILE`")
@@ -228,13 +230,27 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	stop, stopped := interruptible(scratch, stderr)
 	defer stopped()
+	live := newProgress(stderr, g, caseRuns(g, selectCases(cases, filter)), f.failfast)
+	anyStop := make(chan struct{})
+	go func() {
+		select {
+		case <-stop:
+		case <-live.stop:
+		}
+		close(anyStop)
+	}()
 	opt := grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, BinDir: bin,
-		Scratch: scratch, Limits: f.limits, Stop: stop, SandboxUsers: f.boxed, Unsafe: f.unsafe}
+		Scratch: scratch, Limits: f.limits, Stop: anyStop, SandboxUsers: f.boxed, Unsafe: f.unsafe,
+		OnOutcome: live.outcome}
 	outs := grade.Run(g, cases, subj, opt)
+	live.finish()
 	rep := grade.NewReport(g, subj.Name, started, built, outs)
 	rep.Notes = append(subj.Notes, notes...)
 	rep.WriteSummary(stdout, f.verbose)
-	if want := caseRuns(g, selectCases(cases, filter)); len(outs) < want {
+	if want := caseRuns(g, selectCases(cases, filter)); len(outs) < want && live.stopped {
+		fmt.Fprintf(stdout, "STOPPED at the first failure (-failfast) after %d of %d case runs: no report file was written\n", len(outs), want)
+		return 1
+	} else if len(outs) < want {
 		// Interrupted: what ran is shown, but a partial report is never written, so that
 		// it cannot be mistaken for a grade.
 		fmt.Fprintf(stdout, "INTERRUPTED after %d of %d case runs: the marks above cover only those; no report file was written\n", len(outs), want)

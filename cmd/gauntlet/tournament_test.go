@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -86,5 +87,25 @@ func TestGradeSuiteFromDisk(t *testing.T) {
 		if code, _, stderr := gauntlet("grade", "stlucia", "-suite", bad); code != 2 || !strings.Contains(stderr, "-suite") {
 			t.Errorf("-suite %s: exit %d, %q; want a usage error", bad, code, stderr)
 		}
+	}
+}
+
+// Failures stream to stderr as they are known (a missing program once), the summary groups
+// BUILD-FAIL by program, and -failfast stops at the first failure with exit 1.
+func TestGradeStreamsAndFailsFast(t *testing.T) {
+	gauntletBinary(t)
+	_, here, _, _ := runtime.Caller(0)
+	buggy := filepath.Join(filepath.Dir(here), "..", "..", "fixtures", "submissions", "buggy2310")
+	code, stdout, stderr := gauntlet("grade", "dealer2310", "-run", "dealer_args|player_A_args", buggy)
+	if code != 1 || strings.Count(stderr, "BUILD-FAIL: program not built: 2310dealer") != 1 ||
+		!strings.Contains(stderr, "WRONG-EXIT player_A_args_id_beyond_count: run $PLAYER_A 2 7: want exit 3, got 2") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if strings.Count(stdout, "BUILD-FAIL (") != 1 || !strings.Contains(stdout, "case runs): program not built: 2310dealer") {
+		t.Errorf("the summary does not group the missing program:\n%s", stdout)
+	}
+	code, stdout, stderr = gauntlet("grade", "dealer2310", "-j", "1", "-failfast", "-run", "player_A_args", buggy)
+	if code != 1 || !strings.Contains(stdout, "STOPPED at the first failure (-failfast)") || strings.Count(stderr, "WRONG-EXIT") > 2 {
+		t.Errorf("-failfast: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }

@@ -144,6 +144,9 @@ type Options struct {
 	// Stop, when closed, makes Run start no more case runs: it waits for the running ones
 	// and returns the outcomes it has (fewer than asked; see Run).
 	Stop <-chan struct{}
+	// OnOutcome, when set, is called with each case run's outcome as soon as it is known
+	// (from the goroutine that ran it; calls may come at once), for streaming and progress.
+	OnOutcome func(Outcome)
 }
 
 // Outcome is the result of one case in one pairing.
@@ -233,6 +236,9 @@ jobs:
 			}
 			o.Counted = j.counted
 			out[j.slot] = o
+			if opt.OnOutcome != nil {
+				opt.OnOutcome(o)
+			}
 		}(j, sem)
 	}
 	wg.Wait()

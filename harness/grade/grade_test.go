@@ -281,6 +281,8 @@ func TestClassifyDetail(t *testing.T) {
 			"run $EAIT 2 A exited but left processes running or files behind: sleep (pid 7)"},
 		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got nothing within 5s; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n",
 			`FAIL at step 3 (line 4 of the conversation: expect "X"): want "X\n", got nothing within 5s; player: killed` + unflushedHint},
+		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 1 (line 2 of the conversation: hello \"!\"): want \"!\", got nothing within 5s; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n",
+			`FAIL at step 1 (line 2 of the conversation: hello "!"): want "!", got nothing within 5s; player: killed` + unflushedHint},
 		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 9 (line 10 of the conversation: eof): want EOF, got nothing within 5s (stdout still open); player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n",
 			"FAIL at step 9 (line 10 of the conversation: eof): want EOF, got nothing within 5s (stdout still open); player: killed"},
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -152,8 +154,17 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 			fmt.Fprintln(w)
 		}
 	}
+	builds := map[string]int{} // BUILD-FAIL details: one entry each, with a count
 	for _, c := range r.Cases {
-		if c.Verdict.Passed() {
+		if c.Verdict == BuildFail {
+			builds[c.Detail]++
+		}
+	}
+	for _, d := range slices.Sorted(maps.Keys(builds)) {
+		fmt.Fprintf(w, "\n%s (%d case runs): %s\n", BuildFail, builds[d], d)
+	}
+	for _, c := range r.Cases {
+		if c.Verdict.Passed() || c.Verdict == BuildFail {
 			continue
 		}
 		counted := ""

@@ -91,7 +91,8 @@ func Classify(log string, script []byte, judged string, theirs func(prog string)
 			return Limit, "file size limit: " + detail
 		case strings.Contains(detail, "got killed by SIG"):
 			return Crash, detail
-		case strings.Contains(detail, "of the conversation: expect ") && strings.Contains(detail, "got nothing within"):
+		case (strings.Contains(detail, "of the conversation: expect ") || strings.Contains(detail, "of the conversation: hello ")) &&
+			strings.Contains(detail, "got nothing within"):
 			return Timeout, detail + unflushedHint
 		case strings.Contains(detail, "nothing within"):
 			return Timeout, detail
