@@ -120,7 +120,27 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gauntlet grade: unknown game %q (games: %s)\n", args[0], strings.Join(programs.GradeGames(), ", "))
 		return 2
 	}
-	if err := fs.Parse(args[1:]); err != nil {
+	positional, err := parseInterspersed(fs, args[1:])
+	if err != nil {
+		return 2
+	}
+	dashes := 0
+	for _, out := range []string{f.jsonFile, f.junitFile, f.gradescope, f.csvFile} {
+		if out == "-" {
+			dashes++
+		}
+	}
+	if dashes > 1 {
+		fmt.Fprint(stderr, "gauntlet grade: only one report can go to stdout (-)\n")
+		return 2
+	}
+	reportStdout = stdout
+	if dashes == 1 {
+		// The report takes stdout; the summary goes to stderr.
+		stdout = stderr
+	}
+	if f.jobs <= 0 {
+		fmt.Fprintf(stderr, "gauntlet grade: -j %d: want at least 1\n", f.jobs)
 		return 2
 	}
 	if err := f.limits.Validate(); err != nil {
@@ -157,12 +177,8 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		explain(stdout, g, cases, filter)
 		return 0
 	}
-	dirs := fs.Args()
+	dirs := positional
 	for _, d := range dirs {
-		if strings.HasPrefix(d, "-") {
-			fmt.Fprintf(stderr, "gauntlet grade: %s: flags go before the folders\n", d)
-			return 2
-		}
 		if st, err := os.Stat(d); err != nil {
 			fmt.Fprintf(stderr, "gauntlet grade: %s: no such folder\n", d)
 			return 2
@@ -498,6 +514,9 @@ func writeFile(path string, fn func(io.Writer) error) error {
 	if path == "" {
 		return nil
 	}
+	if path == "-" {
+		return fn(reportStdout)
+	}
 	// Through a new file renamed into place: a link planted at path is replaced, never
 	// written through, and a reader never sees half a report.
 	return writeAtomic(path, fn)
@@ -533,4 +552,28 @@ func loadSuite(g grade.Game, path string) ([]grade.Case, error) {
 		return nil, err
 	}
 	return []grade.Case{c}, nil
+}
+
+// reportStdout is where a report named "-" goes: the command's stdout.
+var reportStdout io.Writer = os.Stdout
+
+// parseInterspersed parses flags wherever they stand among the positional arguments (a
+// folder, then -json FILE, as gh and kubectl allow), and returns the positional ones; "--"
+// ends the flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 
 	"gauntlet/programs"
 )
@@ -26,7 +27,8 @@ Commands:
   exec PROGRAM [ARGS...]
                       run as one of the reference or mock programs
   programs            list the programs gauntlet can run as
-  help                show this text
+  version             the module version and the source revision of this binary
+  help [COMMAND]      show this text, or a command's
 
 Games: dealer2310 (2310dealer, 2310A, 2310B), stlucia (stlucia, EAIT, SCIENCE, HABS, HASS, MABS),
 stratego (stratego, stratego-random, stratego-hunter, ai).
@@ -64,7 +66,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && args[0] == "help" {
+			switch args[1] {
+			case "grade", "play", "fuzz", "tournament":
+				return run([]string{args[1], "--help"}, stdout, stderr)
+			}
+		}
 		fmt.Fprint(stdout, usage)
+		return 0
+	case "version":
+		fmt.Fprintln(stdout, version())
 		return 0
 	case "programs":
 		for _, p := range programs.All() {
@@ -94,4 +105,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "gauntlet: unknown command %q\n%s", args[0], usage)
 	return 2
+}
+
+// version says which gauntlet this is: the module's version and the VCS revision it was
+// built from, as the Go toolchain recorded them.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "gauntlet (no build information)"
+	}
+	v := "gauntlet " + info.Main.Version
+	rev, modified := "", false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev != "" {
+		v += " revision " + rev
+		if modified {
+			v += " (modified)"
+		}
+	}
+	return v + " " + info.GoVersion
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -107,5 +108,49 @@ func TestGradeStreamsAndFailsFast(t *testing.T) {
 	code, stdout, stderr = gauntlet("grade", "dealer2310", "-j", "1", "-failfast", "-run", "player_A_args", buggy)
 	if code != 1 || !strings.Contains(stdout, "STOPPED at the first failure (-failfast)") || strings.Count(stderr, "WRONG-EXIT") > 2 {
 		t.Errorf("-failfast: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// gauntlet version names the source revision it was built from.
+func TestVersion(t *testing.T) {
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skipf("not in a git checkout: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "gauntlet")
+	if out, err := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if info, _ := exec.Command("go", "version", "-m", bin).Output(); !strings.Contains(string(info), "vcs.revision=") {
+		t.Skip("the go command recorded no revision in this checkout (a git worktree): nothing to show")
+	}
+	out, err := exec.Command(bin, "version").Output()
+	if err != nil || !strings.HasPrefix(string(out), "gauntlet ") || !strings.Contains(string(out), "revision "+strings.TrimSpace(string(head))) {
+		t.Errorf("version: %q %v, want the revision %s", out, err, head)
+	}
+}
+
+// Flags may follow the folders; a report may go to stdout (the summary then goes to
+// stderr); help COMMAND is the command's help; -j 0 is refused.
+func TestCLIConveniences(t *testing.T) {
+	gauntletBinary(t)
+	if code, stdout, _ := gauntlet("help", "grade"); code != 0 || !strings.HasPrefix(stdout, "usage: gauntlet grade") {
+		t.Errorf("help grade: %d %q", code, stdout)
+	}
+	code, stdout, stderr := gauntlet("grade", "stlucia", "-run", "^hub_args_usage_none$", "-json", "-")
+	if code != 0 || !strings.HasPrefix(stdout, "{") || !strings.Contains(stderr, "total") {
+		t.Errorf("-json -: exit %d, stdout %.60q, stderr %.60q", code, stdout, stderr)
+	}
+	if code, _, _ := gauntlet("grade", "stlucia", "-j", "0"); code != 2 {
+		t.Errorf("-j 0: exit %d, want 2", code)
+	}
+	// A flag after the folder: the folder is graded and the flag applies.
+	_, here, _, _ := runtime.Caller(0)
+	buggy := filepath.Join(filepath.Dir(here), "..", "..", "fixtures", "submissions", "buggy2310")
+	jsonFile := filepath.Join(t.TempDir(), "r.json")
+	if code, _, stderr := gauntlet("grade", "dealer2310", buggy, "-run", "^player_A_args_id_beyond_count$", "-json", jsonFile); code != 1 {
+		t.Errorf("flags after the folder: exit %d, %s", code, stderr)
+	} else if _, err := os.Stat(jsonFile); err != nil {
+		t.Errorf("flags after the folder: no -json report: %v", err)
 	}
 }
