@@ -368,7 +368,6 @@ func TestGradeUsageErrors(t *testing.T) {
 		{"out without folders", []string{"-out", "o"}, "-out needs the submissions' folders"},
 		{"json for a cohort", []string{"-json", "x.json", a, b}, "for a cohort use -out"},
 		{"gradescope for a cohort", []string{"-gradescope", "x.json", a, b}, "-gradescope is for one submission"},
-		{"flag after the folders", []string{a, "-j", "2"}, "flags go before the folders"},
 		{"not a folder", []string{a, filepath.Join(root, "missing")}, "missing: no such folder"},
 		{"same folder twice", []string{a, b, a}, "given twice"},
 		{"another run's report in -out", []string{"-out", out, a, b}, "is the report of another run"},
