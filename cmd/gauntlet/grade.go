@@ -56,22 +56,23 @@ func (p progFlags) Set(s string) error {
 }
 
 type gradeFlags struct {
-	jobs       int
-	run        string
-	timeout    time.Duration
-	explain    bool
-	noBuild    bool
-	verbose    bool
-	failfast   bool
-	jsonFile   string
-	junitFile  string
-	gradescope string
-	csvFile    string
-	outDir     string
-	progs      progFlags
-	limits     sandbox.Limits
-	unsafe     bool
-	suite      string
+	jobs         int
+	run          string
+	timeout      time.Duration
+	explain      bool
+	noBuild      bool
+	verbose      bool
+	failfast     bool
+	jsonFile     string
+	junitFile    string
+	gradescope   string
+	csvFile      string
+	outDir       string
+	progs        progFlags
+	limits       sandbox.Limits
+	unsafe       bool
+	suite        string
+	gsVisibility string
 	// boxed: builds and cases run in boxes (set from the machine, see boxDecision)
 	boxed bool
 	// hide: the submission folders a build must not see (every one of the grade's)
@@ -93,6 +94,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.jsonFile, "json", "", "write the report as JSON to `FILE` (docs/report-format.md)")
 	fs.StringVar(&f.junitFile, "junit", "", "write the report as JUnit XML to `FILE` (a cohort: one testsuite per submission)")
 	fs.StringVar(&f.gradescope, "gradescope", "", "write a Gradescope results.json to `FILE`")
+	fs.StringVar(&f.gsVisibility, "gradescope-visibility", "visible", "visibility of the Gradescope results: visible, hidden, after_due_date or after_published")
 	fs.StringVar(&f.csvFile, "csv", "", "write the cohort table (one row per submission) as CSV to `FILE`")
 	fs.StringVar(&f.suite, "suite", "", "grade with the cases of `PATH` (a folder of .txtar cases, or one case file, e.g. a fuzzer's regression file) instead of the built-in suite")
 	fs.StringVar(&f.outDir, "out", "", "cohort: write each submission's JSON report to `DIR`/NAME.json as soon as it is done; skip those already there")
@@ -141,6 +143,10 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if f.jobs <= 0 {
 		fmt.Fprintf(stderr, "gauntlet grade: -j %d: want at least 1\n", f.jobs)
+		return 2
+	}
+	if !slices.Contains(grade.GradescopeVisibilities, f.gsVisibility) {
+		fmt.Fprintf(stderr, "gauntlet grade: -gradescope-visibility %q: want one of %s\n", f.gsVisibility, strings.Join(grade.GradescopeVisibilities, ", "))
 		return 2
 	}
 	if err := f.limits.Validate(); err != nil {
@@ -491,7 +497,7 @@ func writeReports(g grade.Game, rep *grade.Report, f gradeFlags) error {
 	if err := writeFile(f.junitFile, func(w io.Writer) error { return grade.WriteJUnit(w, rep) }); err != nil {
 		return err
 	}
-	if err := writeFile(f.gradescope, rep.WriteGradescope); err != nil {
+	if err := writeFile(f.gradescope, func(w io.Writer) error { return rep.WriteGradescopeVisible(w, f.gsVisibility) }); err != nil {
 		return err
 	}
 	return writeFile(f.csvFile, func(w io.Writer) error {

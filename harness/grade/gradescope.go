@@ -20,6 +20,8 @@ type (
 		Score         float64  `json:"score"`
 		ExecutionTime int      `json:"execution_time"`
 		Output        string   `json:"output"`
+		OutputFormat  string   `json:"output_format"`
+		Visibility    string   `json:"visibility"`
 		Tests         []gsTest `json:"tests"`
 	}
 	gsTest struct {
@@ -37,12 +39,20 @@ type (
 // test per marking category worth its marks; then, worth nothing (score 0 of 0) so that
 // they only explain, one test for the build when it failed or did not make every program, and one per case and pairing
 // that did not simply pass, carrying what was checked, what happened and the log. The
-// top-level output is the terminal summary. Every test is visible to the student.
-func (r *Report) WriteGradescope(w io.Writer) error {
+// top-level output is the terminal summary (output_format "text"). Every test, and the
+// results as a whole, have the visibility given (Gradescope's: visible, hidden,
+// after_due_date or after_published).
+func (r *Report) WriteGradescope(w io.Writer) error { return r.WriteGradescopeVisible(w, "visible") }
+
+// GradescopeVisibilities are the visibilities Gradescope knows.
+var GradescopeVisibilities = []string{"visible", "hidden", "after_due_date", "after_published"}
+
+// WriteGradescopeVisible is WriteGradescope with the given visibility.
+func (r *Report) WriteGradescopeVisible(w io.Writer, visibility string) error {
 	var summary bytes.Buffer
 	r.WriteSummary(&summary, false)
 	res := gsResults{Score: r.Marks, ExecutionTime: int(math.Ceil(r.Seconds)), Output: summary.String(),
-		Tests: []gsTest{}}
+		OutputFormat: "text", Visibility: visibility, Tests: []gsTest{}}
 	for _, c := range r.Categories {
 		t := gsTest{Name: c.Name, Score: c.Marks, MaxScore: c.MaxMarks, Status: "failed", Visibility: "visible"}
 		switch {
@@ -73,6 +83,9 @@ func (r *Report) WriteGradescope(w io.Writer) error {
 			t.Output = clip(caseText(c), GradescopeOutputLimit)
 		}
 		res.Tests = append(res.Tests, t)
+	}
+	for i := range res.Tests {
+		res.Tests[i].Visibility = visibility
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -1,0 +1,158 @@
+// Package ci holds the ready-to-use CI and autograder set-ups (ci/github, ci/gitlab,
+// ci/gradescope; docs/ci.md); its tests check each one.
+package ci
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"gauntlet/harness/buildtest"
+)
+
+func readYAML(t *testing.T, file string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return doc
+}
+
+// GitHub workflows: triggers, a job on a runner, GAME set, steps that install gauntlet,
+// grade, keep the reports and publish the JUnit file.
+func TestGitHubWorkflows(t *testing.T) {
+	for _, f := range []string{"github/gauntlet.yml", "github/gauntlet-cohort.yml"} {
+		doc := readYAML(t, f)
+		if doc["on"] == nil || doc["name"] == nil {
+			t.Errorf("%s: no name or on", f)
+		}
+		if env, _ := doc["env"].(map[string]any); env["GAME"] != "stlucia" {
+			t.Errorf("%s: env.GAME is %v", f, env["GAME"])
+		}
+		jobs, _ := doc["jobs"].(map[string]any)
+		if len(jobs) != 1 {
+			t.Fatalf("%s: jobs %v", f, jobs)
+		}
+		for name, j := range jobs {
+			job, _ := j.(map[string]any)
+			if job["runs-on"] == nil {
+				t.Errorf("%s: job %s has no runs-on", f, name)
+			}
+			steps, _ := job["steps"].([]any)
+			var text []string
+			for _, s := range steps {
+				step, _ := s.(map[string]any)
+				text = append(text, fmtStep(step))
+			}
+			all := strings.Join(text, "\n")
+			for _, want := range []string{"go install ./cmd/gauntlet", "gauntlet\" grade \"$GAME\"", "actions/upload-artifact", "junit"} {
+				if !strings.Contains(all, want) {
+					t.Errorf("%s: no step with %q:\n%s", f, want, all)
+				}
+			}
+		}
+	}
+}
+
+func fmtStep(step map[string]any) string {
+	var b strings.Builder
+	for _, k := range []string{"uses", "run", "name"} {
+		if v, ok := step[k].(string); ok {
+			b.WriteString(v + " ")
+		}
+	}
+	if with, ok := step["with"].(map[string]any); ok {
+		for k, v := range with {
+			b.WriteString(k + "=" + strings.TrimSpace(toString(v)) + " ")
+		}
+	}
+	return b.String()
+}
+
+func toString(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// The GitLab template: both jobs grade and keep a JUnit report.
+func TestGitLabTemplate(t *testing.T) {
+	doc := readYAML(t, "gitlab/gauntlet.gitlab-ci.yml")
+	if vars, _ := doc["variables"].(map[string]any); vars["GAME"] != "stlucia" {
+		t.Errorf("variables.GAME is %v", vars["GAME"])
+	}
+	for _, name := range []string{"gauntlet", "gauntlet-cohort"} {
+		job, _ := doc[name].(map[string]any)
+		script, _ := job["script"].([]any)
+		art, _ := job["artifacts"].(map[string]any)
+		reports, _ := art["reports"].(map[string]any)
+		if len(script) == 0 || !strings.Contains(toString(script[0]), "gauntlet grade \"$GAME\"") || reports["junit"] == nil {
+			t.Errorf("job %s: script %v, artifacts %v", name, script, art)
+		}
+	}
+}
+
+// run_autograder, on a folder laid out as Gradescope lays it out, writes a results.json
+// in Gradescope's format with the marks the grader gives, and the visibility set.
+func TestGradescopeAutograder(t *testing.T) {
+	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	root := t.TempDir()
+	sub := filepath.Join(root, "submission")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fixture := filepath.Join("..", "fixtures", "submissions", "buggy2310")
+	entries, _ := os.ReadDir(fixture)
+	for _, e := range entries {
+		data, _ := os.ReadFile(filepath.Join(fixture, e.Name()))
+		os.WriteFile(filepath.Join(sub, e.Name()), data, 0o644)
+	}
+	cmd := exec.Command("sh", "gradescope/run_autograder")
+	cmd.Env = append(os.Environ(), "AUTOGRADER="+root, "GAUNTLET="+gauntlet, "GAME=dealer2310", "VISIBILITY=after_due_date")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("run_autograder: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "results", "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Score        *float64 `json:"score"`
+		OutputFormat string   `json:"output_format"`
+		Visibility   string   `json:"visibility"`
+		Tests        []struct {
+			Name       string   `json:"name"`
+			Score      *float64 `json:"score"`
+			MaxScore   float64  `json:"max_score"`
+			Status     string   `json:"status"`
+			Visibility string   `json:"visibility"`
+		} `json:"tests"`
+	}
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Score == nil || res.OutputFormat != "text" || res.Visibility != "after_due_date" || len(res.Tests) == 0 {
+		t.Fatalf("results: %s", data)
+	}
+	sum := 0.0
+	for _, tc := range res.Tests {
+		if tc.Name == "" || tc.Score == nil || (tc.Status != "passed" && tc.Status != "failed") || tc.Visibility != "after_due_date" {
+			t.Errorf("test %+v", tc)
+		}
+		sum += *tc.Score
+	}
+	// The categories' scores add up to the score (each rounded to hundredths); the buggy
+	// fixture scores some marks, not all.
+	if diff := sum - *res.Score; diff > 0.05 || diff < -0.05 || *res.Score <= 0 || *res.Score >= 42 {
+		t.Errorf("score %v, the tests add up to %v", *res.Score, sum)
+	}
+}
