@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 )
 
@@ -65,6 +66,12 @@ func WriteJUnit(w io.Writer, reports ...*Report) error {
 	total := 0.0
 	var games []string
 	for _, r := range reports {
+		// With several subjects (a cohort), each one's classnames start with its name, so
+		// that CI views do not merge students' cases.
+		prefix := ""
+		if len(reports) > 1 {
+			prefix = filepath.Base(r.Subject) + "/"
+		}
 		s := junitSuite{Name: r.Game + ": " + r.Subject, Time: seconds(r.Seconds),
 			Timestamp: r.Started.UTC().Format("2006-01-02T15:04:05")}
 		if len(games) == 0 || games[len(games)-1] != r.Game {
@@ -76,7 +83,7 @@ func WriteJUnit(w io.Writer, reports ...*Report) error {
 				fmt.Sprintf("%g/%g (%d/%d cases passed)", c.Marks, c.MaxMarks, c.Passed, c.Cases)})
 		}
 		if b := r.Build; b != nil {
-			tc := junitCase{Name: "build", Classname: "build", Time: seconds(b.Seconds)}
+			tc := junitCase{Name: "build", Classname: prefix + "build", Time: seconds(b.Seconds)}
 			if b.OK {
 				tc.SystemOut = buildText(b)
 			} else {
@@ -86,7 +93,7 @@ func WriteJUnit(w io.Writer, reports ...*Report) error {
 			s.Cases = append(s.Cases, tc)
 		}
 		for _, c := range r.Cases {
-			tc := junitCase{Name: c.Name(), Classname: c.Category, Time: seconds(c.Seconds)}
+			tc := junitCase{Name: c.Name(), Classname: prefix + c.Category, Time: seconds(c.Seconds)}
 			switch {
 			case c.Verdict == PassLenient:
 				tc.SystemOut = "PASS-LENIENT: passed on an allowed alternative: " + c.Detail
