@@ -434,7 +434,17 @@ func TestSuitePlayerCases(t *testing.T) {
 				files[f[2]] = printed
 			case len(f) == 6 && f[0] == "run" && f[3] == "mockhub" && f[4] == "conv" && playerVar[f[5]] != "":
 				checked++
-				t.Run(name, func(t *testing.T) { checkConversation(t, playerVar[f[5]], files["conv"], files["want.stderr"]) })
+				t.Run(name, func(t *testing.T) {
+					// A conversation that ends with `end` marks stderr only up to its ending.
+					cmpWant := "\ncmp stderr want.stderr\n"
+					if strings.HasSuffix(strings.TrimSpace(files["conv"]), "\nend") {
+						cmpWant = "\ncmpprefix stderr want.stderr\n"
+					}
+					if !strings.Contains(script, cmpWant) {
+						t.Errorf("the script does not check stderr with %q", strings.TrimSpace(cmpWant))
+					}
+					checkConversation(t, playerVar[f[5]], files["conv"], files["want.stderr"])
+				})
 			case len(f) == 8 && f[0] == "run" && f[3] == "-stdin" && playerVar[f[5]] != "":
 				var want string
 				for _, c := range strings.Split(script, "\n") {
@@ -477,6 +487,9 @@ func checkConversation(t *testing.T, name, conv, wantStderr string) {
 	var pending, replies []string
 	input := ""
 	closed := false
+	// beforeSend is refPlayer's stderr before the last line sent: with an `end` step, the
+	// case marks stderr up to there (that line only ends the conversation).
+	beforeSend, ended := "", false
 	for i, l := range strings.Split(conv, "\n") {
 		f := strings.Fields(l)
 		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
@@ -498,6 +511,7 @@ func checkConversation(t *testing.T, name, conv, wantStderr string) {
 				t.Fatalf("line %d: hello %q", i+1, arg)
 			}
 		case "send", "send-raw":
+			beforeSend = r.output()
 			if f[0] == "send" {
 				arg += "\n"
 			}
@@ -528,9 +542,17 @@ func checkConversation(t *testing.T, name, conv, wantStderr string) {
 			if want, err := strconv.Atoi(f[1]); err != nil || want != r.status {
 				t.Errorf("line %d: %s, refPlayer exits %d", i+1, l, r.status)
 			}
+		case "end":
+			ended = true
+			if got := beforeSend; got != wantStderr {
+				t.Errorf("want.stderr differs from refPlayer's stderr before the ending:\n%s", got)
+			}
 		default:
 			t.Fatalf("line %d: step %q not replayed", i+1, f[0])
 		}
+	}
+	if ended {
+		return
 	}
 	if got := r.output(); got != wantStderr {
 		t.Errorf("want.stderr differs from refPlayer's stderr:\n%s", got)

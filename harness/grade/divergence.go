@@ -41,7 +41,7 @@ func Divergence(log string) string {
 	cmd := log[cmdAt+3:]
 	cmd = cmd[:strings.IndexByte(cmd+"\n", '\n')]
 	fields := scriptWords(cmd)
-	if len(fields) < 2 || (fields[0] != "cmp" && fields[0] != "cmpalt") || (fields[1] != "stdout" && fields[1] != "stderr") {
+	if len(fields) < 2 || (fields[0] != "cmp" && fields[0] != "cmpalt" && fields[0] != "cmpprefix") || (fields[1] != "stdout" && fields[1] != "stderr") {
 		return ""
 	}
 	d, ok := lastDiff(log[:failAt])

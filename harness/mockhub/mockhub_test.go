@@ -51,6 +51,11 @@ func TestRun(t *testing.T) {
 		{"signal", pingPong, "hello \"^\"\nsignal TERM\nexit signal TERM\n", true, "killed by SIGTERM"},
 		{"extra output where EOF expected", `printf '^x'; exit 0`, "hello \"^\"\neof\n", false, `want EOF, got "x"`},
 		{"player left running is killed", `printf '^'; sleep 30`, "hello \"^\"\n", true, "killed by the mock hub"},
+		// After end, nothing is checked: any exit, any output, or none (killed at the timeout).
+		{"end: any exit", pingPong, "hello \"^\"\nsend \"PING 1\"\nexpect \"PONG 1\"\nsend \"HUH\"\nend\n", true, "ok: 5 steps matched; player: exit status 5"},
+		{"end: any output", `printf '^'; read l; echo "$l"; yes | head -c 200000; exit 3`, "hello \"^\"\nsend \"A\"\nexpect \"A\"\nend\n", true, "player: exit status 3"},
+		{"end: a player that stays", `printf '^'; sleep 30`, "hello \"^\"\nend\n", true, "killed by the mock hub"},
+		{"end does not excuse what came before", pingPong, "hello \"^\"\nsend \"PING 1\"\nexpect \"PONG 2\"\nend\n", false, `want "PONG 2\n"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,19 +80,19 @@ func TestRun(t *testing.T) {
 }
 
 func TestParseAndFormat(t *testing.T) {
-	src := "args 3 \"a b\"\nhello \"^\"\nsend \"7;::-::-\"\nsend-raw \"DONE\"\nexpect \"DO1\"\nclose\nsignal HUP\nsleep 20ms\neof\nexit 4\nexit signal SEGV\n"
+	src := "args 3 \"a b\"\nhello \"^\"\nsend \"7;::-::-\"\nsend-raw \"DONE\"\nexpect \"DO1\"\nclose\nsignal HUP\nsleep 20ms\neof\nexit 4\nexit signal SEGV\nend\n"
 	c, err := Parse(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Args) != 2 || c.Args[1] != "a b" || len(c.Steps) != 10 {
+	if len(c.Args) != 2 || c.Args[1] != "a b" || len(c.Steps) != 11 {
 		t.Fatalf("parsed %+v", c)
 	}
 	again, err := Parse(c.Format())
 	if err != nil || again.Format() != c.Format() {
 		t.Fatalf("round trip: %v\n%s\nvs\n%s", err, again.Format(), c.Format())
 	}
-	for _, bad := range []string{"expect", "send \"a\nb\"", "exit -1", "exit signal NOPE", "sleep x", "frobnicate", "args 1\nargs 2", "close now"} {
+	for _, bad := range []string{"expect", "send \"a\nb\"", "exit -1", "exit signal NOPE", "sleep x", "frobnicate", "args 1\nargs 2", "close now", "end now", "end\nexit 0"} {
 		var e *Error
 		if _, err := Parse(bad); !errors.As(err, &e) {
 			t.Errorf("Parse(%q) = %v, want *Error", bad, err)

@@ -237,6 +237,26 @@ func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool)
 		if len(p.buf) > 0 {
 			return "EOF", strconv.Quote(string(p.buf)), false
 		}
+	case End:
+		// Not checked: wait for the player to exit, throwing its stdout away, and let finish
+		// kill it if it does not.
+		for {
+			select {
+			case <-p.exited:
+				return "", "", true
+			case <-timer.C:
+				return "", "", true
+			case _, ok := <-p.out:
+				if !ok {
+					p.eof = true
+					select {
+					case <-p.exited:
+					case <-timer.C:
+					}
+					return "", "", true
+				}
+			}
+		}
 	case Exit:
 		select {
 		case <-p.exited:
@@ -305,7 +325,7 @@ func describeStep(st *Step) string {
 		return "player -> hub | " + showLine(st.Text, st.Kind == Expect)
 	case Send, SendRaw:
 		return "hub -> player | " + showLine(st.Text, st.Kind == Send)
-	case Close, Signal, Sleep:
+	case Close, Signal, Sleep, End:
 		return "hub: " + st.String()
 	}
 	return "player: " + st.String()

@@ -16,6 +16,14 @@
 //	eof                             # the player must close its stdout, sending nothing more
 //	exit 0                          # the player must exit with this status
 //	exit signal SEGV                # ... or die by this signal
+//	end                             # the checked part is over (see below)
+//
+// `end`, the last step when it is used, says that what follows only ends the conversation
+// (the player was sent EARLY or shutdown, or its input was closed, only so that the run can
+// finish): the player may then write anything and exit in any way; the mock hub waits up to
+// the step timeout for it to exit by itself, then kills it, and the case passes. A case marks
+// one requirement; the ending is marked only by the cases about the ending, which end with
+// `eof` and `exit` instead.
 //
 // Live judging, for players that choose their own moves: a `judge` line sets up the game
 // (harness/live: the game's judge as the hub, reference players in the other seats), and
@@ -63,9 +71,10 @@ const (
 	EOF
 	Exit
 	Live
+	End
 )
 
-var kindNames = []string{"hello", "send", "send-raw", "expect", "close", "signal", "sleep", "eof", "exit", "live"}
+var kindNames = []string{"hello", "send", "send-raw", "expect", "close", "signal", "sleep", "eof", "exit", "live", "end"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -175,6 +184,11 @@ func Parse(text string) (*Conversation, error) {
 			if c.Judge == nil {
 				return bad("live needs a judge line before it")
 			}
+		case "end":
+			if len(f) != 1 {
+				return bad("end takes no argument")
+			}
+			st.Kind = End
 		case "close", "eof":
 			if len(f) != 1 {
 				return bad("%s takes no argument", f[0])
@@ -220,6 +234,9 @@ func Parse(text string) (*Conversation, error) {
 			}
 		default:
 			return bad("unknown step %q", f[0])
+		}
+		if k := len(c.Steps); k > 0 && c.Steps[k-1].Kind == End {
+			return bad("nothing may follow end")
 		}
 		c.Steps = append(c.Steps, st)
 	}

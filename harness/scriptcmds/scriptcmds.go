@@ -7,6 +7,7 @@
 //
 //	run [-status N|signal:NAME|any[,ALT...]] [-timeout D] [-stdin FILE] [-nofiles] [-allow NAME] [-env NAME] [-signal SIG (-after D | -after-stdout TEXT | -after-stderr TEXT)] PROG [ARGS...]
 //	cmpalt stdout|stderr|FILE WANT [ALT...]
+//	cmpprefix stdout|stderr|FILE WANT
 //	mkplayer NAME [MOCKPLAYER-FLAGS...]
 //	noprocs
 //	transcript [-who NAME] FILE...
@@ -116,6 +117,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"run":        Run,
 		"cmpalt":     CmpAlt,
+		"cmpprefix":  CmpPrefix,
 		"mkplayer":   MkPlayer,
 		"noprocs":    NoProcs,
 		"transcript": Transcript,
@@ -446,6 +448,44 @@ func CmpAlt(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Logf("%s", diff.Diff(args[0], []byte(got), args[i], []byte(ts.ReadFile(args[i]))))
 	}
 	ts.Fatalf("cmpalt: %s matches none of %s", args[0], strings.Join(args[1:], ", "))
+}
+
+// CmpPrefix checks that stdout, stderr (of the last command) or a file begins with WANT;
+// what follows is not checked. A player case whose conversation ends with the mock hub's
+// `end` step uses it: the output up to the checked point is marked, what the player prints
+// while it ends (an EARLY or shutdown message it was sent only so that the run could finish)
+// is not, since the cases about that ending mark it. On a mismatch it shows a unified diff of
+// WANT against as many lines of the output.
+//
+//	cmpprefix stderr want.stderr
+func CmpPrefix(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: cmpprefix stdout|stderr|FILE WANT")
+	}
+	got, want := ts.ReadFile(args[0]), ts.ReadFile(args[1])
+	if strings.HasPrefix(got, want) {
+		return
+	}
+	ts.Logf("%s", diff.Diff(args[0], []byte(firstLines(got, want)), args[1], []byte(want)))
+	ts.Fatalf("cmpprefix: %s does not begin with %s", args[0], args[1])
+}
+
+// firstLines is the start of text with as many lines as want has (a last line without '\n'
+// counting as one).
+func firstLines(text, want string) string {
+	n := strings.Count(want, "\n")
+	if !strings.HasSuffix(want, "\n") {
+		n++
+	}
+	end := 0
+	for ; n > 0 && end < len(text); n-- {
+		i := strings.IndexByte(text[end:], '\n')
+		if i < 0 {
+			return text
+		}
+		end += i + 1
+	}
+	return text[:end]
 }
 
 // commandName is the base name of a command line's first word.

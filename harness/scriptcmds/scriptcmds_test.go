@@ -45,6 +45,8 @@ func TestCommandsFail(t *testing.T) {
 		{"endless output", "run -status any sh -c 'yes'\n", "wrote more than"},
 		{"limits from the grader apply", "env GAUNTLET_LIMITS='{\"FileSize\":1000}'\nrun sh -c 'head -c 5000 /dev/zero > big'\n", "want exit 0, got 153"}, // 128 + SIGXFSZ
 		{"cmpalt mismatch", "run sh -c 'echo c'\ncmpalt stdout a.txt b.txt\n-- a.txt --\na\n-- b.txt --\nb\n", "matches none of a.txt, b.txt"},
+		{"cmpprefix mismatch", "run sh -c 'printf \"a\\\\nc\\\\nd\\\\n\"'\ncmpprefix stdout w.txt\n-- w.txt --\na\nb\n", "stdout does not begin with w.txt"},
+		{"cmpprefix shorter output", "run sh -c 'echo a'\ncmpprefix stdout w.txt\n-- w.txt --\na\nb\n", "does not begin with"},
 		{"run finds an escaped process", "run sh -c 'setsid sleep 30 >/dev/null 2>&1 < /dev/null & sleep 0.3; exit 0'\n", "process left running"},
 		{"noprocs finds an escaped process", "exec sh -c 'setsid sleep 30 >/dev/null 2>&1 < /dev/null & sleep 0.3; exit 0'\nnoprocs\n", "noprocs: still running"},
 	}
@@ -70,6 +72,18 @@ func TestLenientIsReported(t *testing.T) {
 	r = runScript(t, "run -status 4,6 sh -c 'exit 4'\n")
 	if !r.Passed || len(r.Lenient) != 0 {
 		t.Fatalf("result %+v", r)
+	}
+}
+
+// cmpprefix passes on an output that begins with the wanted text, whatever follows, and
+// shows the differing line of one that does not.
+func TestCmpPrefix(t *testing.T) {
+	if r := runScript(t, "run sh -c 'printf \"a\\\\nb\\\\nEarly game over\\\\n\"'\ncmpprefix stdout w.txt\n-- w.txt --\na\nb\n"); !r.Passed || len(r.Lenient) != 0 {
+		t.Fatalf("an output beginning with the wanted text failed:\n%s", r.Log)
+	}
+	r := runScript(t, "run sh -c 'printf \"a\\\\nc\\\\nd\\\\n\"'\ncmpprefix stdout w.txt\n-- w.txt --\na\nb\n")
+	if r.Passed || !strings.Contains(r.Log, "-c\n+b\n") || strings.Contains(r.Log, "-d") {
+		t.Fatalf("want a diff of the two first lines:\n%s", r.Log)
 	}
 }
 
