@@ -1,0 +1,10 @@
+// Command clue-server is the reference Clue server (docs/clue.md).
+package main
+
+import (
+	"os"
+
+	server "gauntlet/hub/clue"
+)
+
+func main() { os.Exit(server.Main()) }

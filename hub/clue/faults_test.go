@@ -1,0 +1,113 @@
+package clue
+
+import (
+	"io"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	game "gauntlet/games/clue"
+	"gauntlet/games/judge"
+	client "gauntlet/players/clue"
+)
+
+// faulty plays as the sensible client until its first turn, where it does its fault.
+type faulty struct {
+	judge.Responder
+	fault  string
+	inTurn bool
+	done   bool
+}
+
+func (f *faulty) React(line string) judge.Reaction {
+	if f.done {
+		return f.Responder.React(line)
+	}
+	if line == game.MsgTurn {
+		f.inTurn = true
+		return judge.Reaction{}
+	}
+	if !f.inTurn {
+		return f.Responder.React(line)
+	}
+	switch f.fault {
+	case "wall":
+		if line == game.MsgRolled {
+			return judge.Reaction{}
+		}
+		if strings.HasPrefix(line, "(") {
+			return judge.Reaction{Replies: []string{game.CmdRoll}}
+		}
+		f.done = true
+		return judge.Reaction{Replies: []string{"(12 12)"}}
+	case "garbage":
+		f.done = true
+		return judge.Reaction{Replies: []string{"dance"}}
+	case "silent":
+		f.done = true
+		return judge.Reaction{}
+	case "gone":
+		return judge.Reaction{Done: true}
+	case "slow":
+		f.done = true
+		time.Sleep(200 * time.Millisecond)
+		f.Responder.React(game.MsgTurn)
+		return f.Responder.React(line)
+	}
+	panic(f.fault)
+}
+
+// Every fault of a client ends with that client dropped, and the game goes on to its end
+// without it; a slow client within the timeout is not dropped.
+func TestFaultyClients(t *testing.T) {
+	for fault, want := range map[string]string{
+		"wall":    `Scarlet dropped: sent "(12 12)": (12 12) cannot be reached`,
+		"garbage": `Scarlet dropped: sent "dance": a turn is answered with roll, no-roll or accuse`,
+		"silent":  "Scarlet dropped: no line in time",
+		"gone":    "Scarlet dropped: the connection ended",
+		"slow":    "",
+	} {
+		t.Run(fault, func(t *testing.T) {
+			o := options(4)
+			o.Clients, o.Reply = 1, 300*time.Millisecond
+			start := time.Now()
+			port, wait := serve(t, o)
+			conn := dialed(t, port)
+			go playOn2(conn, &faulty{Responder: game.NewClient("f", brain("sensible", 4, 0)), fault: fault})
+			account := wait()
+			if want == "" {
+				if strings.Contains(account, "dropped") {
+					t.Errorf("a slow client within the timeout was dropped:\n%s", account)
+				}
+			} else if !strings.Contains(account, want) || !strings.Contains(account, "Scarlet is out of the game") {
+				t.Errorf("account has no %q:\n%s", want, account)
+			}
+			if !strings.Contains(account, "\nsolution (") {
+				t.Errorf("the game did not end:\n%s", account)
+			}
+			t.Logf("%s: %v", fault, time.Since(start))
+		})
+	}
+}
+
+func playOn2(conn net.Conn, r judge.Responder) {
+	defer conn.Close()
+	client.Play(r, conn, io.Discard)
+}
+
+// A connection that sends no name is not seated; the seat goes to a bot when the join
+// time is up.
+func TestNoName(t *testing.T) {
+	o := options(5)
+	o.Clients, o.Reply, o.Join = 1, 200*time.Millisecond, time.Second
+	port, wait := serve(t, o)
+	conn := dialed(t, port)
+	defer conn.Close()
+	account := wait()
+	for _, want := range []string{"a connection sent no name: no line in time", "0 of 1 clients connected in time", "seat 0 Scarlet: sensible (bot)"} {
+		if !strings.Contains(account, want) {
+			t.Errorf("no %q in:\n%s", want, account)
+		}
+	}
+}

@@ -1,0 +1,61 @@
+// Package clue holds the reference Clue clients' programs: each connects to a server at
+// the host and port of its command line, sends its name, and plays with one of the pure
+// brains of gauntlet/games/clue behind that package's client responder.
+package clue
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"os"
+	"strconv"
+	"time"
+
+	game "gauntlet/games/clue"
+	"gauntlet/games/judge"
+	"gauntlet/harness/csignal"
+	"gauntlet/harness/respond"
+)
+
+// Main returns the program of the client playing the strategy kind (one of
+// game.BrainNames): clue-KIND HOST PORT [NAME [SEED]].
+func Main(kind string) func() int {
+	return func() int {
+		csignal.Default()
+		return Run(kind, os.Args[1:], os.Stderr)
+	}
+}
+
+// Run connects and plays; it returns the exit status (docs/clue.md).
+func Run(kind string, args []string, stderr io.Writer) int {
+	if len(args) < 2 || len(args) > 4 {
+		fmt.Fprintf(stderr, "Usage: clue-%s host port [name [seed]]\n", kind)
+		return game.ExitUsage
+	}
+	name, seed := kind, uint64(rand.Int64())
+	if len(args) > 2 {
+		name = args[2]
+	}
+	if len(args) > 3 {
+		n, err := strconv.ParseUint(args[3], 10, 64)
+		if err != nil {
+			fmt.Fprintf(stderr, "Usage: clue-%s host port [name [seed]]\n", kind)
+			return game.ExitUsage
+		}
+		seed = n
+	}
+	conn, err := net.DialTimeout("tcp", net.JoinHostPort(args[0], args[1]), 5*time.Second)
+	if err != nil {
+		fmt.Fprintln(stderr, "Cannot connect to server")
+		return game.ExitConnect
+	}
+	defer conn.Close()
+	brain := game.NewBrain(kind, rand.New(rand.NewPCG(seed, seed^0xc10e)))
+	return Play(game.NewClient(name, brain), conn, stderr)
+}
+
+// Play plays the client r over a connection to the server.
+func Play(r judge.Responder, conn net.Conn, stderr io.Writer) int {
+	return respond.Run(r, conn, conn, stderr)
+}
