@@ -36,6 +36,11 @@ var Examples = []Example{
 		Args:  []string{"-o", "stdout", "stratego-hunter", "stratego-random"},
 	},
 	{
+		Game: "clue", Name: "bots",
+		About: "a Clue server whose six seats are all bots, one of each kind: clue-server -clients 0 -bots strong,random,sensible,leech,sensible,random 0",
+		Args:  []string{"-clients", "0", "-bots", "strong,random,sensible,leech,sensible,random", "0"},
+	},
+	{
 		Game: "referee", Name: "tictactoe",
 		About: "a tic-tac-toe match judged by its referee: referee-runner ttt-referee ttt-perfect ttt-random",
 		Args:  []string{"ttt-referee", "ttt-perfect", "ttt-random"},

@@ -34,6 +34,7 @@ var subjects = map[string]string{
 	"DEALER": "2310dealer", "PLAYER_A": "2310A", "PLAYER_B": "2310B",
 	"STLUCIA": "stlucia", "EAIT": "EAIT", "SCIENCE": "SCIENCE", "HABS": "HABS", "HASS": "HASS", "MABS": "MABS",
 	"AI": "ai", "MANAGER": "stratego",
+	"CLIENT": "clue-client", "SERVER": "clue-server",
 	"TTT_REFEREE": "ttt-referee", "TTT_PLAYER": "ttt-player", "C4_PLAYER": "c4-player",
 }
 
@@ -58,4 +59,5 @@ func TestHarness(t *testing.T)    { testscript.Run(t, params("harness")) }
 func TestStLucia(t *testing.T)    { testscript.Run(t, params("stlucia")) }
 func TestDealer2310(t *testing.T) { testscript.Run(t, params("dealer2310")) }
 func TestStratego(t *testing.T)   { testscript.Run(t, params("stratego")) }
+func TestClue(t *testing.T)       { testscript.Run(t, params("clue")) }
 func TestReferee(t *testing.T)    { testscript.Run(t, params("referee")) }

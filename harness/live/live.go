@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gauntlet/games/clue"
 	"gauntlet/games/dealer2310"
 	"gauntlet/games/judge"
 	"gauntlet/games/referee"
@@ -35,6 +36,7 @@ var games = map[string]setup{
 	"stlucia":     stluciaGame,
 	"dealer2310":  dealerGame,
 	"stratego":    strategoGame,
+	"clue":        clueGame,
 	"tictactoe":   func(p Params, _ func(string) ([]byte, error)) (*Game, error) { return refereeGame(p, false) },
 	"connectfour": func(p Params, _ func(string) ([]byte, error)) (*Game, error) { return refereeGame(p, true) },
 }
@@ -62,6 +64,7 @@ func New(game string, p Params, read func(string) ([]byte, error)) (*Game, error
 var Keys = map[string]string{
 	"stlucia":     "rolls=FILE winscore=N players=N seat=LABEL [others=STRATEGY,...] (others default to EAIT)",
 	"dealer2310":  "path=FILE deck=FILE players=N seat=N [others=STRATEGY,...] (others default to 2310A)",
+	"clue":        "seat=0-5 [others=KIND,...] [seed=N] (a game on the Clue server's judge; the five others default to sensible; kinds: random, sensible, leech, strong)",
 	"stratego":    "seat=RED|BLUE [others=random|hunter] [seed=N] [turns=N] (the other AI defaults to random, seed 1, turns 5000)",
 	"tictactoe":   "seat=0|1 [others=random|perfect] [seed=N] (a referee-protocol match: the runner and the tic-tac-toe referee judge the player)",
 	"connectfour": "seat=0|1 [seed=N] (a referee-protocol match with write_lines and no_last_move; the other player is random)",
@@ -255,4 +258,25 @@ func refereeGame(p Params, c4 bool) (*Game, error) {
 		return nil, fmt.Errorf("live: others= must be random or perfect")
 	}
 	return &Game{Judge: referee.NewMatchJudge(&referee.TicTacToe{}), Seat: seat, Others: others}, nil
+}
+
+// clueGame is a Clue game seen by one client: the server's judge (ending at the first
+// broken rule) and reference clients in the other five seats.
+func clueGame(p Params, _ func(string) ([]byte, error)) (*Game, error) {
+	seat, err := p.int("seat")
+	if err != nil || seat < 0 || seat >= clue.Tokens {
+		return nil, fmt.Errorf("live: seat= must be 0 to 5")
+	}
+	seed, err := p.seed()
+	if err != nil {
+		return nil, err
+	}
+	names, err := p.others(clue.Tokens, "sensible", func(s string) bool { return clue.NewBrain(s, nil) != nil })
+	if err != nil {
+		return nil, err
+	}
+	j := clue.NewServer(clue.ServerOptions{Seed: seed, EndOnViolation: true})
+	return &Game{Judge: j, Seat: seat, Others: seated(clue.Tokens, seat, names, func(name string, s int) judge.Responder {
+		return clue.NewClient(name, clue.NewBrain(name, rand.New(rand.NewPCG(seed, uint64(s)))))
+	})}, nil
 }

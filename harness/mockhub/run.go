@@ -1,6 +1,7 @@
 package mockhub
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -66,7 +67,7 @@ func Run(c *Conversation, prog string, opt Options) (Result, error) {
 	if opt.StepTimeout <= 0 {
 		opt.StepTimeout = 5 * time.Second
 	}
-	p, err := start(prog, c.Args, opt.Stderr, opt.Subject)
+	p, err := start(prog, c.Args, opt.Stderr, opt.Subject, c.TCP, opt.StepTimeout)
 	if err != nil {
 		return Result{}, err
 	}
@@ -106,8 +107,8 @@ func Run(c *Conversation, prog string, opt Options) (Result, error) {
 
 type proc struct {
 	cmd    *exec.Cmd
-	stdin  *os.File
-	out    chan []byte // chunks of stdout; closed at EOF
+	stdin  io.WriteCloser // the player's stdin, or the write side of its connection
+	out    chan []byte    // chunks of stdout; closed at EOF
 	buf    []byte
 	eof    bool
 	exited chan struct{}
@@ -115,16 +116,11 @@ type proc struct {
 	killed bool
 }
 
-func start(prog string, args []string, stderr io.Writer, subj *Subject) (*proc, error) {
-	cmd := exec.Command(prog, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if subj != nil {
-		// Supplementary groups are dropped: an empty list, not root's.
-		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: subj.UID, Gid: subj.GID, Groups: []uint32{}}
-		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
-		cmd.Dir = subj.Dir
+func start(prog string, args []string, stderr io.Writer, subj *Subject, tcp bool, timeout time.Duration) (*proc, error) {
+	if tcp {
+		return startClient(prog, args, stderr, subj, timeout)
 	}
-	cmd.Stderr = stderr
+	cmd := command(prog, args, stderr, subj)
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -143,34 +139,55 @@ func start(prog string, args []string, stderr io.Writer, subj *Subject) (*proc, 
 		return nil, fmt.Errorf("cannot start %s: %w", prog, err)
 	}
 	p := &proc{cmd: cmd, stdin: inW, out: make(chan []byte, 16), exited: make(chan struct{})}
-	go func() {
-		defer close(p.out)
-		defer outR.Close()
-		for {
-			b := make([]byte, 4096)
-			n, err := outR.Read(b)
-			if n > 0 {
-				p.out <- b[:n]
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	go func() {
-		err := cmd.Wait()
-		p.status = "exit status 0"
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-				p.status = "killed by " + transcript.SignalName(ws.Signal())
-			} else {
-				p.status = fmt.Sprintf("exit status %d", ee.ExitCode())
-			}
-		}
-		close(p.exited)
-	}()
+	go p.read(outR)
+	go p.wait()
 	return p, nil
+}
+
+// command is the player's command: its own process group and, as a root mock hub's
+// subject, its own user and folder.
+func command(prog string, args []string, stderr io.Writer, subj *Subject) *exec.Cmd {
+	cmd := exec.Command(prog, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if subj != nil {
+		// Supplementary groups are dropped: an empty list, not root's.
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: subj.UID, Gid: subj.GID, Groups: []uint32{}}
+		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+		cmd.Dir = subj.Dir
+	}
+	cmd.Stderr = stderr
+	return cmd
+}
+
+// read passes what the player writes to p.out in chunks, and closes it at the end.
+func (p *proc) read(r io.ReadCloser) {
+	defer close(p.out)
+	defer r.Close()
+	for {
+		b := make([]byte, 4096)
+		n, err := r.Read(b)
+		if n > 0 {
+			p.out <- b[:n]
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// wait records how the player ended.
+func (p *proc) wait() {
+	err := p.cmd.Wait()
+	p.status = "exit status 0"
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			p.status = "killed by " + transcript.SignalName(ws.Signal())
+		} else {
+			p.status = fmt.Sprintf("exit status %d", ee.ExitCode())
+		}
+	}
+	close(p.exited)
 }
 
 // fill waits until the buffer holds n bytes, a newline (when line is set), or EOF.
@@ -218,6 +235,12 @@ func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool)
 		n := len(st.Text)
 		timedOut := p.fill(timer.C, func(b []byte) bool { return len(b) >= n })
 		return p.take(strconv.Quote(st.Text), n, timedOut, timeout)
+	case ExpectAny:
+		timedOut := p.fill(timer.C, hasLine)
+		if !hasLine(p.buf) {
+			return p.take("a line", len(p.buf), timedOut, timeout)
+		}
+		p.buf = p.buf[bytes.IndexByte(p.buf, '\n')+1:]
 	case Expect:
 		timedOut := p.fill(timer.C, hasLine)
 		want := strconv.Quote(st.Text + "\n")
@@ -323,6 +346,8 @@ func describeStep(st *Step) string {
 	switch st.Kind {
 	case Hello, Expect:
 		return "player -> hub | " + showLine(st.Text, st.Kind == Expect)
+	case ExpectAny:
+		return "player -> hub | (a line)"
 	case Send, SendRaw:
 		return "hub -> player | " + showLine(st.Text, st.Kind == Send)
 	case Close, Signal, Sleep, End:

@@ -72,9 +72,10 @@ const (
 	Exit
 	Live
 	End
+	ExpectAny
 )
 
-var kindNames = []string{"hello", "send", "send-raw", "expect", "close", "signal", "sleep", "eof", "exit", "live", "end"}
+var kindNames = []string{"hello", "send", "send-raw", "expect", "close", "signal", "sleep", "eof", "exit", "live", "end", "expect-any"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -95,6 +96,10 @@ type Conversation struct {
 	Steps []Step
 	// Judge is the game its live steps play: the game's name and its settings.
 	Judge *JudgeSpec
+	// TCP makes the player a TCP client: the mock hub listens on a free loopback port,
+	// starts the player with "127.0.0.1 PORT" before Args, and talks over the player's
+	// connection instead of its stdin and stdout.
+	TCP bool
 }
 
 // JudgeSpec is a conversation's judge line.
@@ -189,6 +194,17 @@ func Parse(text string) (*Conversation, error) {
 				return bad("end takes no argument")
 			}
 			st.Kind = End
+		case "tcp":
+			if len(f) != 1 || c.TCP {
+				return bad("tcp takes no argument and is given once")
+			}
+			c.TCP = true
+			continue
+		case "expect-any":
+			if len(f) != 1 {
+				return bad("expect-any takes no argument")
+			}
+			st.Kind = ExpectAny
 		case "close", "eof":
 			if len(f) != 1 {
 				return bad("%s takes no argument", f[0])
@@ -257,6 +273,9 @@ func (c *Conversation) Format() string {
 			b.WriteString(" " + k + "=" + j.Params[k])
 		}
 		b.WriteByte('\n')
+	}
+	if c.TCP {
+		b.WriteString("tcp\n")
 	}
 	if len(c.Args) > 0 {
 		b.WriteString("args")

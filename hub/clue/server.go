@@ -12,10 +12,9 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"os"
 	"os/signal"
-	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -23,6 +22,7 @@ import (
 	"gauntlet/games/judge"
 	"gauntlet/harness/csignal"
 	"gauntlet/harness/lineio"
+	"gauntlet/harness/tcp"
 )
 
 // Exit statuses of the server.
@@ -32,7 +32,7 @@ const (
 	ExitListen = 2 // the port could not be listened on
 )
 
-const usage = "Usage: clue-server [-host HOST] [-seed N] [-clients N] [-bots KIND] [-t SECONDS] [-join SECONDS] [-rounds N] PORT\n"
+const usage = "Usage: clue-server [-host HOST] [-seed N] [-clients N] [-bots KIND,...] [-t SECONDS] [-join SECONDS] [-rounds N] PORT\n"
 
 // Main is the clue-server program.
 func Main() int {
@@ -46,8 +46,8 @@ type Options struct {
 	Host    string
 	Port    int
 	Seed    uint64
-	Clients int           // clients to seat before the game starts (1-6)
-	Bots    string        // the strategy of the bots in the other seats
+	Clients int           // clients to seat before the game starts (0-6)
+	Bots    []string      // the strategies of the bots in the other seats, by token, repeated
 	Reply   time.Duration // the longest wait for a client's line
 	Join    time.Duration // the longest wait for the clients to connect
 	Rounds  int
@@ -61,27 +61,36 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Host, "host", "127.0.0.1", "")
 	fs.Uint64Var(&o.Seed, "seed", 1, "")
 	fs.IntVar(&o.Clients, "clients", game.Tokens, "")
-	fs.StringVar(&o.Bots, "bots", "sensible", "")
+	bots := fs.String("bots", "sensible", "")
 	reply := fs.Float64("t", 5, "")
 	join := fs.Float64("join", 30, "")
 	fs.IntVar(&o.Rounds, "rounds", game.DefaultRounds, "")
 	err := fs.Parse(args)
 	if err == nil && fs.NArg() == 1 {
-		o.Port, err = strconv.Atoi(fs.Arg(0))
+		o.Port, err = tcp.ParsePort(fs.Arg(0))
+	}
+	if _, herr := tcp.ParseHost(o.Host); herr != nil {
+		err = herr
 	}
 	o.Reply, o.Join = seconds(*reply), seconds(*join)
-	if err != nil || fs.NArg() != 1 || o.Port < 0 || o.Port > 65535 || o.Clients < 1 || o.Clients > game.Tokens ||
-		game.NewBrain(o.Bots, nil) == nil || o.Reply <= 0 || o.Join <= 0 || o.Rounds < 1 {
+	o.Bots = strings.Split(*bots, ",")
+	for _, b := range o.Bots {
+		if game.NewBrain(b, nil) == nil {
+			err = fmt.Errorf("no bot %q", b)
+		}
+	}
+	if err != nil || fs.NArg() != 1 || o.Port < 0 || o.Port > 65535 || o.Clients < 0 || o.Clients > game.Tokens ||
+		o.Reply <= 0 || o.Join <= 0 || o.Rounds < 1 {
 		io.WriteString(stderr, usage)
 		return ExitUsage
 	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(o.Host, strconv.Itoa(o.Port)))
+	ln, err := tcp.Listen(o.Host, o.Port)
 	if err != nil {
 		fmt.Fprintf(stderr, "Cannot listen on port %d\n", o.Port)
 		return ExitListen
 	}
 	out := bufio.NewWriter(stdout)
-	fmt.Fprintf(out, "port %d\n", ln.Addr().(*net.TCPAddr).Port)
+	fmt.Fprintf(out, "port %d\n", ln.Port)
 	out.Flush()
 	Serve(ln, o, out)
 	out.Flush()
@@ -92,7 +101,7 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 
 // seat is one of the six: a client's connection or a bot.
 type seat struct {
-	conn    net.Conn
+	conn    *os.File
 	in      *lineio.Reader
 	w       *bufio.Writer
 	bot     judge.Responder
@@ -101,13 +110,12 @@ type seat struct {
 
 // Serve seats the clients that connect to ln, fills the other seats with bots, plays the
 // game and closes every connection; it writes the game's account on out.
-func Serve(ln net.Listener, o Options, out *bufio.Writer) {
+func Serve(ln *tcp.Listener, o Options, out *bufio.Writer) {
 	j := game.NewServer(game.ServerOptions{Seed: o.Seed, Rounds: o.Rounds})
 	seats := make([]*seat, game.Tokens)
 	deadline := time.Now().Add(o.Join)
 	for n := 0; n < o.Clients; {
-		ln.(*net.TCPListener).SetDeadline(deadline)
-		c, err := ln.Accept()
+		c, err := ln.Accept(deadline)
 		if err != nil {
 			fmt.Fprintf(out, "%d of %d clients connected in time\n", n, o.Clients)
 			break
@@ -128,8 +136,9 @@ func Serve(ln net.Listener, o Options, out *bufio.Writer) {
 	for t, s := range seats {
 		if s == nil {
 			r := rand.New(rand.NewPCG(o.Seed, uint64(t)))
-			seats[t] = &seat{bot: game.NewClient(o.Bots, game.NewBrain(o.Bots, r))}
-			fmt.Fprintf(out, "seat %d %s: %s (bot)\n", t, game.Suspects[t], o.Bots)
+			kind := o.Bots[t%len(o.Bots)]
+			seats[t] = &seat{bot: game.NewClient(kind, game.NewBrain(kind, r))}
+			fmt.Fprintf(out, "seat %d %s: %s (bot)\n", t, game.Suspects[t], kind)
 		}
 	}
 	out.Flush()
@@ -211,9 +220,8 @@ func Serve(ln net.Listener, o Options, out *bufio.Writer) {
 
 // why says in a few words why a connection failed.
 func why(err error) string {
-	var ne net.Error
 	switch {
-	case errors.As(err, &ne) && ne.Timeout():
+	case errors.Is(err, os.ErrDeadlineExceeded):
 		return "no line in time"
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return "the connection ended"

@@ -14,6 +14,7 @@ import (
 
 	game "gauntlet/games/clue"
 	"gauntlet/games/judge"
+	"gauntlet/harness/tcp"
 	client "gauntlet/players/clue"
 )
 
@@ -21,7 +22,7 @@ import (
 // and gives its account.
 func serve(t *testing.T, o Options) (port string, wait func() string) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := tcp.Listen("127.0.0.1", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +34,7 @@ func serve(t *testing.T, o Options) (port string, wait func() string) {
 		w.Flush()
 		close(done)
 	}()
-	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port), func() string {
+	return strconv.Itoa(ln.Port), func() string {
 		select {
 		case <-done:
 		case <-time.After(60 * time.Second):
@@ -46,7 +47,7 @@ func serve(t *testing.T, o Options) (port string, wait func() string) {
 var mix = [game.Tokens]string{"strong", "random", "sensible", "leech", "sensible", "random"}
 
 func options(seed uint64) Options {
-	return Options{Seed: seed, Clients: game.Tokens, Bots: "sensible", Reply: 5 * time.Second, Join: 10 * time.Second, Rounds: game.DefaultRounds}
+	return Options{Seed: seed, Clients: game.Tokens, Bots: []string{"sensible"}, Reply: 5 * time.Second, Join: 10 * time.Second, Rounds: game.DefaultRounds}
 }
 
 // Six clients of mixed kinds play whole games over TCP: the server's account is the

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"os"
 	"strconv"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"gauntlet/games/judge"
 	"gauntlet/harness/csignal"
 	"gauntlet/harness/respond"
+	"gauntlet/harness/tcp"
 )
 
 // Main returns the program of the client playing the strategy kind (one of
@@ -45,7 +45,12 @@ func Run(kind string, args []string, stderr io.Writer) int {
 		}
 		seed = n
 	}
-	conn, err := net.DialTimeout("tcp", net.JoinHostPort(args[0], args[1]), 5*time.Second)
+	port, err := tcp.ParsePort(args[1])
+	if err != nil {
+		fmt.Fprintf(stderr, "Usage: clue-%s host port [name [seed]]\n", kind)
+		return game.ExitUsage
+	}
+	conn, err := tcp.Dial(args[0], port, 5*time.Second)
 	if err != nil {
 		fmt.Fprintln(stderr, "Cannot connect to server")
 		return game.ExitConnect
@@ -56,6 +61,6 @@ func Run(kind string, args []string, stderr io.Writer) int {
 }
 
 // Play plays the client r over a connection to the server.
-func Play(r judge.Responder, conn net.Conn, stderr io.Writer) int {
+func Play(r judge.Responder, conn io.ReadWriter, stderr io.Writer) int {
 	return respond.Run(r, conn, conn, stderr)
 }

@@ -1,0 +1,76 @@
+package mockhub
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"gauntlet/harness/tcp"
+)
+
+// startClient starts a player that is a TCP client (a conversation's tcp line): the mock
+// hub listens on a free port of the loopback (in a grader's box, the case's own network),
+// starts the player with "127.0.0.1 PORT" before args, and takes the first connection
+// within timeout as the player's stdin and stdout. A player that does not connect in
+// time reads as one that closed its stdout at once. Its real stdout is discarded.
+func startClient(prog string, args []string, stderr io.Writer, subj *Subject, timeout time.Duration) (*proc, error) {
+	ln, err := tcp.Listen("127.0.0.1", 0)
+	if err != nil {
+		return nil, fmt.Errorf("cannot listen for the player: %w", err)
+	}
+	port := strconv.Itoa(ln.Port)
+	cmd := command(prog, append([]string{"127.0.0.1", port}, args...), stderr, subj)
+	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	defer devnull.Close()
+	cmd.Stdin, cmd.Stdout = devnull, devnull
+	if err := cmd.Start(); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("cannot start %s: %w", prog, err)
+	}
+	conn := &lateConn{ready: make(chan struct{})}
+	p := &proc{cmd: cmd, stdin: conn, out: make(chan []byte, 16), exited: make(chan struct{})}
+	go p.wait()
+	go func() {
+		defer close(conn.ready)
+		defer ln.Close()
+		c, err := ln.Accept(time.Now().Add(timeout))
+		if err != nil {
+			close(p.out)
+			return
+		}
+		conn.c = c
+		go p.read(c)
+	}()
+	return p, nil
+}
+
+// lateConn is the write side of a connection that may not exist yet: writes wait for
+// the player to connect and are lost if it never does; Close ends the mock hub's side of
+// the stream (the player reads EOF).
+type lateConn struct {
+	ready chan struct{}
+	c     *os.File
+}
+
+func (l *lateConn) Write(b []byte) (int, error) {
+	<-l.ready
+	if l.c == nil {
+		return 0, io.ErrClosedPipe
+	}
+	l.c.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	return l.c.Write(b)
+}
+
+func (l *lateConn) Close() error {
+	<-l.ready
+	if l.c == nil {
+		return nil
+	}
+	return tcp.CloseWrite(l.c)
+}

@@ -1,0 +1,28 @@
+package programs
+
+import (
+	"time"
+
+	game "gauntlet/games/clue"
+	"gauntlet/harness/grade"
+	server "gauntlet/hub/clue"
+	client "gauntlet/players/clue"
+)
+
+// Clue over TCP: the server and the reference clients. A submission builds "clue-client",
+// "clue-server" or both; the reference "clue-client" is the strong client.
+func init() {
+	register(
+		Program{Name: "clue-server", Game: "clue", Role: "hub", Main: server.Main},
+		Program{Name: "clue-client", Game: "clue", Role: "client", Main: client.Main("strong")},
+	)
+	for _, k := range game.BrainNames {
+		register(Program{Name: "clue-" + k, Game: "clue", Role: "client", Main: client.Main(k)})
+	}
+	registerGame(grade.Game{
+		Name:       "clue",
+		Programs:   []grade.Program{{Var: "SERVER", Name: "clue-server"}, {Var: "CLIENT", Name: "clue-client"}},
+		Categories: game.Categories,
+		Timeout:    30 * time.Second,
+	})
+}
