@@ -12,6 +12,7 @@ import (
 	"os"
 	"sort"
 
+	"gauntlet/harness/mockclients"
 	"gauntlet/harness/mockhub"
 	"gauntlet/harness/mockplayer"
 )
@@ -45,6 +46,9 @@ func init() {
 		}},
 		Program{Name: "mockhub", Role: "mock", Main: func() int {
 			return mockhub.Main(os.Args[1:], os.Stdout, os.Stderr)
+		}},
+		Program{Name: "mockclients", Role: "mock", Main: func() int {
+			return mockclients.Main(os.Args[1:], os.Stdout, os.Stderr)
 		}},
 	)
 }

@@ -19,6 +19,17 @@ type ServerOptions struct {
 	// client). Without it, the judge stays where it was, still awaiting the same seat, so
 	// that the server can hand the seat to a bot.
 	EndOnViolation bool
+	// Deal, when set, is played instead of the seed's, and Dice, when set, throws instead
+	// of the seed's dice: a checker that watched another server's game (mock clients that
+	// saw every hand and every roll) follows it with these.
+	Deal *Dealing
+	Dice func() int
+}
+
+// Dealing is a solution and the six hands.
+type Dealing struct {
+	Solution Triple
+	Hands    [Tokens][]Card
 }
 
 type phase int
@@ -41,7 +52,12 @@ func NewServer(o ServerOptions) *Server {
 	if o.Rounds <= 0 {
 		o.Rounds = DefaultRounds
 	}
-	return &Server{o: o, g: NewGame(o.Seed), awaiting: -1}
+	g := NewGame(o.Seed)
+	if o.Deal != nil {
+		g.Solution, g.Hands = o.Deal.Solution, o.Deal.Hands
+	}
+	g.roll = o.Dice
+	return &Server{o: o, g: g, awaiting: -1}
 }
 
 // Server is the server's side of a game (a judge.Judge).

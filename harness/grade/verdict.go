@@ -38,7 +38,7 @@ var (
 	failLine   = regexp.MustCompile(`^FAIL: [^\n]*?:(\d+): (.*)$`)
 	gotSignal  = regexp.MustCompile(`got signal:([A-Z0-9]+)`)
 	mockFail   = regexp.MustCompile(`(?m)^FAIL at step .*$`)
-	unknownCmd = regexp.MustCompile(`unknown command|usage: |cannot start|mockhub: [^F]`)
+	unknownCmd = regexp.MustCompile(`unknown command|usage: |cannot start|mockhub: [^F]|mockclients: [^F]`)
 )
 
 // Classify says which verdict a failed script's failure is, with a line of detail for
@@ -79,8 +79,8 @@ func Classify(log string, script []byte, judged string, theirs func(prog string)
 			return BuildFail, "program not built: " + prog
 		}
 		return HarnessError, msg
-	case prog == "mockhub" && strings.Contains(msg, "want exit 0, got 1"):
-		detail := "the player diverged from the conversation"
+	case judgeProgs[prog] && strings.Contains(msg, "want exit 0, got 1"):
+		detail := "the subject diverged from the protocol"
 		if f := mockFail.FindString(judged); f != "" {
 			detail = f
 		}
@@ -100,7 +100,7 @@ func Classify(log string, script []byte, judged string, theirs func(prog string)
 			return WrongExit, detail
 		}
 		return Protocol, detail
-	case prog == "mockhub" && strings.Contains(msg, "got 2"):
+	case judgeProgs[prog] && strings.Contains(msg, "got 2"):
 		return HarnessError, msg
 	case strings.Contains(msg, "did not finish within"):
 		return Timeout, withCommand(msg, fields)
@@ -122,6 +122,9 @@ func Classify(log string, script []byte, judged string, theirs func(prog string)
 	}
 	return WrongStdout, msg
 }
+
+// judgeProgs are the judge programs whose "FAIL at step" reports the grader reads.
+var judgeProgs = map[string]bool{"mockhub": true, "mockclients": true}
 
 // unflushedHint follows a player's silence where a reply was due: the commonest cause in C
 // is a reply written with stdio and never flushed.

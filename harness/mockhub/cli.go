@@ -36,7 +36,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mockhub: cannot make itself undumpable: %v\n", err)
 		return 2
 	}
-	subject, err := subjectFromEnv()
+	subject, err := SubjectFromEnv()
 	if err != nil {
 		fmt.Fprintf(stderr, "mockhub: $%s: %v\n", SubjectEnv, err)
 		return 2
@@ -74,8 +74,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// subjectFromEnv reads SubjectEnv, and removes it from the environment the player gets.
-func subjectFromEnv() (*Subject, error) {
+// SubjectFromEnv reads SubjectEnv, and removes it from the environment the player gets.
+func SubjectFromEnv() (*Subject, error) {
 	v, ok := os.LookupEnv(SubjectEnv)
 	if !ok {
 		return nil, nil

@@ -120,7 +120,7 @@ func start(prog string, args []string, stderr io.Writer, subj *Subject, tcp bool
 	if tcp {
 		return startClient(prog, args, stderr, subj, timeout)
 	}
-	cmd := command(prog, args, stderr, subj)
+	cmd := Command(prog, args, stderr, subj)
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -144,9 +144,9 @@ func start(prog string, args []string, stderr io.Writer, subj *Subject, tcp bool
 	return p, nil
 }
 
-// command is the player's command: its own process group and, as a root mock hub's
+// Command is the command of a subject program a judge starts: its own process group and, as a root mock hub's
 // subject, its own user and folder.
-func command(prog string, args []string, stderr io.Writer, subj *Subject) *exec.Cmd {
+func Command(prog string, args []string, stderr io.Writer, subj *Subject) *exec.Cmd {
 	cmd := exec.Command(prog, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if subj != nil {

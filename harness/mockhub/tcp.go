@@ -21,7 +21,7 @@ func startClient(prog string, args []string, stderr io.Writer, subj *Subject, ti
 		return nil, fmt.Errorf("cannot listen for the player: %w", err)
 	}
 	port := strconv.Itoa(ln.Port)
-	cmd := command(prog, append([]string{"127.0.0.1", port}, args...), stderr, subj)
+	cmd := Command(prog, append([]string{"127.0.0.1", port}, args...), stderr, subj)
 	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		ln.Close()

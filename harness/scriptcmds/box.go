@@ -29,7 +29,7 @@ const JudgeOutputFile = "judge-output.txt"
 
 // judges are the programs that judge the subject from inside a case: they run as the
 // harness's user (root), not as the subject, and start the subject's program themselves.
-var judges = map[string]bool{"mockhub": true}
+var judges = map[string]bool{"mockhub": true, "mockclients": true}
 
 // caseBox is how a graded case keeps the oracle out of the subject's reach (see
 // SandboxUserVar). The folder above $WORK (made by the grader, searchable only) holds:

@@ -1,0 +1,427 @@
+// Package mockclients is the judge of a Clue server: six mock clients that connect to the
+// server under test, play a whole game with reference brains and check every message the
+// server sends. Together they see every hand, so they know the solution, and they follow
+// the game on the server's own judge (gauntlet/games/clue) fed with that deal and with the
+// rolls the server reports: each message, to each client, must be the one the protocol
+// gives, byte for byte (turn order, board states, who must disprove, counters, the end).
+// One client can be made faulty (silent, gone, malformed, moving through a wall); the
+// server must then drop it as the protocol says and go on.
+package mockclients
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"gauntlet/games/clue"
+	"gauntlet/games/judge"
+	"gauntlet/harness/lineio"
+	"gauntlet/harness/mockhub"
+	"gauntlet/harness/tcp"
+)
+
+const usage = `usage: mockclients [-timeout D] [-kinds K,...] [-seed N] [-fault TOKEN:FAULT] -- SERVER ARGS...
+
+Starts SERVER ARGS... (its last argument should be the port 0), reads "port N" from its
+first line of output, connects six clients to that port, plays a whole game and checks
+every message. Faults: silent (never answers its first turn), gone (closes its connection
+at its first turn), garbage (answers its first turn with "dance"), wall (rolls, then asks
+for (12 12), inside the staircase). It prints "ok: ..." or "FAIL at step N (...): want W,
+got G; server: STATUS" followed by the last lines exchanged, and exits 0 (the server
+followed the protocol), 1 (it did not) or 2 (usage error, SERVER cannot be started).
+`
+
+// Main is the mockclients command.
+func Main(args []string, stdout, stderr io.Writer) int {
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		fmt.Fprintf(stderr, "mockclients: cannot make itself undumpable: %v\n", err)
+		return 2
+	}
+	subject, err := mockhub.SubjectFromEnv()
+	if err != nil {
+		fmt.Fprintf(stderr, "mockclients: $%s: %v\n", mockhub.SubjectEnv, err)
+		return 2
+	}
+	fs := flag.NewFlagSet("mockclients", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	o := Options{Subject: subject}
+	fs.DurationVar(&o.Timeout, "timeout", 5*time.Second, "")
+	kinds := fs.String("kinds", "sensible", "")
+	fs.Uint64Var(&o.Seed, "seed", 1, "")
+	fault := fs.String("fault", "", "")
+	if err := fs.Parse(args); err != nil || fs.NArg() < 1 || o.Timeout <= 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	o.Kinds = strings.Split(*kinds, ",")
+	for _, k := range o.Kinds {
+		if clue.NewBrain(k, nil) == nil {
+			fmt.Fprintf(stderr, "mockclients: no client kind %q\n%s", k, usage)
+			return 2
+		}
+	}
+	o.FaultToken = -1
+	if *fault != "" {
+		tok, kind, ok := strings.Cut(*fault, ":")
+		if !ok || len(tok) != 1 || tok[0] < '0' || tok[0] >= '0'+clue.Tokens || !validFault[kind] {
+			fmt.Fprintf(stderr, "mockclients: -fault %q is not TOKEN:FAULT\n%s", *fault, usage)
+			return 2
+		}
+		o.FaultToken, o.Fault = int(tok[0]-'0'), kind
+	}
+	o.Stderr = stderr
+	res, err := Run(fs.Arg(0), fs.Args()[1:], o)
+	if err != nil {
+		fmt.Fprintf(stderr, "mockclients: %v\n", err)
+		return 2
+	}
+	fmt.Fprintln(stdout, res)
+	if !strings.HasPrefix(res, "ok: ") {
+		return 1
+	}
+	return 0
+}
+
+var validFault = map[string]bool{"silent": true, "gone": true, "garbage": true, "wall": true}
+
+// Options tune a run.
+type Options struct {
+	Timeout    time.Duration // the longest wait for one line from the server
+	Kinds      []string      // the clients' brains, by connection order, repeated
+	Seed       uint64        // the brains' seed
+	FaultToken int           // the token whose client is faulty, or -1
+	Fault      string
+	Stderr     io.Writer        // where the server's stderr goes
+	Subject    *mockhub.Subject // as whom to start the server (nil: as this process)
+}
+
+// failure is a divergence of the server from the protocol.
+type failure struct{ want, got string }
+
+func (f *failure) Error() string { return "want " + f.want + ", got " + f.got }
+
+// conn is one mock client's connection.
+type conn struct {
+	f     *os.File
+	in    *lineio.Reader
+	token int
+	r     judge.Responder
+	gone  bool // the client left (fault) or was dropped
+}
+
+// run is the state of a game being checked.
+type run struct {
+	o       Options
+	conns   [clue.Tokens]*conn // by token
+	log     []string           // the lines exchanged, for the report
+	steps   int
+	pending [clue.Tokens][]string
+	roll    int
+	faulted bool
+}
+
+// Run starts the server, plays and checks the game, and returns the report line (and the
+// lines exchanged before a failure). The error is the harness's own or a usage problem.
+func Run(prog string, args []string, o Options) (string, error) {
+	cmd := mockhub.Command(prog, args, o.Stderr, o.Subject)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", fmt.Errorf("cannot start %s: %w", prog, err)
+	}
+	exited := make(chan string, 1)
+	lines := make(chan string, 1)
+	go func() {
+		br := bufio.NewReader(out)
+		first, _ := br.ReadString('\n')
+		lines <- first
+		io.Copy(io.Discard, br)
+		exited <- status(cmd.Wait())
+	}()
+	defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	r := &run{o: o}
+	ferr := r.play(lines)
+	for _, c := range r.conns {
+		if c != nil {
+			c.f.Close()
+		}
+	}
+	st := ""
+	select {
+	case st = <-exited:
+	case <-time.After(o.Timeout):
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		st = "still running " + o.Timeout.String() + " after the game (killed)"
+		if ferr == nil {
+			ferr = &failure{"the server to exit 0 after the game", "it still running after " + o.Timeout.String()}
+		}
+		<-exited
+	}
+	if ferr == nil && st != "exit status 0" {
+		ferr = &failure{"exit status 0 after the game", st}
+	}
+	var f *failure
+	switch {
+	case ferr == nil:
+		return fmt.Sprintf("ok: %d messages checked; server: %s", r.steps, st), nil
+	case errors.As(ferr, &f):
+		s := fmt.Sprintf("FAIL at step %d (message %d from the server): %v; server: %s", r.steps+1, r.steps+1, f, st)
+		from := max(0, len(r.log)-20)
+		s += "\nthe last lines exchanged:\n  " + strings.Join(r.log[from:], "\n  ")
+		return s, nil
+	}
+	return "", ferr
+}
+
+func status(err error) string {
+	var ee interface{ Sys() any }
+	if err == nil {
+		return "exit status 0"
+	}
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok {
+			if ws.Signaled() {
+				return "killed by " + ws.Signal().String()
+			}
+			return fmt.Sprintf("exit status %d", ws.ExitStatus())
+		}
+	}
+	return err.Error()
+}
+
+// play connects the clients and checks the whole game.
+func (r *run) play(first <-chan string) error {
+	var line string
+	select {
+	case line = <-first:
+	case <-time.After(r.o.Timeout):
+		return &failure{`"port N" on the server's first line`, "nothing within " + r.o.Timeout.String()}
+	}
+	var port int
+	if _, err := fmt.Sscanf(line, "port %d\n", &port); err != nil || fmt.Sprintf("port %d\n", port) != line {
+		return &failure{`"port N" on the server's first line`, fmt.Sprintf("%q", line)}
+	}
+	var byConn []*conn
+	for i := range clue.Tokens {
+		f, err := tcp.Dial("127.0.0.1", port, r.o.Timeout)
+		if err != nil {
+			return &failure{fmt.Sprintf("client %d to connect to port %d", i+1, port), err.Error()}
+		}
+		kind := r.o.Kinds[i%len(r.o.Kinds)]
+		c := &conn{f: f, in: lineio.NewReader(f), token: -1,
+			r: clue.NewClient(fmt.Sprintf("mock%d", i+1), clue.NewBrain(kind, rand.New(rand.NewPCG(r.o.Seed, uint64(i)))))}
+		f.SetWriteDeadline(time.Now().Add(r.o.Timeout))
+		f.Write([]byte(c.r.Greeting()))
+		byConn = append(byConn, c)
+	}
+	// Hellos: six tokens, each once; eighteen cards, each once; the rest is the solution.
+	deal := clue.Dealing{}
+	seen := map[clue.Card]bool{}
+	for i, c := range byConn {
+		name, err := r.read(c, fmt.Sprintf("client %d", i+1))
+		if err != nil {
+			return err
+		}
+		data, err := r.read(c, fmt.Sprintf("client %d", i+1))
+		if err != nil {
+			return err
+		}
+		h, perr := clue.ParseHello(data)
+		if name != clue.MsgHello || perr != nil {
+			return &failure{fmt.Sprintf("client %d: a hello: \"hello\" then (TOKEN (CARD CARD CARD))", i+1), fmt.Sprintf("%q then %q", name, data)}
+		}
+		if r.conns[h.Token] != nil {
+			return &failure{"a different token for each client", fmt.Sprintf("token %d twice", h.Token)}
+		}
+		for _, x := range h.Cards {
+			if seen[x] {
+				return &failure{"each card dealt once", fmt.Sprintf("%v dealt twice", x)}
+			}
+			seen[x] = true
+		}
+		c.token = h.Token
+		r.conns[h.Token] = c
+		deal.Hands[h.Token] = h.Cards
+		r.feed(c, name)
+		r.feed(c, data)
+	}
+	var sol []clue.Card
+	for x := range clue.Card(clue.Cards) {
+		if !seen[x] {
+			sol = append(sol, x)
+		}
+	}
+	if len(sol) != 3 || sol[0].Kind() != clue.Suspect || sol[1].Kind() != clue.Weapon || sol[2].Kind() != clue.Room {
+		return &failure{"a deal that leaves one card of each kind as the solution", fmt.Sprintf("%v left", sol)}
+	}
+	deal.Solution = clue.Triple{Suspect: int(sol[0]), Weapon: int(sol[1]) - clue.Tokens, Room: sol[2].Room()}
+	j := clue.NewServer(clue.ServerOptions{Deal: &deal, Dice: func() int { return r.roll }})
+	if err := r.expect(j.Start()); err != nil {
+		return err
+	}
+	for !j.Over() {
+		t := j.Awaiting()
+		c := r.conns[t]
+		if r.o.FaultToken == t && !r.faulted {
+			r.faulted = true
+			outs, err := r.fault(j, c)
+			if err != nil {
+				return err
+			}
+			if err := r.expect(outs); err != nil {
+				return err
+			}
+			continue
+		}
+		if len(r.pending[t]) == 0 {
+			return fmt.Errorf("the mock client of token %d has no answer where one is due", t)
+		}
+		line := r.pending[t][0]
+		r.pending[t] = r.pending[t][1:]
+		if err := r.send(c, line); err != nil {
+			return err
+		}
+		if line == clue.CmdRoll {
+			if err := r.readRoll(c); err != nil {
+				return err
+			}
+		}
+		outs, v := j.Take(line)
+		if v != nil {
+			return fmt.Errorf("the mock client of token %d broke a rule: %v", t, v)
+		}
+		if line == clue.CmdRoll {
+			outs = outs[2:] // the rolled message, already read
+		}
+		if err := r.expect(outs); err != nil {
+			return err
+		}
+	}
+	// The game is over: the server closes every connection, sending nothing more.
+	for _, c := range r.conns {
+		if c.gone {
+			continue
+		}
+		c.f.SetReadDeadline(time.Now().Add(r.o.Timeout))
+		if l, err := c.in.ReadLine(); err == nil {
+			return &failure{fmt.Sprintf("the connection of %s closed at the end of the game", clue.Suspects[c.token]), fmt.Sprintf("%q", l)}
+		} else if errors.Is(err, os.ErrDeadlineExceeded) {
+			return &failure{fmt.Sprintf("the connection of %s closed at the end of the game", clue.Suspects[c.token]), "nothing within " + r.o.Timeout.String()}
+		}
+	}
+	return nil
+}
+
+// fault makes the faulty client misbehave at its first turn; the lines returned are what
+// the server must send next (it drops the client).
+func (r *run) fault(j *clue.Server, c *conn) ([]judge.Out, error) {
+	switch r.o.Fault {
+	case "silent":
+		r.log = append(r.log, clue.Suspects[c.token]+" (silent)")
+	case "gone":
+		r.log = append(r.log, clue.Suspects[c.token]+" (closes its connection)")
+		c.f.Close()
+	case "garbage":
+		if err := r.send(c, "dance"); err != nil {
+			return nil, err
+		}
+	case "wall":
+		if err := r.send(c, clue.CmdRoll); err != nil {
+			return nil, err
+		}
+		if err := r.readRoll(c); err != nil {
+			return nil, err
+		}
+		j.Take(clue.CmdRoll)
+		if err := r.send(c, "(12 12)"); err != nil {
+			return nil, err
+		}
+	}
+	c.gone = true
+	return j.Drop(c.token), nil
+}
+
+// readRoll reads the rolled message that answers a roll and sets the judge's dice to it.
+func (r *run) readRoll(c *conn) error {
+	who := clue.Suspects[c.token]
+	name, err := r.read(c, who)
+	if err != nil {
+		return err
+	}
+	data, err := r.read(c, who)
+	if err != nil {
+		return err
+	}
+	n, perr := clue.ParseRolled(data)
+	if name != clue.MsgRolled || perr != nil || n == 0 {
+		return &failure{fmt.Sprintf("to %s: \"rolled\" then a roll of 2 to 12", who), fmt.Sprintf("%q then %q", name, data)}
+	}
+	r.roll = n
+	r.feed(c, name)
+	r.feed(c, data)
+	return nil
+}
+
+// expect reads the lines the judge says the server sends, each from its client's
+// connection, and feeds them to the client's brain.
+func (r *run) expect(outs []judge.Out) error {
+	for _, o := range outs {
+		if o.To == judge.Log {
+			continue
+		}
+		c := r.conns[o.To]
+		if c.gone {
+			continue
+		}
+		who := clue.Suspects[c.token]
+		got, err := r.read(c, who)
+		if err != nil {
+			return err
+		}
+		if got != o.Line {
+			return &failure{fmt.Sprintf("to %s: %q", who, o.Line), fmt.Sprintf("%q", got)}
+		}
+		r.feed(c, got)
+	}
+	return nil
+}
+
+func (r *run) read(c *conn, who string) (string, error) {
+	c.f.SetReadDeadline(time.Now().Add(r.o.Timeout))
+	l, err := c.in.ReadLine()
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return "", &failure{"a line to " + who, "nothing within " + r.o.Timeout.String()}
+	case err != nil:
+		return "", &failure{"a line to " + who, "the end of the connection"}
+	}
+	r.steps++
+	r.log = append(r.log, "server -> "+who+" | "+l)
+	return l, nil
+}
+
+func (r *run) send(c *conn, line string) error {
+	r.log = append(r.log, clue.Suspects[c.token]+" -> server | "+line)
+	c.f.SetWriteDeadline(time.Now().Add(r.o.Timeout))
+	if _, err := c.f.Write([]byte(line + "\n")); err != nil {
+		return &failure{"the server to read " + clue.Suspects[c.token] + "'s line", err.Error()}
+	}
+	return nil
+}
+
+// feed gives a line from the server to the client's brain and keeps its answers.
+func (r *run) feed(c *conn, line string) {
+	x := c.r.React(line)
+	r.pending[max(c.token, 0)] = append(r.pending[max(c.token, 0)], x.Replies...)
+}
