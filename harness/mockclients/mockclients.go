@@ -402,6 +402,9 @@ func (r *run) read(c *conn, who string) (string, error) {
 	l, err := c.in.ReadLine()
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
+		if other := r.stray(c); other != "" {
+			return "", &failure{"a line to " + who, fmt.Sprintf("nothing for %s in %v; %s instead", who, r.o.Timeout, other)}
+		}
 		return "", &failure{"a line to " + who, "nothing within " + r.o.Timeout.String()}
 	case err != nil:
 		return "", &failure{"a line to " + who, "the end of the connection"}
@@ -409,6 +412,21 @@ func (r *run) read(c *conn, who string) (string, error) {
 	r.steps++
 	r.log = append(r.log, "server -> "+who+" | "+l)
 	return l, nil
+}
+
+// stray looks for a line the server sent another client while c waited in vain: the
+// usual sign of a message sent to the wrong client.
+func (r *run) stray(c *conn) string {
+	for _, o := range r.conns {
+		if o == nil || o == c || o.gone {
+			continue
+		}
+		o.f.SetReadDeadline(time.Now().Add(10 * time.Millisecond))
+		if l, err := o.in.ReadLine(); err == nil {
+			return fmt.Sprintf("%s was sent %q", clue.Suspects[o.token], l)
+		}
+	}
+	return ""
 }
 
 func (r *run) send(c *conn, line string) error {
