@@ -31,7 +31,9 @@ Commands:
   help [COMMAND]      show this text, or a command's
 
 Games: dealer2310 (2310dealer, 2310A, 2310B), stlucia (stlucia, EAIT, SCIENCE, HABS, HASS, MABS),
-stratego (stratego, stratego-random, stratego-hunter, ai).
+stratego (stratego, stratego-random, stratego-hunter, ai), referee (referee-runner, ttt-referee,
+c4-referee, ttt-random, ttt-perfect, c4-random, ttt-player, c4-player), clue (clue-server,
+clue-random, clue-sensible, clue-leech, clue-strong, clue-client).
 
 Exit status: grade and fuzz: 0 when nothing failed, 1 when something did, 2 on a usage or
 harness error (see their --help); play and exec: that of the program run; any command: 2 on
