@@ -99,10 +99,12 @@ type Pos struct {
 }
 
 // Cell and InRoom make positions.
-func Cell(r, c int) Pos            { return Pos{Row: r, Col: c} }
-func InRoom(room, mark byte) Pos   { return Pos{Room: room, Mark: mark} }
-func (p Pos) InRoom() bool         { return p.Room != 0 }
-func (p Pos) SamePlace(q Pos) bool { return p.Room == q.Room && (p.Room != 0 || p.Row == q.Row && p.Col == q.Col) }
+func Cell(r, c int) Pos          { return Pos{Row: r, Col: c} }
+func InRoom(room, mark byte) Pos { return Pos{Room: room, Mark: mark} }
+func (p Pos) InRoom() bool       { return p.Room != 0 }
+func (p Pos) SamePlace(q Pos) bool {
+	return p.Room == q.Room && (p.Room != 0 || p.Row == q.Row && p.Col == q.Col)
+}
 
 // String is the protocol's form: "(r c)" or "(U V)".
 func (p Pos) String() string {
