@@ -6,11 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	cluefuzz "gauntlet/fuzz/clue"
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/grade"
 )
 
-// The Clue suites fail a client mutant whose board lets it walk through walls (PROTOCOL,
-// the move named as unreachable), and a server mutant that skips the first player who could
+// The Clue suites fail a client mutant that walks through walls into the staircase
+// (PROTOCOL, the move named as unreachable), and a server mutant that skips the first player who could
 // disprove a suggestion.
 func TestClueSuitesFailMutants(t *testing.T) {
 	if testing.Short() {
@@ -19,8 +21,8 @@ func TestClueSuitesFailMutants(t *testing.T) {
 	tests := []struct {
 		name, pkg, prog, file, old, new, cases, category, detail string
 	}{
-		{"client walks through walls", "gauntlet/cmd/clue-strong", "clue-client", "games/clue/board.go",
-			"return b == '.' || b >= 'a' && b <= 'z'", "return b == '.' || b == '#' || b >= 'a' && b <= 'z'",
+		{"client walks through walls", "gauntlet/cmd/clue-strong", "clue-client", "games/clue/brains.go",
+			"opts := board.Destinations(b.me, roll)", "opts := []Pos{Cell(12, 12)} // inside the walled staircase",
 			"^client_game", "client/play", "cannot be reached"},
 		{"server skips a disprover", "gauntlet/cmd/clue-server", "clue-server", "games/clue/game.go",
 			"for i := 1; i < Tokens; i++ {\n\t\td := (t + i) % Tokens", "for i := 2; i < Tokens; i++ {\n\t\td := (t + i) % Tokens",
@@ -52,6 +54,50 @@ func TestClueSuitesFailMutants(t *testing.T) {
 			t.Logf("%s: %d cases of %s failed", tc.name, failed, tc.category)
 			if t.Failed() {
 				t.Logf("report:\n%s", text)
+			}
+		})
+	}
+}
+
+// The Clue fuzzer finds a client mutant that ignores unknown messages and a server mutant
+// that drops a client in its turn without telling the others, and finds nothing in the
+// reference programs with the same seeds.
+func TestClueFuzzerFindsMutants(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fuzz campaigns: full mode only")
+	}
+	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	tests := []struct {
+		role, pkg, file, old, new string
+		runs                      int
+	}{
+		{"client", "gauntlet/cmd/clue-strong", "games/clue/client.go",
+			`return c.fail("%q where %v was expected", line, c.expect)`, `return judge.Reaction{}`, 6},
+		{"server", "gauntlet/cmd/clue-server", "games/clue/judge.go",
+			"outs = append(outs, j.tellOthers(Moved{Board: j.g.Board, Mover: s, Disprover: -1}, -1)...)", "", 10},
+	}
+	for _, tc := range tests {
+		t.Run(tc.role, func(t *testing.T) {
+			ref := filepath.Join(t.TempDir(), "ref")
+			if err := os.Symlink(gauntlet, ref); err != nil {
+				t.Fatal(err)
+			}
+			refProg := filepath.Join(filepath.Dir(ref), "clue-"+tc.role)
+			os.Symlink(gauntlet, refProg)
+			for _, p := range []struct {
+				name, prog string
+				want       bool
+			}{{"reference", refProg, false}, {"mutant", mutant(t, tc.pkg, tc.file, tc.old, tc.new), true}} {
+				var log strings.Builder
+				found, err := cluefuzz.Run(cluefuzz.Options{Role: tc.role, Program: p.prog, Seed: 7, Runs: tc.runs,
+					Out: t.TempDir(), Log: &log, Gauntlet: gauntlet})
+				if err != nil {
+					t.Fatalf("%s: %v\n%s", p.name, err, log.String())
+				}
+				if (len(found) > 0) != p.want {
+					t.Errorf("%s: %d findings, want findings: %v\n%s", p.name, len(found), p.want, log.String())
+				}
+				t.Logf("%s: %s", p.name, log.String())
 			}
 		})
 	}

@@ -56,6 +56,8 @@ Progress is shown when stdout is a terminal. SIGINT (Ctrl-C) ends the run early,
 it found. Exit status: 0 when nothing failed, 1 when a failure was found, 2 on a usage or
 harness error.
 Games: %s.
+
+Clue, played over TCP, has a fuzzer of its own: see 'gauntlet fuzz clue --help'.
 `
 
 func fuzzUsageText() string {
@@ -81,6 +83,9 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return usageErr("name a game first: gauntlet fuzz GAME --role hub|player [flags] PROGRAM...")
+	}
+	if args[0] == "clue" {
+		return fuzzClue(args[1:], stdout, stderr)
 	}
 	g, ok := blackbox.Lookup(args[0])
 	if !ok {

@@ -282,6 +282,19 @@ func (j *Server) Drop(s int) []judge.Out {
 // Dropped reports whether seat s was dropped.
 func (j *Server) Dropped(s int) bool { return j.dropped[s] }
 
+// Accepts reports whether the awaited seat's line would be taken without breaking a rule,
+// leaving the game as it is (for a fuzzer that wants only lines a server must refuse).
+func (j *Server) Accepts(line string) bool {
+	if j.awaiting < 0 {
+		return false
+	}
+	c := *j
+	g := *j.g
+	c.g = &g
+	_, rule := c.take(line)
+	return rule == ""
+}
+
 // tellOthers sends m to every seat but the mover and skip, in turn order after the mover.
 func (j *Server) tellOthers(m Moved, skip int) []judge.Out {
 	var outs []judge.Out

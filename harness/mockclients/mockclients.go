@@ -29,13 +29,15 @@ import (
 	"gauntlet/harness/tcp"
 )
 
-const usage = `usage: mockclients [-timeout D] [-kinds K,...] [-seed N] [-fault TOKEN:FAULT] -- SERVER ARGS...
+const usage = `usage: mockclients [-timeout D] [-kinds K,...] [-seed N] [-fault TOKEN:FAULT] [-inject TOKEN:K:LINE] -- SERVER ARGS...
 
 Starts SERVER ARGS... (its last argument should be the port 0), reads "port N" from its
 first line of output, connects six clients to that port, plays a whole game and checks
 every message. Faults: silent (never answers its first turn), gone (closes its connection
 at its first turn), garbage (answers its first turn with "dance"), wall (rolls, then asks
-for (12 12), inside the staircase). It prints "ok: ..." or "FAIL at step N (...): want W,
+for (12 12), inside the staircase). -inject makes TOKEN's client send LINE in place of its
+K-th answer (1 is the first after its name): a line the rules refuse, after which the server
+must drop the client (a legal LINE is a usage error). It prints "ok: ..." or "FAIL at step N (...): want W,
 got G; server: STATUS" followed by the last lines exchanged, and exits 0 (the server
 followed the protocol), 1 (it did not) or 2 (usage error, SERVER cannot be started).
 `
@@ -58,6 +60,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	kinds := fs.String("kinds", "sensible", "")
 	fs.Uint64Var(&o.Seed, "seed", 1, "")
 	fault := fs.String("fault", "", "")
+	inject := fs.String("inject", "", "")
 	if err := fs.Parse(args); err != nil || fs.NArg() < 1 || o.Timeout <= 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -77,6 +80,19 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		o.FaultToken, o.Fault = int(tok[0]-'0'), kind
+	}
+	o.Inject.Token = -1
+	if *inject != "" {
+		f := strings.SplitN(*inject, ":", 3)
+		k := 0
+		if len(f) == 3 {
+			fmt.Sscan(f[1], &k)
+		}
+		if len(f) != 3 || len(f[0]) != 1 || f[0][0] < '0' || f[0][0] >= '0'+clue.Tokens || k < 1 {
+			fmt.Fprintf(stderr, "mockclients: -inject %q is not TOKEN:K:LINE\n%s", *inject, usage)
+			return 2
+		}
+		o.Inject = Injection{Token: int(f[0][0] - '0'), K: k, Line: f[2]}
 	}
 	o.Stderr = stderr
 	res, err := Run(fs.Arg(0), fs.Args()[1:], o)
@@ -100,8 +116,15 @@ type Options struct {
 	Seed       uint64        // the brains' seed
 	FaultToken int           // the token whose client is faulty, or -1
 	Fault      string
+	Inject     Injection // a line sent in place of an answer (Token -1: none)
 	Stderr     io.Writer        // where the server's stderr goes
 	Subject    *mockhub.Subject // as whom to start the server (nil: as this process)
+}
+
+// Injection is a line a client sends in place of its K-th answer.
+type Injection struct {
+	Token, K int
+	Line     string
 }
 
 // failure is a divergence of the server from the protocol.
@@ -125,8 +148,10 @@ type run struct {
 	log     []string           // the lines exchanged, for the report
 	steps   int
 	pending [clue.Tokens][]string
-	roll    int
-	faulted bool
+	roll     int
+	faulted  bool
+	answers  [clue.Tokens]int // answers each client has sent
+	injected bool
 }
 
 // Run starts the server, plays and checks the game, and returns the report line (and the
@@ -174,7 +199,11 @@ func Run(prog string, args []string, o Options) (string, error) {
 	var f *failure
 	switch {
 	case ferr == nil:
-		return fmt.Sprintf("ok: %d messages checked; server: %s", r.steps, st), nil
+		note := ""
+		if o.Inject.Token >= 0 && !r.injected {
+			note = " (the game ended before the injection)"
+		}
+		return fmt.Sprintf("ok: %d messages checked; server: %s%s", r.steps, st, note), nil
 	case errors.As(ferr, &f):
 		s := fmt.Sprintf("FAIL at step %d (message %d from the server): %v; server: %s", r.steps+1, r.steps+1, f, st)
 		from := max(0, len(r.log)-20)
@@ -289,6 +318,20 @@ func (r *run) play(first <-chan string) error {
 		}
 		line := r.pending[t][0]
 		r.pending[t] = r.pending[t][1:]
+		if r.answers[t]++; r.o.Inject.Token == t && r.answers[t] == r.o.Inject.K {
+			if j.Accepts(r.o.Inject.Line) {
+				return fmt.Errorf("-inject: %q is a legal answer there", r.o.Inject.Line)
+			}
+			r.injected = true
+			if err := r.send(c, r.o.Inject.Line); err != nil {
+				return err
+			}
+			c.gone = true
+			if err := r.expect(j.Drop(t)); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := r.send(c, line); err != nil {
 			return err
 		}

@@ -108,6 +108,7 @@ func (l *Listener) Accept(deadline time.Time) (*os.File, error) {
 	if aerr != nil {
 		return nil, os.NewSyscallError("accept", aerr)
 	}
+	noDelay(nfd)
 	return os.NewFile(uintptr(nfd), "tcp"), nil
 }
 
@@ -135,6 +136,7 @@ func Dial(host string, port int, timeout time.Duration) (*os.File, error) {
 		}
 		return nil, os.NewSyscallError("connect", err)
 	}
+	noDelay(fd)
 	f := os.NewFile(uintptr(fd), "tcp")
 	if err == nil {
 		return f, nil
@@ -167,6 +169,13 @@ func Dial(host string, port int, timeout time.Duration) (*os.File, error) {
 		return nil, os.NewSyscallError("connect", syscall.Errno(soErr))
 	}
 	return f, nil
+}
+
+// noDelay turns off Nagle's algorithm: the protocols are lines that want an answer, and
+// a line held back for the previous one's acknowledgement (delayed by the peer) costs up
+// to 40 ms per exchange.
+func noDelay(fd int) {
+	syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1)
 }
 
 // connected reports whether the socket has a peer.

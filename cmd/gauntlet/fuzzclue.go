@@ -1,0 +1,84 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	clue "gauntlet/fuzz/clue"
+)
+
+const fuzzClueUsage = `usage: gauntlet fuzz clue --role client|server [flags] PROGRAM
+
+Fuzzes a Clue client or server over TCP, with the engine's judge as the oracle (a program
+may choose its moves, so it is not compared with a reference).
+
+  --role client   each case plays a live game against PROGRAM up to a random point, then
+                  sends one message that no state allows (an unknown name, data that does
+                  not parse, a message cut by the end of the connection): PROGRAM must exit
+                  3 with "Protocol error from server".
+  --role server   each case plays a whole game on PROGRAM (started as
+                  PROGRAM -seed N -clients 6 -t 1 0) with six mock clients, one of which
+                  sends a line the rules refuse in place of one of its answers: PROGRAM must
+                  drop that client and play the rest exactly as the protocol says.
+
+Flags (before the program):
+  --role client|server  (required)
+  --seed N        seed of the cases (default: from the clock; printed)
+  --runs N        stop after N cases
+  --time D        stop after D (default 1m when --runs is not given)
+  --out DIR       where each failure is written as a case of the Clue suite (default fuzz-out)
+
+Each kind of failure is kept once. As root, PROGRAM runs as a sandbox user in a box, as in a
+grade. Exit status: 0 when nothing failed, 1 when a failure was found, 2 on a usage or
+harness error.
+`
+
+// fuzzClue is `gauntlet fuzz clue`.
+func fuzzClue(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gauntlet fuzz clue", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	role := fs.String("role", "", "")
+	seed := fs.Uint64("seed", 0, "")
+	runs := fs.Int("runs", 0, "")
+	limit := fs.Duration("time", 0, "")
+	out := fs.String("out", "fuzz-out", "")
+	if wantsHelp(args) {
+		fmt.Fprint(stdout, fuzzClueUsage)
+		return 0
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "gauntlet fuzz clue: "+format+"\n%s", append(a, fuzzClueUsage)...)
+		return 2
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageErr("%v", err)
+	}
+	if *role != "client" && *role != "server" {
+		return usageErr("--role must be client or server")
+	}
+	if fs.NArg() != 1 {
+		return usageErr("name one program to fuzz, after the flags")
+	}
+	if *runs < 0 || *limit < 0 {
+		return usageErr("--runs and --time cannot be negative")
+	}
+	seedSet := false
+	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+	if !seedSet {
+		*seed = uint64(time.Now().UnixNano())
+	}
+	if *runs == 0 && *limit == 0 {
+		*limit = time.Minute
+	}
+	found, err := clue.Run(clue.Options{Role: *role, Program: fs.Arg(0), Seed: *seed, Runs: *runs, Time: *limit, Out: *out, Log: stdout})
+	if err != nil {
+		fmt.Fprintf(stderr, "gauntlet fuzz clue: %v\n", err)
+		return 2
+	}
+	if len(found) > 0 {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,113 @@
+package clue
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"gauntlet/harness/mockhub"
+	"gauntlet/harness/sandbox"
+)
+
+// judges runs the judge programs (the mock hub for a client, the mock clients for a server)
+// as the grader does: when the fuzzer is root and the machine has boxes, each judge runs
+// as root in a box and starts the program as a leased sandbox user in a folder of its own;
+// otherwise both run as the fuzzer's user, and the log says so.
+type judges struct {
+	gauntlet, prog string
+	dir            string // scratch: conversations (root's), and the program's folder
+	lease          *sandbox.Lease
+	keep           []string
+}
+
+func newJudges(gauntlet, prog string, log io.Writer) (*judges, error) {
+	dir, _, err := sandbox.MakeScratch("", "gauntlet-fuzz-clue-")
+	if err != nil {
+		return nil, err
+	}
+	j := &judges{gauntlet: gauntlet, prog: prog, dir: dir,
+		keep: []string{dir, filepath.Dir(gauntlet), filepath.Dir(prog)}}
+	if problem := sandbox.BoxProblem(); problem != nil {
+		fmt.Fprintf(log, "note: the program runs without the grader's box (%v)\n", problem)
+		return j, nil
+	}
+	if j.lease, err = sandbox.NewLease(); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	work := filepath.Join(dir, "work")
+	if err := os.Mkdir(work, 0o700); err == nil {
+		err = os.Chown(work, j.lease.UID(), j.lease.GID())
+	}
+	os.Chmod(dir, 0o711)
+	fmt.Fprintf(log, "note: the program runs as sandbox user %d in a box, as in a grade\n", j.lease.UID())
+	return j, nil
+}
+
+func (j *judges) close() {
+	if j.lease != nil {
+		j.lease.Release()
+	}
+	os.RemoveAll(j.dir)
+}
+
+// run runs `gauntlet exec JUDGE ARGS...` and returns its stdout, stderr and exit status.
+func (j *judges) run(judge string, args ...string) (stdout, stderr string, code int, err error) {
+	args = append([]string{"exec", judge}, args...)
+	var cmd *exec.Cmd
+	if j.lease != nil {
+		env := append(os.Environ(), fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, j.lease.UID(), j.lease.GID(), filepath.Join(j.dir, "work")))
+		cmd = sandbox.Command(sandbox.Config{Identity: sandbox.Identity{Same: true}, Box: &sandbox.Box{Keep: j.keep}}, env, j.gauntlet, args...)
+	} else {
+		cmd = exec.Command(j.gauntlet, args...)
+	}
+	cmd.Dir = j.dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return out.String(), errb.String(), ee.ExitCode(), nil
+	}
+	return out.String(), errb.String(), 0, err
+}
+
+// client plays conversation conv against the client; it returns the mock hub's report line
+// and the client's stderr.
+func (j *judges) client(conv string) (report, stderr string, err error) {
+	file := filepath.Join(j.dir, "conv")
+	if err := os.WriteFile(file, []byte(conv), 0o600); err != nil {
+		return "", "", err
+	}
+	out, errText, code, err := j.run("mockhub", "-timeout", "2s", file, j.prog)
+	if err != nil || code == 2 {
+		return "", "", fmt.Errorf("the mock hub failed: %v %s", err, errText)
+	}
+	return strings.SplitN(out, "\n", 2)[0], errText, nil
+}
+
+// server runs the mock clients against the server; legal reports an injected line the
+// rules allow there (no case).
+func (j *judges) server(args ...string) (report string, legal bool, err error) {
+	for i, a := range args {
+		if a == "--" {
+			args = append(append(append([]string(nil), args[:i+1]...), j.prog), args[i+1:]...)
+			break
+		}
+	}
+	out, errText, code, err := j.run("mockclients", args...)
+	switch {
+	case err != nil:
+		return "", false, err
+	case code == 2 && strings.Contains(errText, "is a legal answer"):
+		return "", true, nil
+	case code == 2:
+		return "", false, fmt.Errorf("the mock clients failed: %s", errText)
+	}
+	return strings.SplitN(out, "\n", 2)[0], false, nil
+}
