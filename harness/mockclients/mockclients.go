@@ -116,7 +116,7 @@ type Options struct {
 	Seed       uint64        // the brains' seed
 	FaultToken int           // the token whose client is faulty, or -1
 	Fault      string
-	Inject     Injection // a line sent in place of an answer (Token -1: none)
+	Inject     Injection        // a line sent in place of an answer (Token -1: none)
 	Stderr     io.Writer        // where the server's stderr goes
 	Subject    *mockhub.Subject // as whom to start the server (nil: as this process)
 }
@@ -143,11 +143,11 @@ type conn struct {
 
 // run is the state of a game being checked.
 type run struct {
-	o       Options
-	conns   [clue.Tokens]*conn // by token
-	log     []string           // the lines exchanged, for the report
-	steps   int
-	pending [clue.Tokens][]string
+	o        Options
+	conns    [clue.Tokens]*conn // by token
+	log      []string           // the lines exchanged, for the report
+	steps    int
+	pending  [clue.Tokens][]string
 	roll     int
 	faulted  bool
 	answers  [clue.Tokens]int // answers each client has sent
