@@ -107,6 +107,10 @@ func (j *Server) turn() []judge.Out {
 	return msg(j.g.Turn, MsgTurn, j.g.Board.String())
 }
 
+// AwaitsTurn reports whether the awaited seat is at the start of its turn (its answer is
+// roll, no-roll or accuse).
+func (j *Server) AwaitsTurn() bool { return j.phase == phaseCommand && j.awaiting >= 0 }
+
 // Allowed says what the awaited seat may send now.
 func (j *Server) Allowed() string {
 	switch j.phase {

@@ -302,7 +302,7 @@ func (r *run) play(first <-chan string) error {
 	for !j.Over() {
 		t := j.Awaiting()
 		c := r.conns[t]
-		if r.o.FaultToken == t && !r.faulted {
+		if r.o.FaultToken == t && !r.faulted && j.AwaitsTurn() {
 			r.faulted = true
 			outs, err := r.fault(j, c)
 			if err != nil {
