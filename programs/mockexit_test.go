@@ -35,10 +35,22 @@ func TestMockPlayerQuitClosesStdinFirst(t *testing.T) {
 	}
 }
 
+var startMu sync.Mutex
+
 // quitThenWrite plays the hub to a mock EAIT that exits after its first message: it reads
 // the handshake, sends a message, waits for the end of the mock's stdout and writes again.
 func quitThenWrite(mock string) error {
 	cmd := exec.Command(mock, "-as", "EAIT", "-fault", "after 1 exit 0", "--", "2", "A")
+	// Until the parent has closed its copy of the read end, a child another goroutine
+	// forks meanwhile holds one too (until its exec, which a loaded machine can delay), and
+	// the write at the end would not fail: only one goroutine at a time makes its pipes.
+	startMu.Lock()
+	locked := true
+	defer func() {
+		if locked {
+			startMu.Unlock()
+		}
+	}()
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return err
@@ -53,6 +65,8 @@ func quitThenWrite(mock string) error {
 	}
 	inR.Close()
 	outW.Close()
+	startMu.Unlock()
+	locked = false
 	defer cmd.Wait()
 	defer inW.Close()
 	defer outR.Close()
