@@ -251,6 +251,11 @@ func TestClassify(t *testing.T) {
 		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at step 8 (line 9 of the conversation: exit signal TERM): want killed by SIGTERM, got exit status 0; player: exit status 0\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", WrongExit},
 		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got \"Y\\n\"; player: killed by the mock hub at the end (killed by SIGKILL)\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", Protocol},
 		{"> cmpalt stderr a b\nFAIL: x.txtar:3: cmpalt: stderr matches none of a, b\n", WrongStderr},
+		{"> cmpprefix stderr a\nFAIL: x.txtar:3: cmpprefix: stderr does not begin with a\n", WrongStderr},
+		// A case with allowed alternative conversations: the mock hub's exit 1 is still the
+		// player's divergence.
+		{"> run -status 0,3 mockhub -alt alt.conv conv $PLAYER\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got \"Y\\n\"; player: exit status 0\nFAIL: x.txtar:3: run: mockhub: want exit 0 or 3, got 1\n", Protocol},
+		{"> run -status 0,3 mockhub -alt alt.conv conv $PLAYER\nFAIL: x.txtar:3: run: mockhub: want exit 0 or 3, got 2\n", HarnessError},
 		{"> frob\nFAIL: x.txtar:3: unknown command \"frob\"\n", HarnessError},
 		{"> run $PLAYER\nFAIL: x.txtar:3: run: /s/p ran into the cpu limit (signal:XCPU)\n", Limit},
 		{"> run $PLAYER\nFAIL: x.txtar:3: run: /s/p wrote more than 1048576 bytes (stdout 5 and stderr 0 bytes over)\n", Limit},

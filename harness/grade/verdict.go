@@ -35,10 +35,13 @@ const (
 func (v Verdict) Passed() bool { return v == Pass || v == PassLenient }
 
 var (
-	failLine   = regexp.MustCompile(`^FAIL: [^\n]*?:(\d+): (.*)$`)
-	gotSignal  = regexp.MustCompile(`got signal:([A-Z0-9]+)`)
-	mockFail   = regexp.MustCompile(`(?m)^FAIL at step .*$`)
-	unknownCmd = regexp.MustCompile(`unknown command|usage: |cannot start|mockhub: [^F]|mockclients: [^F]`)
+	failLine  = regexp.MustCompile(`^FAIL: [^\n]*?:(\d+): (.*)$`)
+	gotSignal = regexp.MustCompile(`got signal:([A-Z0-9]+)`)
+	mockFail  = regexp.MustCompile(`(?m)^FAIL at step .*$`)
+	// judgeDiverged is run's failure when a judge reports a divergence (exit 1); a case
+	// with allowed alternative conversations also accepts the mock hub's exit 3.
+	judgeDiverged = regexp.MustCompile(`want exit 0( or \d+)*, got 1$`)
+	unknownCmd    = regexp.MustCompile(`unknown command|usage: |cannot start|mockhub: [^F]|mockclients: [^F]`)
 )
 
 // Classify says which verdict a failed script's failure is, with a line of detail for
@@ -79,7 +82,7 @@ func Classify(log string, script []byte, judged string, theirs func(prog string)
 			return BuildFail, "program not built: " + prog
 		}
 		return HarnessError, msg
-	case judgeProgs[prog] && strings.Contains(msg, "want exit 0, got 1"):
+	case judgeProgs[prog] && judgeDiverged.MatchString(msg):
 		detail := "the subject diverged from the protocol"
 		if f := mockFail.FindString(judged); f != "" {
 			detail = f

@@ -11,7 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-const usage = `usage: mockhub [-timeout D] CONVERSATION PROGRAM
+const usage = `usage: mockhub [-timeout D] [-alt CONVERSATION]... CONVERSATION PROGRAM
 
 The mock hub. It starts PROGRAM with the conversation's arguments, plays the conversation
 (see 'go doc gauntlet/harness/mockhub'), and prints "ok: ..." or "FAIL at step N
@@ -20,7 +20,28 @@ first divergence (the last 20 steps, numbered as N is), the divergent step marke
 '>'. The player's stderr is copied to the mock hub's stderr, so a script can compare it.
 Exit status: 0 when the player followed the conversation, 1 when it diverged, 2 on a usage
 error or when PROGRAM cannot be started.
+
+-alt names an allowed alternative, for a point where the spec allows more than one
+behaviour: when the player diverges from CONVERSATION, it is started again and played each
+alternative in turn; if one matches, the mock hub prints "ok on the alternative FILE: ..."
+and exits 3 (a script accepts it with run -status 0,3, which the grader reports as
+PASS-LENIENT, naming the alternative). With -alt, the stderr copied is the player's in the
+run reported: the one that matched, or else the first.
 `
+
+// AltStatus is the mock hub's exit status when the player matched an alternative
+// conversation (-alt) rather than the main one.
+const AltStatus = 3
+
+// AltPrefix starts the report of a run that matched an alternative: "ok on the alternative
+// FILE: N steps matched; ...".
+const AltPrefix = "ok on the alternative "
+
+// alts collects the repeatable -alt flag.
+type alts []string
+
+func (a *alts) String() string     { return strings.Join(*a, ",") }
+func (a *alts) Set(v string) error { *a = append(*a, v); return nil }
 
 // SubjectEnv, in the mock hub's environment, says as whom and where to start the player
 // when the mock hub runs as root in a grader's box: "UID:GID:DIR". The grader's script
@@ -45,6 +66,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
 	timeout := fs.Duration("timeout", 0, "how long to wait for the player at one step (default 5s)")
+	var alternatives alts
+	fs.Var(&alternatives, "alt", "an allowed alternative `CONVERSATION`, tried when the player diverges from the main one (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -52,26 +75,71 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	text, err := os.ReadFile(fs.Arg(0))
-	if err != nil {
-		fmt.Fprintf(stderr, "mockhub: %v\n", err)
-		return 2
+	convs := make([]*Conversation, 0, 1+len(alternatives))
+	for _, file := range append([]string{fs.Arg(0)}, alternatives...) {
+		text, err := os.ReadFile(file)
+		if err != nil {
+			fmt.Fprintf(stderr, "mockhub: %v\n", err)
+			return 2
+		}
+		conv, err := Parse(string(text))
+		if err != nil {
+			fmt.Fprintf(stderr, "mockhub: %s: %v\n", file, err)
+			return 2
+		}
+		convs = append(convs, conv)
 	}
-	conv, err := Parse(string(text))
-	if err != nil {
-		fmt.Fprintf(stderr, "mockhub: %s: %v\n", fs.Arg(0), err)
-		return 2
+	if len(convs) == 1 {
+		res, err := Run(convs[0], fs.Arg(1), Options{StepTimeout: *timeout, Stderr: stderr, Subject: subject})
+		if err != nil {
+			fmt.Fprintf(stderr, "mockhub: %v\n", err)
+			return 2
+		}
+		fmt.Fprintln(stdout, res.Report())
+		if !res.OK {
+			return 1
+		}
+		return 0
 	}
-	res, err := Run(conv, fs.Arg(1), Options{StepTimeout: *timeout, Stderr: stderr, Subject: subject})
-	if err != nil {
-		fmt.Fprintf(stderr, "mockhub: %v\n", err)
-		return 2
+	// Each run's stderr is kept apart, and only the reported run's is copied.
+	var first Result
+	var firstErr []byte
+	for i, conv := range convs {
+		var buf boundedBuffer
+		res, err := Run(conv, fs.Arg(1), Options{StepTimeout: *timeout, Stderr: &buf, Subject: subject})
+		if err != nil {
+			fmt.Fprintf(stderr, "mockhub: %v\n", err)
+			return 2
+		}
+		switch {
+		case res.OK && i == 0:
+			stderr.Write(buf.b)
+			fmt.Fprintln(stdout, res.Report())
+			return 0
+		case res.OK:
+			stderr.Write(buf.b)
+			fmt.Fprintln(stdout, AltPrefix+alternatives[i-1]+": "+strings.TrimPrefix(res.Report(), "ok: "))
+			return AltStatus
+		case i == 0:
+			first, firstErr = res, buf.b
+		}
 	}
-	fmt.Fprintln(stdout, res.Report())
-	if !res.OK {
-		return 1
+	stderr.Write(firstErr)
+	fmt.Fprintln(stdout, first.Report())
+	return 1
+}
+
+// boundedBuffer keeps the first MaxStderr bytes written to it.
+type boundedBuffer struct{ b []byte }
+
+// MaxStderr bounds the player's stderr a mock hub with alternatives keeps from each run.
+const MaxStderr = 1 << 20
+
+func (w *boundedBuffer) Write(p []byte) (int, error) {
+	if room := MaxStderr - len(w.b); room > 0 {
+		w.b = append(w.b, p[:min(room, len(p))]...)
 	}
-	return 0
+	return len(p), nil
 }
 
 // SubjectFromEnv reads SubjectEnv, and removes it from the environment the player gets.

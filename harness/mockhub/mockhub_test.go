@@ -2,6 +2,7 @@ package mockhub
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -160,6 +161,45 @@ func TestReportMarksTheDivergence(t *testing.T) {
 			}
 			if got := strings.ReplaceAll(lines[2], "\n  ", "\n")[2:]; got != tc.want {
 				t.Errorf("conversation:\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+// With -alt, a player that diverges from the main conversation but matches an allowed
+// alternative makes the mock hub exit AltStatus, naming the alternative, and only the
+// stderr of the run reported is copied.
+func TestMainAlternatives(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	echo := player(t, `printf '^'; read l; echo "got $l" >&2; echo "PONG${l#PING}"; exit 0`)
+	main := write("main.conv", "hello \"^\"\nsend \"PING 1\"\nexpect \"PONG 2\"\n")
+	wrong := write("wrong.conv", "hello \"^\"\nsend \"PING 1\"\nexpect \"PONG 3\"\n")
+	right := write("right.conv", "hello \"^\"\nsend \"PING 1\"\nexpect \"PONG 1\"\neof\nexit 0\n")
+	tests := []struct {
+		name   string
+		args   []string
+		status int
+		stdout string // a prefix
+	}{
+		{"an alternative matches", []string{"-alt", wrong, "-alt", right, main, echo}, AltStatus, AltPrefix + right + ": 5 steps matched"},
+		{"none matches", []string{"-alt", wrong, main, echo}, 1, "FAIL at step 3"},
+		{"the main one matches", []string{"-alt", main, right, echo}, 0, "ok: 5 steps"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr strings.Builder
+			if got := Main(tc.args, &stdout, &stderr); got != tc.status || !strings.HasPrefix(stdout.String(), tc.stdout) {
+				t.Fatalf("exit %d, stdout %q; want %d, %q", got, stdout.String(), tc.status, tc.stdout)
+			}
+			if stderr.String() != "got PING 1\n" {
+				t.Errorf("stderr %q: want the player's stderr of one run", stderr.String())
 			}
 		})
 	}
