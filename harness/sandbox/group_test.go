@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -223,12 +224,25 @@ func TestIgnoredSignalsReset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(50 * time.Millisecond) // let it exec
+	// Signal it once it runs the sleeper (before its exec, the role would still be ignoring
+	// SIGHUP as this process does).
+	waitForExe(t, g.Procs()[0].Pid(), "sleeper")
 	g.Procs()[0].Signal(syscall.SIGHUP)
 	res := g.Wait()
 	if res.Procs[0].Exit.Signal != syscall.SIGHUP {
 		t.Errorf("exit %v, want killed by SIGHUP", res.Procs[0].Exit)
 	}
+}
+
+// waitForExe waits until process pid runs a program whose file name is name.
+func waitForExe(t *testing.T, pid int, name string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid)); err == nil && filepath.Base(exe) == name {
+			return
+		}
+	}
+	t.Fatalf("process %d never ran %s", pid, name)
 }
 
 func TestConfigFlags(t *testing.T) {

@@ -69,7 +69,10 @@ func Listen(host string, port int) (*Listener, error) {
 	if err != nil {
 		return nil, os.NewSyscallError("socket", err)
 	}
-	syscall.SetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_REUSEADDR, 1)
+	if err := syscall.SetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_REUSEADDR, 1); err != nil {
+		syscall.Close(fd)
+		return nil, os.NewSyscallError("setsockopt", err)
+	}
 	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Port: port, Addr: addr}); err != nil {
 		syscall.Close(fd)
 		return nil, os.NewSyscallError("bind", err)
@@ -108,7 +111,10 @@ func (l *Listener) Accept(deadline time.Time) (*os.File, error) {
 	if aerr != nil {
 		return nil, os.NewSyscallError("accept", aerr)
 	}
-	noDelay(nfd)
+	if err := noDelay(nfd); err != nil {
+		syscall.Close(nfd)
+		return nil, err
+	}
 	return os.NewFile(uintptr(nfd), "tcp"), nil
 }
 
@@ -136,7 +142,10 @@ func Dial(host string, port int, timeout time.Duration) (*os.File, error) {
 		}
 		return nil, os.NewSyscallError("connect", err)
 	}
-	noDelay(fd)
+	if err := noDelay(fd); err != nil {
+		syscall.Close(fd)
+		return nil, err
+	}
 	f := os.NewFile(uintptr(fd), "tcp")
 	if err == nil {
 		return f, nil
@@ -174,8 +183,8 @@ func Dial(host string, port int, timeout time.Duration) (*os.File, error) {
 // noDelay turns off Nagle's algorithm: the protocols are lines that want an answer, and
 // a line held back for the previous one's acknowledgement (delayed by the peer) costs up
 // to 40 ms per exchange.
-func noDelay(fd int) {
-	syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1)
+func noDelay(fd int) error {
+	return os.NewSyscallError("setsockopt", syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1))
 }
 
 // connected reports whether the socket has a peer.
