@@ -1,6 +1,7 @@
 // Package dealer2310 is the reference dealer of the 2310 path game (the 2310dealer
 // program): it checks its arguments and input files, starts the players, and runs the
-// conversation of gauntlet/games/dealer2310 over their pipes, printing the game on stdout.
+// game's judge (gauntlet/games/dealer2310's NewJudge, the shape every game offers:
+// games/judge) over their pipes, printing the game on stdout.
 //
 // All game rules live in the pure package; this one only moves lines between it, the
 // player processes (gauntlet/harness/hubrt) and the standard streams.
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	game "gauntlet/games/dealer2310"
+	"gauntlet/games/judge"
 	"gauntlet/harness/hubrt"
 )
 
@@ -80,7 +82,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return fail(game.ExitPath)
 	}
 	n := len(a.Programs)
-	d, err := game.NewDealer(path, deck, n)
+	d, err := game.NewJudge(path, deck, n)
 	if err != nil {
 		return fail(game.ExitPath) // unreachable: the path was checked and n >= 1
 	}
@@ -114,8 +116,8 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		r.emit(d.Welcome(i))
 	}
 
-	r.emit(d.Begin())
-	for !d.Ended() {
+	r.emit(d.Start())
+	for !d.Over() {
 		out.Flush()
 		line, err := h.ReadLine(d.Awaiting())
 		if errors.Is(err, hubrt.ErrInterrupted) {
@@ -126,11 +128,11 @@ func Run(args []string, stdout, stderr io.Writer) int {
 			r.finish()
 			return fail(game.ExitComms)
 		}
-		outs, err := d.Reply(line)
-		r.emit(outs)
-		if err != nil {
+		outs, v := d.Take(line)
+		r.emit(outs) // with a violation: the EARLY the rules give
+		if v != nil {
 			r.finish()
-			return fail(game.ExitComms)
+			return fail(v.Status)
 		}
 	}
 	r.finish()
@@ -149,15 +151,15 @@ func hungUp(ch <-chan os.Signal) bool {
 
 // run is one game between started players.
 type run struct {
-	d   *game.Dealer
+	d   judge.Judge
 	h   *hubrt.Hub
 	out *bufio.Writer
 }
 
-// emit carries out the dealer's outputs in order.
-func (r *run) emit(outs []game.Out) {
+// emit carries out the judge's outputs in order.
+func (r *run) emit(outs []judge.Out) {
 	for _, o := range outs {
-		if o.To == game.Stdout {
+		if o.To == judge.Log {
 			r.out.WriteString(o.Line)
 			r.out.WriteByte('\n')
 			continue

@@ -1,8 +1,9 @@
 // Package stlucia is the reference hub of King of St Lucia (the stlucia program): it checks
-// its arguments, starts the players, and runs the game engine of gauntlet/games/stlucia over
-// the players' pipes, printing what the spec asks on stderr.
+// its arguments, starts the players, and runs the game's judge (gauntlet/games/stlucia's
+// NewJudge, the shape every game offers: games/judge) over the players' pipes, printing what
+// the spec asks on stderr.
 //
-// All game rules live in the engine; this package only moves lines between the engine, the
+// All game rules live in the engine; this package only moves lines between the judge, the
 // processes (gauntlet/harness/hubrt) and stderr, and carries out the shutdown procedure.
 package stlucia
 
@@ -17,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"gauntlet/games/judge"
 	game "gauntlet/games/stlucia"
 	"gauntlet/harness/hubrt"
 	"gauntlet/harness/lineio"
@@ -65,7 +67,7 @@ func Run(args []string, stderr io.Writer) int {
 		return fail(game.ExitRollContent)
 	}
 	n := len(a.Programs)
-	g, err := game.New(rolls.Dice(), a.Winscore, n)
+	j, err := game.NewJudge(rolls.Dice(), a.Winscore, n)
 	if err != nil {
 		return fail(game.ExitRollContent) // unreachable: the arguments were checked
 	}
@@ -78,7 +80,7 @@ func Run(args []string, stderr io.Writer) int {
 		return fail(game.ExitStart)
 	}
 	h.Watch(os.Interrupt)
-	r := &run{g: g, h: h, w: w}
+	r := &run{j: j, h: h, w: w}
 	select {
 	case <-early:
 		r.interrupted = true
@@ -89,10 +91,10 @@ func Run(args []string, stderr io.Writer) int {
 
 // run is one game between started players.
 type run struct {
-	g           game.Game
+	j           judge.Judge
 	h           *hubrt.Hub
 	w           *bufio.Writer
-	last        time.Time // when the last winner/eliminated/shutdown message was sent
+	last        time.Time // when the last line was sent to a player (at the end: the game's last winner, eliminated or shutdown message)
 	interrupted bool      // SIGINT arrived before the hub watched for it
 }
 
@@ -113,9 +115,9 @@ func (r *run) play() int {
 			return game.ExitStart
 		}
 	}
-	r.emit(r.g.Start())
-	for !r.g.Over() {
-		p, _ := r.g.Awaiting()
+	r.emit(r.j.Start())
+	for !r.j.Over() {
+		p := r.j.Awaiting()
 		r.w.Flush()
 		line, err := r.h.ReadLine(p)
 		switch {
@@ -126,29 +128,25 @@ func (r *run) play() int {
 		case err != nil:
 			return r.shutdown(game.ExitQuit)
 		}
-		outs, err := r.g.Reply(line)
-		if err != nil {
-			var re *game.ReplyError
-			errors.As(err, &re)
-			return r.shutdown(re.Status)
+		outs, v := r.j.Take(line)
+		r.emit(outs) // with a violation: the shutdown the rules give
+		if v != nil {
+			return r.finish(v.Status)
 		}
-		r.emit(outs)
 	}
 	return r.shutdown(game.ExitOK)
 }
 
-// emit carries out the engine's outputs in order.
-func (r *run) emit(outs []game.Out) {
+// emit carries out the judge's outputs in order.
+func (r *run) emit(outs []judge.Out) {
 	for _, o := range outs {
-		if o.To == game.Log {
-			r.w.WriteString(o.Text)
+		if o.To == judge.Log {
+			r.w.WriteString(o.Line)
 			r.w.WriteByte('\n')
 			continue
 		}
-		r.h.Send(o.To, o.Msg.String())
-		if o.Ends() {
-			r.last = time.Now()
-		}
+		r.h.Send(o.To, o.Line)
+		r.last = time.Now()
 	}
 }
 
@@ -156,7 +154,13 @@ func (r *run) emit(outs []game.Out) {
 // the remaining players unless the game was won, up to Grace for them to exit, SIGKILL for
 // the rest, a line per player that did not exit with status 0, then the error message.
 func (r *run) shutdown(status int) int {
-	r.emit(r.g.Shutdown())
+	r.emit(r.j.Abort())
+	return r.finish(status)
+}
+
+// finish waits up to Grace after the last message for the players to exit, kills the rest,
+// and reports their exits and the hub's status.
+func (r *run) finish(status int) int {
 	r.w.Flush()
 	exits := r.h.WaitUntil(r.last.Add(Grace))
 	for i, e := range exits {
