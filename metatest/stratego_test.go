@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"gauntlet/fuzz/live"
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/grade"
 )
 
@@ -177,5 +179,43 @@ func TestStrategoManagerSuiteFailsMutants(t *testing.T) {
 				t.Logf("report:\n%s", text)
 			}
 		})
+	}
+}
+
+// The live fuzzer (gauntlet fuzz stratego) finds an AI that moves a bomb, and nothing in
+// the reference hunter, with the same seed.
+func TestLiveFuzzerFindsBadAI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fuzz campaigns: full mode only")
+	}
+	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	dir := t.TempDir()
+	// The program runs as a sandbox user when the test is root: let it reach its file.
+	os.Chmod(filepath.Dir(dir), 0o755)
+	os.Chmod(dir, 0o755)
+	bomb := filepath.Join(dir, "bomb-ai")
+	script := shellAI(`if [ "$colour" = RED ]; then echo "3 3 DOWN"; else echo "3 9 UP"; fi`, "exit 0")
+	if err := os.WriteFile(bomb, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hunter := filepath.Join(dir, "stratego-hunter")
+	if err := os.Symlink(gauntlet, hunter); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []struct {
+		prog string
+		want bool
+	}{{hunter, false}, {bomb, true}} {
+		var log strings.Builder
+		found, err := live.Run(live.Options{Game: "stratego", Program: p.prog, Seed: 3, Runs: 4, Out: t.TempDir(), Log: &log, Gauntlet: gauntlet})
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", p.prog, err, log.String())
+		}
+		if (len(found) > 0) != p.want {
+			t.Errorf("%s: %d findings, want findings: %v\n%s", filepath.Base(p.prog), len(found), p.want, log.String())
+		}
+		if p.want && len(found) > 0 && !strings.Contains(found[0].Detail, "bombs and the flag do not move") {
+			t.Errorf("the finding does not name the rule: %s", found[0].Detail)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"gauntlet/fuzz/blackbox"
+	"gauntlet/fuzz/live"
 	"gauntlet/programs"
 )
 
@@ -57,7 +58,8 @@ it found. Exit status: 0 when nothing failed, 1 when a failure was found, 2 on a
 harness error.
 Games: %s.
 
-Clue, played over TCP, has a fuzzer of its own: see 'gauntlet fuzz clue --help'.
+Games whose programs choose their own moves are fuzzed against the game's judge instead:
+clue (over TCP), and %s (random games judged live); see 'gauntlet fuzz clue --help'.
 `
 
 func fuzzUsageText() string {
@@ -67,7 +69,7 @@ func fuzzUsageText() string {
 		games = append(games, fmt.Sprintf("%s (hub %s; players %s)", name, g.Hub(), strings.Join(g.Players(), ", ")))
 	}
 	return fmt.Sprintf(fuzzUsage, strings.Join(blackbox.PlayerMutations, ","), strings.Join(blackbox.HubFaults, ","),
-		strings.Join(games, "; "))
+		strings.Join(games, "; "), strings.Join(live.Games(), ", "))
 }
 
 // fuzzCmd is `gauntlet fuzz`.
@@ -84,8 +86,8 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return usageErr("name a game first: gauntlet fuzz GAME --role hub|player [flags] PROGRAM...")
 	}
-	if args[0] == "clue" {
-		return fuzzClue(args[1:], stdout, stderr)
+	if args[0] == "clue" || slices.Contains(live.Games(), args[0]) {
+		return fuzzJudged(args[0], args[1:], stdout, stderr)
 	}
 	g, ok := blackbox.Lookup(args[0])
 	if !ok {

@@ -7,9 +7,11 @@ import (
 	"time"
 
 	clue "gauntlet/fuzz/clue"
+	"gauntlet/fuzz/live"
 )
 
 const fuzzClueUsage = `usage: gauntlet fuzz clue --role client|server [flags] PROGRAM
+       gauntlet fuzz stratego|tictactoe|connectfour [flags] PROGRAM
 
 Fuzzes a Clue client or server over TCP, with the engine's judge as the oracle (a program
 may choose its moves, so it is not compared with a reference).
@@ -23,8 +25,12 @@ may choose its moves, so it is not compared with a reference).
                   sends a line the rules refuse in place of one of its answers: PROGRAM must
                   drop that client and play the rest exactly as the protocol says.
 
+For stratego (an AI), tictactoe and connectfour (a referee-protocol player), each case is a
+whole game judged live with a random seat, opponent and seed: any legal play passes; a
+broken rule, a late reply or a wrong ending is a finding.
+
 Flags (before the program):
-  --role client|server  (required)
+  --role client|server  (clue only; required there)
   --seed N        seed of the cases (default: from the clock; printed)
   --runs N        stop after N cases
   --time D        stop after D (default 1m when --runs is not given)
@@ -35,9 +41,9 @@ grade. Exit status: 0 when nothing failed, 1 when a failure was found, 2 on a us
 harness error.
 `
 
-// fuzzClue is `gauntlet fuzz clue`.
-func fuzzClue(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gauntlet fuzz clue", flag.ContinueOnError)
+// fuzzJudged is `gauntlet fuzz GAME` for the games fuzzed against their judge.
+func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gauntlet fuzz "+gameName, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	role := fs.String("role", "", "")
 	seed := fs.Uint64("seed", 0, "")
@@ -49,14 +55,17 @@ func fuzzClue(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "gauntlet fuzz clue: "+format+"\n%s", append(a, fuzzClueUsage)...)
+		fmt.Fprintf(stderr, "gauntlet fuzz "+gameName+": "+format+"\n%s", append(a, fuzzClueUsage)...)
 		return 2
 	}
 	if err := fs.Parse(args); err != nil {
 		return usageErr("%v", err)
 	}
-	if *role != "client" && *role != "server" {
+	if gameName == "clue" && *role != "client" && *role != "server" {
 		return usageErr("--role must be client or server")
+	}
+	if gameName != "clue" && *role != "" {
+		return usageErr("--role is for clue only: %s fuzzes the one program that chooses its moves", gameName)
 	}
 	if fs.NArg() != 1 {
 		return usageErr("name one program to fuzz, after the flags")
@@ -72,12 +81,22 @@ func fuzzClue(args []string, stdout, stderr io.Writer) int {
 	if *runs == 0 && *limit == 0 {
 		*limit = time.Minute
 	}
-	found, err := clue.Run(clue.Options{Role: *role, Program: fs.Arg(0), Seed: *seed, Runs: *runs, Time: *limit, Out: *out, Log: stdout})
+	var n int
+	var err error
+	if gameName == "clue" {
+		var found []clue.Finding
+		found, err = clue.Run(clue.Options{Role: *role, Program: fs.Arg(0), Seed: *seed, Runs: *runs, Time: *limit, Out: *out, Log: stdout})
+		n = len(found)
+	} else {
+		var found []live.Finding
+		found, err = live.Run(live.Options{Game: gameName, Program: fs.Arg(0), Seed: *seed, Runs: *runs, Time: *limit, Out: *out, Log: stdout})
+		n = len(found)
+	}
 	if err != nil {
-		fmt.Fprintf(stderr, "gauntlet fuzz clue: %v\n", err)
+		fmt.Fprintf(stderr, "gauntlet fuzz %s: %v\n", gameName, err)
 		return 2
 	}
-	if len(found) > 0 {
+	if n > 0 {
 		return 1
 	}
 	return 0

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"gauntlet/fuzz/judgerun"
 	game "gauntlet/games/clue"
 	"gauntlet/harness/mockclients"
 	"gauntlet/harness/mockhub"
@@ -69,11 +70,11 @@ func Run(o Options) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	j, err := newJudges(o.Gauntlet, prog, o.Log)
+	j, err := judgerun.New(o.Gauntlet, prog, o.Log)
 	if err != nil {
 		return nil, err
 	}
-	defer j.close()
+	defer j.Close()
 	r := rand.New(rand.NewPCG(o.Seed, 0xf022))
 	start := time.Now()
 	var found []Finding
@@ -93,7 +94,7 @@ func Run(o Options) ([]Finding, error) {
 		if detail == "" {
 			continue
 		}
-		key := signature(detail)
+		key := judgerun.Signature(detail)
 		if seen[key] {
 			continue
 		}
@@ -107,23 +108,6 @@ func Run(o Options) ([]Finding, error) {
 	}
 	fmt.Fprintf(o.Log, "%d cases in %v, %d findings (seed %d)\n", n, time.Since(start).Round(time.Millisecond), len(found), o.Seed)
 	return found, nil
-}
-
-// signature keeps one finding per kind of failure: the report without its numbers and
-// quoted text.
-func signature(detail string) string {
-	var b strings.Builder
-	inQuote := false
-	for _, c := range detail {
-		switch {
-		case c == '"':
-			inQuote = !inQuote
-		case inQuote, c >= '0' && c <= '9':
-		default:
-			b.WriteRune(c)
-		}
-	}
-	return b.String()
 }
 
 // messageNames are the names a server may send.
@@ -221,7 +205,7 @@ func kinds(r *rand.Rand, n int) string {
 }
 
 // clientCase runs one client case; detail is empty when the client behaved.
-func clientCase(r *rand.Rand, j *judges, n int) (name, text, detail string, err error) {
+func clientCase(r *rand.Rand, j *judgerun.Judges, n int) (name, text, detail string, err error) {
 	seat, seed, lines := r.IntN(game.Tokens), 1+r.IntN(1000), 1+r.IntN(40)
 	msgName, data, cut := badMessage(r)
 	var conv strings.Builder
@@ -236,7 +220,7 @@ func clientCase(r *rand.Rand, j *judges, n int) (name, text, detail string, err 
 	if _, err := mockhub.Parse(conv.String()); err != nil {
 		return "", "", "", fmt.Errorf("clue fuzz: a conversation that does not parse: %v", err)
 	}
-	report, stderr, err := j.client(conv.String())
+	report, stderr, err := j.Conversation(conv.String())
 	if err != nil {
 		return "", "", "", err
 	}
@@ -272,7 +256,7 @@ var badAnswers = []string{"", "dance", "ROLL", "roll ", " roll", "(12 12)", "(25
 	"(5 spoon U)", "(5 rope)", "(6 rope U)", "spoon", "(- -)", "no-roll", "(3 3)", strings.Repeat("x", 5000)}
 
 // serverCase runs one server case; detail is empty when the server behaved.
-func serverCase(r *rand.Rand, j *judges, n int) (name, text, detail string, err error) {
+func serverCase(r *rand.Rand, j *judgerun.Judges, n int) (name, text, detail string, err error) {
 	seed := uint64(1 + r.IntN(1000))
 	ks := kinds(r, game.Tokens)
 	for try := 0; try < 20; try++ {
@@ -284,7 +268,7 @@ func serverCase(r *rand.Rand, j *judges, n int) (name, text, detail string, err 
 		if strings.ContainsAny(inj.Line, "'\"\\") {
 			continue
 		}
-		res, legal, err := j.server("-timeout", "3s", "-kinds", ks, "-seed", strconv.FormatUint(seed, 10),
+		res, legal, err := j.Clients("-timeout", "3s", "-kinds", ks, "-seed", strconv.FormatUint(seed, 10),
 			"-inject", fmt.Sprintf("%d:%d:%s", inj.Token, inj.K, inj.Line),
 			"--", "-seed", strconv.FormatUint(seed, 10), "-clients", "6", "-t", "1", "0")
 		if err != nil {

@@ -1,4 +1,6 @@
-package clue
+// Package judgerun runs the judge programs (the mock hub, the mock clients) for the fuzzers
+// that use a game's judge as their oracle, as the grader runs them.
+package judgerun
 
 import (
 	"bytes"
@@ -14,23 +16,25 @@ import (
 	"gauntlet/harness/sandbox"
 )
 
-// judges runs the judge programs (the mock hub for a client, the mock clients for a server)
+// Judges runs the judge programs (the mock hub for a client, the mock clients for a server)
 // as the grader does: when the fuzzer is root and the machine has boxes, each judge runs
 // as root in a box and starts the program as a leased sandbox user in a folder of its own;
 // otherwise both run as the fuzzer's user, and the log says so.
-type judges struct {
+type Judges struct {
 	gauntlet, prog string
 	dir            string // scratch: conversations (root's), and the program's folder
 	lease          *sandbox.Lease
 	keep           []string
 }
 
-func newJudges(gauntlet, prog string, log io.Writer) (*judges, error) {
+// New sets up the judges of prog (an absolute path), run by the gauntlet binary given; log
+// gets a note on how the program runs. Close releases what it holds.
+func New(gauntlet, prog string, log io.Writer) (*Judges, error) {
 	dir, _, err := sandbox.MakeScratch("", "gauntlet-fuzz-clue-")
 	if err != nil {
 		return nil, err
 	}
-	j := &judges{gauntlet: gauntlet, prog: prog, dir: dir,
+	j := &Judges{gauntlet: gauntlet, prog: prog, dir: dir,
 		keep: []string{dir, filepath.Dir(gauntlet), filepath.Dir(prog)}}
 	if problem := sandbox.BoxProblem(); problem != nil {
 		fmt.Fprintf(log, "note: the program runs without the grader's box (%v)\n", problem)
@@ -49,7 +53,8 @@ func newJudges(gauntlet, prog string, log io.Writer) (*judges, error) {
 	return j, nil
 }
 
-func (j *judges) close() {
+// Close releases the sandbox user and removes the scratch folder.
+func (j *Judges) Close() {
 	if j.lease != nil {
 		j.lease.Release()
 	}
@@ -57,7 +62,7 @@ func (j *judges) close() {
 }
 
 // run runs `gauntlet exec JUDGE ARGS...` and returns its stdout, stderr and exit status.
-func (j *judges) run(judge string, args ...string) (stdout, stderr string, code int, err error) {
+func (j *Judges) run(judge string, args ...string) (stdout, stderr string, code int, err error) {
 	args = append([]string{"exec", judge}, args...)
 	var cmd *exec.Cmd
 	if j.lease != nil {
@@ -77,9 +82,9 @@ func (j *judges) run(judge string, args ...string) (stdout, stderr string, code 
 	return out.String(), errb.String(), 0, err
 }
 
-// client plays conversation conv against the client; it returns the mock hub's report line
-// and the client's stderr.
-func (j *judges) client(conv string) (report, stderr string, err error) {
+// Conversation plays conversation conv (the mock hub's format) against the program; it
+// returns the mock hub's report line and the program's stderr.
+func (j *Judges) Conversation(conv string) (report, stderr string, err error) {
 	file := filepath.Join(j.dir, "conv")
 	if err := os.WriteFile(file, []byte(conv), 0o600); err != nil {
 		return "", "", err
@@ -91,9 +96,10 @@ func (j *judges) client(conv string) (report, stderr string, err error) {
 	return strings.SplitN(out, "\n", 2)[0], errText, nil
 }
 
-// server runs the mock clients against the server; legal reports an injected line the
-// rules allow there (no case).
-func (j *judges) server(args ...string) (report string, legal bool, err error) {
+// Clients runs the mock clients against the program, a Clue server (args: mockclients'
+// flags, "--", the server's arguments); legal reports an injected line the rules allow
+// there (no case).
+func (j *Judges) Clients(args ...string) (report string, legal bool, err error) {
 	for i, a := range args {
 		if a == "--" {
 			args = append(append(append([]string(nil), args[:i+1]...), j.prog), args[i+1:]...)
@@ -110,4 +116,21 @@ func (j *judges) server(args ...string) (report string, legal bool, err error) {
 		return "", false, fmt.Errorf("the mock clients failed: %s", errText)
 	}
 	return strings.SplitN(out, "\n", 2)[0], false, nil
+}
+
+// Signature keeps one finding per kind of failure: the report without its numbers and
+// quoted text.
+func Signature(detail string) string {
+	var b strings.Builder
+	inQuote := false
+	for _, c := range detail {
+		switch {
+		case c == '"':
+			inQuote = !inQuote
+		case inQuote, c >= '0' && c <= '9':
+		default:
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
 }
