@@ -2,7 +2,8 @@ package testscripts
 
 import "embed"
 
-// FS holds every suite, so that the gauntlet binary can grade without the source tree.
+// FS holds every suite (a folder per game, named as the game), so that the gauntlet binary
+// can grade without the source tree.
 //
-//go:embed stlucia/*.txtar dealer2310/*.txtar stratego/*.txtar referee/*.txtar clue/*.txtar
+//go:embed */*.txtar
 var FS embed.FS

@@ -29,20 +29,24 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, programs.Commands())
 }
 
-// subjects maps each script variable to the spec name of the program it defaults to.
-var subjects = map[string]string{
-	"DEALER": "2310dealer", "PLAYER_A": "2310A", "PLAYER_B": "2310B",
-	"STLUCIA": "stlucia", "EAIT": "EAIT", "SCIENCE": "SCIENCE", "HABS": "HABS", "HASS": "HASS", "MABS": "MABS",
-	"AI": "ai", "MANAGER": "stratego",
-	"CLIENT": "clue-client", "SERVER": "clue-server",
-	"TTT_REFEREE": "ttt-referee", "TTT_PLAYER": "ttt-player", "C4_PLAYER": "c4-player",
+// subjects maps each script variable to the spec name of the program it defaults to: every
+// graded game's variables, from the one table of its programs (programs.GradeGame).
+func subjects() map[string]string {
+	m := map[string]string{}
+	for _, name := range programs.GradeGames() {
+		g, _ := programs.GradeGame(name)
+		for _, p := range g.Programs {
+			m[p.Var] = p.Name
+		}
+	}
+	return m
 }
 
 func params(dir string) testscript.Params {
 	return testscript.Params{
 		Dir: dir,
 		Setup: func(env *testscript.Env) error {
-			for v, name := range subjects {
+			for v, name := range subjects() {
 				if p := os.Getenv("GAUNTLET_" + v); p != "" {
 					name = p
 				}
@@ -55,9 +59,37 @@ func params(dir string) testscript.Params {
 	}
 }
 
-func TestHarness(t *testing.T)    { testscript.Run(t, params("harness")) }
-func TestStLucia(t *testing.T)    { testscript.Run(t, params("stlucia")) }
-func TestDealer2310(t *testing.T) { testscript.Run(t, params("dealer2310")) }
-func TestStratego(t *testing.T)   { testscript.Run(t, params("stratego")) }
-func TestClue(t *testing.T)       { testscript.Run(t, params("clue")) }
-func TestReferee(t *testing.T)    { testscript.Run(t, params("referee")) }
+// TestHarness runs the cases about the harness's own script commands.
+func TestHarness(t *testing.T) { testscript.Run(t, params("harness")) }
+
+// TestSuites runs every graded game's suite against the reference programs: one subtest
+// per game (go test ./testscripts -run TestSuites/stlucia).
+func TestSuites(t *testing.T) {
+	for _, game := range programs.GradeGames() {
+		t.Run(game, func(t *testing.T) { testscript.Run(t, params(game)) })
+	}
+}
+
+// Every graded game has a suite folder, and every suite folder is a graded game (or the
+// harness's own): a game registered without its cases, or cases without their game, fail.
+func TestEverySuiteHasItsGame(t *testing.T) {
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	folders := map[string]bool{}
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != "harness" {
+			folders[e.Name()] = true
+		}
+	}
+	for _, game := range programs.GradeGames() {
+		if !folders[game] {
+			t.Errorf("game %s has no suite folder", game)
+		}
+		delete(folders, game)
+	}
+	for f := range folders {
+		t.Errorf("suite folder %s belongs to no graded game", f)
+	}
+}

@@ -9,11 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 
 	"gauntlet/programs"
 )
 
-const usage = `usage: gauntlet COMMAND [ARGS]
+const usageFormat = `usage: gauntlet COMMAND [ARGS]
 
 Commands:
   grade GAME [flags] [DIR...]
@@ -30,15 +31,26 @@ Commands:
   version             the module version and the source revision of this binary
   help [COMMAND]      show this text, or a command's
 
-Games: dealer2310 (2310dealer, 2310A, 2310B), stlucia (stlucia, EAIT, SCIENCE, HABS, HASS, MABS),
-stratego (stratego, stratego-random, stratego-hunter, ai), referee (referee-runner, ttt-referee,
-c4-referee, ttt-random, ttt-perfect, c4-random, ttt-player, c4-player), clue (clue-server,
-clue-random, clue-sensible, clue-leech, clue-strong, clue-client).
+Games and their programs:
+%s
 
 Exit status: grade and fuzz: 0 when nothing failed, 1 when something did, 2 on a usage or
 harness error (see their --help); play and exec: that of the program run; any command: 2 on
 a usage error. --help exits 0.
 `
+
+// usage is the top-level help, with each game and its programs from the programs table.
+var usage = func() string {
+	var games []string
+	for _, g := range programs.GradeGames() {
+		var names []string
+		for _, p := range programs.Game(g) {
+			names = append(names, p.Name)
+		}
+		games = append(games, fmt.Sprintf("  %-11s %s\n", g, strings.Join(names, ", ")))
+	}
+	return fmt.Sprintf(usageFormat, strings.TrimSuffix(strings.Join(games, ""), "\n"))
+}()
 
 func main() {
 	// Called through a link named after a program: be that program.

@@ -22,16 +22,6 @@ func (dealer2310) Hub() string       { return "2310dealer" }
 func (dealer2310) Players() []string { return dealerPlayers }
 func (dealer2310) Hello() string     { return string(rune(dl.Hello)) }
 
-func (dealer2310) Var(program string) string {
-	switch program {
-	case "2310dealer":
-		return "DEALER"
-	case "2310A":
-		return "PLAYER_A"
-	}
-	return "PLAYER_B"
-}
-
 // dealerPath returns a random path of 2 to max sites, barrier-ended, with barriers here
 // and there and capacities of 1 to 9 (mostly small, so that sites fill up).
 func dealerPath(r *rand.Rand, max int) dl.Path {

@@ -1,11 +1,13 @@
 package blackbox
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"sort"
 	"strings"
 
 	"gauntlet/harness/mockhub"
+	"gauntlet/programs"
 )
 
 // Role says which side of a game the subject plays.
@@ -53,8 +55,6 @@ type Game interface {
 	// Hub and Players are the reference programs' names.
 	Hub() string
 	Players() []string
-	// Var is the script variable of a reference program in the game's suite ("$EAIT").
-	Var(program string) string
 	// Hello is the handshake a player writes first.
 	Hello() string
 
@@ -89,6 +89,18 @@ type Game interface {
 	// Category gives the suite section and marking category of a regression case found in
 	// this role, for this reference program, with this mutation kind.
 	Category(role Role, program, kind string) (section, category string)
+}
+
+// scriptVar is the suite variable of a program of game g ("2310A" -> "PLAYER_A"), from the
+// grader's table of the game's programs, the one place that maps them. A program the game
+// does not have is the fuzzer's own mistake.
+func scriptVar(g Game, program string) string {
+	if gg, ok := programs.GradeGame(g.Name()); ok {
+		if v, ok := gg.VarOf(program); ok {
+			return v
+		}
+	}
+	panic(fmt.Sprintf("blackbox: %s has no program %q", g.Name(), program))
 }
 
 var games = map[string]Game{}

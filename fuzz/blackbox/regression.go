@@ -83,7 +83,7 @@ func (f *fuzzer) regression(c shrinker, subj Subject, ref *record.Result, sig Si
 		if err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(&b, "run -status 0 mockhub conv $%s\n", f.g.Var(subj.Ref))
+		fmt.Fprintf(&b, "run -status 0 mockhub conv $%s\n", scriptVar(f.g, subj.Ref))
 		b.WriteString("stdout '^ok: '\n")
 		files = append(files, txtar.File{Name: "conv", Data: []byte(conv.Format())})
 		if err := outputs(nil, ref.Stderr, false); err != nil {
@@ -106,7 +106,7 @@ func (f *fuzzer) regression(c shrinker, subj Subject, ref *record.Result, sig Si
 		if ref.Exit.Signal != 0 {
 			status = "signal:" + faults.SignalWord(ref.Exit.Signal)
 		}
-		fmt.Fprintf(&b, "run -status %s $%s", status, f.g.Var(subj.Ref))
+		fmt.Fprintf(&b, "run -status %s $%s", status, scriptVar(f.g, subj.Ref))
 		for _, a := range c.args() {
 			b.WriteString(" " + scriptQuote(a))
 		}
@@ -189,7 +189,7 @@ func runScript(g Game, refDir, file string, subj Subject) suite.Result {
 				if p == subj.Ref && subj.Path != "" {
 					prog = subj.Path
 				}
-				env.Setenv(g.Var(p), prog)
+				env.Setenv(scriptVar(g, p), prog)
 			}
 			return scriptcmds.Setup(env)
 		},

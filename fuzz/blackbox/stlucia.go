@@ -22,13 +22,6 @@ func (stlucia) Hub() string       { return "stlucia" }
 func (stlucia) Players() []string { return stluciaPlayers }
 func (stlucia) Hello() string     { return "!" }
 
-func (stlucia) Var(program string) string {
-	if program == "stlucia" {
-		return "STLUCIA"
-	}
-	return program
-}
-
 // stluciaRolls returns a random roll stream: uniform faces, or (one time in three) faces
 // weighted towards A so that games have claims, attacks and eliminations.
 func stluciaRolls(r *rand.Rand, min, max int) []st.Face {

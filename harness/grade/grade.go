@@ -47,6 +47,17 @@ func (g Game) ProgramVars() map[string]bool {
 	return m
 }
 
+// VarOf is the suite variable that stands for the program named name ("2310A" ->
+// "PLAYER_A"), and whether the game has that program.
+func (g Game) VarOf(name string) (string, bool) {
+	for _, p := range g.Programs {
+		if p.Name == name {
+			return p.Var, true
+		}
+	}
+	return "", false
+}
+
 func (g Game) program(v string) Program {
 	for _, p := range g.Programs {
 		if p.Var == v {
