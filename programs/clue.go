@@ -19,6 +19,13 @@ func init() {
 	for _, k := range game.BrainNames {
 		register(Program{Name: "clue-" + k, Game: "clue", Role: "client", Main: client.Main(k)})
 	}
+	registerExample(
+		Example{
+			Game: "clue", Name: "bots",
+			About: "a Clue server whose six seats are all bots, one of each kind: clue-server -clients 0 -bots strong,random,sensible,leech,sensible,random 0",
+			Args:  []string{"-clients", "0", "-bots", "strong,random,sensible,leech,sensible,random", "0"},
+		},
+	)
 	registerGame(grade.Game{
 		Name:       "clue",
 		Programs:   []grade.Program{{Var: "SERVER", Name: "clue-server"}, {Var: "CLIENT", Name: "clue-client"}},

@@ -20,6 +20,14 @@ func init() {
 				return player.Run(s, args, stdin, stdout, stderr)
 			}})
 	}
+	registerExample(
+		Example{
+			Game: "dealer2310", Name: "spec",
+			About: "the spec's example session: 2310dealer d1.deck p1.path 2310A 2310A",
+			Files: map[string]string{"d1.deck": "7ABACDEE\n", "p1.path": "7;::-Mo1V11V22Mo1Mo1::-\n"},
+			Args:  []string{"d1.deck", "p1.path", "2310A", "2310A"},
+		},
+	)
 	registerGame(grade.Game{
 		Name: "dealer2310",
 		Programs: []grade.Program{

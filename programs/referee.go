@@ -22,6 +22,13 @@ func init() {
 		Program{Name: "ttt-player", Game: "referee", Role: "player", Main: func() int { return ex.TTTPlayer(true) }},
 		Program{Name: "c4-player", Game: "referee", Role: "player", Main: ex.C4Player},
 	)
+	registerExample(
+		Example{
+			Game: "referee", Name: "tictactoe",
+			About: "a tic-tac-toe match judged by its referee: referee-runner ttt-referee ttt-perfect ttt-random",
+			Args:  []string{"ttt-referee", "ttt-perfect", "ttt-random"},
+		},
+	)
 	registerGame(grade.Game{
 		Name: "referee",
 		Programs: []grade.Program{

@@ -23,6 +23,20 @@ func init() {
 }
 
 func init() {
+	registerExample(
+		Example{
+			Game: "stlucia", Name: "x",
+			About: "the rules file's first worked example: stlucia x.roll 10 EAIT EAIT",
+			Files: map[string]string{"x.roll": "HAHPPPPPPPP1233331111\nAAAA1232322AAA\n"},
+			Args:  []string{"x.roll", "10", "EAIT", "EAIT"},
+		},
+		Example{
+			Game: "stlucia", Name: "z",
+			About: "the rules file's second worked example: stlucia z.roll 10 EAIT EAIT",
+			Files: map[string]string{"z.roll": "1221AAHHAAHHAAHH12333\n331221AAHHHPPPPP\nPAPAPHHAPPA123\n"},
+			Args:  []string{"z.roll", "10", "EAIT", "EAIT"},
+		},
+	)
 	registerGame(grade.Game{
 		Name: "stlucia",
 		Programs: []grade.Program{

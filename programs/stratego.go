@@ -18,6 +18,13 @@ func init() {
 		Program{Name: "stratego-hunter", Game: "stratego", Role: "player", Main: ai.MainHunter, Player: ai.PlayHunter},
 		Program{Name: "ai", Game: "stratego", Role: "player", Main: ai.MainHunter},
 	)
+	registerExample(
+		Example{
+			Game: "stratego", Name: "hunter-random",
+			About: "the stronger reference AI against the random one: stratego -o stdout stratego-hunter stratego-random",
+			Args:  []string{"-o", "stdout", "stratego-hunter", "stratego-random"},
+		},
+	)
 	registerGame(grade.Game{
 		Name:       "stratego",
 		Programs:   []grade.Program{{Var: "MANAGER", Name: "stratego", Hub: true}, {Var: "AI", Name: "ai"}},

@@ -399,7 +399,7 @@ func TestHelp(t *testing.T) {
 			t.Errorf("gauntlet %s: exit %d, stdout %.40q..., stderr %q; want 0 and the usage on stdout", strings.Join(args, " "), code, stdout, stderr)
 		}
 	}
-	if _, stdout, _ := gauntlet("grade", "--help"); !strings.Contains(stdout, "-procs") || !strings.Contains(stdout, "Games: dealer2310, stlucia, stratego, clue, referee") {
+	if _, stdout, _ := gauntlet("grade", "--help"); !strings.Contains(stdout, "-procs") || !strings.Contains(stdout, "Games: clue, dealer2310, referee, stlucia, stratego") {
 		t.Errorf("grade --help lacks the flags or the games:\n%s", stdout)
 	}
 	for _, tc := range []struct {
