@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	cluefuzz "gauntlet/fuzz/clue"
+	"gauntlet/fuzz/judgerun"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/grade"
 )
@@ -89,8 +90,8 @@ func TestClueFuzzerFindsMutants(t *testing.T) {
 				want       bool
 			}{{"reference", refProg, false}, {"mutant", mutant(t, tc.pkg, tc.file, tc.old, tc.new), true}} {
 				var log strings.Builder
-				found, err := cluefuzz.Run(cluefuzz.Options{Role: tc.role, Program: p.prog, Seed: 7, Runs: tc.runs,
-					Out: t.TempDir(), Log: &log, Gauntlet: gauntlet})
+				found, err := cluefuzz.Run(cluefuzz.Options{Role: tc.role, Campaign: judgerun.Campaign{Program: p.prog, Seed: 7,
+					Runs: tc.runs, Out: t.TempDir(), Log: &log, Gauntlet: gauntlet}})
 				if err != nil {
 					t.Fatalf("%s: %v\n%s", p.name, err, log.String())
 				}

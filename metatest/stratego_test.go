@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"gauntlet/fuzz/judgerun"
 	"gauntlet/fuzz/live"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/grade"
@@ -207,7 +208,8 @@ func TestLiveFuzzerFindsBadAI(t *testing.T) {
 		want bool
 	}{{hunter, false}, {bomb, true}} {
 		var log strings.Builder
-		found, err := live.Run(live.Options{Game: "stratego", Program: p.prog, Seed: 3, Runs: 4, Out: t.TempDir(), Log: &log, Gauntlet: gauntlet})
+		found, err := live.Run(live.Options{Game: "stratego", Campaign: judgerun.Campaign{Program: p.prog, Seed: 3, Runs: 4,
+			Out: t.TempDir(), Log: &log, Gauntlet: gauntlet}})
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", p.prog, err, log.String())
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	clue "gauntlet/fuzz/clue"
+	"gauntlet/fuzz/judgerun"
 	"gauntlet/fuzz/live"
 )
 
@@ -81,22 +82,19 @@ func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
 	if *runs == 0 && *limit == 0 {
 		*limit = time.Minute
 	}
-	var n int
+	c := judgerun.Campaign{Program: fs.Arg(0), Seed: *seed, Runs: *runs, Time: *limit, Out: *out, Log: stdout}
+	var found []judgerun.Finding
 	var err error
 	if gameName == "clue" {
-		var found []clue.Finding
-		found, err = clue.Run(clue.Options{Role: *role, Program: fs.Arg(0), Seed: *seed, Runs: *runs, Time: *limit, Out: *out, Log: stdout})
-		n = len(found)
+		found, err = clue.Run(clue.Options{Role: *role, Campaign: c})
 	} else {
-		var found []live.Finding
-		found, err = live.Run(live.Options{Game: gameName, Program: fs.Arg(0), Seed: *seed, Runs: *runs, Time: *limit, Out: *out, Log: stdout})
-		n = len(found)
+		found, err = live.Run(live.Options{Game: gameName, Campaign: c})
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet fuzz %s: %v\n", gameName, err)
 		return 2
 	}
-	if n > 0 {
+	if len(found) > 0 {
 		return 1
 	}
 	return 0

@@ -17,13 +17,9 @@ package clue
 
 import (
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"gauntlet/fuzz/judgerun"
 	game "gauntlet/games/clue"
@@ -31,83 +27,21 @@ import (
 	"gauntlet/harness/mockhub"
 )
 
-// Options set up a run.
+// Options set up a run: the role, and the campaign (program, seed, stop, output).
 type Options struct {
-	Role    string // "client" or "server"
-	Program string
-	Seed    uint64
-	Runs    int           // cases to run (0: until Time)
-	Time    time.Duration // (0: until Runs)
-	Out     string        // where the regression cases go
-	Log     io.Writer     // a line per finding and a summary
-	// Gauntlet is a gauntlet binary, which runs the judges (mockhub, mockclients) as
-	// processes of their own; default: this program.
-	Gauntlet string
-}
-
-// Finding is a case the program failed.
-type Finding struct {
-	File   string // the regression case written
-	Detail string // what went wrong
+	Role string // "client" or "server"
+	judgerun.Campaign
 }
 
 // Run fuzzes the program and returns what it found; the error is the harness's own.
-func Run(o Options) ([]Finding, error) {
-	if o.Role != "client" && o.Role != "server" {
-		return nil, fmt.Errorf("--role must be client or server")
+func Run(o Options) ([]judgerun.Finding, error) {
+	switch o.Role {
+	case "client":
+		return o.Campaign.Run(0xf022, clientCase)
+	case "server":
+		return o.Campaign.Run(0xf023, serverCase)
 	}
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return nil, err
-	}
-	if o.Gauntlet == "" {
-		self, err := os.Executable()
-		if err != nil {
-			return nil, err
-		}
-		o.Gauntlet = self
-	}
-	prog, err := filepath.Abs(o.Program)
-	if err != nil {
-		return nil, err
-	}
-	j, err := judgerun.New(o.Gauntlet, prog, o.Log)
-	if err != nil {
-		return nil, err
-	}
-	defer j.Close()
-	r := rand.New(rand.NewPCG(o.Seed, 0xf022))
-	start := time.Now()
-	var found []Finding
-	seen := map[string]bool{}
-	n := 0
-	for ; (o.Runs == 0 || n < o.Runs) && (o.Time == 0 || time.Since(start) < o.Time); n++ {
-		var name, text, detail string
-		var err error
-		if o.Role == "client" {
-			name, text, detail, err = clientCase(r, j, n)
-		} else {
-			name, text, detail, err = serverCase(r, j, n)
-		}
-		if err != nil {
-			return found, err
-		}
-		if detail == "" {
-			continue
-		}
-		key := judgerun.Signature(detail)
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		file := filepath.Join(o.Out, name+".txtar")
-		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
-			return found, err
-		}
-		found = append(found, Finding{File: file, Detail: detail})
-		fmt.Fprintf(o.Log, "finding %d: %s\n  %s\n", len(found), file, detail)
-	}
-	fmt.Fprintf(o.Log, "%d cases in %v, %d findings (seed %d)\n", n, time.Since(start).Round(time.Millisecond), len(found), o.Seed)
-	return found, nil
+	return nil, fmt.Errorf("--role must be client or server")
 }
 
 // messageNames are the names a server may send.

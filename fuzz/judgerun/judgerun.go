@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"gauntlet/harness/mockhub"
 	"gauntlet/harness/sandbox"
@@ -133,4 +135,75 @@ func Signature(detail string) string {
 		}
 	}
 	return b.String()
+}
+
+// Campaign is a run of cases: the program, the seed, when to stop, where findings go.
+type Campaign struct {
+	Program string
+	Seed    uint64
+	Runs    int           // cases to run (0: until Time)
+	Time    time.Duration // (0: until Runs)
+	Out     string        // where each finding is written as a suite case
+	Log     io.Writer     // a line per finding and a summary
+	// Gauntlet is a gauntlet binary, which runs the judges as processes of their own;
+	// default: this program.
+	Gauntlet string
+}
+
+// Finding is a case the program failed.
+type Finding struct {
+	File   string // the suite case written
+	Detail string // what went wrong
+}
+
+// Case runs case number n, drawing from r: it returns the suite case's file name (without
+// .txtar) and text, and what went wrong ("" when the program passed). Its error is the
+// harness's own.
+type Case func(r *rand.Rand, j *Judges, n int) (name, text, detail string, err error)
+
+// Run runs the campaign's cases (stream names the random stream, so that two fuzzers with
+// the same seed draw differently) and writes each kind of failure once.
+func (c Campaign) Run(stream uint64, run Case) ([]Finding, error) {
+	if err := os.MkdirAll(c.Out, 0o755); err != nil {
+		return nil, err
+	}
+	if c.Gauntlet == "" {
+		self, err := os.Executable()
+		if err != nil {
+			return nil, err
+		}
+		c.Gauntlet = self
+	}
+	prog, err := filepath.Abs(c.Program)
+	if err != nil {
+		return nil, err
+	}
+	j, err := New(c.Gauntlet, prog, c.Log)
+	if err != nil {
+		return nil, err
+	}
+	defer j.Close()
+	r := rand.New(rand.NewPCG(c.Seed, stream))
+	start := time.Now()
+	var found []Finding
+	seen := map[string]bool{}
+	n := 0
+	for ; (c.Runs == 0 || n < c.Runs) && (c.Time == 0 || time.Since(start) < c.Time); n++ {
+		name, text, detail, err := run(r, j, n)
+		if err != nil {
+			return found, err
+		}
+		if detail == "" || seen[Signature(detail)] {
+			continue
+		}
+		seen[Signature(detail)] = true
+		file := filepath.Join(c.Out, name+".txtar")
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			return found, err
+		}
+		found = append(found, Finding{File: file, Detail: detail})
+		fmt.Fprintf(c.Log, "finding %d: %s\n  %s\n", len(found), file, detail)
+	}
+	fmt.Fprintf(c.Log, "%d cases in %v, %d findings (seed %d)\n", n, time.Since(start).Round(time.Millisecond), len(found), c.Seed)
+	return found, nil
 }

@@ -8,13 +8,9 @@ package live
 
 import (
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"gauntlet/fuzz/judgerun"
 )
@@ -52,64 +48,24 @@ func Games() []string {
 	return out
 }
 
-// Options set up a run.
+// Options set up a run: the game, and the campaign (program, seed, stop, output).
 type Options struct {
-	Game     string
-	Program  string
-	Seed     uint64
-	Runs     int           // cases to run (0: until Time)
-	Time     time.Duration // (0: until Runs)
-	Out      string        // where the regression cases go
-	Log      io.Writer
-	Gauntlet string // the gauntlet binary that runs the mock hub (default: this program)
-}
-
-// Finding is a case the program failed.
-type Finding struct {
-	File, Detail string
+	Game string
+	judgerun.Campaign
 }
 
 // Run plays the cases and returns the findings; the error is the harness's own.
-func Run(o Options) ([]Finding, error) {
+func Run(o Options) ([]judgerun.Finding, error) {
 	g, ok := games[o.Game]
 	if !ok {
 		return nil, fmt.Errorf("no game %q to fuzz live (games: %s)", o.Game, strings.Join(Games(), ", "))
 	}
-	if o.Gauntlet == "" {
-		self, err := os.Executable()
-		if err != nil {
-			return nil, err
-		}
-		o.Gauntlet = self
-	}
-	prog, err := filepath.Abs(o.Program)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return nil, err
-	}
-	j, err := judgerun.New(o.Gauntlet, prog, o.Log)
-	if err != nil {
-		return nil, err
-	}
-	defer j.Close()
-	r := rand.New(rand.NewPCG(o.Seed, 0x11fe))
-	start := time.Now()
-	seen := map[string]bool{}
-	var found []Finding
-	n := 0
-	for ; (o.Runs == 0 || n < o.Runs) && (o.Time == 0 || time.Since(start) < o.Time); n++ {
+	return o.Campaign.Run(0x11fe, func(r *rand.Rand, j *judgerun.Judges, n int) (string, string, string, error) {
 		conv := g.conv(r)
 		report, _, err := j.Conversation(conv)
-		if err != nil {
-			return found, err
+		if err != nil || strings.HasPrefix(report, "ok: ") {
+			return "", "", "", err
 		}
-		if strings.HasPrefix(report, "ok: ") || seen[judgerun.Signature(report)] {
-			continue
-		}
-		seen[judgerun.Signature(report)] = true
-		file := filepath.Join(o.Out, fmt.Sprintf("%s_live_fuzz_%d.txtar", o.Game, n))
 		text := fmt.Sprintf(`# Found by gauntlet fuzz: a game judged live (%s), in which the program broke a rule of the game.
 # section: %s
 # category: %s
@@ -118,12 +74,6 @@ stdout '^ok: '
 
 -- conv --
 %s`, strings.SplitN(conv, "\n", 2)[0], g.section, g.category, g.variable, conv)
-		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
-			return found, err
-		}
-		found = append(found, Finding{File: file, Detail: report})
-		fmt.Fprintf(o.Log, "finding %d: %s\n  %s\n", len(found), file, report)
-	}
-	fmt.Fprintf(o.Log, "%d games in %v, %d findings (seed %d)\n", n, time.Since(start).Round(time.Millisecond), len(found), o.Seed)
-	return found, nil
+		return fmt.Sprintf("%s_live_fuzz_%d", o.Game, n), text, report, nil
+	})
 }
