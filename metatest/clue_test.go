@@ -31,11 +31,7 @@ func TestClueSuitesFailMutants(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			bin := mutant(t, tc.pkg, tc.file, tc.old, tc.new)
-			dir := t.TempDir()
-			data, _ := os.ReadFile(bin)
-			os.WriteFile(filepath.Join(dir, "prog.bin"), data, 0o755)
-			os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n\tcp prog.bin "+tc.prog+"\n"), 0o644)
+			dir := binarySubmission(t, mutant(t, tc.pkg, tc.file, tc.old, tc.new), tc.prog)
 			_, rep, text := gradeRun(t, "clue", "-run", tc.cases, dir)
 			failed := 0
 			for _, c := range rep.Cases {

@@ -19,10 +19,7 @@ func TestRefereeSuitesFailBadPrograms(t *testing.T) {
 		bin := mutant(t, "gauntlet/cmd/gauntlet", "games/referee/games.go",
 			"if !ok || p != t.Turn || t.Cells[i] != 0 || t.winner() >= 0 {",
 			"if !ok || p != t.Turn || t.winner() >= 0 {")
-		dir := t.TempDir()
-		data, _ := os.ReadFile(bin)
-		os.WriteFile(filepath.Join(dir, "ref.bin"), data, 0o755)
-		os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n\tcp ref.bin ttt-referee\n"), 0o644)
+		dir := binarySubmission(t, bin, "ttt-referee")
 		_, rep, text := gradeRun(t, "referee", "-run", "^ttt_referee_", dir)
 		got := verdicts(rep)
 		if v := got["ttt_referee_occupied"]; v.Passed() || v == grade.HarnessError || v == "" {

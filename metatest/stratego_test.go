@@ -98,6 +98,24 @@ func TestStrategoAISuiteFailsBadAIs(t *testing.T) {
 	}
 }
 
+// binarySubmission is a folder whose Makefile installs the built program bin as the spec's
+// program prog.
+func binarySubmission(t *testing.T, bin, prog string) string {
+	t.Helper()
+	dir := t.TempDir()
+	data, err := os.ReadFile(bin)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "prog.bin"), data, 0o755)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n\tcp prog.bin "+prog+"\n"), 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // mutant builds the main package pkg with one source file changed (go build -overlay): the
 // exact text old in file (relative to the module) replaced by new.
 func mutant(t *testing.T, pkg, file, old, new string) string {
@@ -156,11 +174,7 @@ func TestStrategoManagerSuiteFailsMutants(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			bin := mutant(t, "gauntlet/cmd/stratego", tc.file, tc.old, tc.new)
-			dir := t.TempDir()
-			data, _ := os.ReadFile(bin)
-			os.WriteFile(filepath.Join(dir, "stratego.bin"), data, 0o755)
-			os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n\tcp stratego.bin stratego\n"), 0o644)
+			dir := binarySubmission(t, mutant(t, "gauntlet/cmd/stratego", tc.file, tc.old, tc.new), "stratego")
 			_, rep, text := gradeRun(t, "stratego", "-run", "^manager_", dir)
 			got := verdicts(rep)
 			failed := 0
