@@ -32,6 +32,7 @@ func TestRun(t *testing.T) {
 		exit    Exit
 		awaited []Awaited
 		blocked bool
+		opt     *Options // instead of quick
 	}{
 		{
 			name:   "answers each line, then EOF",
@@ -90,10 +91,13 @@ func TestRun(t *testing.T) {
 		{
 			name:   "quiet waits until the output stops",
 			script: `printf '!'; read l; for i in 1 2 3 4 5; do echo $i >&2; sleep 0.03; done; exec sleep 30`,
-			steps: []Step{{Kind: AwaitBytes, N: 1}, write("go\n"), {Kind: Quiet, Delay: 50 * time.Millisecond},
+			// A silence of 250 ms, against gaps of 30 ms, and a step timeout of 5 s: a loaded
+			// machine can stretch a gap, not eight times over.
+			steps: []Step{{Kind: AwaitBytes, N: 1}, write("go\n"), {Kind: Quiet, Delay: 250 * time.Millisecond},
 				{Kind: Signal, Signal: syscall.SIGKILL}},
 			stdout: "!", stderr: "1\n2\n3\n4\n5\n", exit: Exit{Signal: syscall.SIGKILL},
 			awaited: []Awaited{{Data: []byte("!"), End: Got}},
+			opt:     &Options{StepTimeout: 5 * time.Second, QuickTimeout: 50 * time.Millisecond},
 		},
 		{
 			name:   "a sleep step waits",
@@ -105,7 +109,11 @@ func TestRun(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res := sh(t, tc.script, tc.steps, quick)
+			opt := quick
+			if tc.opt != nil {
+				opt = *tc.opt
+			}
+			res := sh(t, tc.script, tc.steps, opt)
 			if string(res.Stdout) != tc.stdout || string(res.Stderr) != tc.stderr {
 				t.Errorf("stdout %q stderr %q, want %q %q", res.Stdout, res.Stderr, tc.stdout, tc.stderr)
 			}
