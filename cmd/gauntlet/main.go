@@ -25,6 +25,9 @@ Commands:
                       fuzz a program against the reference (see 'gauntlet fuzz --help')
   tournament stratego|referee [flags] PROGRAM PROGRAM...
                       a round robin between programs, with a table of points and Elo
+  adequacy GAME [-suite DIR]
+                      run a suite against the game's mutant library: the kill matrix,
+                      the survivors and the largest blast radius (from the source folder)
   exec PROGRAM [ARGS...]
                       run as one of the reference or mock programs
   programs            list the programs gauntlet can run as
@@ -82,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && args[0] == "help" {
 			switch args[1] {
-			case "grade", "play", "fuzz", "tournament":
+			case "grade", "play", "fuzz", "tournament", "adequacy":
 				return run([]string{args[1], "--help"}, stdout, stderr)
 			}
 		}
@@ -116,6 +119,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fuzzCmd(args[1:], stdout, stderr)
 	case "tournament":
 		return tournamentCmd(args[1:], stdout, stderr)
+	case "adequacy":
+		return adequacyCmd(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "gauntlet: unknown command %q\n%s", args[0], usage)
 	return 2

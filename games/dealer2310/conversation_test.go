@@ -531,6 +531,14 @@ func checkConversation(t *testing.T, name, conv, wantStderr string) {
 			}
 			replies = append(replies, pending[0])
 			pending = pending[1:]
+		case "expect-any":
+			// Any line passes the case; refPlayer must still send one here.
+			if len(pending) == 0 {
+				t.Errorf("line %d: expect-any, but refPlayer sends nothing", i+1)
+				return
+			}
+			replies = append(replies, pending[0])
+			pending = pending[1:]
 		case "eof":
 			if len(pending) > 0 || !r.done {
 				t.Errorf("line %d: eof, but refPlayer replies %q (ended: %v)", i+1, pending, r.done)
