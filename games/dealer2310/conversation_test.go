@@ -190,7 +190,7 @@ func findGame(script string) (suiteGame, bool) {
 		}
 		g := suiteGame{deck: f[4], path: f[5], records: map[string]string{}}
 		for _, p := range f[6:] {
-			if r, ok := relays[p]; ok {
+			if r, ok := relays[strings.TrimPrefix(p, "$MOCKBIN/")]; ok {
 				p = r[0]
 				g.records[r[1]] = programVar[p]
 			}

@@ -137,7 +137,7 @@ func hubGame(script string) (roll string, win int, names []string, want string, 
 			return "", 0, nil, "", false
 		}
 		for _, p := range f[6:] {
-			if v, ok := relays[p]; ok {
+			if v, ok := relays[strings.TrimPrefix(p, "$MOCKBIN/")]; ok {
 				p = v
 			}
 			s, ok := strategyVar[p]
