@@ -19,6 +19,7 @@ func TestClueSuitesFailMutants(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds mutants and grades them: full mode only")
 	}
+	t.Parallel()
 	tests := []struct {
 		name, pkg, prog, file, old, new, cases, category, detail string
 	}{
@@ -63,6 +64,7 @@ func TestClueFuzzerFindsMutants(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fuzz campaigns: full mode only")
 	}
+	t.Parallel()
 	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	tests := []struct {
 		role, pkg, file, old, new string

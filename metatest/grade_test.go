@@ -48,6 +48,7 @@ func TestReferenceGetsFullMarks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("whole grades of both suites, whose every case testscripts already runs once: full mode only")
 	}
+	t.Parallel()
 	for _, game := range []string{"stlucia", "dealer2310"} {
 		t.Run(game, func(t *testing.T) {
 			status, rep, text := gradeRun(t, game, "-j", "4")

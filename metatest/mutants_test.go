@@ -46,6 +46,7 @@ func checkLibrary(t *testing.T, game string) {
 	if testing.Short() {
 		t.Skip("builds and grades mutants of the library: full mode only")
 	}
+	t.Parallel()
 	lib := mutants.Library(game)
 	names := map[string]bool{}
 	for _, m := range lib {

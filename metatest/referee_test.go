@@ -15,6 +15,7 @@ func TestRefereeSuitesFailBadPrograms(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a mutant and grades: full mode only")
 	}
+	t.Parallel()
 	t.Run("referee accepting an occupied cell", func(t *testing.T) {
 		bin := mutant(t, "gauntlet/cmd/gauntlet", "games/referee/games.go",
 			"if !ok || p != t.Turn || t.Cells[i] != 0 || t.winner() >= 0 {",

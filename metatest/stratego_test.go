@@ -155,6 +155,7 @@ func TestStrategoManagerSuiteFailsMutants(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds mutants and grades them: full mode only")
 	}
+	t.Parallel()
 	tests := []struct {
 		name, file, old, new string
 		mustFail             []string // cases the mutant must fail
@@ -203,6 +204,7 @@ func TestLiveFuzzerFindsBadAI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fuzz campaigns: full mode only")
 	}
+	t.Parallel()
 	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	dir := t.TempDir()
 	// The program runs as a sandbox user when the test is root: let it reach its file.
