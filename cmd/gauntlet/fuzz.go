@@ -91,7 +91,8 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	g, ok := blackbox.Lookup(args[0])
 	if !ok {
-		return usageErr("no game %q (games: %s)", args[0], strings.Join(blackbox.Games(), ", "))
+		all := append(append(blackbox.Games(), "clue"), live.Games()...)
+		return usageErr("no game %q%s (games: %s)", args[0], didYouMean(args[0], all), strings.Join(all, ", "))
 	}
 	fs := flag.NewFlagSet("gauntlet fuzz", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

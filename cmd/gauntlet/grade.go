@@ -119,7 +119,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	g, ok := programs.GradeGame(args[0])
 	if !ok {
-		fmt.Fprintf(stderr, "gauntlet grade: unknown game %q (games: %s)\n", args[0], strings.Join(programs.GradeGames(), ", "))
+		fmt.Fprintf(stderr, "gauntlet grade: unknown game %q%s (games: %s)\n", args[0], didYouMean(args[0], programs.GradeGames()), strings.Join(programs.GradeGames(), ", "))
 		return 2
 	}
 	positional, err := parseInterspersed(fs, args[1:])

@@ -106,7 +106,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		p, ok := programs.Lookup(args[1])
 		if !ok {
-			fmt.Fprintf(stderr, "gauntlet exec: no program named %q (see 'gauntlet programs')\n", args[1])
+			var names []string
+			for _, p := range programs.All() {
+				names = append(names, p.Name)
+			}
+			fmt.Fprintf(stderr, "gauntlet exec: no program named %q%s (see 'gauntlet programs')\n", args[1], didYouMean(args[1], names))
 			return 2
 		}
 		os.Args = append([]string{args[1]}, args[2:]...)
@@ -122,7 +126,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "adequacy":
 		return adequacyCmd(args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "gauntlet: unknown command %q\n%s", args[0], usage)
+	fmt.Fprintf(stderr, "gauntlet: unknown command %q%s\n%s", args[0], didYouMean(args[0], commands), usage)
 	return 2
 }
 

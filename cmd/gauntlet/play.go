@@ -53,7 +53,7 @@ func play(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		if len(names) == 0 {
-			fmt.Fprintf(stderr, "gauntlet play: no game %q\n", game)
+			fmt.Fprintf(stderr, "gauntlet play: no game %q%s\n", game, didYouMean(game, programs.GradeGames()))
 		} else {
 			fmt.Fprintf(stderr, "gauntlet play: %s has no example %q (examples: %s)\n", game, *example, strings.Join(names, ", "))
 		}
