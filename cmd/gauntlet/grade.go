@@ -65,6 +65,7 @@ type gradeFlags struct {
 	failfast     bool
 	jsonFile     string
 	junitFile    string
+	htmlFile     string
 	gradescope   string
 	csvFile      string
 	outDir       string
@@ -93,6 +94,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.failfast, "failfast", false, "stop at the first failed case (one folder only)")
 	fs.StringVar(&f.jsonFile, "json", "", "write the report as JSON to `FILE` (docs/report-format.md)")
 	fs.StringVar(&f.junitFile, "junit", "", "write the report as JUnit XML to `FILE` (a cohort: one testsuite per submission)")
+	fs.StringVar(&f.htmlFile, "html", "", "write the report as one self-contained HTML page to `FILE`: marks, failures grouped, each conversation up to its first divergence (a cohort: a section per submission)")
 	fs.StringVar(&f.gradescope, "gradescope", "", "write a Gradescope results.json to `FILE`")
 	fs.StringVar(&f.gsVisibility, "gradescope-visibility", "visible", "visibility of the Gradescope results: visible, hidden, after_due_date or after_published")
 	fs.StringVar(&f.csvFile, "csv", "", "write the cohort table (one row per submission) as CSV to `FILE`")
@@ -127,7 +129,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	dashes := 0
-	for _, out := range []string{f.jsonFile, f.junitFile, f.gradescope, f.csvFile} {
+	for _, out := range []string{f.jsonFile, f.junitFile, f.htmlFile, f.gradescope, f.csvFile} {
 		if out == "-" {
 			dashes++
 		}
@@ -495,6 +497,9 @@ func writeReports(g grade.Game, rep *grade.Report, f gradeFlags) error {
 		return err
 	}
 	if err := writeFile(f.junitFile, func(w io.Writer) error { return grade.WriteJUnit(w, rep) }); err != nil {
+		return err
+	}
+	if err := writeFile(f.htmlFile, func(w io.Writer) error { return grade.WriteHTML(w, rep) }); err != nil {
 		return err
 	}
 	if err := writeFile(f.gradescope, func(w io.Writer) error { return rep.WriteGradescopeVisible(w, f.gsVisibility) }); err != nil {
