@@ -47,25 +47,22 @@ type htmlStep struct {
 
 func htmlSubject(r *Report) htmlReport {
 	h := htmlReport{Report: r}
-	index := map[string]int{}
 	for _, c := range r.Cases {
 		if c.Verdict.Passed() {
 			h.Passed++
-			continue
 		}
-		key := string(c.Verdict) + "\x00" + c.Detail
-		i, ok := index[key]
-		if !ok {
-			i = len(h.Groups)
-			index[key] = i
-			g := htmlGroup{Verdict: c.Verdict, Detail: c.Detail}
-			g.Header, g.Steps = divergenceSteps(c.Divergence)
-			if len(g.Steps) == 0 {
-				g.Log = c.Log
-			}
-			h.Groups = append(h.Groups, g)
+	}
+	for _, cases := range groupCases(r.Cases, failed) {
+		first := cases[0]
+		g := htmlGroup{Verdict: first.Verdict, Detail: first.Detail}
+		g.Header, g.Steps = divergenceSteps(first.Divergence)
+		if len(g.Steps) == 0 {
+			g.Log = first.Log
 		}
-		h.Groups[i].Cases = append(h.Groups[i].Cases, c.Name())
+		for _, c := range cases {
+			g.Cases = append(g.Cases, c.Name())
+		}
+		h.Groups = append(h.Groups, g)
 	}
 	return h
 }
