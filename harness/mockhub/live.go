@@ -69,8 +69,8 @@ func (p *proc) live(st *Step, lv *liveGame, timeout time.Duration, done *[]strin
 			continue
 		}
 		allowed := "a line the rules allow: " + j.Allowed()
-		timer := time.NewTimer(timeout)
-		timedOut := p.fill(timer.C, hasLine)
+		timer, by := time.NewTimer(timeout), time.Now().Add(timeout)
+		timedOut := p.fill(timer.C, by, hasLine)
 		timer.Stop()
 		if !hasLine(p.buf) {
 			want, got, ok = p.take(allowed, len(p.buf), timedOut, timeout)

@@ -108,7 +108,7 @@ func Run(c *Conversation, prog string, opt Options) (Result, error) {
 type proc struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser // the player's stdin, or the write side of its connection
-	out    chan []byte    // chunks of stdout; closed at EOF
+	out    chan chunk     // what the player writes, as it comes; closed at EOF
 	buf    []byte
 	eof    bool
 	exited chan struct{}
@@ -138,7 +138,7 @@ func start(prog string, args []string, stderr io.Writer, subj *Subject, tcp bool
 		outR.Close()
 		return nil, fmt.Errorf("cannot start %s: %w", prog, err)
 	}
-	p := &proc{cmd: cmd, stdin: inW, out: make(chan []byte, 16), exited: make(chan struct{})}
+	p := &proc{cmd: cmd, stdin: inW, out: make(chan chunk, 16), exited: make(chan struct{})}
 	go p.read(outR)
 	go p.wait()
 	return p, nil
@@ -167,7 +167,7 @@ func (p *proc) read(r io.ReadCloser) {
 		b := make([]byte, 4096)
 		n, err := r.Read(b)
 		if n > 0 {
-			p.out <- b[:n]
+			p.out <- chunk{b[:n], time.Now()}
 		}
 		if err != nil {
 			return
@@ -190,16 +190,28 @@ func (p *proc) wait() {
 	close(p.exited)
 }
 
-// fill waits until the buffer holds n bytes, a newline (when line is set), or EOF.
-func (p *proc) fill(deadline <-chan time.Time, until func([]byte) bool) (timedOut bool) {
+// chunk is some bytes the player wrote, and when the mock hub's reader got them.
+type chunk struct {
+	b  []byte
+	at time.Time
+}
+
+// fill waits until the buffer holds what until asks for, or EOF, or the deadline (the
+// timer, firing at by). Bytes read after by are late even when the mock hub sees them and
+// the timer at once (a loaded machine can delay it past both): they are kept for the
+// account, and the step has timed out.
+func (p *proc) fill(deadline <-chan time.Time, by time.Time, until func([]byte) bool) (timedOut bool) {
 	for !until(p.buf) && !p.eof {
 		select {
-		case b, ok := <-p.out:
+		case c, ok := <-p.out:
 			if !ok {
 				p.eof = true
 				return false
 			}
-			p.buf = append(p.buf, b...)
+			p.buf = append(p.buf, c.b...)
+			if c.at.After(by) {
+				return true
+			}
 		case <-deadline:
 			return true
 		}
@@ -218,7 +230,7 @@ func hasLine(b []byte) bool {
 
 // step performs one step; on a divergence it returns what was wanted and what came.
 func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool) {
-	timer := time.NewTimer(timeout)
+	timer, by := time.NewTimer(timeout), time.Now().Add(timeout)
 	defer timer.Stop()
 	switch st.Kind {
 	case Send:
@@ -233,16 +245,16 @@ func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool)
 		time.Sleep(st.Delay)
 	case Hello:
 		n := len(st.Text)
-		timedOut := p.fill(timer.C, func(b []byte) bool { return len(b) >= n })
+		timedOut := p.fill(timer.C, by, func(b []byte) bool { return len(b) >= n })
 		return p.take(strconv.Quote(st.Text), n, timedOut, timeout)
 	case ExpectAny:
-		timedOut := p.fill(timer.C, hasLine)
+		timedOut := p.fill(timer.C, by, hasLine)
 		if !hasLine(p.buf) {
 			return p.take("a line", len(p.buf), timedOut, timeout)
 		}
 		p.buf = p.buf[bytes.IndexByte(p.buf, '\n')+1:]
 	case Expect:
-		timedOut := p.fill(timer.C, hasLine)
+		timedOut := p.fill(timer.C, by, hasLine)
 		want := strconv.Quote(st.Text + "\n")
 		if !hasLine(p.buf) {
 			return p.take(want, len(p.buf), timedOut, timeout)
@@ -253,7 +265,7 @@ func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool)
 		}
 		return p.take(want, n+1, false, timeout)
 	case EOF:
-		timedOut := p.fill(timer.C, func(b []byte) bool { return len(b) > 0 })
+		timedOut := p.fill(timer.C, by, func(b []byte) bool { return len(b) > 0 })
 		if timedOut {
 			return "EOF", fmt.Sprintf("nothing within %v (stdout still open)", timeout), false
 		}

@@ -34,7 +34,7 @@ func startClient(prog string, args []string, stderr io.Writer, subj *Subject, ti
 		return nil, fmt.Errorf("cannot start %s: %w", prog, err)
 	}
 	conn := &lateConn{ready: make(chan struct{})}
-	p := &proc{cmd: cmd, stdin: conn, out: make(chan []byte, 16), exited: make(chan struct{})}
+	p := &proc{cmd: cmd, stdin: conn, out: make(chan chunk, 16), exited: make(chan struct{})}
 	go p.wait()
 	go func() {
 		defer close(conn.ready)
