@@ -275,6 +275,13 @@ func classify(pd *ProcDiag, last sample) Activity {
 	return ActUnknown
 }
 
+// isDoWait reports whether a wait channel is the kernel's wait for a child (do_wait,
+// perhaps with a compiler suffix such as ".isra.0"), and not a function whose name merely
+// contains it (futex_do_wait, where every idle thread of a Go program sleeps).
+func isDoWait(w string) bool {
+	return w == "do_wait" || strings.HasPrefix(w, "do_wait.")
+}
+
 // wchanClass guesses from the kernel function a process waits in, for when
 // /proc/PID/syscall is not readable (it needs ptrace rights; wchan usually does not).
 func wchanClass(w string) sysClass {
@@ -288,7 +295,7 @@ func wchanClass(w string) sysClass {
 		return sysWrite
 	case strings.Contains(w, "poll"), strings.Contains(w, "select"):
 		return sysPoll
-	case strings.Contains(w, "do_wait"):
+	case isDoWait(w):
 		return sysWait
 	case strings.Contains(w, "nanosleep"), strings.Contains(w, "pause"),
 		strings.Contains(w, "sigsuspend"):

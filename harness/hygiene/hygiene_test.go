@@ -6,7 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -135,6 +137,8 @@ func TestWchanClass(t *testing.T) {
 		"do_wait":           sysWait,
 		"hrtimer_nanosleep": sysSleep,
 		"futex_wait_queue":  sysOther,
+		"futex_do_wait":     sysOther,
+		"do_wait.isra.0":    sysWait,
 	}
 	for w, want := range cases {
 		if got := wchanClass(w); got != want {
@@ -244,5 +248,62 @@ func TestReportBound(t *testing.T) {
 	var empty Report
 	if !empty.Clean() {
 		t.Error("empty report not clean")
+	}
+}
+
+// TestMayBeReaping checks the three states that decide whether a zombie is its parent's
+// fault: asleep on something else (not reaping), blocked in wait (reaping), runnable.
+func TestMayBeReaping(t *testing.T) {
+	start := func(script string) *exec.Cmd {
+		cmd := exec.Command("/bin/sh", "-c", script)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
+		return cmd
+	}
+	// waitFor polls the process's main thread until its kernel wait channel contains want.
+	waitFor := func(pid int, want string) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			b, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "wchan"))
+			if strings.Contains(string(b), want) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("pid %d never waited in %s (wchan %q)", pid, want, b)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+
+	// exec: the shell becomes sleep, which sleeps in nanosleep and reaps nothing.
+	sleeper := start("exec sleep 30")
+	waitFor(sleeper.Process.Pid, "nanosleep")
+	if MayBeReaping(sleeper.Process.Pid) {
+		t.Error("a process asleep in nanosleep counts as reaping")
+	}
+
+	// bash's wait blocks in waitpid (dash's sleeps in sigsuspend and is woken by SIGCHLD).
+	waiter := start("exec bash -c 'sleep 30 & wait'")
+	waitFor(waiter.Process.Pid, "do_wait")
+	if !MayBeReaping(waiter.Process.Pid) {
+		t.Error("a shell blocked in wait does not count as reaping")
+	}
+
+	// A busy loop is runnable whenever it is looked at (running or waiting for a CPU).
+	busy := start("while :; do :; done")
+	deadline := time.Now().Add(20 * time.Second)
+	for !MayBeReaping(busy.Process.Pid) {
+		if time.Now().After(deadline) {
+			t.Fatal("a busy process never counts as runnable")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	if MayBeReaping(1 << 30) {
+		t.Error("a process that does not exist counts as reaping")
 	}
 }

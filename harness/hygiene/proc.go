@@ -221,3 +221,35 @@ func EnvValue(pid int, name string) (value string, ok bool) {
 	}
 	return "", false
 }
+
+// MayBeReaping reports whether a process may be about to reap a child that has ended: one of
+// its threads is runnable (state R: woken, by the child's end or its SIGCHLD, and waiting only
+// for a CPU) or is blocked in the kernel's wait (wchan do_wait: it is reaping another child
+// first, as a hub that waits for its players in order does). A zombie seen while its parent
+// may be reaping is not yet the parent's fault; one seen while every thread of the parent
+// sleeps on something else (a read, a poll, a sleep) is. A process that cannot be read is
+// reported as not reaping.
+func MayBeReaping(pid int) bool {
+	dir := procRoot + "/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile(dir + "/" + t.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		th, err := parseStat(b)
+		if err != nil {
+			continue
+		}
+		if th.State == 'R' {
+			return true
+		}
+		if w, err := os.ReadFile(dir + "/" + t.Name() + "/wchan"); err == nil && isDoWait(strings.TrimSpace(string(w))) {
+			return true
+		}
+	}
+	return false
+}

@@ -145,7 +145,7 @@ func Start(cfg Config, specs ...Spec) (*Group, error) {
 	tok := make([]byte, 16)
 	rand.Read(tok)
 	g.track = &runTrack{token: hex.EncodeToString(tok), uid: -1, sids: map[int]bool{},
-		marks: map[int]uint64{}, roots: map[int]uint64{}, zseen: map[procKey]int{}}
+		marks: map[int]uint64{}, roots: map[int]uint64{}, zseen: map[procKey]*zombieWatch{}}
 	if g.lease != nil && g.lease.exclusive {
 		g.track.uid = g.lease.uid
 	}

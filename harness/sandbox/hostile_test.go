@@ -176,10 +176,24 @@ var hostileCases = []hostileCase{
 	},
 	{
 		name: "leaves a zombie", prog: "zombie",
+		// The zombie lives 3 s: the deadline must let it be seen and the program end by itself.
+		config:  func(c *sandbox.Config) { c.Deadline = slowdown * 10 * time.Second },
 		verdict: sandbox.Hygiene,
 		check: func(t *testing.T, res *sandbox.Result) {
 			if !res.Hygiene.Has(hygiene.Zombie) || res.Procs[0].Exit.Code != 0 {
 				t.Errorf("findings %v, exit %v; want a zombie and exit 0", res.Hygiene.Findings, res.Procs[0].Exit)
+			}
+		},
+	},
+	{
+		// A parent waiting for its slow child leaves the quick one a zombie for 2 s: reaping in
+		// order is not leaving a zombie behind.
+		name: "reaps its children in order", prog: "inorder",
+		config:  func(c *sandbox.Config) { c.Deadline = slowdown * 10 * time.Second },
+		verdict: sandbox.OK,
+		check: func(t *testing.T, res *sandbox.Result) {
+			if res.Hygiene.Has(hygiene.Zombie) || res.Procs[0].Exit.Code != 0 {
+				t.Errorf("findings %v, exit %v; want no zombie and exit 0", res.Hygiene.Findings, res.Procs[0].Exit)
 			}
 		},
 	},

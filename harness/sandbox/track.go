@@ -20,9 +20,23 @@ import (
 // their parents leave unreaped.
 const SweepInterval = 100 * time.Millisecond
 
-// ZombieSightings is how many sweeps in a row must see an unreaped child before its parent
-// is reported for it.
-const ZombieSightings = 10
+// A zombie's parent is reported for not reaping it once the zombie has been seen on at least
+// ZombieSightings sweeps, spread over at least ZombieGrace, while the parent could have
+// reaped it: every thread of the parent asleep on something other than a wait
+// (hygiene.MayBeReaping). A sweep that finds the parent runnable (on a loaded machine, still
+// waiting for a CPU to reap with) or reaping another child first does not count, so neither
+// a slow machine nor a hub that waits for its players in order is blamed.
+const (
+	ZombieSightings = 3
+	ZombieGrace     = time.Second
+)
+
+// zombieWatch is what the tracker has seen of one zombie.
+type zombieWatch struct {
+	first     time.Time // first sighting that counted
+	sightings int       // sightings that counted
+	reported  bool
+}
 
 // procKey names a process without ambiguity: a pid and the start time of its holder.
 type procKey struct {
@@ -32,12 +46,12 @@ type procKey struct {
 
 // runTrack is what the tracker knows of one run.
 type runTrack struct {
-	token string          // value of TokenEnv in the run's processes
-	uid   int             // owner of the run's processes when exclusive, else -1
-	sids  map[int]bool    // sessions of the processes the harness started (their pids)
-	marks map[int]uint64  // processes of the run seen at the last sweep: pid -> start
-	roots map[int]uint64  // the processes the harness started
-	zseen map[procKey]int // zombie sightings with a live parent of the run
+	token string                   // value of TokenEnv in the run's processes
+	uid   int                      // owner of the run's processes when exclusive, else -1
+	sids  map[int]bool             // sessions of the processes the harness started (their pids)
+	marks map[int]uint64           // processes of the run seen at the last sweep: pid -> start
+	roots map[int]uint64           // the processes the harness started
+	zseen map[procKey]*zombieWatch // zombies with a live parent of the run
 	zombs []hygiene.Finding
 	peak  int // most live processes seen at once
 	total int // distinct processes seen
@@ -144,6 +158,7 @@ func (t *tracker) sweep(r *runTrack) []hygiene.Proc {
 // those in the sessions of the processes the harness started, those owned by the run's own
 // user, orphans carrying the run's token, and every descendant of these.
 func (t *tracker) update(r *runTrack, procs []hygiene.Proc, byPid map[int]int, children map[int][]int) []hygiene.Proc {
+	now := time.Now()
 	mine := map[int]bool{}
 	var queue []int
 	for i, p := range procs {
@@ -200,14 +215,24 @@ func (t *tracker) update(r *runTrack, procs []hygiene.Proc, byPid map[int]int, c
 			alive++
 			continue
 		}
-		// A zombie whose parent is a live process of the run: the parent has not reaped it.
-		// Reported once seen on ZombieSightings sweeps (about a second), so a parent that
-		// reaps a little late on a loaded machine is not blamed.
+		// A zombie whose parent is a live process of the run: the parent has not reaped it
+		// (see ZombieSightings for when that is the parent's fault).
 		if j, ok := byPid[p.PPid]; ok && mine[j] && !procs[j].Zombie() && p.PPid != selfPid {
 			key := procKey{p.Pid, p.Start}
-			r.zseen[key]++
-			if r.zseen[key] == ZombieSightings {
-				r.zombs = append(r.zombs, hygiene.Finding{Kind: hygiene.Zombie, Pid: p.Pid, PPid: p.PPid, Command: p.Comm})
+			w := r.zseen[key]
+			if w == nil {
+				w = &zombieWatch{}
+				r.zseen[key] = w
+			}
+			if !w.reported && !hygiene.MayBeReaping(p.PPid) {
+				if w.sightings == 0 {
+					w.first = now
+				}
+				w.sightings++
+				if w.sightings >= ZombieSightings && now.Sub(w.first) >= ZombieGrace {
+					w.reported = true
+					r.zombs = append(r.zombs, hygiene.Finding{Kind: hygiene.Zombie, Pid: p.Pid, PPid: p.PPid, Command: p.Comm})
+				}
 			}
 		}
 	}
