@@ -1,6 +1,9 @@
 package grade
 
 import (
+	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 
 	"gauntlet/harness/mockhub"
@@ -41,7 +44,18 @@ func Divergence(log string) string {
 	cmd := log[cmdAt+3:]
 	cmd = cmd[:strings.IndexByte(cmd+"\n", '\n')]
 	fields := scriptWords(cmd)
-	if len(fields) < 2 || (fields[0] != "cmp" && fields[0] != "cmpalt" && fields[0] != "cmpprefix") || (fields[1] != "stdout" && fields[1] != "stderr") {
+	// cmpexcept REGEXP STREAM ... compares the stream without the lines REGEXP matches: its
+	// diff numbers the lines kept, so the whole output is filtered the same way.
+	var skip *regexp.Regexp
+	if len(fields) >= 3 && fields[0] == "cmpexcept" {
+		re, err := regexp.Compile(fields[1])
+		if err != nil {
+			return ""
+		}
+		skip = re
+		fields = append([]string{"cmpexcept"}, fields[2:]...)
+	}
+	if len(fields) < 2 || (fields[0] != "cmp" && fields[0] != "cmpalt" && fields[0] != "cmpprefix" && fields[0] != "cmpexcept") || (fields[1] != "stdout" && fields[1] != "stderr") {
 		return ""
 	}
 	d, ok := lastDiff(log[:failAt])
@@ -64,6 +78,9 @@ func Divergence(log string) string {
 	// The whole output is in the log, printed by the command that produced it; the diff
 	// only holds a few lines of context. Use the whole output when it agrees with the diff.
 	lines := outputBlock(log[:cmdAt], fields[1])
+	if skip != nil && lines != nil {
+		lines = slices.DeleteFunc(lines, skip.MatchString)
+	}
 	switch {
 	case lines != nil && d.got != nil && len(lines) >= d.line && lines[d.line-1] == *d.got,
 		lines != nil && d.got == nil && len(lines) == d.line-1:
@@ -74,7 +91,11 @@ func Divergence(log string) string {
 	for i, l := range div.Before {
 		div.Before[i] = transcript.Escape([]byte(l))
 	}
-	return fields[1] + ", line by line, up to the first divergence from the expected:\n" +
+	what := fields[1] + ", line by line"
+	if skip != nil {
+		what += fmt.Sprintf(" (without the lines matching %q, which this case does not mark)", skip.String())
+	}
+	return what + ", up to the first divergence from the expected:\n" +
 		div.Text("  ", divergenceContext)
 }
 

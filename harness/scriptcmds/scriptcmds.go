@@ -7,6 +7,7 @@
 //
 //	run [-status N|signal:NAME|any[,ALT...]] [-timeout D] [-stdin FILE] [-nofiles] [-allow NAME] [-env NAME] [-signal SIG (-after D | -after-stdout TEXT | -after-stderr TEXT)] PROG [ARGS...]
 //	cmpalt stdout|stderr|FILE WANT [ALT...]
+//	cmpexcept REGEXP stdout|stderr|FILE WANT [ALT...]
 //	cmpprefix stdout|stderr|FILE WANT
 //	mkplayer NAME [MOCKPLAYER-FLAGS...]
 //	noprocs
@@ -27,6 +28,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -117,6 +119,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"run":        Run,
 		"cmpalt":     CmpAlt,
+		"cmpexcept":  CmpExcept,
 		"cmpprefix":  CmpPrefix,
 		"mkplayer":   MkPlayer,
 		"noprocs":    NoProcs,
@@ -448,21 +451,71 @@ func CmpAlt(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: cmpalt stdout|stderr|FILE WANT [ALT...]")
 	}
-	got := ts.ReadFile(args[0])
-	for i, want := range args[1:] {
-		if got == ts.ReadFile(want) {
+	cmpAlternatives(ts, "cmpalt", nil, args[0], args[1:])
+}
+
+// CmpExcept is cmpalt with the lines matching REGEXP left out of both sides: a case marks
+// one requirement, and lines that belong to another (the St Lucia hub's score lines, in a
+// case about a player's fault or the hub's arguments) are not part of its verdict. What is
+// left must match line for line, so the lines kept still show where the game went. On a
+// mismatch the diffs show the compared lines.
+//
+//	cmpexcept ' scored ' stderr want.stderr
+func CmpExcept(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 {
+		ts.Fatalf("usage: cmpexcept REGEXP stdout|stderr|FILE WANT [ALT...]")
+	}
+	re, err := regexp.Compile(args[0])
+	if err != nil {
+		ts.Fatalf("cmpexcept: %v", err)
+	}
+	cmpAlternatives(ts, "cmpexcept", re, args[1], args[2:])
+}
+
+// cmpAlternatives compares name (stdout, stderr or a file) with each of wants in turn,
+// without the lines that skip matches (nil: every line compared). A match on any but the
+// first is recorded as lenient. On a mismatch it shows a unified diff against each of them,
+// the first's last (the grader reports the last diff of a log), and fails.
+func cmpAlternatives(ts *testscript.TestScript, cmd string, skip *regexp.Regexp, name string, wants []string) {
+	got := withoutLines(ts.ReadFile(name), skip)
+	for i, want := range wants {
+		if got == withoutLines(ts.ReadFile(want), skip) {
 			if i > 0 {
-				Lenient(ts, fmt.Sprintf("%s matched %s instead of %s", args[0], want, args[1]))
+				Lenient(ts, fmt.Sprintf("%s matched %s instead of %s", name, want, wants[0]))
 			}
 			return
 		}
 	}
 	// A diff against each alternative, the wanted text's last: a reader (and the grader,
 	// which reports the last diff of a log) sees first how it differs from the main one.
-	for i := len(args) - 1; i >= 1; i-- {
-		ts.Logf("%s", diff.Diff(args[0], []byte(got), args[i], []byte(ts.ReadFile(args[i]))))
+	for i := len(wants) - 1; i >= 0; i-- {
+		ts.Logf("%s", diff.Diff(name, []byte(got), wants[i], []byte(withoutLines(ts.ReadFile(wants[i]), skip))))
 	}
-	ts.Fatalf("cmpalt: %s matches none of %s", args[0], strings.Join(args[1:], ", "))
+	if skip != nil {
+		ts.Logf("(lines matching %q left out of both sides)", skip.String())
+	}
+	ts.Fatalf("%s: %s matches none of %s", cmd, name, strings.Join(wants, ", "))
+}
+
+// withoutLines is text without the lines that skip matches (matched without their '\n');
+// text itself when skip is nil.
+func withoutLines(text string, skip *regexp.Regexp) string {
+	if skip == nil {
+		return text
+	}
+	var b strings.Builder
+	for rest := text; rest != ""; {
+		line, after, found := strings.Cut(rest, "\n")
+		rest = after
+		if skip.MatchString(line) {
+			continue
+		}
+		b.WriteString(line)
+		if found {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 // CmpPrefix checks that stdout, stderr (of the last command) or a file begins with WANT;
