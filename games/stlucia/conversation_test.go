@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -114,46 +116,104 @@ var strategyVar = map[string]string{
 	"$EAIT": "EAIT", "$SCIENCE": "SCIENCE", "$HABS": "HABS", "$HASS": "HASS", "$MABS": "MABS", "./typeA": "EAIT",
 }
 
-// hubGame finds a case's complete reference game: its `run -status 0 $STLUCIA ROLL WIN
-// PROGS...` command when every program is a reference player (or a fault-free recording
-// relay of one, `mkplayer NAME -relay $VAR -record FILE`), and the file its stderr is
-// compared with. ok is false when the case has no such game.
-func hubGame(script string) (roll string, win int, names []string, want string, ok bool) {
+// suiteGame is a case's complete game between reference strategies, as hubGame finds it.
+type suiteGame struct {
+	roll   string         // the roll file's name
+	win    int            // the winscore
+	names  []string       // the strategies, in label order
+	want   string         // the file the hub's stderr is compared with
+	files  []string       // the files of the comparison: want, then its alternatives
+	except *regexp.Regexp // the lines left out of the comparison (cmpexcept), or nil
+	ending bool           // a mock ends in its own way: lines may follow the game's (its exit line)
+}
+
+// hubGame finds a case's complete reference game: its `run -status 0 [-timeout D] $STLUCIA
+// ROLL WIN PROGS...` command when every program plays a reference strategy (a reference
+// player, a fault-free recording relay of one, `mkplayer NAME -relay $VAR -record FILE`, or a
+// mock playing one whose only fault is how it ends, `mkplayer NAME -as VAR -fault 'end ...'`),
+// and the command that compares its stderr (`cmp stderr FILE`, `cmpalt stderr FILE ALT...`
+// or `cmpexcept REGEXP stderr FILE ALT...`). ok is false when the case has no such game.
+func hubGame(script string) (g suiteGame, ok bool) {
 	lines := strings.Split(script, "\n")
-	relays := map[string]string{}
+	plays := map[string]string{} // a mock's name -> the program whose strategy it plays
 	for _, l := range lines {
 		f := strings.Fields(l)
-		if len(f) == 6 && f[0] == "mkplayer" && f[2] == "-relay" && f[4] == "-record" {
-			relays[f[1]] = f[3]
+		switch {
+		case len(f) == 6 && f[0] == "mkplayer" && f[2] == "-relay" && f[4] == "-record":
+			plays[f[1]] = f[3]
+		case len(f) >= 6 && f[0] == "mkplayer" && f[2] == "-as" && f[4] == "-fault" && f[5] == "'end":
+			plays[f[1]] = "$" + f[3]
+			g.ending = true
 		}
 	}
 	for i, l := range lines {
 		f := strings.Fields(l)
-		if len(f) < 7 || f[0] != "run" || f[1] != "-status" || f[2] != "0" || f[3] != "$STLUCIA" {
+		at := slices.Index(f, "$STLUCIA")
+		if len(f) < 4 || f[0] != "run" || f[1] != "-status" || f[2] != "0" || at < 0 || len(f) < at+5 {
 			continue
 		}
-		w, err := strconv.Atoi(f[5])
+		w, err := strconv.Atoi(f[at+2])
 		if err != nil {
-			return "", 0, nil, "", false
+			return g, false
 		}
-		for _, p := range f[6:] {
-			if v, ok := relays[strings.TrimPrefix(p, "$MOCKBIN/")]; ok {
+		g.roll, g.win = f[at+1], w
+		for _, p := range f[at+3:] {
+			if v, ok := plays[strings.TrimPrefix(p, "$MOCKBIN/")]; ok {
 				p = v
 			}
 			s, ok := strategyVar[p]
 			if !ok {
-				return "", 0, nil, "", false
+				return g, false
 			}
-			names = append(names, s)
+			g.names = append(g.names, s)
 		}
 		for _, next := range lines[i+1:] {
-			if g := strings.Fields(next); len(g) == 3 && g[0] == "cmp" && g[1] == "stderr" {
-				return f[4], w, names, filepath.Base(g[2]), true
+			c := strings.Fields(next)
+			switch {
+			case len(c) == 3 && c[0] == "cmp" && c[1] == "stderr",
+				len(c) >= 3 && c[0] == "cmpalt" && c[1] == "stderr":
+				g.files = c[2:]
+			case len(c) >= 4 && c[0] == "cmpexcept":
+				// cmpexcept 'REGEXP' stderr FILE ALT...: the regexp is quoted.
+				expr, rest, quoted := strings.Cut(strings.TrimPrefix(strings.TrimSpace(next), "cmpexcept '"), "'")
+				r := strings.Fields(rest)
+				if !quoted || len(r) < 2 || r[0] != "stderr" {
+					continue
+				}
+				re, err := regexp.Compile(expr)
+				if err != nil {
+					return g, false
+				}
+				g.except, g.files = re, r[1:]
+			default:
+				continue
 			}
+			g.want = g.files[0]
+			return g, true
 		}
-		return "", 0, nil, "", false
+		return g, false
 	}
-	return "", 0, nil, "", false
+	return g, false
+}
+
+// compared is a game's stderr lines as the case compares them: without the lines the case
+// leaves out.
+func (g suiteGame) compared(stderr []string) string {
+	var kept []string
+	for _, l := range stderr {
+		if g.except == nil || !g.except.MatchString(l) {
+			kept = append(kept, l)
+		}
+	}
+	return string(lines(kept))
+}
+
+// matches reports whether an expected stderr file holds the game: the game's lines as
+// compared, followed by nothing or, when a mock ends in its own way, by the lines of its
+// ending (which the game's engine does not know).
+func (g suiteGame) matches(file string, game []string) bool {
+	want, got := g.compared(strings.Split(strings.TrimSuffix(file, "\n"), "\n")), g.compared(game)
+	return want == got || g.ending && strings.HasPrefix(want, got)
 }
 
 // TestSuiteGames replays every complete game of the suite's hub cases (the engine's
@@ -164,8 +224,8 @@ func TestSuiteGames(t *testing.T) {
 	checked := 0
 	for name, data := range cases {
 		script, files := txtarFiles(data)
-		roll, win, names, wantFile, ok := hubGame(script)
-		if ok && files[roll] == "" {
+		g, ok := hubGame(script)
+		if ok && files[g.roll] == "" {
 			ok = false // the roll file is made by the script itself
 		}
 		if !ok {
@@ -176,49 +236,121 @@ func TestSuiteGames(t *testing.T) {
 		}
 		checked++
 		t.Run(name, func(t *testing.T) {
-			rf, err := ParseRollFile([]byte(files[roll]))
+			rf, err := ParseRollFile([]byte(files[g.roll]))
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, ok := files[wantFile]
+			want, ok := files[g.want]
 			if !ok {
-				t.Fatalf("no file %s", wantFile)
+				t.Fatalf("no file %s", g.want)
 			}
-			tr, err := Simulate(rf.Dice(), win, strategiesOf(t, names), 100000)
+			tr, err := Simulate(rf.Dice(), g.win, strategiesOf(t, g.names), 100000)
 			if err != nil {
 				t.Fatal(err)
-			}
-			if got := string(lines(tr.Stderr)); got != want {
-				t.Errorf("engine's stderr differs from %s:\n%s", wantFile, got)
 			}
 			var stream strings.Builder
 			for _, f := range rf.Dice() {
 				stream.WriteString(f.String())
 			}
-			if got := string(lines(stderrOf(refPlay(stream.String(), win, names)))); got != want {
-				t.Errorf("refPlay's stderr differs from %s:\n%s", wantFile, got)
+			if !g.matches(want, tr.Stderr) {
+				t.Errorf("engine's stderr differs from %s:\n%s", g.want, lines(tr.Stderr))
 			}
-			// A recorded player's side (want-a.txt for player A, in the form of the
-			// transcript command) must be its conversation in the engine's game.
-			for p := range names {
-				file := "want-" + strings.ToLower(string(Label(p))) + ".txt"
-				recorded, ok := files[file]
-				if !ok {
-					continue
-				}
-				conv, err := tr.Conversation(p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := transcriptOf(p, conv); got != recorded {
-					t.Errorf("%s differs from the engine's conversation:\n%s", file, got)
-				}
+			if got := string(lines(stderrOf(refPlay(stream.String(), g.win, g.names)))); got != string(lines(tr.Stderr)) {
+				t.Errorf("refPlay's stderr differs from the engine's:\n%s", got)
+			}
+			checkRecorded(t, script, files, g.names, tr, refPlay(stream.String(), g.win, g.names), "")
+			// The other reading of a kill in StLucia (Rules.NoClaimOnKill): where it
+			// changes the game, the case must accept it, in the hub's stderr and in every
+			// recorded conversation, with files checked against the engine and refPlay
+			// playing that reading.
+			alt, err := SimulateRules(Rules{NoClaimOnKill: true}, rf.Dice(), g.win, strategiesOf(t, g.names), 100000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(lines(stderrOf(refPlayRules(stream.String(), g.win, g.names, true)))); got != string(lines(alt.Stderr)) {
+				t.Errorf("with no claim on a kill, refPlay's stderr differs from the engine's:\nrefPlay:\n%s\nengine:\n%s", got, lines(alt.Stderr))
+			}
+			altWant := g.compared(alt.Stderr)
+			refWant := g.compared(tr.Stderr)
+			altFile := strings.TrimSuffix(g.want, ".stderr") + "-noclaim.stderr"
+			got, has := files[altFile]
+			switch {
+			case altWant == refWant && has:
+				t.Errorf("%s: no claim on a kill changes nothing in this game; remove the file", altFile)
+			case altWant != refWant && !has:
+				t.Errorf("no claim on a kill (an accepted reading) changes this game, and the case does not accept it: add %s to the files its stderr is compared with:\n%s", altFile, lines(alt.Stderr))
+			case has && !g.matches(got, alt.Stderr):
+				t.Errorf("%s differs from the engine's game with no claim on a kill:\n%s", altFile, lines(alt.Stderr))
+			case has && !slices.Contains(g.files[1:], altFile):
+				t.Errorf("%s is not an alternative of the case's stderr (%s)", altFile, g.want)
+			}
+			if altWant != refWant {
+				checkRecorded(t, script, files, g.names, alt, refPlayRules(stream.String(), g.win, g.names, true), "-noclaim")
 			}
 		})
 	}
 	if checked < 20 {
 		t.Errorf("only %d cases hold a complete reference game", checked)
 	}
+}
+
+// checkRecorded checks each recorded player's side of the game tr (want-a<suffix>.txt for
+// player A, in the form of the transcript command) against its conversation in tr. With a
+// suffix (an alternative reading), a file is required when the conversation differs from
+// the reference's file, and the script must list it after the reference's. The engine's
+// conversation must also be refPlay's (wire, the same game played by refPlay).
+func checkRecorded(t *testing.T, script string, files map[string]string, names []string, tr Transcript, wire []string, suffix string) {
+	t.Helper()
+	for p := range names {
+		base := "want-" + strings.ToLower(string(Label(p)))
+		ref, isRecorded := files[base+".txt"]
+		if !isRecorded {
+			continue
+		}
+		conv, err := tr.Conversation(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ref := wireConversation(wire, p); !reflect.DeepEqual(ref, conv) {
+			t.Errorf("player %c: refPlay's conversation differs from the engine's (%s):\n%v", Label(p), suffix, ref)
+		}
+		got := transcriptOf(p, conv)
+		file := base + suffix + ".txt"
+		recorded, ok := files[file]
+		switch {
+		case !ok && suffix != "" && got != ref:
+			t.Errorf("player %c's conversation changes with %s and the case has no %s:\n%s", Label(p), suffix, file, got)
+		case ok && got != recorded:
+			t.Errorf("%s differs from the engine's conversation:\n%s", file, got)
+		case ok && suffix != "" && !altListed(script, base+".txt", file):
+			t.Errorf("%s is not an alternative of %s.txt (`cmpalt stdout %s.txt ... %s`)", file, base, base, file)
+		}
+	}
+}
+
+// altListed reports whether script has a `cmpalt stdout WANT ... ALT` line.
+func altListed(script, want, alt string) bool {
+	for _, l := range strings.Split(script, "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 4 && f[0] == "cmpalt" && f[1] == "stdout" && f[2] == want && slices.Contains(f[3:], alt) {
+			return true
+		}
+	}
+	return false
+}
+
+// wireConversation is player p's side of refPlay's wire transcript.
+func wireConversation(wire []string, p int) []ConvLine {
+	var conv []ConvLine
+	label := string(Label(p))
+	for _, w := range wire {
+		if m, ok := strings.CutPrefix(w, label+"<- "); ok {
+			conv = append(conv, from(m))
+		} else if r, ok := strings.CutPrefix(w, label+"-> "); ok {
+			conv = append(conv, to(r))
+		}
+	}
+	return conv
 }
 
 // transcriptOf writes player p's side of a game as the suite's transcript command prints a
@@ -302,15 +434,7 @@ func TestSuiteConversations(t *testing.T) {
 			for _, f := range rolls {
 				stream.WriteString(f.String())
 			}
-			var ref []ConvLine
-			label := spec[0]
-			for _, w := range refPlay(stream.String(), win, names) {
-				if m, ok := strings.CutPrefix(w, label+"<- "); ok {
-					ref = append(ref, from(m))
-				} else if r, ok := strings.CutPrefix(w, label+"-> "); ok {
-					ref = append(ref, to(r))
-				}
-			}
+			ref := wireConversation(refPlay(stream.String(), win, names), p)
 			if !reflect.DeepEqual(ref, convs[p]) {
 				t.Errorf("refPlay's conversation differs from the engine's:\n%v", ref)
 			}

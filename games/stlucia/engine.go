@@ -75,7 +75,22 @@ type Game struct {
 	dice     Roll
 	rerolls  int // rerolls made this turn
 	bonus    int // StartBonus when the turn began in StLucia
+	rules    Rules
 }
+
+// Rules holds the readings of the rules where the spec leaves more than one behaviour
+// defensible. The zero value is the reference hub's reading. The suite accepts each
+// alternative (docs/stlucia.md, "Accepted alternatives") and its tests check an
+// alternative's expected output against the engine playing with these Rules.
+type Rules struct {
+	// NoClaimOnKill: an attacker from outside who kills the occupant does not claim
+	// StLucia; the occupant's elimination leaves it empty. The reference: the attacker
+	// claims it (rules section 4, the majority of the implementations compared).
+	NoClaimOnKill bool
+}
+
+// SetRules makes the game follow r instead of the reference reading. Call it before Start.
+func (g *Game) SetRules(r Rules) { g.rules = r }
 
 // New returns a game of n players playing to winscore points and drawing dice from rolls
 // (the dice of a roll file, in order; the stream wraps round). Call Start to begin.
@@ -293,8 +308,9 @@ func (g *Game) finish(outs []Out) []Out {
 		outs = g.damage(outs, y, a)
 		outs = g.sendAll(outs, Msg{Kind: MsgAttacks, Player: x, Value: a})
 		if g.players[y].Health == 0 {
-			// A killed occupant is not asked; the attacker claims (rules section 4).
-			return g.endTurn(outs, true)
+			// A killed occupant is not asked; the attacker claims (rules section 4),
+			// unless the game follows the other reading (Rules.NoClaimOnKill).
+			return g.endTurn(outs, !g.rules.NoClaimOnKill)
 		}
 		g.ask = AskStay
 		return g.send(outs, y, Msg{Kind: MsgStay})

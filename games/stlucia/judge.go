@@ -9,10 +9,17 @@ import (
 // NewJudge returns the hub's side of a game of n players to winscore points with dice drawn
 // from rolls, in the shape every game offers (games/judge).
 func NewJudge(rolls []Face, winscore, n int) (judge.Judge, error) {
+	return NewJudgeRules(Rules{}, rolls, winscore, n)
+}
+
+// NewJudgeRules is NewJudge for a game that follows r, one of the other readings the
+// suite accepts, instead of the reference's.
+func NewJudgeRules(r Rules, rolls []Face, winscore, n int) (judge.Judge, error) {
 	g, err := New(rolls, winscore, n)
 	if err != nil {
 		return nil, err
 	}
+	g.SetRules(r)
 	return &hubJudge{g: g}, nil
 }
 

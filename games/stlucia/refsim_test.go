@@ -13,6 +13,12 @@ import (
 // the engine also checks that the players' views track the game exactly. It returns the
 // wire transcript in the format of render: "hub: line", "X<- message", "X-> reply".
 func refPlay(stream string, win int, names []string) []string {
+	return refPlayRules(stream, win, names, false)
+}
+
+// refPlayRules is refPlay with the other reading of a kill in StLucia when noClaimOnKill is
+// set: the attacker from outside who kills the occupant does not take StLucia.
+func refPlayRules(stream string, win int, names []string, noClaimOnKill bool) []string {
 	n := len(names)
 	hp := make([]int, n)
 	score := make([]int, n)
@@ -156,7 +162,7 @@ func refPlay(stream string, win int, names []string) []string {
 				hurt(y, a)
 				toAll("attacks " + lab(x) + " " + strconv.Itoa(a) + " in")
 				if hp[y] == 0 {
-					claim = true
+					claim = !noClaimOnKill
 				} else {
 					to(y, "stay?")
 					if goes(y) {

@@ -20,8 +20,13 @@ type Transcript struct {
 // finished, which the reference strategies never do, or when no one has won after
 // maxReplies replies (a guard against endless games).
 func Simulate(rolls []Face, winscore int, strategies []Strategy, maxReplies int) (Transcript, error) {
+	return SimulateRules(Rules{}, rolls, winscore, strategies, maxReplies)
+}
+
+// SimulateRules is Simulate with a hub that follows r instead of the reference reading.
+func SimulateRules(r Rules, rolls []Face, winscore int, strategies []Strategy, maxReplies int) (Transcript, error) {
 	n := len(strategies)
-	j, err := NewJudge(rolls, winscore, n)
+	j, err := NewJudgeRules(r, rolls, winscore, n)
 	if err != nil {
 		return Transcript{}, err
 	}
