@@ -139,7 +139,9 @@ func TestFindsBuggyHub(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"mkplayer p1 -as ", "run -status 7 $STLUCIA game.roll ", "-- game.roll --", "Invalid message received from player"} {
+	// The seats are given to the hub as paths ($MOCKBIN/p1), never as bare names a hub
+	// would have to find through PATH.
+	for _, want := range []string{"mkplayer p1 -as ", "run -status 7 $STLUCIA game.roll ", " $MOCKBIN/p1 $MOCKBIN/p2", "-- game.roll --", "Invalid message received from player"} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("the regression file lacks %q:\n%s", want, data)
 		}

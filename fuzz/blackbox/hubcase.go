@@ -55,11 +55,15 @@ func (c *HubCase) Describe() string {
 // seatName is the program name of seat i's mock player (p1, p2, ...).
 func seatName(i int) string { return "p" + strconv.Itoa(i+1) }
 
-// args are the hub's arguments: the setup's, then the seats' program names.
-func (c *HubCase) args() []string {
+// args are the hub's arguments: the setup's, then the seats' programs.
+//
+// Each seat's program is given as a path in the folder bin (a regression file's $MOCKBIN),
+// never as a bare name: the specs do not ask a hub to search PATH, and a hub that starts
+// its players with execl must not be found wrong for that (docs/stlucia.md, docs/dealer2310.md).
+func (c *HubCase) args(bin string) []string {
 	args := append([]string(nil), c.Setup.Args...)
 	for i := range c.Setup.Players {
-		args = append(args, seatName(i))
+		args = append(args, bin+"/"+seatName(i))
 	}
 	return args
 }
@@ -200,5 +204,5 @@ func (c *HubCase) run(hub, refDir, tmp string, opt record.Options) (*record.Resu
 	}
 	opt.Dir = dir
 	opt.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+refDir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	return record.Run(hub, c.args(), nil, opt)
+	return record.Run(hub, c.args(bin), nil, opt)
 }

@@ -107,8 +107,12 @@ func (f *fuzzer) regression(c shrinker, subj Subject, ref *record.Result, sig Si
 			status = "signal:" + faults.SignalWord(ref.Exit.Signal)
 		}
 		fmt.Fprintf(&b, "run -status %s $%s", status, scriptVar(f.g, subj.Ref))
-		for _, a := range c.args() {
+		for _, a := range c.Setup.Args {
 			b.WriteString(" " + scriptQuote(a))
+		}
+		for i := range c.Setup.Players {
+			// The seat's wrapper as a path, as the suite's cases give it (HubCase.args).
+			b.WriteString(" $MOCKBIN/" + seatName(i))
 		}
 		b.WriteString("\n")
 		if err := outputs(ref.Stdout, ref.Stderr, true); err != nil {
