@@ -28,7 +28,7 @@ func init() {
 	)
 	registerGame(grade.Game{
 		Name:       "clue",
-		Programs:   []grade.Program{{Var: "SERVER", Name: "clue-server"}, {Var: "CLIENT", Name: "clue-client"}},
+		Programs:   []grade.Program{{Var: "SERVER", Name: "clue-server", Role: "server"}, {Var: "CLIENT", Name: "clue-client", Role: "client"}},
 		Categories: game.Categories,
 		Timeout:    30 * time.Second,
 	})

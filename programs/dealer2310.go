@@ -31,8 +31,8 @@ func init() {
 	registerGame(grade.Game{
 		Name: "dealer2310",
 		Programs: []grade.Program{
-			{Var: "DEALER", Name: "2310dealer", Hub: true},
-			{Var: "PLAYER_A", Name: "2310A"}, {Var: "PLAYER_B", Name: "2310B"},
+			{Var: "DEALER", Name: "2310dealer", Role: "hub"},
+			{Var: "PLAYER_A", Name: "2310A", Role: "players"}, {Var: "PLAYER_B", Name: "2310B", Role: "players"},
 		},
 		Categories: game.Categories,
 		Timeout:    10 * time.Second,

@@ -8,7 +8,14 @@ import (
 // variables, and their marking categories.
 var gradeGames = map[string]grade.Game{}
 
-func registerGame(g grade.Game) { gradeGames[g.Name] = g }
+func registerGame(g grade.Game) {
+	for _, p := range g.Programs {
+		if p.Role == "" {
+			panic("programs: " + g.Name + "'s program " + p.Name + " has no role")
+		}
+	}
+	gradeGames[g.Name] = g
+}
 
 // GradeGame returns what the grader needs to know about a game.
 func GradeGame(name string) (grade.Game, bool) {

@@ -32,9 +32,9 @@ func init() {
 	registerGame(grade.Game{
 		Name: "referee",
 		Programs: []grade.Program{
-			{Var: "TTT_REFEREE", Name: "ttt-referee"},
-			{Var: "TTT_PLAYER", Name: "ttt-player"},
-			{Var: "C4_PLAYER", Name: "c4-player"},
+			{Var: "TTT_REFEREE", Name: "ttt-referee", Role: "referee"},
+			{Var: "TTT_PLAYER", Name: "ttt-player", Role: "player"},
+			{Var: "C4_PLAYER", Name: "c4-player", Role: "player"},
 		},
 		Categories: game.Categories,
 		Timeout:    20 * time.Second,

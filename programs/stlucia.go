@@ -40,9 +40,10 @@ func init() {
 	registerGame(grade.Game{
 		Name: "stlucia",
 		Programs: []grade.Program{
-			{Var: "STLUCIA", Name: "stlucia", Hub: true},
-			{Var: "EAIT", Name: "EAIT"}, {Var: "SCIENCE", Name: "SCIENCE"}, {Var: "HABS", Name: "HABS"},
-			{Var: "HASS", Name: "HASS"}, {Var: "MABS", Name: "MABS"},
+			{Var: "STLUCIA", Name: "stlucia", Role: "hub"},
+			{Var: "EAIT", Name: "EAIT", Role: "players"}, {Var: "SCIENCE", Name: "SCIENCE", Role: "players"},
+			{Var: "HABS", Name: "HABS", Role: "players"}, {Var: "HASS", Name: "HASS", Role: "players"},
+			{Var: "MABS", Name: "MABS", Role: "players"},
 		},
 		Categories: game.Categories,
 		Timeout:    10 * time.Second,

@@ -27,7 +27,7 @@ func init() {
 	)
 	registerGame(grade.Game{
 		Name:       "stratego",
-		Programs:   []grade.Program{{Var: "MANAGER", Name: "stratego", Hub: true}, {Var: "AI", Name: "ai"}},
+		Programs:   []grade.Program{{Var: "MANAGER", Name: "stratego", Role: "manager"}, {Var: "AI", Name: "ai", Role: "ai"}},
 		Categories: game.Categories,
 		Timeout:    30 * time.Second,
 	})

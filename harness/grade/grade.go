@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -27,7 +28,11 @@ import (
 type Program struct {
 	Var  string // the script variable, e.g. "DEALER"
 	Name string // the spec's name, e.g. "2310dealer"
-	Hub  bool   // the hub (every other program is a player)
+	// Role is the part the program plays in the protocol: "hub" and "players", "server" and
+	// "client", "manager" and "ai", "referee" and "player". A case that runs programs of
+	// more than one role is run in pairings (Pairings): the subject's programs of some roles
+	// with the reference's of the others. Programs of one role are always on the same side.
+	Role string
 }
 
 // Game is what the grader needs to know about one game.
@@ -77,50 +82,103 @@ func (g Game) category(name string) (contract.Category, bool) {
 }
 
 // Pairing says which of a case's programs are the subject's; the rest are the reference's.
+// It is Theirs for a case whose programs all play one role, and otherwise one part per role
+// of the case, in the game's order of roles, joined by "+": "their-ROLE" or "ref-ROLE"
+// ("their-hub+ref-players").
 type Pairing string
 
-// The pairings. A case naming only a hub, or only players, runs once (Theirs). A case naming
-// both runs three ways, which tells who is wrong: theirs with theirs, their hub with the
-// reference players, and the reference hub with their players.
+// Theirs is the one pairing of a case whose programs all play one role: every program of
+// the case is the subject's.
+const Theirs Pairing = "theirs"
+
+// The pairings of a case that runs a hub with players (the roles "hub" and "players"):
+// their hub with the reference players, the reference hub with their players, theirs with
+// theirs.
 const (
-	Theirs        Pairing = "theirs"
 	TheirHub      Pairing = "their-hub+ref-players"
 	TheirPlayers  Pairing = "ref-hub+their-players"
 	TheirHubTheir Pairing = "their-hub+their-players"
 )
 
-// Pairings lists the pairings a case runs in, the counted one (the one whose result earns
-// the marks of the case's category) first.
-func (g Game) Pairings(c Case) []Pairing {
-	hub, players := false, false
+// roles lists the roles of the programs case c names, in the game's order of programs.
+func (g Game) roles(c Case) []string {
+	used := map[string]bool{}
 	for _, v := range c.Vars {
-		if g.program(v).Hub {
-			hub = true
-		} else {
-			players = true
+		used[g.program(v).Role] = true
+	}
+	var roles []string
+	for _, p := range g.Programs {
+		if used[p.Role] && !slices.Contains(roles, p.Role) {
+			roles = append(roles, p.Role)
 		}
 	}
-	if !hub || !players {
+	return roles
+}
+
+// pairing names the pairing of roles in which the roles in theirs are the subject's.
+func pairing(roles []string, theirs map[string]bool) Pairing {
+	parts := make([]string, len(roles))
+	for i, r := range roles {
+		side := "ref-"
+		if theirs[r] {
+			side = "their-"
+		}
+		parts[i] = side + r
+	}
+	return Pairing(strings.Join(parts, "+"))
+}
+
+// Pairings lists the pairings a case runs in, the counted one (the one whose result earns
+// the marks of the case's category) first. A case whose programs play one role runs once
+// (Theirs). Otherwise every choice of the subject's roles is a pairing, which together tell
+// whose program is wrong: first the category's role alone (the counted one: the role of the
+// category's program, or the category's program when it names a role; the case's first role
+// when it names neither), then each other role alone, then larger choices, ending with every
+// role the subject's. For a hub and players that is TheirHub, TheirPlayers, TheirHubTheir
+// when the category is the hub's, and TheirPlayers, TheirHub, TheirHubTheir otherwise.
+func (g Game) Pairings(c Case) []Pairing {
+	roles := g.roles(c)
+	if len(roles) < 2 {
 		return []Pairing{Theirs}
 	}
 	cat, _ := g.category(c.Category)
+	counted := roles[0]
 	for _, p := range g.Programs {
-		if p.Name == cat.Program && p.Hub {
-			return []Pairing{TheirHub, TheirPlayers, TheirHubTheir}
+		if p.Name == cat.Program || p.Role == cat.Program {
+			if slices.Contains(roles, p.Role) {
+				counted = p.Role
+			}
+			break
 		}
 	}
-	return []Pairing{TheirPlayers, TheirHub, TheirHubTheir}
+	others := slices.DeleteFunc(slices.Clone(roles), func(r string) bool { return r == counted })
+	// Subsets of the roles by size, the counted role leading among those of one role.
+	var out []Pairing
+	order := append([]string{counted}, others...)
+	n := len(order)
+	for size := 1; size <= n; size++ {
+		for mask := 1; mask < 1<<n; mask++ {
+			if bits.OnesCount(uint(mask)) != size {
+				continue
+			}
+			theirs := map[string]bool{}
+			for i, r := range order {
+				if mask&(1<<i) != 0 {
+					theirs[r] = true
+				}
+			}
+			out = append(out, pairing(roles, theirs))
+		}
+	}
+	return out
 }
 
 // theirsIn reports whether variable v names the subject's program in pairing p.
 func (g Game) theirsIn(v string, p Pairing) bool {
-	switch p {
-	case TheirHub:
-		return g.program(v).Hub
-	case TheirPlayers:
-		return !g.program(v).Hub
+	if p == Theirs {
+		return true
 	}
-	return true
+	return slices.Contains(strings.Split(string(p), "+"), "their-"+g.program(v).Role)
 }
 
 // Subject is what is being graded.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,8 +19,8 @@ import (
 var toy = Game{
 	Name: "toy",
 	Programs: []Program{
-		{Var: "HUB", Name: "toyhub", Hub: true},
-		{Var: "PLAYER", Name: "toyplayer"},
+		{Var: "HUB", Name: "toyhub", Role: "hub"},
+		{Var: "PLAYER", Name: "toyplayer", Role: "players"},
 	},
 	Categories: []contract.Category{
 		{Name: "hub/basics", Program: "toyhub", Marks: 4},
@@ -385,5 +386,61 @@ func TestSandboxUsers(t *testing.T) {
 	outs := Run(toy, cases, subj, opt)
 	if len(outs) != 1 || outs[0].Verdict != HarnessError || strings.Contains(outs[0].Log, "[stderr]\n0\n") {
 		t.Errorf("an unreachable script: %+v, want HARNESS-ERROR without running it", outs)
+	}
+}
+
+// Pairings follow the roles a case uses: one role runs once, two or more run every choice
+// of the subject's roles, the category's role alone first.
+func TestPairings(t *testing.T) {
+	three := Game{
+		Name: "three",
+		Programs: []Program{
+			{Var: "A", Name: "alpha", Role: "alpha"},
+			{Var: "B1", Name: "beta1", Role: "beta"}, {Var: "B2", Name: "beta2", Role: "beta"},
+			{Var: "C", Name: "gamma", Role: "gamma"},
+		},
+		Categories: []contract.Category{
+			{Name: "beta/x", Program: "beta2"}, {Name: "gamma/x", Program: "gamma"}, {Name: "none/x", Program: "nobody"},
+		},
+	}
+	tests := []struct {
+		g    Game
+		cat  string
+		vars []string
+		want []Pairing
+	}{
+		{toy, "hub/basics", []string{"HUB"}, []Pairing{Theirs}},
+		{toy, "player/basics", []string{"PLAYER"}, []Pairing{Theirs}},
+		{toy, "hub/basics", []string{"HUB", "PLAYER"}, []Pairing{TheirHub, TheirPlayers, TheirHubTheir}},
+		{toy, "player/basics", []string{"PLAYER", "HUB"}, []Pairing{TheirPlayers, TheirHub, TheirHubTheir}},
+		{three, "beta/x", []string{"B1", "B2"}, []Pairing{Theirs}},
+		{three, "gamma/x", []string{"A", "B1"}, []Pairing{"their-alpha+ref-beta", "ref-alpha+their-beta", "their-alpha+their-beta"}},
+		{three, "beta/x", []string{"C", "A", "B1"}, []Pairing{
+			"ref-alpha+their-beta+ref-gamma", "their-alpha+ref-beta+ref-gamma", "ref-alpha+ref-beta+their-gamma",
+			"their-alpha+their-beta+ref-gamma", "ref-alpha+their-beta+their-gamma", "their-alpha+ref-beta+their-gamma",
+			"their-alpha+their-beta+their-gamma",
+		}},
+		{three, "none/x", []string{"C", "B2"}, []Pairing{"their-beta+ref-gamma", "ref-beta+their-gamma", "their-beta+their-gamma"}},
+	}
+	for _, tc := range tests {
+		got := tc.g.Pairings(Case{Category: tc.cat, Vars: tc.vars})
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s %v: %v, want %v", tc.cat, tc.vars, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		v    string
+		p    Pairing
+		want bool
+	}{
+		{"B1", "ref-alpha+their-beta+ref-gamma", true},
+		{"B2", "ref-alpha+their-beta+ref-gamma", true},
+		{"A", "ref-alpha+their-beta+ref-gamma", false},
+		{"C", "their-alpha+ref-beta+their-gamma", true},
+		{"A", Theirs, true},
+	} {
+		if got := three.theirsIn(tc.v, tc.p); got != tc.want {
+			t.Errorf("theirsIn(%s, %s) = %v", tc.v, tc.p, got)
+		}
 	}
 }
