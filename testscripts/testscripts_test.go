@@ -7,25 +7,22 @@
 package testscripts
 
 import (
-	"flag"
 	"os"
-	"runtime"
-	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/scriptcmds"
 	"gauntlet/programs"
 )
 
 func TestMain(m *testing.M) {
 	// Most scripts spend their time waiting on their programs (the 2-second kill rule, slow
-	// replies, signals a second in), so more of them run at once than there are cores. A
-	// -test.parallel on the command line still wins: the flags are parsed after this. (No
+	// replies, signals a second in), so more of them run at once than there are cores. (No
 	// flag.Parse here: this binary is also every program the scripts run, whose own flags
 	// are not the test's.)
-	flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	buildtest.WaitingTests()
 	testscript.Main(m, programs.Commands())
 }
 

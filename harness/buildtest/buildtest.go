@@ -3,10 +3,13 @@
 package buildtest
 
 import (
+	"flag"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 )
@@ -75,4 +78,12 @@ func goTool() string {
 		return p
 	}
 	return filepath.Join(os.Getenv("GOROOT"), "bin", "go")
+}
+
+// WaitingTests lets four parallel tests (t.Parallel) run per core instead of one, for a
+// package whose tests mostly wait on programs (read timeouts, the 2-second kill rules, slow
+// replies) rather than compute. Call it first in TestMain; a -test.parallel given on the
+// command line still wins, since the test flags are parsed after it.
+func WaitingTests() {
+	flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
 }

@@ -97,8 +97,11 @@ func TestFaults(t *testing.T) {
 			if status != tc.status || out != tc.wantOut || !strings.Contains(errs, tc.wantErr) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want %d, %q, %q", status, out, errs, tc.status, tc.wantOut, tc.wantErr)
 			}
-			if limit := 500*time.Millisecond + Grace + time.Second; took > limit {
-				t.Errorf("took %v, more than %v", took.Round(time.Millisecond), limit)
+			// The faulty programs sleep 30 s: a runner that waited for them instead of its
+			// timeout and kill grace would take that long. (How long the timeout and the
+			// grace take is not asserted: under load it varies.)
+			if took > 15*time.Second {
+				t.Errorf("took %v: the runner waited for the silent program", took.Round(time.Millisecond))
 			}
 		})
 	}

@@ -87,8 +87,11 @@ func TestFaultyAIs(t *testing.T) {
 			if status != 0 || !regexp.MustCompile(tc.want).MatchString(got) {
 				t.Errorf("exit %d, result %q, want %q", status, got, tc.want)
 			}
-			if limit := 500*time.Millisecond + Grace + time.Second; took > limit {
-				t.Errorf("the game took %v, more than %v", took.Round(time.Millisecond), limit)
+			// The faulty AIs sleep 30 s: a manager that waited for them instead of its
+			// timeout and kill grace would take that long. (How long the timeout and the
+			// grace take is not asserted: under load it varies.)
+			if took > 15*time.Second {
+				t.Errorf("the game took %v: the manager waited for the silent AI", took.Round(time.Millisecond))
 			}
 		})
 	}
