@@ -5,14 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
-	"unsafe"
 
-	"golang.org/x/sys/unix"
+	"gauntlet/execrole"
 )
 
 // Box isolates a run from the machine and from every other run, with the kernel's own
@@ -49,9 +45,6 @@ type Box struct {
 // DefaultTmpSize is the default size of a box's private /tmp, /var/tmp and /dev/shm.
 const DefaultTmpSize = 64 << 20
 
-// replaced are the world-writable folders a box replaces with private ones.
-var replaced = []string{"/tmp", "/var/tmp", "/dev/shm"}
-
 const boxCloneFlags = syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC | syscall.CLONE_NEWNET | syscall.CLONE_NEWUTS
 
 var (
@@ -84,129 +77,20 @@ func BoxProblem() error {
 	return boxProbeErr
 }
 
-// encode adds the box's settings to the role's.
-func (b *Box) encode(v map[string][]string) {
+// role is the box as the role makes it: Keep's folders absolute and clean, the tmpfs size
+// given.
+func (b *Box) role() *execrole.Box {
 	if b == nil {
-		return
+		return nil
 	}
-	v["box"] = []string{"1"}
-	v["keep"] = b.Keep
-	v["hide"] = b.Hide
-	size := b.TmpSize
-	if size <= 0 {
-		size = DefaultTmpSize
+	r := &execrole.Box{Hide: b.Hide, TmpSize: b.TmpSize}
+	if r.TmpSize <= 0 {
+		r.TmpSize = DefaultTmpSize
 	}
-	v["tmpsize"] = []string{strconv.FormatInt(size, 10)}
-}
-
-func decodeBox(v map[string][]string) (*Box, error) {
-	if len(v["box"]) == 0 {
-		return nil, nil
-	}
-	b := &Box{Keep: v["keep"], Hide: v["hide"]}
-	if s := v["tmpsize"]; len(s) > 0 {
-		n, err := strconv.ParseInt(s[0], 10, 64)
-		if err != nil {
-			return nil, err
-		}
-		b.TmpSize = n
-	}
-	return b, nil
-}
-
-// enterBox makes the box's mounts and network. It runs in the role, as root, in the
-// namespaces the harness cloned for it, before the switch to the sandbox user.
-func enterBox(b *Box) error {
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("make mounts private: %w", err)
-	}
-	// Hidden first: a hidden folder inside a kept one stays hidden when it is bound back.
-	for _, dir := range b.Hide {
-		if err := unix.Mount("tmpfs", dir, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0555"); err != nil {
-			return fmt.Errorf("hide %s: %w", dir, err)
+	for _, k := range b.Keep {
+		if abs, err := filepath.Abs(k); err == nil {
+			r.Keep = append(r.Keep, abs)
 		}
 	}
-	for _, dir := range replaced {
-		if st, err := os.Lstat(dir); err != nil || !st.IsDir() || slices.Contains(b.Keep, dir) {
-			// Keeping the folder itself keeps it shared.
-			continue
-		}
-		if err := replaceDir(dir, b.Keep, b.TmpSize); err != nil {
-			return err
-		}
-	}
-	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "hidepid=invisible"); err != nil {
-		// Kernels before 5.8 know only the number.
-		if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "hidepid=2"); err != nil {
-			return fmt.Errorf("mount /proc with hidepid: %w", err)
-		}
-	}
-	if err := loopbackUp(); err != nil {
-		return fmt.Errorf("loopback: %w", err)
-	}
-	return nil
-}
-
-// replaceDir mounts an empty private tmpfs on dir and binds back the folders of keep that
-// lie under it, at the same path.
-func replaceDir(dir string, keep []string, size int64) error {
-	type held struct {
-		rel string
-		fd  int
-	}
-	var binds []held
-	defer func() {
-		for _, h := range binds {
-			unix.Close(h.fd)
-		}
-	}()
-	for _, k := range keep {
-		rel, err := filepath.Rel(dir, k)
-		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-			continue
-		}
-		// Held open by a path-only descriptor: it stays reachable once dir is covered.
-		fd, err := unix.Open(k, unix.O_PATH|unix.O_CLOEXEC|unix.O_DIRECTORY, 0)
-		if err != nil {
-			return fmt.Errorf("keep %s: %w", k, err)
-		}
-		binds = append(binds, held{rel, fd})
-	}
-	opts := "mode=1777,size=" + strconv.FormatInt(size, 10)
-	if err := unix.Mount("tmpfs", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
-		return fmt.Errorf("private %s: %w", dir, err)
-	}
-	for _, h := range binds {
-		target := filepath.Join(dir, h.rel)
-		// The folders leading to it belong to root and only root may change them.
-		if err := os.MkdirAll(target, 0o755); err != nil {
-			return fmt.Errorf("keep %s: %w", target, err)
-		}
-		src := "/proc/self/fd/" + strconv.Itoa(h.fd)
-		if err := unix.Mount(src, target, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-			return fmt.Errorf("keep %s: %w", target, err)
-		}
-	}
-	return nil
-}
-
-// loopbackUp brings up the network namespace's loopback interface, so that programs of a
-// run can talk over 127.0.0.1 (and nothing else).
-func loopbackUp() error {
-	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return err
-	}
-	defer unix.Close(fd)
-	var req [unix.IFNAMSIZ + 24]byte
-	copy(req[:], "lo")
-	if _, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.SIOCGIFFLAGS, uintptr(unsafe.Pointer(&req[0]))); e != 0 {
-		return e
-	}
-	flags := *(*uint16)(unsafe.Pointer(&req[unix.IFNAMSIZ]))
-	*(*uint16)(unsafe.Pointer(&req[unix.IFNAMSIZ])) = flags | unix.IFF_UP
-	if _, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.SIOCSIFFLAGS, uintptr(unsafe.Pointer(&req[0]))); e != 0 {
-		return e
-	}
-	return nil
+	return r
 }

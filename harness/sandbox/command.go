@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"gauntlet/execrole"
 	"os/exec"
 	"syscall"
 	"time"
@@ -16,32 +17,32 @@ import (
 // with the reason on its stderr. path must be absolute.
 func Command(cfg Config, env []string, path string, args ...string) *exec.Cmd {
 	lim := cfg.Limits.withDefaults()
-	s := execSettings{
-		path: path, errFD: -1, ppid: selfPid, uid: -1, gid: -1,
-		cpu:    limitValue(int64(cpuLimit(lim.CPU) / time.Second)),
-		as:     limitValue(lim.AddressSpace),
-		nproc:  limitValue(int64(lim.Processes)),
-		fsize:  limitValue(lim.FileSize),
-		nofile: limitValue(int64(lim.OpenFiles)),
-		nice:   lim.Nice,
-		box:    cfg.Box,
-		cgroup: cfg.Cgroup,
+	s := execrole.Settings{
+		Path: path, ErrFD: -1, PPID: selfPid, UID: -1, GID: -1,
+		CPU:    limitValue(int64(cpuLimit(lim.CPU) / time.Second)),
+		AS:     limitValue(lim.AddressSpace),
+		NProc:  limitValue(int64(lim.Processes)),
+		FSize:  limitValue(lim.FileSize),
+		NoFile: limitValue(int64(lim.OpenFiles)),
+		Nice:   lim.Nice,
+		Box:    cfg.Box.role(),
+		Cgroup: cfg.Cgroup,
 	}
 	if lim.CPU < 0 {
-		s.cpu = Unlimited
+		s.CPU = Unlimited
 	}
 	switch id := cfg.Identity; {
 	case id.Lease != nil:
-		s.uid, s.gid = id.Lease.UID(), id.Lease.GID()
+		s.UID, s.GID = id.Lease.UID(), id.Lease.GID()
 	case id.UID != 0:
-		s.uid, s.gid = id.UID, id.GID
+		s.UID, s.GID = id.UID, id.GID
 	default:
-		s.nprocRel = true
+		s.NProcRel = true
 	}
 	cmd := &exec.Cmd{
 		Path:        "/proc/self/exe",
 		Args:        append([]string{path}, args...),
-		Env:         append(append([]string(nil), env...), roleEnv+"="+s.encode()),
+		Env:         append(append([]string(nil), env...), execrole.Env+"="+s.Encode()),
 		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
 	}
 	if cfg.Box != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"gauntlet/execrole"
 	"io"
 	"os"
 	"os/exec"
@@ -332,26 +333,26 @@ func (g *Group) startOne(spec Spec) (err error) {
 	childEnds = append(childEnds, errW)
 	defer errR.Close()
 
-	s := execSettings{
-		path: path, errFD: 3 + len(spec.ExtraFiles), ppid: selfPid, uid: -1, gid: -1,
-		cpu:    limitValue(int64(cpuLimit(g.cfg.Limits.CPU) / time.Second)),
-		as:     limitValue(g.cfg.Limits.AddressSpace),
-		nproc:  limitValue(int64(g.cfg.Limits.Processes)),
-		fsize:  limitValue(g.cfg.Limits.FileSize),
-		nofile: limitValue(int64(g.cfg.Limits.OpenFiles)),
-		nice:   g.cfg.Limits.Nice,
-		box:    g.cfg.Box,
-		cgroup: g.cfg.Cgroup,
+	s := execrole.Settings{
+		Path: path, ErrFD: 3 + len(spec.ExtraFiles), PPID: selfPid, UID: -1, GID: -1,
+		CPU:    limitValue(int64(cpuLimit(g.cfg.Limits.CPU) / time.Second)),
+		AS:     limitValue(g.cfg.Limits.AddressSpace),
+		NProc:  limitValue(int64(g.cfg.Limits.Processes)),
+		FSize:  limitValue(g.cfg.Limits.FileSize),
+		NoFile: limitValue(int64(g.cfg.Limits.OpenFiles)),
+		Nice:   g.cfg.Limits.Nice,
+		Box:    g.cfg.Box.role(),
+		Cgroup: g.cfg.Cgroup,
 	}
 	if g.cfg.Limits.CPU < 0 {
-		s.cpu = Unlimited
+		s.CPU = Unlimited
 	}
 	if g.lease != nil {
-		s.uid, s.gid = g.lease.uid, g.lease.gid
+		s.UID, s.GID = g.lease.uid, g.lease.gid
 	} else {
-		s.nprocRel = true
+		s.NProcRel = true
 	}
-	env := append(g.env(spec), roleEnv+"="+s.encode())
+	env := append(g.env(spec), execrole.Env+"="+s.Encode())
 	sys := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	if g.cfg.Box != nil {
 		sys.Cloneflags = boxCloneFlags

@@ -1,0 +1,532 @@
+// Package execrole is the first code a program started by the sandbox runs. Go cannot run
+// code in a child between fork and exec, so the sandbox (harness/sandbox) starts every
+// program by re-executing its own binary (/proc/self/exe) with Env set to the Settings, the
+// working directory, descriptors and argv already the program's. In that role the process
+// makes the box's mounts and network, joins the case's cgroups, drops to the sandbox user,
+// sets no_new_privs and the parent-death signal, lowers its niceness, restores the default
+// action of ignored signals, applies the resource limits, and execs the program in its
+// place (same pid). If a step fails it reports why on a close-on-exec pipe (or on stderr)
+// and exits with ExitStatus.
+//
+// The role runs from this package's init function, which is why the package stands apart,
+// at this import path, and uses nothing but the standard library's lowest packages (not
+// even golang.org/x/sys/unix on amd64 and arm64, sys_linux.go): Go initialises a binary's
+// packages in dependency order, taking the first ready one by import path, so this package
+// runs before the game, grader and test packages of the binary that carries it
+// (TestRunsBeforeTheBinarysPackages). The role used to wait for every package of the
+// gauntlet binary to initialise; it now costs about 1.7 ms less CPU on every program the
+// harness starts (BenchmarkRoleStart, issue 15).
+package execrole
+
+import (
+	"errors"
+	"math"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// Env is the environment variable that puts a binary carrying this package in its role.
+// Its value is Settings.Encode.
+const Env = "GAUNTLET_SANDBOX_EXEC"
+
+// ExitStatus is the role's exit status when it cannot exec the program.
+const ExitStatus = 127
+
+// Unlimited, as a limit, leaves the limit the harness has.
+const Unlimited = -1
+
+// Box is the isolation the role makes before it drops to the sandbox user, in the mount,
+// IPC, network and UTS namespaces the harness cloned for it (see sandbox.Box).
+type Box struct {
+	Keep    []string // absolute, clean folders bound back under the replaced ones
+	Hide    []string // folders covered by an empty read-only folder
+	TmpSize int64    // size of each private tmpfs in bytes
+}
+
+// Settings is what the harness tells the role.
+type Settings struct {
+	Path     string   // absolute path of the program
+	ErrFD    int      // write end of the error pipe, or -1 (failures then go to stderr)
+	PPID     int      // the harness's pid: if the parent is already another, give up
+	UID, GID int      // user to switch to, or -1
+	CPU      int64    // seconds, or Unlimited
+	AS       int64    // bytes of address space, or Unlimited
+	NProc    int64    // processes of the user, or Unlimited
+	NProcRel bool     // NProc counts on top of the tasks the user already has
+	FSize    int64    // bytes a file may grow to, or Unlimited
+	NoFile   int64    // open files, or Unlimited
+	Nice     int      // niceness to add
+	Box      *Box     // make the box's mounts and network first (nil: no box)
+	Cgroup   []string // cgroup.procs files to join before the exec
+}
+
+// Replaced are the world-writable folders a box replaces with private ones.
+var Replaced = []string{"/tmp", "/var/tmp", "/dev/shm"}
+
+// Encode writes s as the value of Env: words "key value" with Go-quoted values, one word
+// pair per value (a list repeats its key).
+func (s Settings) Encode() string {
+	var b strings.Builder
+	add := func(k, v string) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(k + " " + strconv.Quote(v))
+	}
+	num := func(k string, n int64) { add(k, strconv.FormatInt(n, 10)) }
+	add("path", s.Path)
+	num("errfd", int64(s.ErrFD))
+	num("ppid", int64(s.PPID))
+	num("uid", int64(s.UID))
+	num("gid", int64(s.GID))
+	num("cpu", s.CPU)
+	num("as", s.AS)
+	num("nproc", s.NProc)
+	num("fsize", s.FSize)
+	num("nofile", s.NoFile)
+	num("nice", int64(s.Nice))
+	if s.NProcRel {
+		add("nprocrel", "1")
+	}
+	for _, c := range s.Cgroup {
+		add("cgroup", c)
+	}
+	if s.Box != nil {
+		num("tmpsize", s.Box.TmpSize)
+		for _, k := range s.Box.Keep {
+			add("keep", k)
+		}
+		for _, h := range s.Box.Hide {
+			add("hide", h)
+		}
+	}
+	return b.String()
+}
+
+// Decode reads what Encode wrote.
+func Decode(q string) (Settings, error) {
+	v := map[string][]string{}
+	for q != "" {
+		k, rest, ok := strings.Cut(q, " ")
+		if !ok {
+			return Settings{}, errors.New("a key without a value: " + strconv.Quote(k))
+		}
+		quoted, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			return Settings{}, errors.New("the value of " + k + " is not quoted")
+		}
+		val, _ := strconv.Unquote(quoted)
+		v[k] = append(v[k], val)
+		q = strings.TrimPrefix(rest[len(quoted):], " ")
+	}
+	one := func(k string) string {
+		if len(v[k]) == 0 {
+			return ""
+		}
+		return v[k][0]
+	}
+	s := Settings{Path: one("path"), NProcRel: one("nprocrel") == "1", Cgroup: v["cgroup"]}
+	if _, boxed := v["tmpsize"]; boxed {
+		s.Box = &Box{Keep: v["keep"], Hide: v["hide"]}
+		n, err := strconv.ParseInt(one("tmpsize"), 10, 64)
+		if err != nil {
+			return s, errors.New("tmpsize: " + err.Error())
+		}
+		s.Box.TmpSize = n
+	}
+	for k, dst := range map[string]*int64{"cpu": &s.CPU, "as": &s.AS, "nproc": &s.NProc,
+		"fsize": &s.FSize, "nofile": &s.NoFile} {
+		n, err := strconv.ParseInt(one(k), 10, 64)
+		if err != nil {
+			return s, errors.New(k + ": " + err.Error())
+		}
+		*dst = n
+	}
+	for k, dst := range map[string]*int{"errfd": &s.ErrFD, "ppid": &s.PPID, "uid": &s.UID,
+		"gid": &s.GID, "nice": &s.Nice} {
+		n, err := strconv.Atoi(one(k))
+		if err != nil {
+			return s, errors.New(k + ": " + err.Error())
+		}
+		*dst = n
+	}
+	return s, nil
+}
+
+func init() { Init() }
+
+// Init plays the role when this process was started for it (Env is set), and otherwise
+// returns at once. The package's init function calls it; calling it again is harmless.
+func Init() {
+	q, ok := os.LookupEnv(Env)
+	if !ok {
+		return
+	}
+	os.Exit(run(q))
+}
+
+// run does the role's work and returns an exit status only when it failed.
+func run(q string) int {
+	// Everything below runs on one thread: the signal mask set last must be the one of the
+	// thread that execs.
+	runtime.LockOSThread()
+	s, err := Decode(q)
+	if err != nil {
+		os.Stderr.WriteString("gauntlet sandbox: bad " + Env + ": " + err.Error() + "\n")
+		return ExitStatus
+	}
+	fail := func(stage string, err error) int {
+		msg := stage + ": " + err.Error()
+		if _, werr := syscall.Write(s.ErrFD, []byte(msg)); werr != nil {
+			os.Stderr.WriteString("gauntlet sandbox: " + msg + "\n")
+		}
+		return ExitStatus
+	}
+	// Without an error pipe (sandbox.Command), failures are told on stderr.
+	repFD := s.ErrFD
+	if repFD < 0 {
+		repFD = 2
+	}
+	syscall.CloseOnExec(s.ErrFD)
+	env := make([]string, 0, len(os.Environ()))
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, Env+"=") {
+			env = append(env, e)
+		}
+	}
+	// Open the program while still the harness's user: the sandbox user then needs only
+	// execute permission on the file, not search permission on its directories.
+	fd, err := syscall.Open(s.Path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return fail("open "+s.Path, err)
+	}
+	head := make([]byte, 2)
+	n, _ := syscall.Pread(fd, head, 0)
+	script := n == 2 && string(head) == "#!"
+	useFD := false
+	if s.Box != nil {
+		if err := enterBox(s.Box); err != nil {
+			return fail("box", err)
+		}
+		// The program was opened before the box hid what it does not keep (a link to a
+		// private build folder): exec the file already open. Not for scripts, whose
+		// interpreter reopens them by path.
+		useFD = !script
+	}
+	// Into the case's cgroups while still root: the program never runs outside them.
+	for _, f := range s.Cgroup {
+		if err := os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0); err != nil {
+			return fail("cgroup", errors.New("join "+f+": "+err.Error()))
+		}
+	}
+	if s.UID >= 0 {
+		if err := syscall.Setgroups(nil); err != nil {
+			return fail("setgroups", err)
+		}
+		if err := syscall.Setgid(s.GID); err != nil {
+			return fail("setgid "+strconv.Itoa(s.GID), err)
+		}
+		if err := syscall.Setuid(s.UID); err != nil {
+			return fail("setuid "+strconv.Itoa(s.UID), err)
+		}
+		// If the sandbox user cannot reach the program by its path, exec the file already
+		// open. Not for scripts: their interpreter reopens them by path.
+		useFD = useFD || !script && syscall.Access(s.Path, xOK) != nil
+	}
+	if err := prctl(prSetNoNewPrivs, 1); err != nil {
+		return fail("no_new_privs", err)
+	}
+	// A change of user clears the parent-death signal: set it again, then make sure the
+	// harness did not die in the meantime.
+	if err := prctl(syscall.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL)); err != nil {
+		return fail("pdeathsig", err)
+	}
+	if os.Getppid() != s.PPID {
+		return ExitStatus
+	}
+	if s.Nice > 0 {
+		if err := syscall.Setpriority(syscall.PRIO_PROCESS, 0, s.Nice); err != nil {
+			return fail("setpriority", err)
+		}
+	}
+	if s.NProcRel && s.NProc >= 0 {
+		s.NProc += int64(userTasks(os.Getuid()))
+	}
+	// Prepare the exec completely before the limits: once the address space limit is in
+	// force the Go runtime may be unable to map more memory, so from there on nothing
+	// allocates, and the exec is a raw system call.
+	argvp, err1 := syscall.SlicePtrFromStrings(os.Args)
+	envp, err2 := syscall.SlicePtrFromStrings(env)
+	pathp, err3 := syscall.BytePtrFromString(s.Path)
+	emptyp, err4 := syscall.BytePtrFromString("")
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		return fail("exec "+s.Path, err)
+	}
+	// The report of a failed exec is written into room made now: allocating once the
+	// limits hold could kill the role before it says why.
+	execStage := "exec " + s.Path + ": "
+	report := make([]byte, 0, len(execStage)+256)
+	type limit struct {
+		name     string
+		resource int
+		soft     int64
+		hardPlus int64
+	}
+	limits := [...]limit{
+		{"RLIMIT_CORE", syscall.RLIMIT_CORE, 0, 0},
+		{"RLIMIT_CPU", syscall.RLIMIT_CPU, s.CPU, 1}, // SIGXCPU at the limit, SIGKILL a second later
+		{"RLIMIT_FSIZE", syscall.RLIMIT_FSIZE, s.FSize, 0},
+		{"RLIMIT_NOFILE", syscall.RLIMIT_NOFILE, s.NoFile, 0},
+		{"RLIMIT_AS", syscall.RLIMIT_AS, s.AS, 0},
+		// Last: with too low a count the Go runtime could no longer start a thread.
+		{"RLIMIT_NPROC", rlimitNproc, s.NProc, 0},
+	}
+	// Tell the harness how much memory this step used: the kernel's peak RSS of the
+	// process, which the harness reads at the end, includes it.
+	if hwm := selfHWM(); hwm > 0 && s.ErrFD >= 0 {
+		syscall.Write(s.ErrFD, []byte("hwm "+strconv.FormatInt(hwm, 10)+"\n"))
+	}
+	resetSignals()
+	for i := range limits {
+		l := &limits[i]
+		if l.soft < 0 {
+			continue
+		}
+		lim := syscall.Rlimit{Cur: uint64(l.soft), Max: uint64(l.soft + l.hardPlus)}
+		var old syscall.Rlimit
+		if err := syscall.Getrlimit(l.resource, &old); err == nil && old.Max != math.MaxUint64 && old.Max < lim.Max {
+			// An unprivileged harness cannot raise a hard limit: keep what it has.
+			lim.Max = old.Max
+			lim.Cur = min(lim.Cur, old.Max)
+		}
+		if err := syscall.Setrlimit(l.resource, &lim); err != nil {
+			return fail("setrlimit "+l.name, err)
+		}
+	}
+	unblockSignals()
+	var e syscall.Errno
+	for range textBusyRetries {
+		if useFD {
+			// execveat(fd, "", AT_EMPTY_PATH) needs only execute permission on the file itself.
+			_, _, e = syscall.RawSyscall6(sysExecveat, uintptr(fd), uintptr(unsafe.Pointer(emptyp)),
+				uintptr(unsafe.Pointer(&argvp[0])), uintptr(unsafe.Pointer(&envp[0])), atEmptyPath, 0)
+		} else {
+			_, _, e = syscall.RawSyscall(syscall.SYS_EXECVE, uintptr(unsafe.Pointer(pathp)),
+				uintptr(unsafe.Pointer(&argvp[0])), uintptr(unsafe.Pointer(&envp[0])))
+		}
+		if e != syscall.ETXTBSY {
+			break
+		}
+		syscall.RawSyscall(syscall.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&textBusyPause)), 0, 0)
+	}
+	report = append(report, execStage...)
+	if msg := e.Error(); len(msg) <= 256 {
+		report = append(report, msg...)
+	}
+	syscall.Write(repFD, report)
+	return ExitStatus
+}
+
+// An exec fails with ETXTBSY while any process holds the file open for writing. That
+// happens for a moment, through no fault of the subject, when a program was written just
+// before (a test file, a copied submission) and a fork elsewhere in the harness copied the
+// writer's descriptor: the fork's child drops it at its own exec. The exec is retried for
+// up to textBusyRetries pauses of textBusyPause before the error counts.
+const textBusyRetries = 200
+
+var textBusyPause = syscall.NsecToTimespec(int64(time.Millisecond))
+
+// selfHWM returns the peak resident set of this process in bytes (VmHWM), or 0.
+func selfHWM() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			f := strings.Fields(rest)
+			if len(f) > 0 {
+				kb, _ := strconv.ParseInt(f[0], 10, 64)
+				return kb << 10
+			}
+		}
+	}
+	return 0
+}
+
+// userTasks counts the tasks (threads included) of the user's processes: what the kernel
+// compares with RLIMIT_NPROC. It reads /proc itself (not through harness/hygiene, whose
+// package would have to be initialised first).
+func userTasks(uid int) int {
+	entries, _ := os.ReadDir("/proc")
+	n := 0
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/status")
+		if err != nil {
+			continue
+		}
+		owner, threads := -1, 0
+		for _, line := range strings.Split(string(b), "\n") {
+			if rest, ok := strings.CutPrefix(line, "Uid:"); ok {
+				if f := strings.Fields(rest); len(f) > 0 {
+					owner, _ = strconv.Atoi(f[0])
+				}
+			} else if rest, ok := strings.CutPrefix(line, "Threads:"); ok {
+				threads, _ = strconv.Atoi(strings.TrimSpace(rest))
+			}
+		}
+		if owner == uid {
+			n += threads
+		}
+	}
+	return n
+}
+
+// kernelSigaction is struct sigaction as rt_sigaction(2) takes it. Only the handler, at the
+// start on every architecture, is read; the whole struct is zero when written (SIG_DFL).
+type kernelSigaction struct {
+	handler  uintptr
+	flags    uint64
+	restorer uintptr
+	mask     uint64
+}
+
+// resetSignals gives back the default action to every signal the harness inherited as
+// ignored (a harness started under nohup ignores SIGHUP): exec keeps ignored signals
+// ignored, and a subject must meet SIGHUP, SIGINT and SIGPIPE as the spec expects.
+func resetSignals() {
+	const sigIgn = 1
+	for sig := 1; sig <= 64; sig++ {
+		if sig == int(syscall.SIGKILL) || sig == int(syscall.SIGSTOP) {
+			continue
+		}
+		var old kernelSigaction
+		_, _, e := syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), 0,
+			uintptr(unsafe.Pointer(&old)), 8, 0, 0)
+		if e == 0 && old.handler == sigIgn {
+			var dfl kernelSigaction
+			syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&dfl)), 0, 8, 0, 0)
+		}
+	}
+}
+
+// unblockSignals empties the signal mask of the calling thread, which exec passes on.
+func unblockSignals() {
+	var none uint64
+	syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, sigSetmask, uintptr(unsafe.Pointer(&none)), 0, 8, 0, 0)
+}
+
+// prctl calls prctl(2) with one argument.
+func prctl(option, arg uintptr) error {
+	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, option, arg, 0); e != 0 {
+		return e
+	}
+	return nil
+}
+
+// enterBox makes the box's mounts and network. It runs as root, in the namespaces the
+// harness cloned for the role, before the switch to the sandbox user.
+func enterBox(b *Box) error {
+	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
+		return errors.New("make mounts private: " + err.Error())
+	}
+	// Hidden first: a hidden folder inside a kept one stays hidden when it is bound back.
+	for _, dir := range b.Hide {
+		if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "size=4k,mode=0555"); err != nil {
+			return errors.New("hide " + dir + ": " + err.Error())
+		}
+	}
+	for _, dir := range Replaced {
+		if st, err := os.Lstat(dir); err != nil || !st.IsDir() || slices.Contains(b.Keep, dir) {
+			// Keeping the folder itself keeps it shared.
+			continue
+		}
+		if err := replaceDir(dir, b.Keep, b.TmpSize); err != nil {
+			return err
+		}
+	}
+	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "hidepid=invisible"); err != nil {
+		// Kernels before 5.8 know only the number.
+		if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "hidepid=2"); err != nil {
+			return errors.New("mount /proc with hidepid: " + err.Error())
+		}
+	}
+	if err := loopbackUp(); err != nil {
+		return errors.New("loopback: " + err.Error())
+	}
+	return nil
+}
+
+// replaceDir mounts an empty private tmpfs on dir and binds back the folders of keep that
+// lie under it, at the same path. Keep's folders are absolute and clean (the sandbox
+// cleans them).
+func replaceDir(dir string, keep []string, size int64) error {
+	type held struct {
+		rel string
+		fd  int
+	}
+	var binds []held
+	defer func() {
+		for _, h := range binds {
+			syscall.Close(h.fd)
+		}
+	}()
+	for _, k := range keep {
+		rel, under := strings.CutPrefix(k, dir+"/")
+		if !under || rel == "" {
+			continue
+		}
+		// Held open by a path-only descriptor: it stays reachable once dir is covered.
+		fd, err := syscall.Open(k, oPath|syscall.O_CLOEXEC|syscall.O_DIRECTORY, 0)
+		if err != nil {
+			return errors.New("keep " + k + ": " + err.Error())
+		}
+		binds = append(binds, held{rel, fd})
+	}
+	opts := "mode=1777,size=" + strconv.FormatInt(size, 10)
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
+		return errors.New("private " + dir + ": " + err.Error())
+	}
+	for _, h := range binds {
+		target := dir + "/" + h.rel
+		// The folders leading to it belong to root and only root may change them.
+		if err := os.MkdirAll(target, 0o755); err != nil {
+			return errors.New("keep " + target + ": " + err.Error())
+		}
+		src := "/proc/self/fd/" + strconv.Itoa(h.fd)
+		if err := syscall.Mount(src, target, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
+			return errors.New("keep " + target + ": " + err.Error())
+		}
+	}
+	return nil
+}
+
+// loopbackUp brings up the network namespace's loopback interface, so that programs of a
+// run can talk over 127.0.0.1 (and nothing else).
+func loopbackUp() error {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	var req [syscall.IFNAMSIZ + 24]byte
+	copy(req[:], "lo")
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCGIFFLAGS, uintptr(unsafe.Pointer(&req[0]))); e != 0 {
+		return e
+	}
+	flags := *(*uint16)(unsafe.Pointer(&req[syscall.IFNAMSIZ]))
+	*(*uint16)(unsafe.Pointer(&req[syscall.IFNAMSIZ])) = flags | syscall.IFF_UP
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCSIFFLAGS, uintptr(unsafe.Pointer(&req[0]))); e != 0 {
+		return e
+	}
+	return nil
+}

@@ -1,0 +1,17 @@
+//go:build !amd64 && !arm64
+
+package execrole
+
+import "golang.org/x/sys/unix"
+
+// The constants sys_linux.go gives amd64 and arm64, from golang.org/x/sys/unix for the
+// other architectures (where some differ).
+const (
+	oPath           = unix.O_PATH
+	rlimitNproc     = unix.RLIMIT_NPROC
+	prSetNoNewPrivs = unix.PR_SET_NO_NEW_PRIVS
+	sigSetmask      = unix.SIG_SETMASK
+	xOK             = unix.X_OK
+	atEmptyPath     = unix.AT_EMPTY_PATH
+	sysExecveat     = unix.SYS_EXECVEAT
+)
