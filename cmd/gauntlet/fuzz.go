@@ -54,7 +54,10 @@ Flags (before the programs):
                      it must pass on the reference and fail on PROGRAM)
 
 Progress is shown when stdout is a terminal. SIGINT (Ctrl-C) ends the run early, keeping what
-it found. Exit status: 0 when nothing failed, 1 when a failure was found, 2 on a usage or
+it found. Findings are grouped by the rule of the spec they break (the reference's exit
+status's row of the exit table, or the kind of line it wrote where the outputs part): one
+entry per rule, with how many runs broke it and its smallest regression file. Exit status:
+0 when nothing failed, 10 + N when N rules were broken (at most 99), 2 on a usage or
 harness error.
 Games: %s.
 
@@ -226,11 +229,16 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gauntlet fuzz: %v\n", err)
 		return 2
 	}
-	fmt.Fprintf(stdout, "%d runs in %s (%.1f runs/s): %d failures, %d duplicates, %d unconfirmed, %d skipped\n",
-		sum.Runs, sum.Elapsed.Round(time.Millisecond), sum.Rate(), len(sum.Findings), sum.Duplicates, sum.Unconfirmed, sum.Skipped)
-	if len(sum.Findings) > 0 {
-		fmt.Fprintf(stdout, "findings: %s\n", filepath.Join(*out, "summary.txt"))
-		return 1
+	fmt.Fprintf(stdout, "%d runs in %s (%.1f runs/s): %d rules broken (%d failures, %d duplicates), %d unconfirmed, %d skipped\n",
+		sum.Runs, sum.Elapsed.Round(time.Millisecond), sum.Rate(), len(sum.Groups), len(sum.Findings), sum.Duplicates, sum.Unconfirmed, sum.Skipped)
+	if len(sum.Groups) == 0 {
+		return 0
 	}
-	return 0
+	blackbox.WriteGroups(stdout, sum)
+	fmt.Fprintf(stdout, "\nfindings: %s\n", filepath.Join(*out, "summary.txt"))
+	return fuzzExitRules(len(sum.Groups))
 }
+
+// fuzzExitRules is the exit status of a fuzzing run that broke n rules: 10 + n, at most 99,
+// so that the status says how many (0 is none, 2 a usage or harness error).
+func fuzzExitRules(n int) int { return min(10+n, 99) }

@@ -37,9 +37,10 @@ Commands:
 Games and their programs:
 %s
 
-Exit status: grade and fuzz: 0 when nothing failed, 1 when something did, 2 on a usage or
-harness error (see their --help); play and exec: that of the program run; any command: 2 on
-a usage error. --help exits 0.
+Exit status: grade: 0 when nothing failed, 1 when something did; fuzz: 0 when nothing
+failed, 10 + N when N rules of the spec were broken; both: 2 on a usage or harness error
+(see their --help); play and exec: that of the program run; any command: 2 on a usage
+error. --help exits 0.
 `
 
 // usage is the top-level help, with each game and its programs from the programs table.

@@ -38,7 +38,7 @@ func TestCLIHelp(t *testing.T) {
 		t.Fatalf("--help exits %d", status)
 	}
 	words := []string{"--role", "--ref", "--seed", "--runs", "--time", "--out", "--mutate", "--step-timeout",
-		"--timeout", "--min-tries", "--min-time", "--no-verify", "Exit status: 0", "stlucia", "dealer2310"}
+		"--timeout", "--min-tries", "--min-time", "--no-verify", "Exit status:\n0 when nothing failed, 10 + N when N rules were broken", "stlucia", "dealer2310"}
 	words = append(words, PlayerMutations...)
 	words = append(words, HubFaults...)
 	for _, w := range words {
@@ -91,7 +91,7 @@ func TestCLIUsageErrors(t *testing.T) {
 }
 
 // TestCLIRuns: a run on the reference finds nothing (exit 0) and one on a buggy player finds
-// its bug (exit 1), both reproducible from the seed printed, with no progress line when
+// its bug, one broken rule (exit 11: 10 + the number of rules), both reproducible from the seed printed, with no progress line when
 // stdout is not a terminal.
 func TestCLIRuns(t *testing.T) {
 	dir := t.TempDir()
@@ -107,7 +107,8 @@ func TestCLIRuns(t *testing.T) {
 	found := filepath.Join(dir, "found")
 	out, errs, status = gauntlet(t, "fuzz", "stlucia", "--role", "player", "--ref", "EAIT", "--seed", "1", "--runs", "30",
 		"--mutate", "boundary", "--min-tries", "100", "--out", found, buggy)
-	if status != 1 || !strings.Contains(out, "FAIL buggyeait (run ") || !strings.Contains(out, "): CRASH: subject killed by SIGSEGV") {
+	if status != 11 || !strings.Contains(out, "FAIL buggyeait (run ") || !strings.Contains(out, "): CRASH: subject killed by SIGSEGV") ||
+		!strings.Contains(out, ": 1 rules broken (1 failures") || !strings.Contains(out, "rule 1 [player/exit-5] broken by buggyeait: Invalid message from stlucia: exit 5 with \"Bad message from StLucia\"") {
 		t.Errorf("buggy: status %d\n%s%s", status, out, errs)
 	}
 	files, _ := filepath.Glob(filepath.Join(found, "*.txtar"))

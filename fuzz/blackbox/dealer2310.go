@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gauntlet/games/contract"
 	dl "gauntlet/games/dealer2310"
 	"gauntlet/harness/mockhub"
 )
@@ -302,4 +303,32 @@ func (dealer2310) Category(role Role, program, kind string) (string, string) {
 		return "Player errors", "2310A/comms errors"
 	}
 	return "Player errors", "2310B/comms errors"
+}
+
+func (dealer2310) Contract(role Role) contract.Table {
+	if role == RoleHub {
+		return dl.DealerContract
+	}
+	return dl.PlayerContract
+}
+
+// LineRule names the kinds of line the dealer writes on stdout and the players on stderr
+// (the same display and status lines), and the players' moves.
+func (dealer2310) LineRule(role Role, stream, line string) (string, string) {
+	display := (role == RoleHub) == (stream == "stdout")
+	switch {
+	case role == RolePlayer && stream == "stdout" && strings.HasPrefix(line, "DO"):
+		return "move", "on YT, the move the player's strategy chooses (DOn)"
+	case !display:
+		return "", ""
+	case strings.HasPrefix(line, "Player "):
+		return "status", "after each move, the mover's status line (Player p Money=m V1=a V2=b Points=s A=.. E=..)"
+	case strings.HasPrefix(line, "Scores: "):
+		return "scores", "at the end of the game, every player's score, in player order (Scores: a,b,...)"
+	case strings.HasPrefix(line, "::"):
+		return "display", "the path display: each site's type and a space, 3 columns a site, then the players' ids in each site's first column, by order of arrival, every row padded to the top line's width"
+	case strings.TrimLeft(line, "0123456789 ") == "":
+		return "display", "the path display: each site's type and a space, 3 columns a site, then the players' ids in each site's first column, by order of arrival, every row padded to the top line's width"
+	}
+	return "", ""
 }

@@ -50,11 +50,13 @@ type Options struct {
 // Finding is one distinct failure.
 type Finding struct {
 	Sig       Signature
+	Rule      Rule // the rule of the spec it breaks
 	Subject   Subject
 	Run       int    // the case number (with the seed, it reproduces the case)
 	Case      string // what the case was, before minimisation
 	Minimised string // what it is after
 	Steps     [2]int // steps (or seats) before and after minimisation
+	Unit      string // what Steps count: "steps" of a conversation or "seats" of a game
 	Tries     int    // candidates the minimiser ran
 	File      string // the regression file, when Out is set
 	Verified  string // "" when the regression file passed on the reference and failed on the subject
@@ -62,9 +64,13 @@ type Finding struct {
 
 // Summary is what a fuzzing run did.
 type Summary struct {
-	Runs        int
-	Elapsed     time.Duration
-	Findings    []Finding
+	Runs     int
+	Elapsed  time.Duration
+	Findings []Finding
+	// Groups are the broken rules, one per rule and program fuzzed, in the order they were
+	// first broken: the findings that show each, how many runs broke it, its smallest
+	// finding.
+	Groups      []Group
 	Duplicates  int // failures with a signature already found
 	Unconfirmed int // differences that did not come back when the case was run again
 	// Flaky describes the first unconfirmed differences (run number and signature).
@@ -284,6 +290,8 @@ func (f *fuzzer) differs(c shrinker, subj Subject) (sig Signature, ref *record.R
 func (f *fuzzer) loop() (*Summary, error) {
 	sum := &Summary{}
 	seen := map[string]bool{}
+	groupOf := map[string]int{}  // program and rule ID -> index in sum.Groups
+	ruleKey := map[string]Rule{} // program and signature key -> its rule
 	start := time.Now()
 	lastShown := time.Time{}
 	progress := func(final bool) {
@@ -308,7 +316,7 @@ func (f *fuzzer) loop() (*Summary, error) {
 			return nil, err
 		}
 		sum.Runs++
-		sig, _, diff, bad, err := f.differs(c, subj)
+		sig, ref, diff, bad, err := f.differs(c, subj)
 		if err != nil {
 			return nil, err
 		}
@@ -322,6 +330,7 @@ func (f *fuzzer) loop() (*Summary, error) {
 		}
 		if seen[key] {
 			sum.Duplicates++
+			sum.Groups[groupOf[subj.Path+"\x00"+ruleKey[key].ID]].Runs++
 			continue
 		}
 		// The same case must fail the same way again, or it is timing, not a bug to keep.
@@ -341,12 +350,28 @@ func (f *fuzzer) loop() (*Summary, error) {
 		if err != nil {
 			return nil, err
 		}
+		fd.Rule = ruleOf(f.g, f.opt.Role, sig, ref.Exit)
+		ruleKey[key] = fd.Rule
 		sum.Findings = append(sum.Findings, fd)
+		gk := subj.Path + "\x00" + fd.Rule.ID
+		gi, ok := groupOf[gk]
+		if !ok {
+			gi = len(sum.Groups)
+			groupOf[gk] = gi
+			sum.Groups = append(sum.Groups, Group{Subject: subj, Rule: fd.Rule, Shortest: len(sum.Findings) - 1})
+		}
+		gr := &sum.Groups[gi]
+		gr.Runs++
+		gr.Findings = append(gr.Findings, len(sum.Findings)-1)
+		if fd.Steps[1] < sum.Findings[gr.Shortest].Steps[1] {
+			gr.Shortest = len(sum.Findings) - 1
+		}
 		if f.opt.Log != nil {
 			if f.opt.Progress != nil {
 				fmt.Fprint(f.opt.Progress, "\r\033[K")
 			}
 			fmt.Fprintf(f.opt.Log, "FAIL %s (run %d): %s\n", filepath.Base(subj.Path), run, sig)
+			fmt.Fprintf(f.opt.Log, "     rule [%s]: %s\n", fd.Rule.ID, fd.Rule.Words)
 			if fd.File != "" {
 				fmt.Fprintf(f.opt.Log, "     regression: %s (%d -> %d %s)%s\n", fd.File, fd.Steps[0], fd.Steps[1], f.unit(), verifiedNote(fd.Verified))
 			}
@@ -389,7 +414,7 @@ func verifiedNote(v string) string {
 
 // keep minimises a confirmed failure and writes its regression file.
 func (f *fuzzer) keep(c shrinker, subj Subject, sig Signature, run, n int) (Finding, error) {
-	fd := Finding{Sig: sig, Subject: subj, Run: run, Case: describe(c)}
+	fd := Finding{Sig: sig, Subject: subj, Run: run, Case: describe(c), Unit: f.unit()}
 	fd.Steps[0], _ = c.size()
 	small := c
 	if f.opt.Minimise.Tries > 0 {
@@ -450,17 +475,38 @@ func writeSummary(opt Options, sum *Summary) error {
 		return err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "gauntlet fuzz %s --role %s --seed %d: %d runs in %s (%.1f runs/s), %d failures, %d duplicates, %d unconfirmed, %d skipped\n",
+	fmt.Fprintf(&b, "gauntlet fuzz %s --role %s --seed %d: %d runs in %s (%.1f runs/s), %d rules broken, %d failures, %d duplicates, %d unconfirmed, %d skipped\n",
 		opt.Game.Name(), opt.Role, opt.Seed, sum.Runs, sum.Elapsed.Round(time.Millisecond), sum.Rate(),
-		len(sum.Findings), sum.Duplicates, sum.Unconfirmed, sum.Skipped)
+		len(sum.Groups), len(sum.Findings), sum.Duplicates, sum.Unconfirmed, sum.Skipped)
 	for _, fl := range sum.Flaky {
 		fmt.Fprintf(&b, "unconfirmed (not kept): %s\n", fl)
 	}
+	WriteGroups(&b, sum)
+	b.WriteString("\nFindings:\n")
 	for _, fd := range sum.Findings {
-		fmt.Fprintf(&b, "\n%s (run %d)\n  %s\n  case: %s\n  minimised (%d tries): %s\n", fd.Subject.Path, fd.Run, fd.Sig, fd.Case, fd.Tries, fd.Minimised)
+		fmt.Fprintf(&b, "\n%s (run %d)\n  %s\n  rule [%s]: %s\n  case: %s\n  minimised (%d tries): %s\n", fd.Subject.Path, fd.Run, fd.Sig, fd.Rule.ID, fd.Rule.Words, fd.Case, fd.Tries, fd.Minimised)
 		if fd.File != "" {
 			fmt.Fprintf(&b, "  regression: %s%s\n", fd.File, verifiedNote(fd.Verified))
 		}
 	}
 	return os.WriteFile(filepath.Join(opt.Out, "summary.txt"), []byte(b.String()), 0o644)
+}
+
+// WriteGroups writes one entry per broken rule: the rule's words, how many runs broke it,
+// its findings and its smallest one's regression file.
+func WriteGroups(w io.Writer, sum *Summary) {
+	for i, gr := range sum.Groups {
+		small := sum.Findings[gr.Shortest]
+		fmt.Fprintf(w, "\nrule %d [%s] broken by %s: %s\n  %d runs, %d distinct failures; the smallest (%s, %d %s): %s\n",
+			i+1, gr.Rule.ID, filepath.Base(gr.Subject.Path), gr.Rule.Words, gr.Runs, len(gr.Findings),
+			small.Sig.Kind, small.Steps[1], small.Unit, smallestWhere(small))
+	}
+}
+
+// smallestWhere says where a finding's case is: its regression file, or its description.
+func smallestWhere(fd Finding) string {
+	if fd.File != "" {
+		return fd.File + verifiedNote(fd.Verified)
+	}
+	return fd.Minimised
 }

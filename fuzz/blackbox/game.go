@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"gauntlet/games/contract"
 	"gauntlet/harness/mockhub"
 	"gauntlet/programs"
 )
@@ -89,6 +90,13 @@ type Game interface {
 	// Category gives the suite section and marking category of a regression case found in
 	// this role, for this reference program, with this mutation kind.
 	Category(role Role, program, kind string) (section, category string)
+
+	// Contract is the exit table of the programs that play role.
+	Contract(role Role) contract.Table
+	// LineRule names the rule of the spec that a line of the reference's output follows
+	// (stream "stdout" or "stderr"): a short stable id ("display", "status") and the rule
+	// in words; "" when the game has no name for that kind of line.
+	LineRule(role Role, stream, line string) (id, words string)
 }
 
 // scriptVar is the suite variable of a program of game g ("2310A" -> "PLAYER_A"), from the

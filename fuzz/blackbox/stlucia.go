@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gauntlet/games/contract"
 	st "gauntlet/games/stlucia"
 	"gauntlet/harness/mockhub"
 )
@@ -325,4 +326,28 @@ func (stlucia) Category(role Role, _, kind string) (string, string) {
 		return "Shutting down stlucia", "hub/signals and shutdown"
 	}
 	return "Exit status for stlucia", "hub/player faults"
+}
+
+func (stlucia) Contract(role Role) contract.Table {
+	if role == RoleHub {
+		return st.HubContract
+	}
+	return st.PlayerContract
+}
+
+// LineRule names the kinds of line the hub writes on stderr and the players write on
+// stdout (their replies) and stderr (the echo of each message).
+func (stlucia) LineRule(role Role, stream, line string) (string, string) {
+	first, _, _ := strings.Cut(line, " ")
+	switch {
+	case role == RoleHub && stream == "stderr" && first == "Player":
+		return "report", "the hub's account of the game on stderr (Player X rolled, healed, took damage, claimed StLucia, scored, wins), in the order a turn is processed"
+	case role == RolePlayer && stream == "stderr" && strings.HasPrefix(line, "From StLucia:"):
+		return "echo", "every line from the hub echoed as From StLucia:LINE before it is acted on"
+	case role == RolePlayer && stream == "stdout" && (first == "reroll" || first == "keepall"):
+		return "dice", "on turn and rerolled, the dice the player's strategy rerolls (reroll FACES, or keepall)"
+	case role == RolePlayer && stream == "stdout" && (first == "stay" || first == "go"):
+		return "stay", "on stay?, the answer of the player's strategy (stay or go)"
+	}
+	return "", ""
 }

@@ -1,0 +1,96 @@
+package blackbox
+
+import (
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// cPlayer compiles testdata/cplayer/player2310a.c, a 2310A written in C for these tests, with
+// the given macros defined (each PLANT_* one plants one bug, see the file's comment).
+func cPlayer(t *testing.T, name string, macros ...string) string {
+	t.Helper()
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Fatalf("these tests need a C compiler (cc): %v", err)
+	}
+	out := filepath.Join(t.TempDir(), name)
+	args := []string{"-std=gnu99", "-O2", "-o", out, filepath.Join("testdata", "cplayer", "player2310a.c")}
+	for _, m := range macros {
+		args = append(args, "-D"+m)
+	}
+	if b, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
+		t.Fatalf("cc: %v\n%s", err, b)
+	}
+	return out
+}
+
+// fuzzC fuzzes one C player as a 2310A with every mutation, from a fixed seed: a campaign is
+// deterministic, so the findings are the same at every run.
+func fuzzC(t *testing.T, prog string, runs int) *Summary {
+	t.Helper()
+	sum, err := Run(Options{
+		Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: refDir(t),
+		Subjects: []Subject{{Path: prog, Ref: "2310A"}},
+		Seed:     3, Runs: runs, Out: t.TempDir(),
+		Minimise: Budget{Tries: 30, Time: 20 * time.Second},
+		Verify:   true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+// A correct C player gives no finding: no difference from the reference comes from the
+// oracle's platform (Go) rather than from the spec.
+func TestCorrectCPlayer(t *testing.T) {
+	t.Parallel()
+	runs := 300
+	if testing.Short() {
+		runs = 40
+	}
+	sum := fuzzC(t, cPlayer(t, "correct"), runs)
+	for _, gr := range sum.Groups {
+		fd := sum.Findings[gr.Shortest]
+		t.Errorf("rule [%s] %s: %s (%s)", gr.Rule.ID, gr.Rule.Words, fd.Sig, fd.Minimised)
+	}
+	if sum.Runs != runs || sum.Skipped > 0 {
+		t.Errorf("%d runs, %d skipped; want %d runs, none skipped", sum.Runs, sum.Skipped, runs)
+	}
+}
+
+// Each C player with one planted bug gives exactly one group, the rule its bug breaks,
+// however many runs hit it, and a verified regression file for it.
+func TestPlantedBugsOneGroupEach(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three fuzzing campaigns of seconds each: full mode only")
+	}
+	for _, tc := range []struct{ macro, rule string }{
+		{"PLANT_EARLY_STATUS", "player/exit-5"},
+		{"PLANT_ID_STATUS", "player/exit-3"},
+		{"PLANT_STATUS_SPACE", "player/stderr/status"},
+	} {
+		t.Run(tc.macro, func(t *testing.T) {
+			t.Parallel()
+			sum := fuzzC(t, cPlayer(t, tc.macro, tc.macro), 150)
+			if len(sum.Groups) != 1 {
+				for _, gr := range sum.Groups {
+					t.Logf("rule [%s] %s", gr.Rule.ID, gr.Rule.Words)
+				}
+				t.Fatalf("%d groups, want 1 (%s)", len(sum.Groups), tc.rule)
+			}
+			gr := sum.Groups[0]
+			if gr.Rule.ID != tc.rule {
+				t.Errorf("rule [%s] %s, want [%s]", gr.Rule.ID, gr.Rule.Words, tc.rule)
+			}
+			if gr.Runs < len(gr.Findings) || gr.Runs != len(sum.Findings)+sum.Duplicates {
+				t.Errorf("the group counts %d runs, with %d findings and %d duplicates", gr.Runs, len(sum.Findings), sum.Duplicates)
+			}
+			if fd := sum.Findings[gr.Shortest]; fd.File == "" || fd.Verified != "" {
+				t.Errorf("the smallest finding's regression file %q: %s", fd.File, fd.Verified)
+			}
+		})
+	}
+}
