@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -146,6 +147,19 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	if f.jobs <= 0 {
 		fmt.Fprintf(stderr, "gauntlet grade: -j %d: want at least 1\n", f.jobs)
 		return 2
+	}
+	for _, o := range []struct{ flag, path string }{{"json", f.jsonFile}, {"junit", f.junitFile},
+		{"html", f.htmlFile}, {"gradescope", f.gradescope}, {"csv", f.csvFile}} {
+		if err := checkOutput(o.path); err != nil {
+			fmt.Fprintf(stderr, "gauntlet grade: -%s %s: %v\n", o.flag, o.path, err)
+			return 2
+		}
+	}
+	if f.outDir != "" {
+		if err := checkOutDir(f.outDir); err != nil {
+			fmt.Fprintf(stderr, "gauntlet grade: -out %s: %v\n", f.outDir, err)
+			return 2
+		}
 	}
 	if !slices.Contains(grade.GradescopeVisibilities, f.gsVisibility) {
 		fmt.Fprintf(stderr, "gauntlet grade: -gradescope-visibility %q: want one of %s\n", f.gsVisibility, strings.Join(grade.GradescopeVisibilities, ", "))
@@ -521,6 +535,41 @@ func rowName(subject string) string {
 }
 
 // writeFile creates path and writes it with fn; an empty path writes nothing.
+// checkOutput makes sure a report can be written at path before any case runs, so that a
+// typo in a folder name does not cost a whole grade: the folder exists, a file can be made
+// in it (as writeAtomic will make one), and path is not a folder. "" and "-" (stdout) pass.
+func checkOutput(path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("is a folder")
+	}
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("no folder %s to write it in", dir)
+	}
+	return probeWritable(dir)
+}
+
+// checkOutDir makes sure -out's folder exists (it is made if missing) and can be written.
+func checkOutDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return probeWritable(dir)
+}
+
+// probeWritable makes and removes a file in dir.
+func probeWritable(dir string) error {
+	tmp, err := os.CreateTemp(dir, ".gauntlet-write-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot write in %s: %w", dir, errors.Unwrap(err))
+	}
+	tmp.Close()
+	return os.Remove(tmp.Name())
+}
+
 func writeFile(path string, fn func(io.Writer) error) error {
 	if path == "" {
 		return nil

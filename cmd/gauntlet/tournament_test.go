@@ -144,6 +144,20 @@ func TestCLIConveniences(t *testing.T) {
 	if code, _, _ := gauntlet("grade", "stlucia", "-j", "0"); code != 2 {
 		t.Errorf("-j 0: exit %d, want 2", code)
 	}
+	// Every report's path is checked before any case runs: nothing is graded.
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"-json", filepath.Join(dir, "no", "such", "r.json")},
+		{"-html", dir},
+		{"-junit", filepath.Join(dir, "missing", "j.xml")},
+		{"-gradescope", filepath.Join(dir, "x", "results.json")},
+		{"-csv", filepath.Join(dir, "y", "c.csv")},
+	} {
+		code, stdout, stderr := gauntlet(append([]string{"grade", "stlucia"}, args...)...)
+		if code != 2 || !strings.Contains(stderr, "gauntlet grade: "+args[0]+" ") || strings.Contains(stdout+stderr, "cases:") {
+			t.Errorf("%q: exit %d, stdout %.80q, stderr %.200q; want 2 before grading", args, code, stdout, stderr)
+		}
+	}
 	// A flag after the folder: the folder is graded and the flag applies.
 	_, here, _, _ := runtime.Caller(0)
 	buggy := filepath.Join(filepath.Dir(here), "..", "..", "fixtures", "submissions", "buggy2310")
