@@ -1,8 +1,15 @@
 package grade
 
-// groupCases gathers the cases keep selects into groups of the same verdict and the same
-// account (Detail), in the order each group first appears: one cause (a missing program,
-// the same first divergence) is one entry in a report, with its cases.
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// groupCases gathers the cases keep selects into groups of the same cause (see cause), in
+// the order each group first appears: one bug met in many cases (a missing program, a
+// display without its trailing spaces, a crash at end of file) is one entry in a report,
+// with its cases.
 func groupCases(cases []CaseReport, keep func(CaseReport) bool) [][]CaseReport {
 	var groups [][]CaseReport
 	index := map[string]int{}
@@ -10,7 +17,7 @@ func groupCases(cases []CaseReport, keep func(CaseReport) bool) [][]CaseReport {
 		if !keep(c) {
 			continue
 		}
-		key := string(c.Verdict) + "\x00" + c.Detail
+		key := cause(c)
 		i, ok := index[key]
 		if !ok {
 			i = len(groups)
@@ -23,3 +30,47 @@ func groupCases(cases []CaseReport, keep func(CaseReport) bool) [][]CaseReport {
 }
 
 func failed(c CaseReport) bool { return !c.Verdict.Passed() }
+
+var (
+	// runPrefix is the command a run failure quotes: "run $PLAYER_A 2 7: ".
+	runPrefix = regexp.MustCompile(`^run [^\n]*?: (want )`)
+	// stepPrefix is where a conversation failed: "FAIL at step 7 (line 8 of ...: exit 6): ".
+	stepPrefix = regexp.MustCompile(`^FAIL at step \d+ \(line \d+ of the conversation: [^\n]*?\): `)
+	// lineDiff is a compared output's first differing line.
+	lineDiff = regexp.MustCompile(`(stdout|stderr|[^ :]+) (?:and [^ ]+ differ|does not begin with [^ ]+): at line \d+, want ("(?:[^"\\]|\\.)*"|EOF), got ("(?:[^"\\]|\\.)*"|EOF)`)
+	digits   = regexp.MustCompile(`[0-9]+`)
+)
+
+// cause is what makes two failures the same for a report: the verdict and the account
+// without what names the case itself. A run's command line and a conversation's step
+// number are left out; a compared output's first differing line counts by its stream and
+// its kind (the wanted line's first word, numbers as 9), and a line that differs only in
+// its trailing spaces is that, whatever its text. The case's own name never counts.
+func cause(c CaseReport) string {
+	d := c.Detail
+	if m := runPrefix.FindStringSubmatchIndex(d); m != nil {
+		d = d[m[2]:]
+	}
+	d = stepPrefix.ReplaceAllString(d, "")
+	if m := lineDiff.FindStringSubmatch(d); m != nil {
+		want, got := unquoted(m[2]), unquoted(m[3])
+		kind := "first word " + digits.ReplaceAllString(firstWord(want), "9")
+		if want != got && strings.TrimRight(want, " ") == strings.TrimRight(got, " ") {
+			kind = "trailing spaces"
+		}
+		d = m[1] + ": " + kind
+	}
+	return string(c.Verdict) + "\x00" + d
+}
+
+func unquoted(s string) string {
+	if u, err := strconv.Unquote(s); err == nil {
+		return u
+	}
+	return s
+}
+
+func firstWord(s string) string {
+	w, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	return w
+}

@@ -163,15 +163,19 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 	for _, d := range slices.Sorted(maps.Keys(builds)) {
 		fmt.Fprintf(w, "\n%s (%d case runs): %s\n", BuildFail, builds[d], d)
 	}
-	for _, c := range r.Cases {
-		if c.Verdict.Passed() || c.Verdict == BuildFail {
-			continue
-		}
+	// Failures with the same verdict and the same account are one entry: the first case in
+	// full, then the others by name (with -v, every case's log).
+	for _, group := range groupCases(r.Cases, func(c CaseReport) bool { return failed(c) && c.Verdict != BuildFail }) {
+		c := group[0]
 		counted := ""
 		if !c.Counted {
 			counted = " (not marked: tells who is wrong)"
 		}
-		fmt.Fprintf(w, "\n%s %s%s\n", c.Verdict, c.Name(), counted)
+		more := ""
+		if len(group) > 1 {
+			more = fmt.Sprintf(" and %d more case runs the same way", len(group)-1)
+		}
+		fmt.Fprintf(w, "\n%s %s%s%s\n", c.Verdict, c.Name(), counted, more)
 		fmt.Fprintf(w, "  requirement: %s [%s; %s]\n", c.Title, c.Section, c.Category)
 		if c.Accept != "" {
 			fmt.Fprintf(w, "  also accepted: %s\n", c.Accept)
@@ -180,8 +184,19 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 		if c.Divergence != "" {
 			fmt.Fprintf(w, "  %s\n", indent(c.Divergence)[2:])
 		}
-		if verbose && c.Log != "" {
-			fmt.Fprintf(w, "  log:\n%s\n", indent(c.Log))
+		if len(group) > 1 {
+			names := make([]string, 0, len(group)-1)
+			for _, o := range group[1:] {
+				names = append(names, o.Name())
+			}
+			fmt.Fprintf(w, "  the same in: %s\n", strings.Join(names, ", "))
+		}
+		if verbose {
+			for _, o := range group {
+				if o.Log != "" {
+					fmt.Fprintf(w, "  log of %s:\n%s\n", o.Name(), indent(o.Log))
+				}
+			}
 		}
 	}
 	fmt.Fprintf(w, "\n%-40s %7s %9s\n", "category", "passed", "marks")

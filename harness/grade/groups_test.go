@@ -1,0 +1,50 @@
+package grade
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// One bug met in many cases is one group: the command line, the step number, the line's
+// text where only its trailing spaces differ, and the case's name do not count.
+func TestGroupCases(t *testing.T) {
+	c := func(id string, v Verdict, detail string) CaseReport {
+		return CaseReport{ID: id, Pairing: string(Theirs), Counted: true, Verdict: v, Detail: detail}
+	}
+	cases := []CaseReport{
+		c("a1", WrongExit, "run $PLAYER_A 2 7: want exit 3, got 2"),
+		c("a2", WrongExit, "run $PLAYER_A 2 : want exit 3, got 2"),
+		c("b1", WrongStderr, `stderr and want.stderr differ: at line 2, want "1                    ", got "1"`),
+		c("b2", WrongStderr, `cmpprefix: stderr does not begin with want.stderr: at line 2, want "0     ", got "0"`),
+		c("c1", Crash, "FAIL at step 7 (line 8 of the conversation: exit 6): want exit status 6, got killed by SIGSEGV"),
+		c("c2", Crash, "FAIL at step 19 (line 20 of the conversation: exit 6): want exit status 6, got killed by SIGSEGV"),
+		c("d1", WrongExit, "run $PLAYER_A 2 7: want exit 3, got 4"),
+		c("e1", WrongStderr, `stderr and want.stderr differ: at line 1, want "Invalid ID", got "Invalid id"`),
+		c("e2", WrongStderr, `stderr and want.stderr differ: at line 3, want "Player 1 Money=7", got "Player 1 Money=8"`),
+		c("p", Pass, ""),
+	}
+	var got []string
+	for _, g := range groupCases(cases, failed) {
+		var ids []string
+		for _, x := range g {
+			ids = append(ids, x.ID)
+		}
+		got = append(got, strings.Join(ids, "+"))
+	}
+	want := "a1+a2 b1+b2 c1+c2 d1 e1 e2"
+	if strings.Join(got, " ") != want {
+		t.Errorf("groups %q, want %q", strings.Join(got, " "), want)
+	}
+
+	var b bytes.Buffer
+	(&Report{Game: "g", Subject: "s", Cases: cases}).WriteSummary(&b, false)
+	for _, w := range []string{"WRONG-EXIT a1 and 1 more case runs the same way\n", "  the same in: a2\n", "CRASH c1 and 1 more", "WRONG-EXIT d1\n"} {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("the summary lacks %q:\n%s", w, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "WRONG-EXIT a2") {
+		t.Errorf("a2 has an entry of its own:\n%s", b.String())
+	}
+}
