@@ -291,6 +291,17 @@ func TestClassifyDetail(t *testing.T) {
 			`FAIL at step 1 (line 2 of the conversation: hello "!"): want "!", got nothing within 5s; player: killed` + unflushedHint},
 		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 9 (line 10 of the conversation: eof): want EOF, got nothing within 5s (stdout still open); player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n",
 			"FAIL at step 9 (line 10 of the conversation: eof): want EOF, got nothing within 5s (stdout still open); player: killed"},
+		// The hints, each from what was measured.
+		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"DO1\"): want \"DO1\\n\", got \"DO1\" and then EOF; player: exit status 0\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n",
+			`FAIL at step 3 (line 4 of the conversation: expect "DO1"): want "DO1\n", got "DO1" and then EOF; player: exit status 0` + noNewlineHint},
+		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"DO1\"): want \"DO1\\n\", got \"DO1\" and then nothing within 5s; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n",
+			`FAIL at step 3 (line 4 of the conversation: expect "DO1"): want "DO1\n", got "DO1" and then nothing within 5s; player: killed` + noNewlineHint},
+		{"> run -status 5 $DEALER d p a b\nFAIL: x.txtar:3: run: /tmp/g/2310dealer: want exit 5, got signal:PIPE\n",
+			"run $DEALER d p a b: want exit 5, got signal:PIPE" + sigpipeHint},
+		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 8 (line 9 of the conversation: exit 6): want exit status 6, got killed by SIGPIPE; player: killed by SIGPIPE\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n",
+			"FAIL at step 8 (line 9 of the conversation: exit 6): want exit status 6, got killed by SIGPIPE; player: killed by SIGPIPE" + sigpipeHint},
+		{"> run $DEALER d p a\nFAIL: x.txtar:3: run: /tmp/g/2310dealer exited but left processes running or files behind: zombie not reaped: pid 9 (a), child of pid 8\n",
+			"run $DEALER d p a exited but left processes running or files behind: zombie not reaped: pid 9 (a), child of pid 8" + zombieHint},
 	}
 	for _, tc := range tests {
 		if _, got := classifyLog(tc.log, theirs); got != tc.want {

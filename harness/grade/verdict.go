@@ -55,6 +55,11 @@ var (
 // harness's own programs is a HarnessError, while a subject program that is missing is a
 // BuildFail.
 func Classify(log string, script []byte, judged string, theirs func(prog string) bool) (Verdict, string) {
+	v, detail := classify(log, script, judged, theirs)
+	return v, detail + hint(v, detail)
+}
+
+func classify(log string, script []byte, judged string, theirs func(prog string) bool) (Verdict, string) {
 	trimmed := strings.TrimRight(log, "\n")
 	last := trimmed[strings.LastIndex(trimmed, "\n")+1:]
 	m := failLine.FindStringSubmatch(last)
@@ -96,7 +101,7 @@ func Classify(log string, script []byte, judged string, theirs func(prog string)
 			return Crash, detail
 		case (strings.Contains(detail, "of the conversation: expect ") || strings.Contains(detail, "of the conversation: hello ")) &&
 			strings.Contains(detail, "got nothing within"):
-			return Timeout, detail + unflushedHint
+			return Timeout, detail
 		case strings.Contains(detail, "nothing within"):
 			return Timeout, detail
 		case strings.Contains(detail, "want exit status"), strings.Contains(detail, "want killed by"):
@@ -129,9 +134,41 @@ func Classify(log string, script []byte, judged string, theirs func(prog string)
 // judgeProgs are the judge programs whose "FAIL at step" reports the grader reads.
 var judgeProgs = map[string]bool{"mockhub": true, "mockclients": true}
 
-// unflushedHint follows a player's silence where a reply was due: the commonest cause in C
-// is a reply written with stdio and never flushed.
-const unflushedHint = " (if the player did write its reply, it may still be in its stdout buffer: fflush(stdout) after each message)"
+// The hints name the commonest C bug behind a failure. Each is added from what the grader
+// measured (the verdict and its detail, which the subject's own output cannot forge; see
+// Classify), never from what the subject printed, and says "may" where the measure does not
+// prove the cause.
+const (
+	// unflushedHint follows a player's silence where a message was due (a reply or the
+	// handshake): a message written with stdio and never flushed.
+	unflushedHint = " (if the player did write it, it may still be in its stdout buffer: fflush(stdout) after each message, the handshake included)"
+	// noNewlineHint follows a message that came without its newline, then silence or EOF.
+	noNewlineHint = " (the message came without its newline: every message ends with \\n, and is flushed after it)"
+	// sigpipeHint follows a death by SIGPIPE: a write to a pipe whose reader had gone.
+	sigpipeHint = " (SIGPIPE: it wrote to a pipe whose reader had gone; the spec wants the loss noticed by the read that follows: ignore SIGPIPE, signal(SIGPIPE, SIG_IGN), and check reads)"
+	// zombieHint follows a child that exited and was never waited for.
+	zombieHint = " (a child that ends must be reaped: waitpid for every child started, also on the error paths)"
+)
+
+var (
+	silentStep   = regexp.MustCompile(`of the conversation: (expect|hello) [^\n]*\): want [^\n]*, got nothing within`)
+	gotNoNewline = regexp.MustCompile(`, got "(?:[^"\\]|\\.)*" and then (nothing within|EOF)`)
+)
+
+// hint is the hint a failure's verdict and detail call for, or "".
+func hint(v Verdict, detail string) string {
+	switch {
+	case v == Timeout && silentStep.MatchString(detail):
+		return unflushedHint
+	case gotNoNewline.MatchString(detail):
+		return noNewlineHint
+	case v == Crash && (strings.Contains(detail, "killed by SIGPIPE") || strings.Contains(detail, "signal:PIPE")):
+		return sigpipeHint
+	case v == Hygiene && strings.Contains(detail, "zombie not reaped"):
+		return zombieHint
+	}
+	return ""
+}
 
 // withCommand puts the command a failed `run` ran, as the case's script wrote it (program
 // variable and arguments), in place of the program's path in the message: "run:
