@@ -80,6 +80,8 @@ func cohortUsage(dirs []string, f gradeFlags) error {
 		return errors.New("-json writes one subject's report: for a cohort use -out DIR (one NAME.json per submission)")
 	case f.gradescope != "":
 		return errors.New("-gradescope is for one submission (Gradescope runs one autograder per student)")
+	case f.keepDir != "":
+		return errors.New("-keep is for one submission: grade the one whose cases you want to replay")
 	}
 	return nil
 }

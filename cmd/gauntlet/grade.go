@@ -70,6 +70,7 @@ type gradeFlags struct {
 	gradescope   string
 	csvFile      string
 	outDir       string
+	keepDir      string
 	progs        progFlags
 	limits       sandbox.Limits
 	unsafe       bool
@@ -100,6 +101,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.gsVisibility, "gradescope-visibility", "visible", "visibility of the Gradescope results: visible, hidden, after_due_date or after_published")
 	fs.StringVar(&f.csvFile, "csv", "", "write the cohort table (one row per submission) as CSV to `FILE`")
 	fs.StringVar(&f.suite, "suite", "", "grade with the cases of `PATH` (a folder of .txtar cases, or one case file, e.g. a fuzzer's regression file) instead of the built-in suite")
+	fs.StringVar(&f.keepDir, "keep", "", "keep each failed case run in `DIR`/CASE (the case, what its run left, its log) with a rerun.sh that runs it again with -v (one submission)")
 	fs.StringVar(&f.outDir, "out", "", "cohort: write each submission's JSON report to `DIR`/NAME.json as soon as it is done; skip those already there")
 	fs.BoolVar(&f.unsafe, "unsafe", false, "grade even where the machine cannot box the submission (a root grader without namespaces): the submission then runs unboxed and could read the expected outputs; never for marks")
 	fs.Var(f.progs, "prog", "NAME=PATH: use PATH (relative to DIR) as the spec's program NAME (repeatable)")
@@ -158,6 +160,12 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	if f.outDir != "" {
 		if err := checkOutDir(f.outDir); err != nil {
 			fmt.Fprintf(stderr, "gauntlet grade: -out %s: %v\n", f.outDir, err)
+			return 2
+		}
+	}
+	if f.keepDir != "" {
+		if err := checkOutDir(f.keepDir); err != nil {
+			fmt.Fprintf(stderr, "gauntlet grade: -keep %s: %v\n", f.keepDir, err)
 			return 2
 		}
 	}
@@ -280,6 +288,13 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	opt := grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, BinDir: bin,
 		Scratch: scratch, Limits: f.limits, Stop: anyStop, SandboxUsers: f.boxed, Unsafe: f.unsafe,
 		OnOutcome: live.outcome}
+	if f.keepDir != "" {
+		subjDir := ""
+		if len(dirs) > 0 {
+			subjDir = dirs[0]
+		}
+		opt.Keep, opt.Rerun = keepOptions(g, f, subjDir)
+	}
 	outs := grade.Run(g, cases, subj, opt)
 	live.finish()
 	rep := grade.NewReport(g, subj.Name, started, built, outs)
@@ -535,6 +550,35 @@ func rowName(subject string) string {
 }
 
 // writeFile creates path and writes it with fn; an empty path writes nothing.
+// keepOptions are -keep's folder (absolute) and the command line its rerun scripts start
+// with: this binary, grade, the game, the flags that change how a case runs, and the
+// submission's folder (none for the built-in reference).
+func keepOptions(g grade.Game, f gradeFlags, dir string) (string, []string) {
+	keep, _ := filepath.Abs(f.keepDir)
+	exe, err := executable()
+	if err != nil {
+		exe = "gauntlet"
+	}
+	cmd := []string{exe, "grade", g.Name}
+	if f.timeout != 0 {
+		cmd = append(cmd, "-timeout", f.timeout.String())
+	}
+	if f.noBuild {
+		cmd = append(cmd, "-no-build")
+	}
+	if f.unsafe {
+		cmd = append(cmd, "-unsafe")
+	}
+	for _, name := range slices.Sorted(maps.Keys(f.progs)) {
+		cmd = append(cmd, "-prog", name+"="+f.progs[name])
+	}
+	if dir != "" {
+		abs, _ := filepath.Abs(dir)
+		cmd = append(cmd, abs)
+	}
+	return keep, cmd
+}
+
 // checkOutput makes sure a report can be written at path before any case runs, so that a
 // typo in a folder name does not cost a whole grade: the folder exists, a file can be made
 // in it (as writeAtomic will make one), and path is not a folder. "" and "-" (stdout) pass.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -166,5 +167,38 @@ func TestCLIConveniences(t *testing.T) {
 		t.Errorf("flags after the folder: exit %d, %s", code, stderr)
 	} else if _, err := os.Stat(jsonFile); err != nil {
 		t.Errorf("flags after the folder: no -json report: %v", err)
+	}
+}
+
+// -keep keeps a failed case run with a script that reruns it: the rerun fails the same way.
+func TestKeepAndRerun(t *testing.T) {
+	gauntletBinary(t)
+	_, here, _, _ := runtime.Caller(0)
+	buggy := filepath.Join(filepath.Dir(here), "..", "..", "fixtures", "submissions", "buggy2310")
+	keep := filepath.Join(t.TempDir(), "kept")
+	code, first, stderr := gauntlet("grade", "dealer2310", buggy, "-run", "^player_A_eof_after_path$", "-keep", keep)
+	if code != 1 {
+		t.Fatalf("grade: exit %d\n%s%s", code, first, stderr)
+	}
+	dir := filepath.Join(keep, "player_A_eof_after_path")
+	for _, f := range []string{"player_A_eof_after_path.txtar", "outcome.txt", "rerun.sh", "work"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if st, err := os.Stat(dir); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("the kept folder: %v %v, want mode 0700 (no later subject may read it)", st.Mode(), err)
+	}
+	out, err := exec.Command(filepath.Join(dir, "rerun.sh")).CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("rerun.sh: %v\n%s", err, out)
+	}
+	const detail = "CRASH player_A_eof_after_path: FAIL at step 5 (line 6 of the conversation: exit 6): want exit status 6, got killed by SIGSEGV"
+	if !strings.Contains(first+stderr, detail) || !strings.Contains(string(out), detail) {
+		t.Errorf("the rerun does not fail as the grade did (%q):\n%s", detail, out)
+	}
+	if code, _, stderr := gauntlet("grade", "dealer2310", buggy, buggy, "-keep", keep); code != 2 || !strings.Contains(stderr, "-keep is for one submission") {
+		t.Errorf("-keep with a cohort: exit %d, %s", code, stderr)
 	}
 }

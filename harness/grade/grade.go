@@ -216,6 +216,11 @@ type Options struct {
 	// OnOutcome, when set, is called with each case run's outcome as soon as it is known
 	// (from the goroutine that ran it; calls may come at once), for streaming and progress.
 	OnOutcome func(Outcome)
+	// Keep, when set, is a folder where each failed case run is kept after it ends, with a
+	// script that runs it again (keepCase); Rerun is that script's command line up to the
+	// case ("gauntlet grade GAME [DIR]" with the grader's own flags).
+	Keep  string
+	Rerun []string
 }
 
 // Outcome is the result of one case in one pairing.
@@ -413,6 +418,11 @@ func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
 		})
 		o.Divergence = Escape(Divergence(r.Log))
 		o.Detail = Escape(o.Detail)
+		if opt.Keep != "" && o.Verdict != HarnessError {
+			if err := keepCase(opt.Keep, o, dir, opt.Rerun); err != nil {
+				o.Detail += Escape(" (not kept: " + err.Error() + ")")
+			}
+		}
 	}
 	return o
 }
