@@ -418,6 +418,16 @@ func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
 		})
 		o.Divergence = Escape(Divergence(r.Log))
 		o.Detail = Escape(o.Detail)
+		paths := map[string]string{dir + string(os.PathSeparator): ""}
+		for _, prog := range g.Programs {
+			if path := subj.Programs[prog.Name]; path != "" && g.theirsIn(prog.Var, p) {
+				paths[path] = "./" + prog.Name
+			}
+			if opt.BinDir != "" {
+				paths[filepath.Join(opt.BinDir, prog.Name)] = prog.Name
+			}
+		}
+		o.Log = Escape(boundLog(UserLog(r.Log, g, p, paths)))
 		if opt.Keep != "" && o.Verdict != HarnessError {
 			if err := keepCase(opt.Keep, o, dir, opt.Rerun); err != nil {
 				o.Detail += Escape(" (not kept: " + err.Error() + ")")

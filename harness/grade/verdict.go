@@ -202,7 +202,7 @@ func runProgramAt(fields []string) int {
 		return -1
 	}
 	valueFlags := map[string]bool{"-status": true, "-timeout": true, "-stdin": true, "-signal": true,
-		"-after": true, "-after-stdout": true, "-after-stderr": true, "-env": true}
+		"-after": true, "-after-stdout": true, "-after-stderr": true, "-env": true, "-allow": true}
 	for i := 1; i < len(fields); i++ {
 		f := fields[i]
 		if !strings.HasPrefix(f, "-") {
