@@ -32,6 +32,8 @@ Commands:
                       run as one of the reference or mock programs
   programs            list the programs gauntlet can run as
   version             the module version and the source revision of this binary
+  completion bash|zsh|fish
+                      a script that makes the shell complete commands, games and flags
   help [COMMAND]      show this text, or a command's
 
 Games and their programs:
@@ -86,7 +88,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && args[0] == "help" {
 			switch args[1] {
-			case "grade", "play", "fuzz", "tournament", "adequacy":
+			case "grade", "play", "fuzz", "tournament", "adequacy", "completion":
 				return run([]string{args[1], "--help"}, stdout, stderr)
 			}
 		}
@@ -126,6 +128,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return tournamentCmd(args[1:], stdout, stderr)
 	case "adequacy":
 		return adequacyCmd(args[1:], stdout, stderr)
+	case "completion":
+		return completionCmd(args[1:], stdout, stderr)
+	case "__complete":
+		return complete(args[1:], stdout)
 	}
 	fmt.Fprintf(stderr, "gauntlet: unknown command %q%s\n%s", args[0], didYouMean(args[0], commands), usage)
 	return 2

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The candidates come from the binary itself: commands, games, programs, each command's
+// flags, and "." (file names) where a file or folder is wanted.
+func TestCompleteCandidates(t *testing.T) {
+	tests := []struct {
+		words []string
+		want  string
+	}{
+		{[]string{""}, "grade play fuzz tournament adequacy exec programs version completion help"},
+		{[]string{"gr"}, "grade"},
+		{[]string{"grade", "st"}, "stlucia stratego"},
+		{[]string{"grade", "stlucia", "-ju"}, "-junit"},
+		{[]string{"grade", "stlucia", "-ke"}, "-keep"},
+		{[]string{"fuzz", "dealer2310", "--ro"}, "--role"},
+		{[]string{"exec", "2310"}, "2310A 2310B 2310dealer"},
+		{[]string{"tournament", ""}, "stratego referee"},
+		{[]string{"completion", ""}, "bash fish zsh"},
+		{[]string{"grade", "stlucia", "sub"}, "."},
+		{[]string{"help", "gr"}, "grade"},
+	}
+	for _, tc := range tests {
+		var out bytes.Buffer
+		complete(tc.words, &out)
+		if got := strings.Join(strings.Fields(out.String()), " "); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.words, got, tc.want)
+		}
+	}
+	for _, sh := range []string{"bash", "zsh", "fish"} {
+		code, out, _ := gauntlet("completion", sh)
+		if code != 0 || !strings.Contains(out, "__complete") {
+			t.Errorf("completion %s: exit %d\n%s", sh, code, out)
+		}
+	}
+	if code, _, _ := gauntlet("completion", "tcsh"); code != 2 {
+		t.Errorf("completion tcsh: exit %d, want 2", code)
+	}
+}
+
+// The bash script, sourced in a real bash, completes as the candidates say.
+func TestCompletionInBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash here")
+	}
+	exe := gauntletBinary(t)
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "submission"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := `source <("$G" completion bash)
+try() { COMP_WORDS=("$G" "$@"); COMP_CWORD=$#; _gauntlet; echo "${COMPREPLY[*]}"; }
+try grade st
+try grade stlucia -js
+try grade stlucia sub
+`
+	cmd := exec.Command(bash, "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "G="+exe)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if want := "stlucia stratego\n-json\nsubmission\n"; string(out) != want {
+		t.Errorf("bash completed\n%s\nwant\n%s", out, want)
+	}
+}
