@@ -110,7 +110,7 @@ func complete(words []string, stdout io.Writer) int {
 				cands = append(cands, p.Name)
 			}
 		case "help":
-			cands = []string{"grade", "play", "fuzz", "tournament", "adequacy", "completion"}
+			cands = []string{"grade", "run", "play", "fuzz", "tournament", "adequacy", "completion"}
 		case "completion":
 			cands = []string{"bash", "fish", "zsh"}
 		case "programs", "version":
@@ -150,7 +150,9 @@ var helpFlag = regexp.MustCompile(`(?m)^\s+(--?[a-z][a-z0-9-]*)`)
 // ones it accepts.
 func commandFlags(cmd string) []string {
 	switch cmd {
-	case "grade", "play", "fuzz", "tournament", "adequacy":
+	case "grade", "run":
+		cmd = "grade"
+	case "play", "fuzz", "tournament", "adequacy":
 	default:
 		return nil
 	}

@@ -16,7 +16,7 @@ func TestCompleteCandidates(t *testing.T) {
 		words []string
 		want  string
 	}{
-		{[]string{""}, "grade play fuzz tournament adequacy exec programs version completion help"},
+		{[]string{""}, "grade run play fuzz tournament adequacy exec programs version completion help"},
 		{[]string{"gr"}, "grade"},
 		{[]string{"grade", "st"}, "stlucia stratego"},
 		{[]string{"grade", "stlucia", "-ju"}, "-junit"},
@@ -72,5 +72,27 @@ try grade stlucia sub
 	}
 	if want := "stlucia stratego\n-json\nsubmission\n"; string(out) != want {
 		t.Errorf("bash completed\n%s\nwant\n%s", out, want)
+	}
+}
+
+// gauntlet run CASE.txtar [DIR]: one case file graded as it is, its game read from its
+// category; against the reference it passes, against the buggy fixture it fails as grade
+// says; a case of no game's category is a usage error.
+func TestRunCaseFile(t *testing.T) {
+	gauntletBinary(t)
+	root := filepath.Join("..", "..")
+	ok := filepath.Join(root, "testscripts", "stlucia", "hub_args_usage_none.txtar")
+	if code, out, errs := gauntlet("run", ok); code != 0 || !strings.Contains(out, "cases: PASS 1") {
+		t.Errorf("run %s: exit %d\n%s%s", ok, code, out, errs)
+	}
+	bad := filepath.Join(root, "testscripts", "dealer2310", "player_A_eof_after_path.txtar")
+	buggy := filepath.Join(root, "fixtures", "submissions", "buggy2310")
+	if code, out, errs := gauntlet("run", bad, buggy); code != 1 || !strings.Contains(out, "CRASH player_A_eof_after_path") || !strings.Contains(out, "as typed: gauntlet exec mockhub conv ./2310A") {
+		t.Errorf("run %s %s: exit %d\n%s%s", bad, buggy, code, out, errs)
+	}
+	odd := filepath.Join(t.TempDir(), "odd.txtar")
+	os.WriteFile(odd, []byte("# x\n# category: nobody/here\nrun $X\n"), 0o644)
+	if code, _, errs := gauntlet("run", odd); code != 2 || !strings.Contains(errs, `no game has the category "nobody/here"`) {
+		t.Errorf("run %s: exit %d, %s", odd, code, errs)
 	}
 }

@@ -19,6 +19,9 @@ const usageFormat = `usage: gauntlet COMMAND [ARGS]
 Commands:
   grade GAME [flags] [DIR...]
                       grade a submission (or, with no DIR, the built-in reference)
+  run CASE.txtar [DIR] [grade flags]
+                      run one case file (the suite's, your own, a fuzzer's regression file)
+                      as the grader does, with its whole log
   play GAME [-example NAME] [-- HUB-ARGS...]
                       run a complete reference game and show what the hub prints
   fuzz GAME --role hub|player [flags] PROGRAM...
@@ -88,7 +91,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && args[0] == "help" {
 			switch args[1] {
-			case "grade", "play", "fuzz", "tournament", "adequacy", "completion":
+			case "grade", "play", "fuzz", "tournament", "adequacy", "completion", "run":
 				return run([]string{args[1], "--help"}, stdout, stderr)
 			}
 		}
@@ -130,6 +133,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return adequacyCmd(args[1:], stdout, stderr)
 	case "completion":
 		return completionCmd(args[1:], stdout, stderr)
+	case "run":
+		return runCaseCmd(args[1:], stdout, stderr)
 	case "__complete":
 		return complete(args[1:], stdout)
 	}
