@@ -42,10 +42,40 @@ func BenchmarkGradeStlucia(b *testing.B)    { benchGrade(b, "stlucia") }
 func BenchmarkGradeDealer2310(b *testing.B) { benchGrade(b, "dealer2310") }
 
 // BenchmarkReferenceGame plays a 30-site, 6-player 2310dealer game of the reference
-// programs as processes (a dealer and six players: seven processes; compare with seven
-// times BenchmarkProcessFloor).
+// programs as processes (a dealer and six players, 2310A and 2310B: seven processes; compare
+// with seven times BenchmarkProcessFloor).
 func BenchmarkReferenceGame(b *testing.B) {
 	dir := buildtest.Programs(b, "gauntlet/cmd/2310dealer", "gauntlet/cmd/2310A", "gauntlet/cmd/2310B")
+	a, bb := filepath.Join(dir, "2310A"), filepath.Join(dir, "2310B")
+	benchGame(b, filepath.Join(dir, "2310dealer"), a, bb, bb, a, bb, a)
+}
+
+// BenchmarkReferenceGameA and BenchmarkCGameA play the same 30-site game with six 2310A
+// players: the reference (Go) dealer and players, then a dealer and players written in C
+// (fixtures/cgame, compiled with cc -O2). Both print the same 554 lines; the ratio of their
+// figures is the price of the reference programs.
+func BenchmarkReferenceGameA(b *testing.B) {
+	dir := buildtest.Programs(b, "gauntlet/cmd/2310dealer", "gauntlet/cmd/2310A")
+	a := filepath.Join(dir, "2310A")
+	benchGame(b, filepath.Join(dir, "2310dealer"), a, a, a, a, a, a)
+}
+
+func BenchmarkCGameA(b *testing.B) {
+	dir := b.TempDir()
+	for prog, src := range map[string]string{"2310dealer": "dealer2310.c", "2310A": "player2310a.c"} {
+		cc := exec.Command("cc", "-std=gnu99", "-O2", "-o", filepath.Join(dir, prog), filepath.Join("..", "fixtures", "cgame", src))
+		if out, err := cc.CombinedOutput(); err != nil {
+			b.Fatalf("cc %s: %v\n%s", src, err, out)
+		}
+	}
+	a := filepath.Join(dir, "2310A")
+	benchGame(b, filepath.Join(dir, "2310dealer"), a, a, a, a, a, a)
+}
+
+// benchGame plays dealer's 30-site game (four sections of Mo V1 V2 Do Ri, then Mo V1 V2 Do,
+// capacity 6, barriers between) with the given players, again and again, and reports the
+// CPU of every process per game.
+func benchGame(b *testing.B, dealer string, players ...string) {
 	work := b.TempDir()
 	sites := "::-"
 	for i := 0; i < 4; i++ {
@@ -54,10 +84,9 @@ func BenchmarkReferenceGame(b *testing.B) {
 	sites += "Mo6V16V26Do6::-"
 	os.WriteFile(filepath.Join(work, "d.deck"), []byte("4BDCA\n"), 0o644)
 	os.WriteFile(filepath.Join(work, "p.path"), []byte("30;"+sites+"\n"), 0o644)
-	a, bb := filepath.Join(dir, "2310A"), filepath.Join(dir, "2310B")
 	cpu := childCPU()
 	for b.Loop() {
-		cmd := exec.Command(filepath.Join(dir, "2310dealer"), "d.deck", "p.path", a, bb, bb, a, bb, a)
+		cmd := exec.Command(dealer, append([]string{"d.deck", "p.path"}, players...)...)
 		cmd.Dir = work
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("%v\n%s", err, out)

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// cPlayer compiles testdata/cplayer/player2310a.c, a 2310A written in C for these tests, with
+// cPlayer compiles fixtures/cgame/player2310a.c, a 2310A written in C for these tests, with
 // the given macros defined (each PLANT_* one plants one bug, see the file's comment).
 func cPlayer(t *testing.T, name string, macros ...string) string {
 	t.Helper()
@@ -16,7 +16,7 @@ func cPlayer(t *testing.T, name string, macros ...string) string {
 		t.Fatalf("these tests need a C compiler (cc): %v", err)
 	}
 	out := filepath.Join(t.TempDir(), name)
-	args := []string{"-std=gnu99", "-O2", "-o", out, filepath.Join("testdata", "cplayer", "player2310a.c")}
+	args := []string{"-std=gnu99", "-O2", "-o", out, filepath.Join("..", "..", "fixtures", "cgame", "player2310a.c")}
 	for _, m := range macros {
 		args = append(args, "-D"+m)
 	}
