@@ -74,12 +74,11 @@ func (g dealer2310) Conversation(r *rand.Rand, player string) ([]string, []mockh
 
 func (dealer2310) Solicits(line string) bool { return line == dl.TextYT }
 
-// dealerCount is the player count in a player's arguments (4 when they are not valid).
+// dealerCount is the player count in a player's arguments, as the player reads them
+// (dl.ParsePlayerArgs); 4 when they are not valid.
 func dealerCount(args []string) int {
-	if len(args) > 0 {
-		if n, err := strconv.Atoi(args[0]); err == nil && n >= 1 && n <= 64 {
-			return n
-		}
+	if n, _, status := dl.ParsePlayerArgs(args); status == dl.PlayerExitOK {
+		return n
 	}
 	return 4
 }

@@ -1,8 +1,10 @@
 package blackbox
 
 import (
+	"maps"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -191,3 +193,16 @@ func TestSmaller(t *testing.T) {
 		t.Errorf("roll files %q, want %q", got, want)
 	}
 }
+
+// The adapters' lists of reference players are the engines' strategies, no more, no less
+// (the lists keep their order, which seeds depend on).
+func TestAdapterPlayersAreTheEnginesStrategies(t *testing.T) {
+	for name, strategies := range map[string][]string{"dealer2310": keys(dl.Strategies), "stlucia": keys(st.Strategies)} {
+		got := slices.Sorted(slices.Values(game(t, name).Players()))
+		if !slices.Equal(got, strategies) {
+			t.Errorf("%s: players %v, the engine's strategies %v", name, got, strategies)
+		}
+	}
+}
+
+func keys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

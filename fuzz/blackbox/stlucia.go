@@ -69,12 +69,11 @@ func (stlucia) Solicits(line string) bool {
 	return err == nil && (m.Kind == st.MsgTurn || m.Kind == st.MsgRerolled || m.Kind == st.MsgStay)
 }
 
-// stluciaCount is the player count in a player's arguments (26 when they are not valid).
+// stluciaCount is the player count in a player's arguments, as the player reads them
+// (st.ParsePlayerArgs); 26 when they are not valid.
 func stluciaCount(args []string) int {
-	if len(args) > 0 {
-		if n, err := strconv.Atoi(args[0]); err == nil && n >= st.MinPlayers && n <= st.MaxPlayers {
-			return n
-		}
+	if n, _, status := st.ParsePlayerArgs(args); status == st.PlayerExitOK {
+		return n
 	}
 	return st.MaxPlayers
 }
