@@ -108,7 +108,7 @@ func TestCLIRuns(t *testing.T) {
 	out, errs, status = gauntlet(t, "fuzz", "stlucia", "--role", "player", "--ref", "EAIT", "--seed", "1", "--runs", "30",
 		"--mutate", "boundary", "--min-tries", "100", "--out", found, buggy)
 	if status != 11 || !strings.Contains(out, "FAIL buggyeait (run ") || !strings.Contains(out, "): CRASH: subject killed by SIGSEGV") ||
-		!strings.Contains(out, ": 1 rules broken (1 failures") || !strings.Contains(out, "rule 1 [player/exit-5] broken by buggyeait: Invalid message from stlucia: exit 5 with \"Bad message from StLucia\"") {
+		!strings.Contains(out, ": 1 rules broken (1 failures") || !strings.Contains(out, "rule 1 [player/exit-5/a-message-names-only-players-of] broken by buggyeait: Invalid message from stlucia: exit 5 with \"Bad message from StLucia\"; the line it refused breaks: a message names only players of the game") {
 		t.Errorf("buggy: status %d\n%s%s", status, out, errs)
 	}
 	files, _ := filepath.Glob(filepath.Join(found, "*.txtar"))

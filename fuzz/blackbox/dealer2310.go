@@ -331,3 +331,22 @@ func (dealer2310) LineRule(role Role, stream, line string) (string, string) {
 	}
 	return "", ""
 }
+
+func (dealer2310) Refusal(program string, args, lines []string) string {
+	n, me, status := dl.ParsePlayerArgs(args)
+	strategy, ok := dl.Strategies[program]
+	if status != dl.PlayerExitOK || !ok {
+		return ""
+	}
+	p := dl.NewPlayer(strategy, n, me)
+	for _, l := range lines {
+		if r := p.Handle(l); r.Done {
+			var he *dl.HAPError
+			if errors.As(r.Err, &he) {
+				return "HAP: " + he.Rule
+			}
+			return errorRule(r.Err)
+		}
+	}
+	return ""
+}

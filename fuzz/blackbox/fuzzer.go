@@ -324,10 +324,13 @@ func (f *fuzzer) loop() (*Summary, error) {
 			sum.Skipped++
 			continue
 		}
-		key := subj.Path + "\x00" + sig.Key()
 		if !diff {
 			continue
 		}
+		// The line the reference refused, when it ended on one: part of what makes two
+		// failures the same bug, and of the rule they break.
+		refusal := f.refusal(c, subj, ref.Exit)
+		key := subj.Path + "\x00" + sig.Key() + "\x00" + refusal
 		if seen[key] {
 			sum.Duplicates++
 			sum.Groups[groupOf[subj.Path+"\x00"+ruleKey[key].ID]].Runs++
@@ -351,6 +354,9 @@ func (f *fuzzer) loop() (*Summary, error) {
 			return nil, err
 		}
 		fd.Rule = ruleOf(f.g, f.opt.Role, sig, ref.Exit)
+		if strings.Contains(fd.Rule.ID, "/exit-") {
+			fd.Rule = refined(fd.Rule, refusal)
+		}
 		ruleKey[key] = fd.Rule
 		sum.Findings = append(sum.Findings, fd)
 		gk := subj.Path + "\x00" + fd.Rule.ID
@@ -385,6 +391,17 @@ func (f *fuzzer) loop() (*Summary, error) {
 		}
 	}
 	return sum, nil
+}
+
+// refusal is the rule of the line a reference player refused in case c (the adapter's
+// Refusal, replaying the case's lines through the engine), or "" for a hub case, a
+// reference that did not end with a status, or one that refused nothing.
+func (f *fuzzer) refusal(c shrinker, subj Subject, ref record.Exit) string {
+	pc, ok := c.(*PlayerCase)
+	if !ok || ref.Hung || ref.Signal != 0 {
+		return ""
+	}
+	return f.g.Refusal(subj.Ref, pc.Args, pc.hubLines())
 }
 
 // stopped reports whether Options.Stop is closed.

@@ -93,6 +93,10 @@ type Game interface {
 
 	// Contract is the exit table of the programs that play role.
 	Contract(role Role) contract.Table
+	// Refusal replays the lines a hub sent to the reference player program (with these
+	// arguments) through the engine's own player and names the rule of the first line it
+	// refused: the codec's or the view's typed error ("" when it refused none).
+	Refusal(program string, args, lines []string) string
 	// LineRule names the rule of the spec that a line of the reference's output follows
 	// (stream "stdout" or "stderr"): a short stable id ("display", "status") and the rule
 	// in words; "" when the game has no name for that kind of line.

@@ -179,3 +179,31 @@ func (c *PlayerCase) Conversation(hello string, ref *record.Result) (*mockhub.Co
 	add(mockhub.Step{Kind: mockhub.Exit, Status: ref.Exit.Code, Signal: int(ref.Exit.Signal)})
 	return conv, nil
 }
+
+// hubLines is what the case writes to the player, cut into the lines a player reads (a last
+// line without its newline counts), up to the first close.
+func (c *PlayerCase) hubLines() []string {
+	var b strings.Builder
+	for _, st := range c.Steps {
+		switch st.Op {
+		case OpSend:
+			b.WriteString(st.Text + "\n")
+		case OpRaw:
+			b.WriteString(st.Text)
+		case OpClose:
+			return splitLines(b.String())
+		}
+	}
+	return splitLines(b.String())
+}
+
+func splitLines(s string) []string {
+	lines := strings.SplitAfter(s, "\n")
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if l != "" {
+			out = append(out, strings.TrimSuffix(l, "\n"))
+		}
+	}
+	return out
+}

@@ -1,12 +1,14 @@
 package blackbox
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"gauntlet/fuzz/record"
 	"gauntlet/games/contract"
+	"gauntlet/games/grammar"
 	"gauntlet/harness/transcript"
 )
 
@@ -79,6 +81,52 @@ func exitRule(role Role, row contract.Row) Rule {
 		w += " with " + strconv.Quote(row.Message)
 	}
 	return Rule{ID: fmt.Sprintf("%s/exit-%d", role, row.Status), Words: w}
+}
+
+// errorRule names the rule an engine's error names: a codec error's Rule, or the error's
+// text without its package prefix; "" for no error.
+func errorRule(err error) string {
+	if err == nil {
+		return ""
+	}
+	var ge *grammar.Error
+	if errors.As(err, &ge) {
+		return ge.Rule
+	}
+	msg := err.Error()
+	if _, rest, ok := strings.Cut(msg, ": "); ok {
+		return rest
+	}
+	return msg
+}
+
+// isCodecError reports whether err is a codec's typed error (grammar.Error).
+func isCodecError(err error) bool {
+	var ge *grammar.Error
+	return errors.As(err, &ge)
+}
+
+// refined adds to an exit rule the rule of the line the reference refused, when the game
+// can name it: two bugs that end the same way (say, a space accepted in one message, a
+// leading zero in another) are then two rules.
+func refined(r Rule, refusal string) Rule {
+	if refusal == "" {
+		return r
+	}
+	slug := strings.Map(func(c rune) rune {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			return c
+		case c >= 'A' && c <= 'Z':
+			return c - 'A' + 'a'
+		}
+		return '-'
+	}, refusal)
+	words := strings.FieldsFunc(slug, func(c rune) bool { return c == '-' })
+	if len(words) > 6 {
+		words = words[:6]
+	}
+	return Rule{ID: r.ID + "/" + strings.Join(words, "-"), Words: r.Words + "; the line it refused breaks: " + refusal}
 }
 
 // wantedLine reads a signature's Where ("stderr: want \"...\", got ..."): the stream and the

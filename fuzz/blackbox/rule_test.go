@@ -1,6 +1,7 @@
 package blackbox
 
 import (
+	"strings"
 	"syscall"
 	"testing"
 
@@ -42,5 +43,39 @@ func TestRuleOf(t *testing.T) {
 		if r.ID != tc.id || len(r.Words) < len(tc.prefix) || r.Words[:len(tc.prefix)] != tc.prefix {
 			t.Errorf("%s %s %v: [%s] %q, want [%s] %q...", tc.g.Name(), tc.sig.Where, tc.ref, r.ID, r.Words, tc.id, tc.prefix)
 		}
+	}
+}
+
+// The line a reference player refused is named by the engine's own error, and refines an
+// exit rule: two malformed lines that end the player the same way are two rules.
+func TestRefusal(t *testing.T) {
+	d, s := game(t, "dealer2310"), game(t, "stlucia")
+	path := "7;::-Mo1V11V22Mo1Mo1::-"
+	tests := []struct {
+		g     Game
+		prog  string
+		args  []string
+		lines []string
+		want  string
+	}{
+		{d, "2310A", []string{"2", "0"}, []string{path, "HAP0,1,0, 0,0"}, "a number is decimal digits without leading zeros (m may start with '-')"},
+		{d, "2310A", []string{"2", "0"}, []string{path, "HAP0,1,0,0"}, "HAP carries five comma-separated fields"},
+		{d, "2310A", []string{"2", "0"}, []string{path, "HAP5,1,0,0,0"}, "HAP: the player exists"},
+		{d, "2310A", []string{"2", "0"}, []string{"7;::-Mo1"}, "the path holds as many sites as its count says"},
+		{d, "2310A", []string{"2", "0"}, []string{path, "EARLY"}, ""},
+		{d, "2310A", []string{"2", "9"}, []string{path, "HAP0,1,0, 0,0"}, ""},
+		{s, "EAIT", []string{"2", "B"}, []string{"rolled A 123333", "points C 1"}, "a message names only players of the game"},
+		{s, "EAIT", []string{"2", "B"}, []string{"turn 11HAAPX"}, "dice are six faces from 123HAP in increasing order"},
+		{s, "EAIT", []string{"2", "B"}, []string{"shutdown", "garbage"}, ""},
+	}
+	for _, tc := range tests {
+		got := tc.g.Refusal(tc.prog, tc.args, tc.lines)
+		if !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
+			t.Errorf("%s %v %q: %q, want %q", tc.prog, tc.args, tc.lines, got, tc.want)
+		}
+	}
+	r := refined(Rule{ID: "player/exit-6", Words: "Communications error: exit 6"}, "HAP carries five comma-separated fields")
+	if r.ID != "player/exit-6/hap-carries-five-comma-separated-fields" || !strings.HasSuffix(r.Words, "; the line it refused breaks: HAP carries five comma-separated fields") {
+		t.Errorf("refined: %+v", r)
 	}
 }

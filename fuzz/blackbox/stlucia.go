@@ -350,3 +350,24 @@ func (stlucia) LineRule(role Role, stream, line string) (string, string) {
 	}
 	return "", ""
 }
+
+func (stlucia) Refusal(program string, args, lines []string) string {
+	n, me, status := st.ParsePlayerArgs(args)
+	strategy, ok := st.Strategies[program]
+	if status != st.PlayerExitOK || !ok {
+		return ""
+	}
+	p := st.NewPlayer(strategy, n, me)
+	for _, l := range lines {
+		if _, _, done, err := p.Handle(l); err != nil {
+			if r := errorRule(err); r != "" && isCodecError(err) {
+				return r
+			}
+			// The view's one refusal (View.Observe).
+			return "a message names only players of the game"
+		} else if done {
+			return ""
+		}
+	}
+	return ""
+}
