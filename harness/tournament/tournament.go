@@ -96,7 +96,11 @@ func Run(players []string, m Match, opt Options) ([]Result, error) {
 	finished := len(done)
 loop:
 	for _, p := range schedule {
-		if _, ok := done[key(p.round, p.a, p.b)]; ok {
+		// The matches already running write done: read it under their lock.
+		mu.Lock()
+		_, ok := done[key(p.round, p.a, p.b)]
+		mu.Unlock()
+		if ok {
 			continue
 		}
 		select {
