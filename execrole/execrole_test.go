@@ -1,8 +1,11 @@
 package execrole
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"syscall"
@@ -115,4 +118,109 @@ func childCPU() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// probeEnv makes this test binary, started through the role, print what the role left it:
+// whether it stayed, its process name and the role's variable.
+const probeEnv = "EXECROLE_TEST_PROBE"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(probeEnv) == "1" {
+		comm, _ := os.ReadFile("/proc/self/comm")
+		fmt.Printf("stayed=%v comm=%s env=%q\n", stayed, strings.TrimSpace(string(comm)), os.Getenv(Env))
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// probe starts prog, a copy or link of this test binary, through the role and returns what
+// it printed.
+func probe(tb testing.TB, prog string) string {
+	tb.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	// The harness's default address-space limit: a fresh Go runtime fits in it, one that
+	// already runs has reserved more (so a program that stays must stay without it).
+	s := Settings{Path: prog, ErrFD: -1, PPID: os.Getpid(), UID: -1, GID: -1,
+		CPU: Unlimited, AS: 1 << 30, NProc: Unlimited, FSize: Unlimited, NoFile: Unlimited}
+	cmd := exec.Command(self)
+	cmd.Args = []string{prog}
+	cmd.Env = append(os.Environ(), probeEnv+"=1", Env+"="+s.Encode())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		tb.Fatalf("%s: %v\n%s", prog, err, out)
+	}
+	return string(out)
+}
+
+// A program that is the role's own binary goes on in the same process, named after the
+// program, without the role's variable; another file is exec'd as before.
+func TestStaysWhenTheProgramIsThisBinary(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	link := filepath.Join(dir, "EAIT")
+	if err := os.Symlink(self, link); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := probe(t, link), "stayed=true comm=EAIT env=\"\"\n"; got != want {
+		t.Errorf("the binary itself: %q, want %q", got, want)
+	}
+	other := filepath.Join(dir, "a-copy-of-the-binary")
+	copyFile(t, self, other)
+	if got, want := probe(t, other), "stayed=false comm=a-copy-of-the-b env=\"\"\n"; got != want {
+		t.Errorf("another file: %q, want %q", got, want)
+	}
+}
+
+func copyFile(tb testing.TB, src, dst string) {
+	in, err := os.Open(src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		tb.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// BenchmarkProgramStart starts a program that is the role's own binary (a link: the role
+// stays) and one that is a copy of it (the role execs it): the difference is what staying
+// saves on every reference and mock program the harness starts.
+func BenchmarkProgramStart(b *testing.B) {
+	self, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	link, other := filepath.Join(dir, "link"), filepath.Join(dir, "copy")
+	if err := os.Symlink(self, link); err != nil {
+		b.Fatal(err)
+	}
+	copyFile(b, self, other)
+	for _, prog := range []string{link, other} {
+		b.Run(filepath.Base(prog), func(b *testing.B) {
+			s := Settings{Path: prog, ErrFD: -1, PPID: os.Getpid(), UID: -1, GID: -1,
+				CPU: Unlimited, AS: Unlimited, NProc: Unlimited, FSize: Unlimited, NoFile: Unlimited}
+			env := append(os.Environ(), probeEnv+"=1", Env+"="+s.Encode())
+			benchStart(b, func() *exec.Cmd {
+				cmd := exec.Command(self)
+				cmd.Args = []string{prog}
+				cmd.Env = env
+				cmd.Stdout = io.Discard
+				return cmd
+			})
+		})
+	}
 }

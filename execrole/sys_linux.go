@@ -12,5 +12,6 @@ const (
 	prSetNoNewPrivs = 38       // PR_SET_NO_NEW_PRIVS
 	sigSetmask      = 2        // SIG_SETMASK
 	xOK             = 1        // X_OK
+	rOK             = 4        // R_OK
 	atEmptyPath     = 0x1000   // AT_EMPTY_PATH
 )

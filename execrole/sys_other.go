@@ -12,6 +12,7 @@ const (
 	prSetNoNewPrivs = unix.PR_SET_NO_NEW_PRIVS
 	sigSetmask      = unix.SIG_SETMASK
 	xOK             = unix.X_OK
+	rOK             = unix.R_OK
 	atEmptyPath     = unix.AT_EMPTY_PATH
 	sysExecveat     = unix.SYS_EXECVEAT
 )

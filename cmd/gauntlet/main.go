@@ -48,8 +48,9 @@ failed, 10 + N when N rules of the spec were broken; both: 2 on a usage or harne
 error. --help exits 0.
 `
 
-// usage is the top-level help, with each game and its programs from the programs table.
-var usage = func() string {
+// usage is the top-level help, with each game and its programs from the programs table
+// (built when asked for, not each time the binary starts as a reference program).
+func usage() string {
 	var games []string
 	for _, g := range programs.GradeGames() {
 		var names []string
@@ -59,7 +60,7 @@ var usage = func() string {
 		games = append(games, fmt.Sprintf("  %-11s %s\n", g, strings.Join(names, ", ")))
 	}
 	return fmt.Sprintf(usageFormat, strings.TrimSuffix(strings.Join(games, ""), "\n"))
-}()
+}
 
 func main() {
 	// Called through a link named after a program: be that program.
@@ -84,7 +85,7 @@ func wantsHelp(args []string) bool {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usage())
 		return 2
 	}
 	switch args[0] {
@@ -95,7 +96,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 				return run([]string{args[1], "--help"}, stdout, stderr)
 			}
 		}
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return 0
 	case "version":
 		fmt.Fprintln(stdout, version())
@@ -138,7 +139,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "__complete":
 		return complete(args[1:], stdout)
 	}
-	fmt.Fprintf(stderr, "gauntlet: unknown command %q%s\n%s", args[0], didYouMean(args[0], commands), usage)
+	fmt.Fprintf(stderr, "gauntlet: unknown command %q%s\n%s", args[0], didYouMean(args[0], commands), usage())
 	return 2
 }
 

@@ -2,6 +2,7 @@ package clue
 
 import (
 	"math/rand/v2"
+	"sync"
 )
 
 // Brain is a client's decisions, pure. The responder (NewClient) calls it for each message
@@ -206,9 +207,9 @@ func (l *leech) Observe(m Moved) {
 	}
 }
 
-// roomDistance[room][r][c] is the number of steps from cell (r, c) into room, ignoring
+// roomDistance()[room][r][c] is the number of steps from cell (r, c) into room, ignoring
 // other tokens (passages not counted).
-var roomDistance = func() map[byte]*[Size][Size]int {
+var roomDistance = sync.OnceValue(func() map[byte]*[Size][Size]int {
 	out := map[byte]*[Size][Size]int{}
 	for _, room := range Rooms {
 		var d [Size][Size]int
@@ -235,7 +236,7 @@ var roomDistance = func() map[byte]*[Size][Size]int {
 		out[room] = &d
 	}
 	return out
-}()
+})
 
 // distance is the steps from p into room: 0 in it, through its doors from another room.
 func distance(p Pos, room byte) int {
@@ -244,19 +245,19 @@ func distance(p Pos, room byte) int {
 			best := 1 << 20
 			for _, n := range [][2]int{{p.Row - 1, p.Col}, {p.Row + 1, p.Col}, {p.Row, p.Col - 1}, {p.Row, p.Col + 1}} {
 				if Walkable(n[0], n[1]) {
-					best = min(best, roomDistance[room][n[0]][n[1]]+1)
+					best = min(best, roomDistance()[room][n[0]][n[1]]+1)
 				}
 			}
 			return best
 		}
-		return roomDistance[room][p.Row][p.Col]
+		return roomDistance()[room][p.Row][p.Col]
 	}
 	if p.Room == room {
 		return 0
 	}
 	best := 1 << 20
 	for _, d := range Doors(p.Room) {
-		best = min(best, roomDistance[room][d[0]][d[1]]+1)
+		best = min(best, roomDistance()[room][d[0]][d[1]]+1)
 	}
 	return best
 }

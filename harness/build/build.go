@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -204,11 +205,13 @@ func runMake(dir string, opt Options) (ok bool, log, problem string) {
 	return true, log, ""
 }
 
-var warningLine = regexp.MustCompile(`(?m)^[^\n]*:\d+(:\d+)?: warning: `)
+// warningLine is compiled on first use (see Warnings): most processes that link this
+// package never build anything.
+var warningLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[^\n]*:\d+(:\d+)?: warning: `) })
 
 // CountWarnings counts gcc/clang warnings ("file.c:12:5: warning: ...") in a build log.
 func CountWarnings(log string) int {
-	return len(warningLine.FindAllStringIndex(log, -1))
+	return len(warningLine().FindAllStringIndex(log, -1))
 }
 
 // Summary is a one-line account of the build, for reports.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -27,11 +26,11 @@ type Case struct {
 	Waits bool
 }
 
-var varUse = regexp.MustCompile(`\$\{?([A-Z][A-Z0-9_]*)\}?`)
+var varUse = lazyRegexp(`\$\{?([A-Z][A-Z0-9_]*)\}?`)
 
 // waiting finds the commands that make a case wait on purpose: a mock player fault that
 // sleeps or hangs, and a signal sent after a delay.
-var waiting = regexp.MustCompile(`-fault '[^']*\b(sleep|hang)\b|^run .*-after `)
+var waiting = lazyRegexp(`-fault '[^']*\b(sleep|hang)\b|^run .*-after `)
 
 // LoadCases reads every .txtar case of a game's suite from fsys (folder game/).
 // programVars is the set of variables that name programs under test.
@@ -94,10 +93,10 @@ func ParseCase(game, id string, script []byte, programVars map[string]bool) (Cas
 		if strings.HasPrefix(trimmed, "#") {
 			continue
 		}
-		if waiting.MatchString(trimmed) {
+		if waiting().MatchString(trimmed) {
 			c.Waits = true
 		}
-		for _, m := range varUse.FindAllStringSubmatch(line, -1) {
+		for _, m := range varUse().FindAllStringSubmatch(line, -1) {
 			if programVars[m[1]] {
 				used[m[1]] = true
 			}

@@ -1,7 +1,6 @@
 package grade
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -33,12 +32,12 @@ func failed(c CaseReport) bool { return !c.Verdict.Passed() }
 
 var (
 	// runPrefix is the command a run failure quotes: "run $PLAYER_A 2 7: ".
-	runPrefix = regexp.MustCompile(`^run [^\n]*?: (want )`)
+	runPrefix = lazyRegexp(`^run [^\n]*?: (want )`)
 	// stepPrefix is where a conversation failed: "FAIL at step 7 (line 8 of ...: exit 6): ".
-	stepPrefix = regexp.MustCompile(`^FAIL at step \d+ \(line \d+ of the conversation: [^\n]*?\): `)
+	stepPrefix = lazyRegexp(`^FAIL at step \d+ \(line \d+ of the conversation: [^\n]*?\): `)
 	// lineDiff is a compared output's first differing line.
-	lineDiff = regexp.MustCompile(`(stdout|stderr|[^ :]+) (?:and [^ ]+ differ|does not begin with [^ ]+): at line \d+, want ("(?:[^"\\]|\\.)*"|EOF), got ("(?:[^"\\]|\\.)*"|EOF)`)
-	digits   = regexp.MustCompile(`[0-9]+`)
+	lineDiff = lazyRegexp(`(stdout|stderr|[^ :]+) (?:and [^ ]+ differ|does not begin with [^ ]+): at line \d+, want ("(?:[^"\\]|\\.)*"|EOF), got ("(?:[^"\\]|\\.)*"|EOF)`)
+	digits   = lazyRegexp(`[0-9]+`)
 )
 
 // cause is what makes two failures the same for a report: the verdict and the account
@@ -48,13 +47,13 @@ var (
 // its trailing spaces is that, whatever its text. The case's own name never counts.
 func cause(c CaseReport) string {
 	d := c.Detail
-	if m := runPrefix.FindStringSubmatchIndex(d); m != nil {
+	if m := runPrefix().FindStringSubmatchIndex(d); m != nil {
 		d = d[m[2]:]
 	}
-	d = stepPrefix.ReplaceAllString(d, "")
-	if m := lineDiff.FindStringSubmatch(d); m != nil {
+	d = stepPrefix().ReplaceAllString(d, "")
+	if m := lineDiff().FindStringSubmatch(d); m != nil {
 		want, got := unquoted(m[2]), unquoted(m[3])
-		kind := "first word " + digits.ReplaceAllString(firstWord(want), "9")
+		kind := "first word " + digits().ReplaceAllString(firstWord(want), "9")
 		if want != got && strings.TrimRight(want, " ") == strings.TrimRight(got, " ") {
 			kind = "trailing spaces"
 		}

@@ -3,8 +3,8 @@ package grade
 import (
 	"html/template"
 	"io"
-	"regexp"
 	"strings"
+	"sync"
 )
 
 // WriteHTML writes the reports as one self-contained HTML page (no script, no network):
@@ -17,7 +17,7 @@ func WriteHTML(w io.Writer, reports ...*Report) error {
 	for _, r := range reports {
 		page.Subjects = append(page.Subjects, htmlSubject(r))
 	}
-	return htmlTemplate.Execute(w, page)
+	return htmlTemplate().Execute(w, page)
 }
 
 type htmlPage struct{ Subjects []htmlReport }
@@ -68,8 +68,8 @@ func htmlSubject(r *Report) htmlReport {
 }
 
 var (
-	stepLine = regexp.MustCompile(`^\s*(>)?\s*(\d+)  (.*)$`)
-	wantLine = regexp.MustCompile(`^\s*want  (.*)$`)
+	stepLine = lazyRegexp(`^\s*(>)?\s*(\d+)  (.*)$`)
+	wantLine = lazyRegexp(`^\s*want  (.*)$`)
 )
 
 // divergenceSteps splits a Divergence text into its header and its lines.
@@ -80,9 +80,9 @@ func divergenceSteps(div string) (string, []htmlStep) {
 	}
 	var steps []htmlStep
 	for _, l := range lines[1:] {
-		if m := wantLine.FindStringSubmatch(l); m != nil {
+		if m := wantLine().FindStringSubmatch(l); m != nil {
 			steps = append(steps, htmlStep{N: "want", Text: m[1], Want: true})
-		} else if m := stepLine.FindStringSubmatch(l); m != nil {
+		} else if m := stepLine().FindStringSubmatch(l); m != nil {
 			steps = append(steps, htmlStep{N: m[2], Text: m[3], Mark: m[1] == ">"})
 		} else if strings.TrimSpace(l) != "" {
 			steps = append(steps, htmlStep{Text: strings.TrimSpace(l)})
@@ -91,9 +91,12 @@ func divergenceSteps(div string) (string, []htmlStep) {
 	return lines[0], steps
 }
 
-var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"passed": func(v Verdict) bool { return v.Passed() },
-}).Parse(`<!DOCTYPE html>
+// htmlTemplate is parsed on first use: every program gauntlet runs as links this package,
+// and a reference player should not pay for a template it never executes.
+var htmlTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"passed": func(v Verdict) bool { return v.Passed() },
+	}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -140,3 +143,4 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; font-size: .85em; }
 </body>
 </html>
 `))
+})

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Verdict is the outcome of one case, from DESIGN.md's list.
@@ -35,13 +36,13 @@ const (
 func (v Verdict) Passed() bool { return v == Pass || v == PassLenient }
 
 var (
-	failLine  = regexp.MustCompile(`^FAIL: [^\n]*?:(\d+): (.*)$`)
-	gotSignal = regexp.MustCompile(`got signal:([A-Z0-9]+)`)
-	mockFail  = regexp.MustCompile(`(?m)^FAIL at step .*$`)
+	failLine  = lazyRegexp(`^FAIL: [^\n]*?:(\d+): (.*)$`)
+	gotSignal = lazyRegexp(`got signal:([A-Z0-9]+)`)
+	mockFail  = lazyRegexp(`(?m)^FAIL at step .*$`)
 	// judgeDiverged is run's failure when a judge reports a divergence (exit 1); a case
 	// with allowed alternative conversations also accepts the mock hub's exit 3.
-	judgeDiverged = regexp.MustCompile(`want exit 0( or \d+)*, got 1$`)
-	unknownCmd    = regexp.MustCompile(`unknown command|usage: |cannot start|mockhub: [^F]|mockclients: [^F]`)
+	judgeDiverged = lazyRegexp(`want exit 0( or \d+)*, got 1$`)
+	unknownCmd    = lazyRegexp(`unknown command|usage: |cannot start|mockhub: [^F]|mockclients: [^F]`)
 )
 
 // Classify says which verdict a failed script's failure is, with a line of detail for
@@ -62,7 +63,7 @@ func Classify(log string, script []byte, judged string, theirs func(prog string)
 func classify(log string, script []byte, judged string, theirs func(prog string) bool) (Verdict, string) {
 	trimmed := strings.TrimRight(log, "\n")
 	last := trimmed[strings.LastIndex(trimmed, "\n")+1:]
-	m := failLine.FindStringSubmatch(last)
+	m := failLine().FindStringSubmatch(last)
 	if m == nil {
 		return HarnessError, "the script failed without saying why"
 	}
@@ -87,9 +88,9 @@ func classify(log string, script []byte, judged string, theirs func(prog string)
 			return BuildFail, "program not built: " + prog
 		}
 		return HarnessError, msg
-	case judgeProgs[prog] && judgeDiverged.MatchString(msg):
+	case judgeProgs[prog] && judgeDiverged().MatchString(msg):
 		detail := "the subject diverged from the protocol"
-		if f := mockFail.FindString(judged); f != "" {
+		if f := mockFail().FindString(judged); f != "" {
 			detail = f
 		}
 		switch {
@@ -115,7 +116,7 @@ func classify(log string, script []byte, judged string, theirs func(prog string)
 	case strings.Contains(msg, "left processes running"), strings.HasPrefix(msg, "noprocs:"):
 		return Hygiene, withCommand(msg, fields)
 	case strings.HasPrefix(msg, "run: ") && strings.Contains(msg, "want exit"):
-		if s := gotSignal.FindStringSubmatch(msg); s != nil {
+		if s := gotSignal().FindStringSubmatch(msg); s != nil {
 			return Crash, withCommand(msg, fields)
 		}
 		return WrongExit, withCommand(msg, fields)
@@ -125,7 +126,7 @@ func classify(log string, script []byte, judged string, theirs func(prog string)
 		return WrongStdout, msg + firstDiff(log[:failAt])
 	case strings.Contains(cmd, "stderr"):
 		return WrongStderr, msg + firstDiff(log[:failAt])
-	case unknownCmd.MatchString(msg):
+	case unknownCmd().MatchString(msg):
 		return HarnessError, msg
 	}
 	return WrongStdout, msg
@@ -151,16 +152,16 @@ const (
 )
 
 var (
-	silentStep   = regexp.MustCompile(`of the conversation: (expect|hello) [^\n]*\): want [^\n]*, got nothing within`)
-	gotNoNewline = regexp.MustCompile(`, got "(?:[^"\\]|\\.)*" and then (nothing within|EOF)`)
+	silentStep   = lazyRegexp(`of the conversation: (expect|hello) [^\n]*\): want [^\n]*, got nothing within`)
+	gotNoNewline = lazyRegexp(`, got "(?:[^"\\]|\\.)*" and then (nothing within|EOF)`)
 )
 
 // hint is the hint a failure's verdict and detail call for, or "".
 func hint(v Verdict, detail string) string {
 	switch {
-	case v == Timeout && silentStep.MatchString(detail):
+	case v == Timeout && silentStep().MatchString(detail):
 		return unflushedHint
-	case gotNoNewline.MatchString(detail):
+	case gotNoNewline().MatchString(detail):
 		return noNewlineHint
 	case v == Crash && (strings.Contains(detail, "killed by SIGPIPE") || strings.Contains(detail, "signal:PIPE")):
 		return sigpipeHint
@@ -323,4 +324,11 @@ func lastDiff(log string) (diffPoint, bool) {
 	}
 	d.line = max(d.line, 1)
 	return d, true
+}
+
+// lazyRegexp compiles a pattern on its first use. Every program gauntlet runs as links this
+// package, and a reference player started a thousand times in a grade should not compile
+// the grader's patterns each time.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }

@@ -77,8 +77,11 @@ func (g *Group) finish() {
 		r.Hang = &d
 		log.Notef(transcript.Harness, "hang diagnosis: %s", d)
 	}
+	var swept []hygiene.Proc // the run's processes as the last sweep found them
 	if normal {
-		for _, p := range g.leftRunning() {
+		var left []hygiene.Proc
+		left, swept = g.leftRunning()
+		for _, p := range left {
 			cmd := hygiene.Cmdline(p.Pid)
 			if cmd == "" {
 				cmd = p.Comm
@@ -89,7 +92,7 @@ func (g *Group) finish() {
 	} else {
 		g.escalate(allDone)
 	}
-	if err := g.killAll(); err != nil {
+	if err := g.killAll(swept); err != nil {
 		r.Errors = append(r.Errors, err.Error())
 	}
 	select {
@@ -141,15 +144,19 @@ func (g *Group) nameProcs(ds []hygiene.ProcDiag) {
 
 // leftRunning returns the processes of the run still alive after every started program
 // ended by itself. Processes that end within a short moment (a child finishing on the end
-// of file its parent's exit caused) are not blamed.
-func (g *Group) leftRunning() []hygiene.Proc {
-	var left []hygiene.Proc
+// of file its parent's exit caused) are not blamed. It also returns what its last sweep found
+// of the run (zombies included), for killAll to start from.
+func (g *Group) leftRunning() (left, swept []hygiene.Proc) {
 	for try := 0; try < 3; try++ {
 		if try > 0 {
 			time.Sleep(50 * time.Millisecond)
 		}
 		left = left[:0]
-		for _, p := range g.trk.sweep(g.track) {
+		swept = g.trk.sweep(g.track)
+		if swept == nil {
+			swept = []hygiene.Proc{} // swept, and found nothing
+		}
+		for _, p := range swept {
 			if !p.Zombie() && !g.isRoot(p) {
 				left = append(left, p)
 			}
@@ -158,7 +165,7 @@ func (g *Group) leftRunning() []hygiene.Proc {
 			break
 		}
 	}
-	return left
+	return left, swept
 }
 
 func (g *Group) isRoot(p hygiene.Proc) bool {
@@ -198,13 +205,20 @@ func (g *Group) escalate(allDone <-chan struct{}) {
 // harness, until none is left. Processes started by the harness are reaped by their own
 // waiters. A fork loop is caught because each round kills everything seen, and the run's
 // process limit bounds what a round can miss.
-func (g *Group) killAll() error {
+//
+// swept, when not nil, is the sweep leftRunning took once every started program had ended:
+// the first round acts on it instead of scanning /proc again a moment later.
+func (g *Group) killAll(swept []hygiene.Proc) error {
 	ownPgid := syscall.Getpgrp()
 	deadline := time.Now().Add(killTimeout)
 	pause := time.Millisecond
 	killed := 0
 	for {
-		procs := g.trk.sweep(g.track)
+		procs := swept
+		if procs == nil {
+			procs = g.trk.sweep(g.track)
+		}
+		swept = nil
 		var alive []hygiene.Proc
 		pending := 0
 		mine := map[int]bool{}
