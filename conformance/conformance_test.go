@@ -1,10 +1,10 @@
-// Package testscripts runs the conformance suites: one folder of .txtar scripts per game.
+// Package conformance runs the conformance suites: one folder of .txtar scripts per game.
 //
 // Scripts name the programs under test through variables ($DEALER, $PLAYER_A, $STLUCIA,
 // $EAIT, ...). Under `go test` they are the reference programs, registered with testscript
 // so that they are found in PATH by the names the specs give them. Setting GAUNTLET_<VAR>
 // (e.g. GAUNTLET_DEALER=/path/to/2310dealer) points a variable at another program.
-package testscripts
+package conformance
 
 import (
 	"os"
@@ -60,10 +60,14 @@ func params(dir string) testscript.Params {
 func TestHarness(t *testing.T) { testscript.Run(t, params("harness")) }
 
 // TestSuites runs every graded game's suite against the reference programs: one subtest
-// per game (go test ./testscripts -run TestSuites/stlucia).
+// per game (go test ./conformance -run TestSuites/stlucia). The games run side by side, so
+// that one game's cases that wait (kill rules, slow replies) overlap with the others' work.
 func TestSuites(t *testing.T) {
 	for _, game := range programs.GradeGames() {
-		t.Run(game, func(t *testing.T) { testscript.Run(t, params(game)) })
+		t.Run(game, func(t *testing.T) {
+			t.Parallel()
+			testscript.Run(t, params(game))
+		})
 	}
 }
 

@@ -1,4 +1,4 @@
-package testscripts
+package conformance
 
 import "embed"
 

@@ -143,6 +143,7 @@ func allVerdicts(t *testing.T, r *grade.Report, v grade.Verdict) {
 // A cohort of two working submissions and one whose make fails, graded through run(...):
 // the table, the reports written to -out, the CSV and the JUnit file; then a resumed run.
 func TestCohort(t *testing.T) {
+	buildtest.Long(t)
 	exe := gauntletBinary(t)
 	root := t.TempDir()
 	exe = reachable(t, root, exe)
@@ -266,6 +267,7 @@ func TestCohort(t *testing.T) {
 
 // Exit 0 when every submission passes; the single-submission writers through run(...).
 func TestGradePassingSubmissions(t *testing.T) {
+	buildtest.Long(t)
 	exe := gauntletBinary(t)
 	root := t.TempDir()
 	exe = reachable(t, root, exe)
@@ -323,6 +325,7 @@ func TestGradePassingSubmissions(t *testing.T) {
 // A submission the grader cannot take (too many files to copy) is a harness-error row; the
 // others are graded; the run exits 2.
 func TestCohortSubmissionNotGradable(t *testing.T) {
+	buildtest.Long(t)
 	exe := gauntletBinary(t)
 	root := t.TempDir()
 	exe = reachable(t, root, exe)
@@ -469,6 +472,7 @@ func TestProgressLine(t *testing.T) {
 // while b builds (b gets no report) or while b's only case runs (the case ends and b's
 // report is written).
 func TestCohortInterrupt(t *testing.T) {
+	buildtest.Long(t)
 	bin := buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	tests := []struct {
 		name    string

@@ -24,7 +24,7 @@ input, and any difference in exit status, stdout bytes or stderr bytes is a fail
 distinct failure (verdict kind, exit statuses, first differing line) is kept once,
 minimised, and written under --out as a .txtar case of the game's suite that passes on the
 reference and fails on PROGRAM (run it with 'gauntlet grade GAME -suite FILE DIR'; copy it
-into testscripts/GAME/ to make it part of the built-in suite).
+into conformance/GAME/ to make it part of the built-in suite).
 
   --role player   PROGRAM... are players. Each case is a game the engine plays, seen from
                   one seat, mutated at one or more points (see --mutate) and played to the

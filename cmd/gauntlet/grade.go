@@ -15,13 +15,13 @@ import (
 	"syscall"
 	"time"
 
+	"gauntlet/conformance"
 	"gauntlet/harness/build"
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/scriptcmds"
 	"gauntlet/programs"
-	"gauntlet/testscripts"
 )
 
 const gradeUsage = `usage: gauntlet grade GAME [flags] [DIR...]
@@ -631,7 +631,7 @@ func writeFile(path string, fn func(io.Writer) error) error {
 // without rebuilding gauntlet.
 func loadSuite(g grade.Game, path string) ([]grade.Case, error) {
 	if path == "" {
-		return grade.LoadCases(testscripts.FS, g.Name, g.ProgramVars())
+		return grade.LoadCases(conformance.FS, g.Name, g.ProgramVars())
 	}
 	st, err := os.Stat(path)
 	if err != nil {

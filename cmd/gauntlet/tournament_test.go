@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"gauntlet/harness/buildtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,6 +96,7 @@ func TestGradeSuiteFromDisk(t *testing.T) {
 // Failures stream to stderr as they are known (a missing program once), the summary groups
 // BUILD-FAIL by program, and -failfast stops at the first failure with exit 1.
 func TestGradeStreamsAndFailsFast(t *testing.T) {
+	buildtest.Long(t)
 	gauntletBinary(t)
 	_, here, _, _ := runtime.Caller(0)
 	buggy := filepath.Join(filepath.Dir(here), "..", "..", "fixtures", "submissions", "buggy2310")
@@ -114,6 +116,7 @@ func TestGradeStreamsAndFailsFast(t *testing.T) {
 
 // gauntlet version names the source revision it was built from.
 func TestVersion(t *testing.T) {
+	buildtest.Long(t)
 	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
 	if err != nil {
 		t.Skipf("not in a git checkout: %v", err)

@@ -94,6 +94,7 @@ func TestCLIUsageErrors(t *testing.T) {
 // its bug, one broken rule (exit 11: 10 + the number of rules), both reproducible from the seed printed, with no progress line when
 // stdout is not a terminal.
 func TestCLIRuns(t *testing.T) {
+	buildtest.Long(t)
 	dir := t.TempDir()
 	eait := filepath.Join(dir, "EAIT")
 	if err := os.Symlink(buildtest.Path(t, "gauntlet/cmd/gauntlet"), eait); err != nil {

@@ -109,6 +109,7 @@ func TestRun(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each waits on its own shell, mostly for timeouts
 			opt := quick
 			if tc.opt != nil {
 				opt = *tc.opt

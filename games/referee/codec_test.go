@@ -109,6 +109,9 @@ func TestExampleReferees(t *testing.T) {
 
 // The perfect tic-tac-toe player never loses to the random one, in either seat.
 func TestPerfectNeverLoses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long test: it runs without -short")
+	}
 	r := rand.New(rand.NewPCG(1, 1))
 	for g := 0; g < 30; g++ {
 		perfectSeat := g % 2

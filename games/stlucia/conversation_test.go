@@ -12,10 +12,10 @@ import (
 	"testing"
 )
 
-// suiteDir holds the conformance suite's cases (testscripts/stlucia). Several of them embed
+// suiteDir holds the conformance suite's cases (conformance/stlucia). Several of them embed
 // expectations produced by the engine; the tests below check them again at every run,
 // against the engine and against refPlay, so the suite cannot drift from the rules.
-const suiteDir = "../../testscripts/stlucia"
+const suiteDir = "../../conformance/stlucia"
 
 // from and to build the lines of a conversation.
 func from(s string) ConvLine { return ConvLine{Text: s} }

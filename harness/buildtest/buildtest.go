@@ -3,7 +3,10 @@
 package buildtest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path"
@@ -11,6 +14,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -24,8 +28,9 @@ var (
 // returns the directory holding the binaries, each named after its package's last element.
 // A package is built at most once per test binary; later calls reuse it.
 //
-// The directory sits beside the test binary, inside the work directory that `go test`
-// removes when it finishes, so nothing is left behind.
+// The directory is a cache shared by every test binary of one checkout (see binDir):
+// `go build -o` relinks only when the program is out of date, so the dozen packages of one
+// `go test ./...` that run the gauntlet binary pay for one link, not one each. A lock keeps two test binaries from writing a program at once.
 func Programs(tb testing.TB, pkgs ...string) string {
 	tb.Helper()
 	mu.Lock()
@@ -44,9 +49,15 @@ func Programs(tb testing.TB, pkgs ...string) string {
 		}
 	}
 	if len(todo) > 0 {
+		unlock, err := lockDir(dir)
+		if err != nil {
+			tb.Fatalf("buildtest: %v", err)
+		}
 		args := append([]string{"build", "-o", dir + string(filepath.Separator)}, todo...)
 		cmd := exec.Command(goTool(), args...)
-		if out, err := cmd.CombinedOutput(); err != nil {
+		out, err := cmd.CombinedOutput()
+		unlock()
+		if err != nil {
 			tb.Fatalf("buildtest: go build %v: %v\n%s", todo, err, out)
 		}
 		for _, p := range todo {
@@ -62,14 +73,56 @@ func Path(tb testing.TB, pkg string) string {
 	return filepath.Join(Programs(tb, pkg), path.Base(pkg))
 }
 
+// binDir is the checkout's folder of built programs: in the temporary folder, one per user
+// and module root (the test runs in its package's folder, below it). It must be reachable
+// by the sandbox users some tests run the programs as, so it is not under a private home;
+// a folder there that this user does not own, or that others may write, is not trusted
+// and a fresh one is made instead.
 func binDir() (string, error) {
-	if exe, err := os.Executable(); err == nil {
-		d := filepath.Join(filepath.Dir(exe), "buildtest-bin")
-		if err := os.MkdirAll(d, 0o755); err == nil {
+	root, err := moduleRoot()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(root))
+	d := filepath.Join(os.TempDir(), fmt.Sprintf("gauntlet-buildtest-%d-%s", os.Getuid(), hex.EncodeToString(sum[:8])))
+	if err := os.Mkdir(d, 0o755); err != nil && !os.IsExist(err) {
+		return "", err
+	}
+	var st syscall.Stat_t
+	if err := syscall.Lstat(d, &st); err != nil || int(st.Uid) != os.Getuid() ||
+		st.Mode&syscall.S_IFMT != syscall.S_IFDIR || st.Mode&0o022 != 0 {
+		return os.MkdirTemp("", "gauntlet-buildtest-")
+	}
+	return d, nil
+}
+
+// moduleRoot is the nearest folder above the working directory that holds a go.mod.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
 			return d, nil
 		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("no go.mod above %s", dir)
+		}
 	}
-	return os.MkdirTemp("", "gauntlet-buildtest-")
+}
+
+// lockDir takes an exclusive lock on dir's lock file, and returns its release.
+func lockDir(dir string) (func(), error) {
+	f, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { f.Close() }, nil
 }
 
 // goTool finds the go command: the one on PATH, else the one of the running toolchain.
@@ -86,4 +139,14 @@ func goTool() string {
 // command line still wins, since the test flags are parsed after it.
 func WaitingTests() {
 	flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+}
+
+// Long skips tb under `go test -short`: a test that costs seconds of CPU and checks
+// something no suite case does (a cohort, a hostile flood, a whole fuzzing campaign). It
+// runs in the full `go test ./...` and in CI; -short is the quick loop while editing.
+func Long(tb testing.TB) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("a long test: it runs without -short")
+	}
 }

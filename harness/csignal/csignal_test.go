@@ -1,6 +1,7 @@
 package csignal
 
 import (
+	"gauntlet/harness/buildtest"
 	"os"
 	"os/exec"
 	"syscall"
@@ -23,6 +24,7 @@ func TestMain(m *testing.M) {
 // alone would ignore the first and exit 2 on the second), keeps the handling of a signal
 // it handles itself (SIGUSR2, ignored here), and ignores SIGWINCH as C does.
 func TestDiesAsC(t *testing.T) {
+	buildtest.Long(t)
 	tests := []struct {
 		sig  syscall.Signal
 		dies bool

@@ -2,6 +2,7 @@ package grade
 
 import (
 	"fmt"
+	"gauntlet/harness/buildtest"
 	"net"
 	"os"
 	"os/exec"
@@ -64,6 +65,7 @@ func gradeOne(t *testing.T, subj Subject, opt Options, script string) Outcome {
 // Several processes, each well within the per-process memory limit, together over the
 // case's total: the kernel stops them and the verdict names the case's memory limit.
 func TestHostileMemoryTotal(t *testing.T) {
+	buildtest.Long(t)
 	if err := cgroup.Problem(); err != nil {
 		t.Skipf("no cgroups here (%v): the case totals are not available, as the grader says", err)
 	}
@@ -149,6 +151,7 @@ int main(void) {
 // A subject that floods its output: the grader keeps a bounded part, the verdict names the
 // limit, and the outcome's log stays small.
 func TestHostileOutputFlood(t *testing.T) {
+	buildtest.Long(t)
 	subj, opt := boxedSetup(t, "#!/bin/sh\nexec yes flood\n")
 	o := gradeOne(t, subj, opt, "run $PLAYER\n")
 	if o.Verdict != Limit {

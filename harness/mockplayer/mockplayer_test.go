@@ -2,6 +2,7 @@ package mockplayer
 
 import (
 	"bufio"
+	"gauntlet/harness/buildtest"
 	"io"
 	"os"
 	"strings"
@@ -197,6 +198,7 @@ func TestRelayExternalProgram(t *testing.T) {
 // A player that ends while the mock is busy with a fault (here a slow reply) is reaped at
 // once: a zombie held by the mock would be blamed on the hub under test.
 func TestPlayerReapedDuringFault(t *testing.T) {
+	buildtest.Long(t)
 	dir := t.TempDir()
 	prog := dir + "/quick"
 	pidFile := dir + "/pid"

@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"gauntlet/harness/buildtest"
 	"os"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 // TestHangDiagnosis runs three purpose-built hangs at once and checks that the diagnosis
 // taken at the deadline tells them apart, with the evidence that supports it.
 func TestHangDiagnosis(t *testing.T) {
+	buildtest.Long(t)
 	type hangCase struct {
 		name  string
 		start func(t *testing.T, cfg sandbox.Config) *sandbox.Group

@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"bytes"
 	"fmt"
+	"gauntlet/harness/buildtest"
 	"runtime/metrics"
 	"slices"
 	"strings"
@@ -307,6 +308,7 @@ func (h *heapSampler) finish() uint64 {
 // goroutines rather than t.Parallel, whose default limit is the number of CPUs: the runs
 // mostly wait, and running them together is also the harshest test of the harness's memory.)
 func TestHostile(t *testing.T) {
+	buildtest.Long(t)
 	var before unix.Rlimit
 	unix.Getrlimit(unix.RLIMIT_NPROC, &before)
 	type outcome struct {

@@ -1,6 +1,7 @@
 package clue
 
 import (
+	"gauntlet/harness/buildtest"
 	"io"
 	"net"
 	"strings"
@@ -99,6 +100,7 @@ func playOn2(conn net.Conn, r judge.Responder) {
 // A connection that sends no name is not seated; the seat goes to a bot when the join
 // time is up.
 func TestNoName(t *testing.T) {
+	buildtest.Long(t)
 	o := options(5)
 	o.Clients, o.Reply, o.Join = 1, 200*time.Millisecond, time.Second
 	port, wait := serve(t, o)

@@ -48,6 +48,7 @@ func run(t *testing.T, args ...string) (stdout, stderr string, status int, took 
 // Every pair of example players under both referees plays to the end; the perfect
 // tic-tac-toe player never loses.
 func TestExamplesPlayToTheEnd(t *testing.T) {
+	buildtest.Long(t)
 	ex := examples(t)
 	for _, p0 := range []string{"ttt-random", "ttt-perfect"} {
 		for _, p1 := range []string{"ttt-random", "ttt-perfect"} {
@@ -73,6 +74,7 @@ func TestExamplesPlayToTheEnd(t *testing.T) {
 // Every fault ends the match within its limit (-t/-T 500ms here), the 2-second grace for
 // programs that do not exit, and a second: never a hang, always the documented outcome.
 func TestFaults(t *testing.T) {
+	buildtest.Long(t)
 	ex := examples(t)
 	ttt := "read line; echo '1 1'; while read line; do echo '1 1'; done\n" // always the centre
 	tests := []struct {

@@ -267,6 +267,7 @@ read l; echo "$l" >> "$DIR/A.in"; read l; echo "$l" >> "$DIR/A.in"; exit 0`)
 // TestHubKillsPlayerThatNeverExits: B ignores winner; the hub kills it 2 s after sending
 // winner and reports the signal, then still exits 0.
 func TestHubKillsPlayerThatNeverExits(t *testing.T) {
+	buildtest.Long(t)
 	dir := t.TempDir()
 	stuck := script(t, dir, "stuck", `echo $$ > "$DIR/B.pid"; printf '!'; exec sleep 60`)
 	r := runHub(t, rolls("x.roll"), "1", bin(t, "EAIT"), stuck)

@@ -45,6 +45,7 @@ var resultLine = regexp.MustCompile(`^\S+ (RED|BLUE) (VICTORY|SURRENDER|DRAW|DRA
 
 // The reference AIs play whole games to the end, every move legal, in every mix.
 func TestReferenceAIsPlayToTheEnd(t *testing.T) {
+	buildtest.Long(t)
 	dir := buildtest.Programs(t, "gauntlet/cmd/stratego-random", "gauntlet/cmd/stratego-hunter")
 	ai, hunter := filepath.Join(dir, "stratego-random"), filepath.Join(dir, "stratego-hunter")
 	pairs := [][2]string{{ai, ai}, {hunter, ai}, {ai, hunter}, {hunter, hunter}}
@@ -60,6 +61,7 @@ func TestReferenceAIsPlayToTheEnd(t *testing.T) {
 // the manager: each run ends within its line timeout (500 ms here), the 2 s an AI has to
 // exit after QUIT, and a second (a generous bound: a hang would be 30 s).
 func TestFaultyAIs(t *testing.T) {
+	buildtest.Long(t)
 	ai := random(t)
 	quitter := "while read line; do case \"$line\" in QUIT*) exit 0;; esac; done\n"
 	tests := []struct {
