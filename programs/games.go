@@ -1,6 +1,8 @@
 package programs
 
 import (
+	"slices"
+
 	"gauntlet/harness/grade"
 )
 
@@ -23,13 +25,21 @@ func GradeGame(name string) (grade.Game, bool) {
 	return g, ok
 }
 
-// GradeGames lists the games that can be graded.
+// GradeGames lists the games that can be graded: those with examples in the order of
+// their examples, then the others by name.
 func GradeGames() []string {
 	var names []string
 	for _, e := range Examples {
-		if _, ok := gradeGames[e.Game]; ok && (len(names) == 0 || names[len(names)-1] != e.Game) {
+		if _, ok := gradeGames[e.Game]; ok && !slices.Contains(names, e.Game) {
 			names = append(names, e.Game)
 		}
 	}
-	return names
+	var rest []string
+	for name := range gradeGames {
+		if !slices.Contains(names, name) {
+			rest = append(rest, name)
+		}
+	}
+	slices.Sort(rest)
+	return append(names, rest...)
 }

@@ -631,6 +631,9 @@ func writeFile(path string, fn func(io.Writer) error) error {
 // without rebuilding gauntlet.
 func loadSuite(g grade.Game, path string) ([]grade.Case, error) {
 	if path == "" {
+		if suite, ok := programs.Suite(g.Name); ok {
+			return grade.LoadCases(suite, ".", g.ProgramVars())
+		}
 		return grade.LoadCases(conformance.FS, g.Name, g.ProgramVars())
 	}
 	st, err := os.Stat(path)

@@ -43,7 +43,8 @@ Games and their programs:
 %s
 
 Exit status: grade: 0 when nothing failed, 1 when something did; fuzz: 0 when nothing
-failed, 10 + N when N rules of the spec were broken; both: 2 on a usage or harness error
+failed, 10 + N when N rules of the spec were broken (1 for a game judged live, which
+names the rule in its report); both: 2 on a usage or harness error
 (see their --help); play and exec: that of the program run; any command: 2 on a usage
 error. --help exits 0.
 `

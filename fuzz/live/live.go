@@ -38,6 +38,16 @@ var games = map[string]game{
 
 func pick(r *rand.Rand, s ...string) string { return s[r.IntN(len(s))] }
 
+// Register makes a game known to this fuzzer: conv draws a random live conversation (the
+// mock hub's format, starting with the game's judge line), and a finding is written as a
+// case of the suite's section and category that runs the program of the suite variable.
+func Register(name, variable, section, category string, conv func(r *rand.Rand) string) {
+	if _, dup := games[name]; dup {
+		panic("fuzz/live: " + name + " registered twice")
+	}
+	games[name] = game{variable, section, category, conv}
+}
+
 // Games lists the games this fuzzer plays.
 func Games() []string {
 	var out []string

@@ -29,10 +29,21 @@ type Game struct {
 // Params are a case's settings, "key=value" words.
 type Params map[string]string
 
-// setup builds a game from params, reading the files they name with read.
-type setup func(p Params, read func(string) ([]byte, error)) (*Game, error)
+// Setup builds a game from params, reading the files they name with read.
+type Setup func(p Params, read func(string) ([]byte, error)) (*Game, error)
 
-var games = map[string]setup{
+// Register makes a game judgeable live under name, with keys documenting its settings (as
+// Keys does): how a game registered in one place (programs.RegisterGame) joins the mock
+// hub's judge steps and the live fuzzer.
+func Register(name, keys string, s Setup) {
+	if _, dup := games[name]; dup {
+		panic("live: " + name + " registered twice")
+	}
+	games[name] = s
+	Keys[name] = keys
+}
+
+var games = map[string]Setup{
 	"stlucia":     stluciaGame,
 	"dealer2310":  dealerGame,
 	"stratego":    strategoGame,

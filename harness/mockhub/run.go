@@ -67,7 +67,14 @@ func Run(c *Conversation, prog string, opt Options) (Result, error) {
 	if opt.StepTimeout <= 0 {
 		opt.StepTimeout = 5 * time.Second
 	}
-	p, err := start(prog, c.Args, opt.Stderr, opt.Subject, c.TCP, opt.StepTimeout)
+	start := startPiped
+	switch {
+	case c.TCP:
+		start = startClient
+	case c.Connect:
+		start = startServer
+	}
+	p, err := start(prog, c.Args, opt.Stderr, opt.Subject, opt.StepTimeout)
 	if err != nil {
 		return Result{}, err
 	}
@@ -116,10 +123,8 @@ type proc struct {
 	killed bool
 }
 
-func start(prog string, args []string, stderr io.Writer, subj *Subject, tcp bool, timeout time.Duration) (*proc, error) {
-	if tcp {
-		return startClient(prog, args, stderr, subj, timeout)
-	}
+// startPiped starts a player that talks over its stdin and stdout.
+func startPiped(prog string, args []string, stderr io.Writer, subj *Subject, timeout time.Duration) (*proc, error) {
 	cmd := Command(prog, args, stderr, subj)
 	inR, inW, err := os.Pipe()
 	if err != nil {

@@ -100,6 +100,10 @@ type Conversation struct {
 	// starts the player with "127.0.0.1 PORT" before Args, and talks over the player's
 	// connection instead of its stdin and stdout.
 	TCP bool
+	// Connect makes the player a TCP server and the mock hub its client: the player starts
+	// with Args (which give it port 0), writes "port N" as its first line on stdout once
+	// it listens, and the mock hub connects to 127.0.0.1:N and talks over the connection.
+	Connect bool
 }
 
 // JudgeSpec is a conversation's judge line.
@@ -195,10 +199,16 @@ func Parse(text string) (*Conversation, error) {
 			}
 			st.Kind = End
 		case "tcp":
-			if len(f) != 1 || c.TCP {
-				return bad("tcp takes no argument and is given once")
+			if len(f) != 1 || c.TCP || c.Connect {
+				return bad("tcp takes no argument and is given once, without connect")
 			}
 			c.TCP = true
+			continue
+		case "connect":
+			if len(f) != 1 || c.TCP || c.Connect {
+				return bad("connect takes no argument and is given once, without tcp")
+			}
+			c.Connect = true
 			continue
 		case "expect-any":
 			if len(f) != 1 {
@@ -276,6 +286,9 @@ func (c *Conversation) Format() string {
 	}
 	if c.TCP {
 		b.WriteString("tcp\n")
+	}
+	if c.Connect {
+		b.WriteString("connect\n")
 	}
 	if len(c.Args) > 0 {
 		b.WriteString("args")

@@ -1,10 +1,12 @@
 package mockhub
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"gauntlet/harness/tcp"
@@ -73,4 +75,56 @@ func (l *lateConn) Close() error {
 		return nil
 	}
 	return tcp.CloseWrite(l.c)
+}
+
+// startServer starts a player that is a TCP server (a conversation's connect line): the
+// player runs with args, must write "port N" as its first line on stdout once it listens
+// on the loopback, and the mock hub connects to it within timeout and talks over that
+// connection. A player that says no port, or cannot be reached in time, reads as one that
+// closed its stdout at once. The rest of its stdout is discarded.
+func startServer(prog string, args []string, stderr io.Writer, subj *Subject, timeout time.Duration) (*proc, error) {
+	cmd := Command(prog, args, stderr, subj)
+	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer devnull.Close()
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout = devnull, outW
+	err = cmd.Start()
+	outW.Close()
+	if err != nil {
+		outR.Close()
+		return nil, fmt.Errorf("cannot start %s: %w", prog, err)
+	}
+	conn := &lateConn{ready: make(chan struct{})}
+	p := &proc{cmd: cmd, stdin: conn, out: make(chan chunk, 16), exited: make(chan struct{})}
+	go p.wait()
+	go func() {
+		defer close(conn.ready)
+		deadline := time.Now().Add(timeout)
+		outR.SetReadDeadline(deadline)
+		first, err := bufio.NewReader(outR).ReadString('\n')
+		outR.SetReadDeadline(time.Time{})
+		go func() { // the server's later output, until it ends
+			io.Copy(io.Discard, outR)
+			outR.Close()
+		}()
+		port, perr := tcp.ParsePort(strings.TrimPrefix(strings.TrimSuffix(first, "\n"), "port "))
+		if err != nil || perr != nil || !strings.HasPrefix(first, "port ") {
+			close(p.out)
+			return
+		}
+		c, err := tcp.Dial("127.0.0.1", port, time.Until(deadline))
+		if err != nil {
+			close(p.out)
+			return
+		}
+		conn.c = c
+		go p.read(c)
+	}()
+	return p, nil
 }

@@ -140,7 +140,13 @@ func (b *caseBox) giveInputs(cwd, box string, args []string) error {
 		if err := b.mkdirs(filepath.Dir(dst)); err != nil {
 			return err
 		}
-		if err := writeNoFollow(dst, data, b.lease.UID(), b.lease.GID()); err != nil {
+		// An executable input (a script the case has the subject's hub run as a player)
+		// stays executable in the copy.
+		mode := os.FileMode(0o644)
+		if st.Mode()&0o111 != 0 {
+			mode = 0o755
+		}
+		if err := writeNoFollow(dst, data, mode, b.lease.UID(), b.lease.GID()); err != nil {
 			return err
 		}
 	}
@@ -195,7 +201,7 @@ func (b *caseBox) takeResults(cwd, box string) error {
 		if !ok {
 			continue
 		}
-		if err := writeNoFollow(dst, data, -1, -1); err != nil {
+		if err := writeNoFollow(dst, data, 0o644, -1, -1); err != nil {
 			return err
 		}
 		b.copiedBack[dst] = true
@@ -219,9 +225,10 @@ func readNoFollow(path string) ([]byte, bool) {
 	return data, err == nil
 }
 
-// writeNoFollow replaces path with a regular file holding data, never writing through a
-// link or into another kind of file planted there, owned by uid:gid when uid >= 0.
-func writeNoFollow(path string, data []byte, uid, gid int) error {
+// writeNoFollow replaces path with a regular file holding data, with the given mode, never
+// writing through a link or into another kind of file planted there, owned by uid:gid when
+// uid >= 0.
+func writeNoFollow(path string, data []byte, mode os.FileMode, uid, gid int) error {
 	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
 		if err := os.RemoveAll(path); err != nil {
 			return err
@@ -232,6 +239,10 @@ func writeNoFollow(path string, data []byte, uid, gid int) error {
 		return err
 	}
 	f := os.NewFile(uintptr(fd), path)
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		return err
+	}
 	if uid >= 0 {
 		if err := f.Chown(uid, gid); err != nil {
 			f.Close()

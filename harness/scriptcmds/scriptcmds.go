@@ -356,7 +356,7 @@ watch:
 	}
 	if judge && pr.Exit != (sandbox.Exit{}) {
 		// The judge's own account, for the grader (see JudgeOutputFile).
-		writeNoFollow(filepath.Join(filepath.Dir(ts.Getenv("WORK")), JudgeOutputFile), out.bytes(), -1, -1)
+		writeNoFollow(filepath.Join(filepath.Dir(ts.Getenv("WORK")), JudgeOutputFile), out.bytes(), 0o644, -1, -1)
 	}
 	ts.Stdout().Write(out.bytes())
 	ts.Stderr().Write(errOut.bytes())

@@ -1,0 +1,384 @@
+package main
+
+// The smallest complete game, registered in one place (the init below) and driven through
+// the CLI as a user would: graded, played and fuzzed. It is the example of
+// docs/adding-a-game.md. Ping-pong: the hub says "ping K" for K = 1..ROUNDS and the player
+// answers "pong K"; then the hub says "bye", prints "ROUNDS rounds" and the player exits 0.
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"gauntlet/games/contract"
+	"gauntlet/games/judge"
+	"gauntlet/harness/grade"
+	"gauntlet/harness/hubrt"
+	"gauntlet/harness/lineio"
+	"gauntlet/harness/live"
+	"gauntlet/harness/respond"
+	"gauntlet/harness/tcp"
+	"gauntlet/programs"
+)
+
+// pingJudge is the hub's side of the game (the engine: pure).
+type pingJudge struct {
+	rounds, k int
+	over      bool
+}
+
+func (j *pingJudge) Seats() int              { return 1 }
+func (j *pingJudge) Welcome(int) []judge.Out { return nil }
+func (j *pingJudge) Start() []judge.Out      { j.k = 1; return []judge.Out{{To: 0, Line: "ping 1"}} }
+func (j *pingJudge) Allowed() string         { return fmt.Sprintf("pong %d", j.k) }
+func (j *pingJudge) Over() bool              { return j.over }
+func (j *pingJudge) Abort() []judge.Out      { j.over = true; return []judge.Out{{To: 0, Line: "bye"}} }
+func (j *pingJudge) Awaiting() int {
+	if j.over || j.k == 0 {
+		return -1
+	}
+	return 0
+}
+
+func (j *pingJudge) Take(line string) ([]judge.Out, *judge.Violation) {
+	if line != j.Allowed() {
+		j.over = true
+		return []judge.Out{{To: 0, Line: "bye"}}, &judge.Violation{Line: line, Rule: "ping K is answered pong K", Status: 3}
+	}
+	if j.k == j.rounds {
+		j.over = true
+		return []judge.Out{{To: 0, Line: "bye"}, {To: judge.Log, Line: fmt.Sprintf("%d rounds", j.rounds)}}, nil
+	}
+	j.k++
+	return []judge.Out{{To: 0, Line: fmt.Sprintf("ping %d", j.k)}}, nil
+}
+
+// pongPlayer is the player's side.
+type pongPlayer struct{}
+
+func (pongPlayer) Greeting() string { return "" }
+func (pongPlayer) Lost() judge.Reaction {
+	return judge.Reaction{Stderr: "Hub quit\n", Done: true, Status: 2}
+}
+func (pongPlayer) React(line string) judge.Reaction {
+	var k int
+	if _, err := fmt.Sscanf(line, "ping %d", &k); err == nil && line == fmt.Sprintf("ping %d", k) {
+		return judge.Reaction{Replies: []string{fmt.Sprintf("pong %d", k)}}
+	}
+	if line == "bye" {
+		return judge.Reaction{Done: true}
+	}
+	return judge.Reaction{Stderr: "Bad message\n", Done: true, Status: 3}
+}
+
+// playJudge plays a game of j with its one seat, sending lines with send and reading them
+// with read, and returns the hub's exit status: the loop every ping-pong hub shares.
+func playJudge(j judge.Judge, send func(string), read func() (string, error)) int {
+	outs, status := j.Start(), 0
+	for {
+		for _, o := range outs {
+			if o.To == judge.Log {
+				fmt.Println(o.Line)
+			} else {
+				send(o.Line)
+			}
+		}
+		if j.Over() {
+			return status
+		}
+		line, err := read()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "Player quit")
+			outs, status = j.Abort(), 5
+			continue
+		}
+		var v *judge.Violation
+		if outs, v = j.Take(line); v != nil {
+			fmt.Fprintln(os.Stderr, "Bad reply")
+			status = v.Status
+		}
+	}
+}
+
+// hubMain is the reference hub: `pingpong ROUNDS PLAYER`.
+func hubMain() int {
+	args := os.Args[1:]
+	if len(args) != 2 {
+		fmt.Fprintln(os.Stderr, "Usage: pingpong rounds player")
+		return 1
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil || n < 1 {
+		fmt.Fprintln(os.Stderr, "Bad rounds")
+		return 2
+	}
+	h, err := hubrt.Start(args[1:], func(int) []string { return nil })
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "Cannot start player")
+		return 4
+	}
+	status := playJudge(&pingJudge{rounds: n}, func(l string) { h.Send(0, l) }, func() (string, error) { return h.ReadLine(0) })
+	h.WaitUntil(time.Now().Add(2 * time.Second))
+	return status
+}
+
+// serverMain is the TCP variant's server: `pingserve ROUNDS PORT` listens on the loopback
+// (port 0: any), writes "port N", and plays the game with the first client to connect.
+func serverMain() int {
+	args := os.Args[1:]
+	if len(args) != 2 {
+		fmt.Fprintln(os.Stderr, "Usage: pingserve rounds port")
+		return 1
+	}
+	n, err1 := strconv.Atoi(args[0])
+	port, err2 := tcp.ParsePort(args[1])
+	if err1 != nil || n < 1 || err2 != nil {
+		fmt.Fprintln(os.Stderr, "Bad arguments")
+		return 2
+	}
+	ln, err := tcp.Listen("127.0.0.1", port)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "Cannot listen")
+		return 3
+	}
+	fmt.Printf("port %d\n", ln.Port)
+	c, err := ln.Accept(time.Now().Add(10 * time.Second))
+	ln.Close()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "No client")
+		return 4
+	}
+	defer c.Close()
+	in := lineio.NewReader(c)
+	return playJudge(&pingJudge{rounds: n}, func(l string) { c.WriteString(l + "\n") }, in.ReadLine)
+}
+
+// clientMain is the TCP variant's player: `pongclient HOST PORT`.
+func clientMain() int {
+	if len(os.Args) != 3 {
+		fmt.Fprintln(os.Stderr, "Usage: pongclient host port")
+		return 1
+	}
+	host, err1 := tcp.ParseHost(os.Args[1])
+	port, err2 := tcp.ParsePort(os.Args[2])
+	if err1 != nil || err2 != nil {
+		fmt.Fprintln(os.Stderr, "Bad arguments")
+		return 1
+	}
+	c, err := tcp.Dial(fmt.Sprintf("%d.%d.%d.%d", host[0], host[1], host[2], host[3]), port, 5*time.Second)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "Cannot connect")
+		return 2
+	}
+	defer c.Close()
+	return respond.Run(pongPlayer{}, c, c, os.Stderr)
+}
+
+//go:embed testdata/pingpong/*.txtar
+var pingpongSuite embed.FS
+
+//go:embed testdata/pingpong-tcp/*.txtar
+var pingpongTCPSuite embed.FS
+
+// pingpongLive is the ping-pong judge with the subject in its one seat.
+func pingpongLive(p live.Params, _ func(string) ([]byte, error)) (*live.Game, error) {
+	n, err := strconv.Atoi(p["rounds"])
+	if err != nil || n < 1 {
+		return nil, fmt.Errorf("pingpong: rounds=%q is not a positive number", p["rounds"])
+	}
+	return &live.Game{Judge: &pingJudge{rounds: n}, Others: []judge.Responder{nil}}, nil
+}
+
+func init() {
+	suite, _ := fs.Sub(pingpongSuite, "testdata/pingpong")
+	programs.RegisterGame(programs.Registration{
+		Programs: []programs.Program{
+			{Name: "pingpong", Game: "pingpong", Role: "hub", Main: hubMain},
+			{Name: "pong", Game: "pingpong", Role: "player", Main: func() int {
+				return respond.Run(pongPlayer{}, os.Stdin, os.Stdout, os.Stderr)
+			}},
+		},
+		Examples: []programs.Example{{Game: "pingpong", Name: "three", About: "three rounds: pingpong 3 pong", Args: []string{"3", "pong"}}},
+		Grade: grade.Game{
+			Name: "pingpong",
+			Programs: []grade.Program{
+				{Var: "HUB", Name: "pingpong", Role: "hub"},
+				{Var: "PLAYER", Name: "pong", Role: "player"},
+			},
+			Categories: []contract.Category{
+				{Name: "hub/play", Program: "pingpong", Marks: 1, About: "the hub plays its rounds"},
+				{Name: "player/play", Program: "pong", Marks: 1, About: "the player answers every ping"},
+			},
+			Timeout: 10 * time.Second,
+		},
+		Suite: suite,
+		Live: &programs.Live{
+			Keys:     "rounds=N (a game of N rounds with the player in seat 0)",
+			Setup:    pingpongLive,
+			Variable: "PLAYER", Section: "Player", Category: "player/play",
+			Conversation: func(r *rand.Rand) string {
+				return fmt.Sprintf("judge pingpong rounds=%d\nlive\neof\nexit 0\n", 1+r.IntN(5))
+			},
+		},
+	})
+
+	// The same game over TCP: a server and a client, judged by the mock hub as a client
+	// of the server (connect) and as the client's server (tcp).
+	suite, _ = fs.Sub(pingpongTCPSuite, "testdata/pingpong-tcp")
+	programs.RegisterGame(programs.Registration{
+		Programs: []programs.Program{
+			{Name: "pingserve", Role: "hub", Main: serverMain},
+			{Name: "pongclient", Role: "client", Main: clientMain},
+		},
+		Grade: grade.Game{
+			Name: "pingpong-tcp",
+			Programs: []grade.Program{
+				{Var: "SERVER", Name: "pingserve", Role: "server"},
+				{Var: "CLIENT", Name: "pongclient", Role: "client"},
+			},
+			Categories: []contract.Category{
+				{Name: "server/play", Program: "pingserve", Marks: 1, About: "the server plays its rounds with a client"},
+				{Name: "client/play", Program: "pongclient", Marks: 1, About: "the client answers every ping"},
+			},
+			Timeout: 10 * time.Second,
+		},
+		Suite: suite,
+		Live:  &programs.Live{Keys: "rounds=N", Setup: pingpongLive},
+	})
+}
+
+// TestMain makes this test binary what the gauntlet binary is to the grader and the
+// fuzzer: called through a link named after a program, or as `exec PROGRAM`, it runs that
+// program, the ping-pong game's included.
+func TestMain(m *testing.M) {
+	if p, ok := programs.Lookup(filepath.Base(os.Args[0])); ok {
+		os.Exit(p.Main())
+	}
+	if len(os.Args) > 1 && os.Args[1] == "exec" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// pingpongBinary makes this test binary the grader's programs, copied where the sandbox
+// users that run a case can reach it, and returns the copy.
+func pingpongBinary(t *testing.T) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := reachable(t, t.TempDir(), self)
+	executable = func() (string, error) { return bin, nil }
+	t.Cleanup(func() { executable = os.Executable })
+	return bin
+}
+
+// The ping-pong game, registered by the init above and nowhere else, goes through the CLI:
+// its suite grades the reference at full marks and a wrong player below them, its example
+// plays, its programs are listed, and the live fuzzer finds nothing in the reference player
+// and the rule a wrong one breaks.
+func TestToyGameThroughTheCLI(t *testing.T) {
+	bin := pingpongBinary(t)
+	root := filepath.Dir(bin)
+
+	if code, stdout, _ := gauntlet("programs"); code != 0 || !strings.Contains(stdout, "pingpong") || !strings.Contains(stdout, "pong") {
+		t.Errorf("programs: exit %d, does not list the game's programs:\n%s", code, stdout)
+	}
+	if code, stdout, stderr := gauntlet("play", "pingpong"); code != 0 || stdout != "3 rounds\n" {
+		t.Errorf("play: exit %d, stdout %q, stderr %q; want 0 and \"3 rounds\\n\"", code, stdout, stderr)
+	}
+
+	report := filepath.Join(root, "reference.json")
+	code, stdout, stderr := gauntlet("grade", "pingpong", "-json", report)
+	if code != 0 {
+		t.Errorf("grade of the reference: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	r := readReport(t, report)
+	allVerdicts(t, r, grade.Pass)
+	names := map[string]bool{}
+	for _, c := range r.Cases {
+		name, _, _ := strings.Cut(c.Name(), "@") // a hub case runs in several pairings
+		names[name] = true
+	}
+	if len(names) != 4 {
+		t.Errorf("the reference ran the cases %v, want the suite's 4", names)
+	}
+
+	// A submission of only a player, which answers every line but bye with pong 1: its
+	// player's cases fail, and so does the hub's case it plays in beside the reference hub.
+	wrongPlayer := "#!/bin/sh\nwhile read l; do [ \"$l\" = bye ] && exit 0; echo pong 1; done\n"
+	wrong := makeSubmission(t, root, "wrong", "printf '"+strings.ReplaceAll(strings.ReplaceAll(wrongPlayer, "\n", "\\n"), "$", "$$")+"' > pong", "chmod 755 pong")
+	report = filepath.Join(root, "wrong.json")
+	code, stdout, stderr = gauntlet("grade", "pingpong", "-json", report, wrong)
+	if code != 1 {
+		t.Fatalf("grade of a wrong player: exit %d, want 1\n%s\n%s", code, stdout, stderr)
+	}
+	verdicts := map[string]grade.Verdict{}
+	for _, c := range readReport(t, report).Cases {
+		verdicts[c.Name()] = c.Verdict
+	}
+	if verdicts["player_live"] != grade.Protocol || verdicts["player_bad_message"] != grade.Protocol ||
+		verdicts["hub_three_rounds@ref-hub+their-player"] != grade.WrongExit {
+		t.Errorf("verdicts of a wrong player: %v; want its player's cases PROTOCOL and the reference hub's case with it WRONG-EXIT", verdicts)
+	}
+
+	out := filepath.Join(root, "found")
+	if code, stdout, stderr := gauntlet("fuzz", "pingpong", "--runs", "4", "--out", out, filepath.Join(root, "pong-ref")); code != 2 {
+		// A program that does not exist is a usage error, not a finding.
+		t.Errorf("fuzz of a missing program: exit %d, want 2\n%s\n%s", code, stdout, stderr)
+	}
+	ref := filepath.Join(root, "pong")
+	if err := os.Symlink(bin, ref); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := gauntlet("fuzz", "pingpong", "--runs", "4", "--out", out, ref); code != 0 {
+		t.Errorf("fuzz of the reference player: exit %d, want 0\n%s\n%s", code, stdout, stderr)
+	}
+	wrongPath := filepath.Join(root, "wrong-pong")
+	if err := os.WriteFile(wrongPath, []byte(wrongPlayer), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = gauntlet("fuzz", "pingpong", "--runs", "4", "--out", out, wrongPath)
+	if code != 1 || !strings.Contains(stdout+stderr, "breaks the rule: ping K is answered pong K") {
+		t.Errorf("fuzz of a wrong player: exit %d, want 1 and the rule it broke\n%s\n%s", code, stdout, stderr)
+	}
+	if found, _ := filepath.Glob(filepath.Join(out, "pingpong_live_fuzz_*.txtar")); len(found) == 0 {
+		t.Errorf("fuzz of a wrong player wrote no case in %s", out)
+	}
+}
+
+// The TCP variant, registered beside it, goes through the same grader: the mock hub is the
+// client's server (tcp) and the server's client (connect), on the case's own loopback.
+func TestToyTCPGameThroughTheCLI(t *testing.T) {
+	pingpongBinary(t)
+	report := filepath.Join(t.TempDir(), "reference.json")
+	code, stdout, stderr := gauntlet("grade", "pingpong-tcp", "-json", report)
+	if code != 0 {
+		t.Errorf("grade of the reference: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	r := readReport(t, report)
+	allVerdicts(t, r, grade.Pass)
+	if len(r.Cases) != 3 {
+		t.Errorf("the reference ran %d cases, want the suite's 3", len(r.Cases))
+	}
+	// A server that never answers past its port: the mock client's cases fail it.
+	silent := makeSubmission(t, filepath.Dir(report), "silent",
+		`printf '#!/bin/sh\necho port 1\nsleep 5\n' > pingserve`, "chmod 755 pingserve")
+	report = filepath.Join(filepath.Dir(report), "silent.json")
+	if code, stdout, stderr := gauntlet("grade", "pingpong-tcp", "-json", report, silent); code != 1 {
+		t.Errorf("grade of a silent server: exit %d, want 1\n%s\n%s", code, stdout, stderr)
+	}
+	for _, c := range readReport(t, report).Cases {
+		if strings.HasPrefix(c.Name(), "server_") && c.Verdict.Passed() {
+			t.Errorf("a silent server passed %s", c.Name())
+		}
+	}
+}

@@ -1,0 +1,70 @@
+package programs
+
+import (
+	"io/fs"
+	"math/rand/v2"
+
+	fuzzlive "gauntlet/fuzz/live"
+	"gauntlet/harness/grade"
+	"gauntlet/harness/live"
+)
+
+// Registration is everything gauntlet knows of one game, given in one call to RegisterGame:
+// its programs, its built-in examples, its grade table, its suite, and for a game whose
+// programs choose their moves, how to judge it live. From it, `gauntlet grade`, `play`,
+// `fuzz`, `exec` and `programs`, the usage text and the mock hub's judge steps know the
+// game; nothing else needs a change (docs/adding-a-game.md).
+type Registration struct {
+	Programs []Program  // every program, each with its Role; Main runs it
+	Examples []Example  // complete games of the reference programs; the first is play's default
+	Grade    grade.Game // the suite's variables, the roles they play, the categories, the deadline
+	// Suite holds the game's cases (*.txtar at its root). Nil for the games built into the
+	// binary, whose cases are its conformance/<game> folder.
+	Suite fs.FS
+	Live  *Live // nil: the game is not judged live
+}
+
+// Live is how a game is judged live: the mock hub's `judge GAME KEY=VALUE...` set-up, and
+// what the live fuzzer (`gauntlet fuzz GAME PROGRAM`) draws and writes.
+type Live struct {
+	Keys  string     // the set-up's settings, for people
+	Setup live.Setup // the judge and the reference seats, from the settings
+	// Conversation draws a random conversation that judges the program in its seat
+	// (nil: the game is not fuzzed live); a finding becomes a case of this suite
+	// variable, section and category.
+	Conversation                func(r *rand.Rand) string
+	Variable, Section, Category string
+}
+
+// suites are the registered games' own suites.
+var suites = map[string]fs.FS{}
+
+// RegisterGame makes a game known to every command. Call it from an init function; a
+// name or program registered twice panics.
+func RegisterGame(r Registration) {
+	for i := range r.Programs {
+		r.Programs[i].Game = r.Grade.Name
+	}
+	register(r.Programs...)
+	for i := range r.Examples {
+		r.Examples[i].Game = r.Grade.Name
+	}
+	registerExample(r.Examples...)
+	registerGame(r.Grade)
+	if r.Suite != nil {
+		suites[r.Grade.Name] = r.Suite
+	}
+	if l := r.Live; l != nil {
+		live.Register(r.Grade.Name, l.Keys, l.Setup)
+		if l.Conversation != nil {
+			fuzzlive.Register(r.Grade.Name, l.Variable, l.Section, l.Category, l.Conversation)
+		}
+	}
+}
+
+// Suite returns a game's registered suite, or false for a game whose cases are built into
+// the binary (conformance/<game>).
+func Suite(game string) (fs.FS, bool) {
+	s, ok := suites[game]
+	return s, ok
+}
