@@ -93,11 +93,23 @@ func TestParseAndFormat(t *testing.T) {
 	if err != nil || again.Format() != c.Format() {
 		t.Fatalf("round trip: %v\n%s\nvs\n%s", err, again.Format(), c.Format())
 	}
-	for _, bad := range []string{"expect", "send \"a\nb\"", "exit -1", "exit signal NOPE", "sleep x", "frobnicate", "args 1\nargs 2", "close now", "end now", "end\nexit 0"} {
+	for _, bad := range []string{"expect", "send \"a\nb\"", "exit -1", "exit signal NOPE", "sleep x", "frobnicate", "args 1\nargs 2", "close now", "end now", "end\nexit 0",
+		"connect now", "connect\nconnect", "tcp\nconnect", "connect\ntcp"} {
 		var e *Error
 		if _, err := Parse(bad); !errors.As(err, &e) {
 			t.Errorf("Parse(%q) = %v, want *Error", bad, err)
 		}
+	}
+}
+
+// A connect line survives a round trip through Format.
+func TestConnectRoundTrip(t *testing.T) {
+	c, err := Parse("connect\nargs 2 0\nexpect \"ping 1\"\neof\nexit 0\n")
+	if err != nil || !c.Connect || c.TCP {
+		t.Fatalf("Parse: %+v, %v", c, err)
+	}
+	if again, err := Parse(c.Format()); err != nil || !again.Connect || again.Format() != c.Format() {
+		t.Fatalf("round trip: %v\n%s", err, c.Format())
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -35,13 +36,22 @@ func startClient(prog string, args []string, stderr io.Writer, subj *Subject, ti
 		ln.Close()
 		return nil, fmt.Errorf("cannot start %s: %w", prog, err)
 	}
+	return overConnection(cmd, func() (*os.File, error) {
+		defer ln.Close()
+		return ln.Accept(time.Now().Add(timeout))
+	}), nil
+}
+
+// overConnection is the proc of a started player that talks over the connection connect
+// makes, in the background (accepting the player's, or reaching the player's listener):
+// writes wait for it, and no connection reads as a player that closed its side at once.
+func overConnection(cmd *exec.Cmd, connect func() (*os.File, error)) *proc {
 	conn := &lateConn{ready: make(chan struct{})}
 	p := &proc{cmd: cmd, stdin: conn, out: make(chan chunk, 16), exited: make(chan struct{})}
 	go p.wait()
 	go func() {
 		defer close(conn.ready)
-		defer ln.Close()
-		c, err := ln.Accept(time.Now().Add(timeout))
+		c, err := connect()
 		if err != nil {
 			close(p.out)
 			return
@@ -49,7 +59,7 @@ func startClient(prog string, args []string, stderr io.Writer, subj *Subject, ti
 		conn.c = c
 		go p.read(c)
 	}()
-	return p, nil
+	return p
 }
 
 // lateConn is the write side of a connection that may not exist yet: writes wait for
@@ -100,12 +110,8 @@ func startServer(prog string, args []string, stderr io.Writer, subj *Subject, ti
 		outR.Close()
 		return nil, fmt.Errorf("cannot start %s: %w", prog, err)
 	}
-	conn := &lateConn{ready: make(chan struct{})}
-	p := &proc{cmd: cmd, stdin: conn, out: make(chan chunk, 16), exited: make(chan struct{})}
-	go p.wait()
-	go func() {
-		defer close(conn.ready)
-		deadline := time.Now().Add(timeout)
+	deadline := time.Now().Add(timeout)
+	return overConnection(cmd, func() (*os.File, error) {
 		outR.SetReadDeadline(deadline)
 		first, err := bufio.NewReader(outR).ReadString('\n')
 		outR.SetReadDeadline(time.Time{})
@@ -113,18 +119,13 @@ func startServer(prog string, args []string, stderr io.Writer, subj *Subject, ti
 			io.Copy(io.Discard, outR)
 			outR.Close()
 		}()
-		port, perr := tcp.ParsePort(strings.TrimPrefix(strings.TrimSuffix(first, "\n"), "port "))
-		if err != nil || perr != nil || !strings.HasPrefix(first, "port ") {
-			close(p.out)
-			return
+		if err != nil || !strings.HasPrefix(first, "port ") {
+			return nil, fmt.Errorf("no port line: %q", first)
 		}
-		c, err := tcp.Dial("127.0.0.1", port, time.Until(deadline))
+		port, err := tcp.ParsePort(strings.TrimSuffix(strings.TrimPrefix(first, "port "), "\n"))
 		if err != nil {
-			close(p.out)
-			return
+			return nil, err
 		}
-		conn.c = c
-		go p.read(c)
-	}()
-	return p, nil
+		return tcp.Dial("127.0.0.1", port, time.Until(deadline))
+	}), nil
 }
