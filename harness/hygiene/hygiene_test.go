@@ -71,6 +71,40 @@ func TestScanAndRead(t *testing.T) {
 	}
 }
 
+// Owners finds the same users as a full scan: this process's, and every one Scan sees
+// (but for processes that came or went between the two).
+func TestOwners(t *testing.T) {
+	owners, err := Owners()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !owners[uint32(os.Geteuid())] {
+		t.Errorf("Owners %v lacks this process's user %d", owners, os.Geteuid())
+	}
+	if os.Geteuid() == 0 {
+		// A process of another user (nobody's uid, as root can start it) is seen.
+		cmd := exec.Command("sleep", "10")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { cmd.Process.Kill(); cmd.Wait() }()
+		if owners, _ = Owners(); !owners[65534] {
+			t.Errorf("Owners %v lacks the user 65534 of a process it runs", owners)
+		}
+	}
+	procs, _ := Scan()
+	missing := 0
+	for _, p := range procs {
+		if !owners[p.UID] {
+			missing++
+		}
+	}
+	if missing > len(procs)/10 {
+		t.Errorf("%d of %d processes' owners missing from %v", missing, len(procs), owners)
+	}
+}
+
 func TestOverall(t *testing.T) {
 	cases := []struct {
 		acts []Activity

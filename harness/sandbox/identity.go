@@ -132,9 +132,9 @@ func lockID(uid int) (int, error) {
 // not hand them out.
 func usedIDs() map[int]bool {
 	used := map[int]bool{}
-	procs, _ := hygiene.Scan()
-	for _, p := range procs {
-		used[int(p.UID)] = true
+	owners, _ := hygiene.Owners()
+	for uid := range owners {
+		used[int(uid)] = true
 	}
 	for _, file := range []string{"/etc/passwd", "/etc/group"} {
 		f, err := os.Open(file)

@@ -57,8 +57,48 @@ type runTrack struct {
 	total int // distinct processes seen
 }
 
+// sharedScan hands out scans of /proc that began after each caller asked: callers that
+// ask while a scan runs wait for the next one, which serves them all. Many runs of a grade
+// end together, and each must look at /proc after its programs ended: one scan then
+// answers them all instead of one each.
+type sharedScan struct {
+	mu      sync.Mutex
+	done    *sync.Cond
+	running bool
+	gen     uint64         // scans completed
+	procs   []hygiene.Proc // the last scan's
+}
+
+// since returns a scan of /proc that began after the call.
+func (s *sharedScan) since() []hygiene.Proc {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done == nil {
+		s.done = sync.NewCond(&s.mu)
+	}
+	want := s.gen + 1
+	if s.running {
+		want++ // the scan under way began before this call
+	}
+	for s.gen < want {
+		if s.running {
+			s.done.Wait()
+			continue
+		}
+		s.running = true
+		s.mu.Unlock()
+		procs, _ := hygiene.Scan()
+		s.mu.Lock()
+		s.procs, s.running = procs, false
+		s.gen++
+		s.done.Broadcast()
+	}
+	return s.procs
+}
+
 // tracker watches /proc for every active run. One sweep serves all runs.
 type tracker struct {
+	scans   sharedScan
 	mu      sync.Mutex
 	runs    map[*runTrack]bool
 	foreign map[procKey]string // token of processes whose environment was read ("" none)
@@ -123,9 +163,10 @@ func (t *tracker) loop() {
 }
 
 // sweep scans /proc once and updates every run (or only r, when r is not nil). It returns
-// the processes of r as found, zombies included.
+// the processes of r as found, zombies included. The scan is one that began after the call
+// (sharedScan), shared with the runs that ask at the same moment.
 func (t *tracker) sweep(r *runTrack) []hygiene.Proc {
-	procs, _ := hygiene.Scan()
+	procs := t.scans.since()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	byPid := make(map[int]int, len(procs))
