@@ -26,6 +26,7 @@ import (
 	"syscall"
 	"time"
 
+	"gauntlet/harness/child"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/transcript"
 )
@@ -254,37 +255,14 @@ func Run(prog string, args []string, script []Step, opt Options) (*Result, error
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd := sandbox.Command(sandbox.Config{Limits: opt.limits(), Identity: opt.Identity, Box: opt.Box}, env, path, args...)
-	cmd.Dir = opt.Dir
-	inR, inW, err := os.Pipe()
+	cfg := sandbox.Config{Limits: opt.limits(), Identity: opt.Identity, Box: opt.Box}
+	c, err := child.Start(child.Spec{Path: path, Args: args, Dir: opt.Dir, ErrPipe: true,
+		Build: func(path string, args []string) *exec.Cmd { return sandbox.Command(cfg, env, path, args...) }})
 	if err != nil {
-		return nil, err
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		outR.Close()
-		outW.Close()
-		return nil, err
-	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	err = cmd.Start()
-	inR.Close()
-	outW.Close()
-	errW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		errR.Close()
 		return nil, fmt.Errorf("cannot start %s: %w", prog, err)
 	}
+	// Over pipes the streams are files, whose reads and writes take deadlines.
+	cmd, inW, outR, errR := c.Cmd, c.In.(*os.File), c.Out.(*os.File), c.Err.(*os.File)
 	pid := cmd.Process.Pid
 	out, errs := newStream(opt.OutputLimit), newStream(opt.OutputLimit)
 	go out.loop(outR)

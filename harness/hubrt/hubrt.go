@@ -9,6 +9,7 @@ package hubrt
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -16,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"gauntlet/harness/child"
 	"gauntlet/harness/lineio"
 )
 
@@ -47,7 +49,7 @@ type Hub struct {
 
 type player struct {
 	cmd   *exec.Cmd
-	stdin *os.File
+	stdin io.WriteCloser
 	reqs  chan readKind
 	res   chan readResult
 	done  chan struct{} // closed once the process has been reaped
@@ -84,37 +86,14 @@ func Start(progs []string, args func(i int) []string) (*Hub, error) {
 }
 
 func startPlayer(prog string, args []string) (*player, error) {
-	inR, inW, err := os.Pipe()
+	// The player inherits the pipe ends themselves, without the copying goroutines of
+	// exec.Cmd, so Wait never closes a pipe the hub still reads; a file the kernel cannot
+	// execute (a script without "#!") runs with the shell, as the specs' execvp does.
+	c, err := child.Start(child.Spec{Path: prog, Args: args, Shell: true})
 	if err != nil {
 		return nil, err
 	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
-	}
-	// Passing *os.File values makes the child inherit the pipe ends directly, without the
-	// copying goroutines of exec.Cmd, so Wait never closes a pipe the hub still reads.
-	cmd := exec.Command(prog, args...)
-	cmd.Stdin = inR
-	cmd.Stdout = outW
-	err = cmd.Start()
-	if errors.Is(err, syscall.ENOEXEC) {
-		// execvp runs a file the kernel cannot execute (a script without "#!") with the
-		// shell; the specs ask hubs to start players as execvp does.
-		cmd = exec.Command("/bin/sh", append([]string{cmd.Path}, args...)...)
-		cmd.Stdin = inR
-		cmd.Stdout = outW
-		err = cmd.Start()
-	}
-	inR.Close()
-	outW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		return nil, err
-	}
+	cmd, inW, outR := c.Cmd, c.In, c.Out
 	p := &player{
 		cmd:   cmd,
 		stdin: inW,

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"gauntlet/games/judge"
 	"gauntlet/harness/execfile"
 )
 
@@ -114,8 +115,8 @@ func TestConnectRoundTrip(t *testing.T) {
 }
 
 func TestFromEvents(t *testing.T) {
-	c := FromEvents([]string{"1", "0"}, "^", []Event{
-		{Line: "PING 1"}, {FromPlayer: true, Line: "PONG 1"}, {Line: "BYE"},
+	c := FromEvents([]string{"1", "0"}, "^", []judge.Line{
+		{Text: "PING 1"}, {FromPlayer: true, Text: "PONG 1"}, {Text: "BYE"},
 	}, 0)
 	want := "args 1 0\nhello \"^\"\nsend \"PING 1\"\nexpect \"PONG 1\"\nsend \"BYE\"\neof\nexit 0\n"
 	if got := c.Format(); got != want {

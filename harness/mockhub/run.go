@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"gauntlet/harness/child"
 	"gauntlet/harness/transcript"
 )
 
@@ -67,14 +67,14 @@ func Run(c *Conversation, prog string, opt Options) (Result, error) {
 	if opt.StepTimeout <= 0 {
 		opt.StepTimeout = 5 * time.Second
 	}
-	start := startPiped
+	wire := child.Pipes
 	switch {
 	case c.TCP:
-		start = startClient
+		wire = child.Serve
 	case c.Connect:
-		start = startServer
+		wire = child.Connect
 	}
-	p, err := start(prog, c.Args, opt.Stderr, opt.Subject, opt.StepTimeout)
+	p, err := start(prog, c.Args, wire, opt.Stderr, opt.Subject, opt.StepTimeout)
 	if err != nil {
 		return Result{}, err
 	}
@@ -123,45 +123,34 @@ type proc struct {
 	killed bool
 }
 
-// startPiped starts a player that talks over its stdin and stdout.
-func startPiped(prog string, args []string, stderr io.Writer, subj *Subject, timeout time.Duration) (*proc, error) {
-	cmd := Command(prog, args, stderr, subj)
-	inR, inW, err := os.Pipe()
+// start starts a player that talks over wire (pipes, or TCP as the mock hub's client or
+// server); timeout bounds its connecting. Its real stdout is discarded when it talks over
+// TCP.
+func start(prog string, args []string, wire child.Wire, stderr io.Writer, subj *Subject, timeout time.Duration) (*proc, error) {
+	c, err := child.Start(spec(prog, args, wire, stderr, subj, timeout))
 	if err != nil {
-		return nil, err
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	cmd.Stdin, cmd.Stdout = inR, outW
-	err = cmd.Start()
-	inR.Close()
-	outW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
 		return nil, fmt.Errorf("cannot start %s: %w", prog, err)
 	}
-	p := &proc{cmd: cmd, stdin: inW, out: make(chan chunk, 16), exited: make(chan struct{})}
-	go p.read(outR)
+	p := &proc{cmd: c.Cmd, stdin: c.In, out: make(chan chunk, 16), exited: make(chan struct{})}
+	go p.read(c.Out)
 	go p.wait()
 	return p, nil
 }
 
-// Command is the command of a subject program a judge starts: its own process group and, as a root mock hub's
-// subject, its own user and folder.
-func Command(prog string, args []string, stderr io.Writer, subj *Subject) *exec.Cmd {
-	cmd := exec.Command(prog, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+// spec is the start of a subject program a judge runs: its own process group and, as a
+// root mock hub's subject, its own user (no supplementary groups) and folder.
+func spec(prog string, args []string, wire child.Wire, stderr io.Writer, subj *Subject, timeout time.Duration) child.Spec {
+	s := child.Spec{Path: prog, Args: args, Wire: wire, Timeout: timeout, Stderr: stderr, Group: true}
 	if subj != nil {
-		// Supplementary groups are dropped: an empty list, not root's.
-		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: subj.UID, Gid: subj.GID, Groups: []uint32{}}
-		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
-		cmd.Dir = subj.Dir
+		s.User = &syscall.Credential{Uid: subj.UID, Gid: subj.GID, Groups: []uint32{}}
+		s.Dir = subj.Dir
 	}
-	cmd.Stderr = stderr
-	return cmd
+	return s
+}
+
+// Command is the command of a subject program a judge starts and wires itself (see spec).
+func Command(prog string, args []string, stderr io.Writer, subj *Subject) *exec.Cmd {
+	return child.Command(spec(prog, args, child.Pipes, stderr, subj, 0))
 }
 
 // read passes what the player writes to p.out in chunks, and closes it at the end.

@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"gauntlet/harness/child"
 	"gauntlet/harness/faults"
 	"gauntlet/harness/sandbox"
 )
@@ -60,25 +61,12 @@ type External struct {
 
 // Start starts the program; its stderr goes to the given writer.
 func (e External) Start(args []string, stderr io.Writer) (io.WriteCloser, io.Reader, func() int, error) {
-	cmd := exec.Command(e.Path, args...)
-	cmd.Stderr = stderr
-	in, err := cmd.StdinPipe()
+	c, err := child.Start(child.Spec{Path: e.Path, Args: args, Stderr: stderr})
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	cmd.Stdout = outW
-	if err := cmd.Start(); err != nil {
-		outR.Close()
-		outW.Close()
-		return nil, nil, nil, err
-	}
-	outW.Close()
 	wait := func() int {
-		err := cmd.Wait()
+		err := c.Cmd.Wait()
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
 			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
@@ -88,7 +76,7 @@ func (e External) Start(args []string, stderr io.Writer) (io.WriteCloser, io.Rea
 		}
 		return 0
 	}
-	return in, outR, wait, nil
+	return c.In, c.Out, wait, nil
 }
 
 // Recorder receives every chunk of the conversation as it passes (relay mode).

@@ -323,8 +323,8 @@ var dealer2310 = []Mutant{
 		New:     "if i == 0 || i > 9 {",
 		Lenient: true, Why: "deck and path counts with a leading zero read as numbers (docs/dealer2310.md: accept both)"},
 	{Name: "D-execl-no-path-search", Prog: "2310dealer", Category: "dealer/starting players",
-		File:    "harness/hubrt/hubrt.go",
-		Old:     "cmd := exec.Command(prog, args...)",
-		New:     "cmd := &exec.Cmd{Path: prog, Args: append([]string{prog}, args...)}",
+		File:    "harness/child/child.go",
+		Old:     "cmd = exec.Command(s.Path, s.Args...)",
+		New:     "cmd = &exec.Cmd{Path: s.Path, Args: append([]string{s.Path}, s.Args...)}",
 		Lenient: true, Why: "players started with execl, the name taken as a path without a PATH search: only a bare name fails (dealer_start_bare_name_in_path; issue 14)"},
 }
