@@ -8,7 +8,7 @@ import (
 
 	"gauntlet/games/contract"
 	dl "gauntlet/games/dealer2310"
-	"gauntlet/harness/mockhub"
+	"gauntlet/games/judge"
 )
 
 // dealer2310 adapts the 2310 path game (hub 2310dealer; players 2310A, 2310B).
@@ -46,7 +46,7 @@ func dealerDeck(r *rand.Rand) dl.Deck {
 	return d
 }
 
-func (g dealer2310) Conversation(r *rand.Rand, player string) ([]string, []mockhub.Event, error) {
+func (g dealer2310) Conversation(r *rand.Rand, player string) ([]string, []judge.Line, error) {
 	s, ok := dl.Strategies[player]
 	if !ok {
 		return nil, nil, errors.New("dealer2310: no reference player " + player)
@@ -63,10 +63,7 @@ func (g dealer2310) Conversation(r *rand.Rand, player string) ([]string, []mockh
 		if err != nil || len(convs[me]) > 400 {
 			continue
 		}
-		events := make([]mockhub.Event, len(convs[me]))
-		for i, l := range convs[me] {
-			events[i] = mockhub.Event{FromPlayer: l.FromPlayer, Line: l.Text}
-		}
+		events := convs[me]
 		return []string{strconv.Itoa(n), strconv.Itoa(me)}, events, nil
 	}
 	return nil, nil, errors.New("dealer2310: the engine made no game in 50 tries")

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"gauntlet/games/contract"
-	"gauntlet/harness/mockhub"
+	"gauntlet/games/judge"
 	"gauntlet/programs"
 )
 
@@ -61,7 +61,7 @@ type Game interface {
 
 	// Conversation plays a random game in the engine, with player (a reference player's
 	// name) in one seat, and returns that seat's arguments and its side of the game.
-	Conversation(r *rand.Rand, player string) (args []string, events []mockhub.Event, err error)
+	Conversation(r *rand.Rand, player string) (args []string, events []judge.Line, err error)
 	// Solicits reports whether a hub line asks the player for a reply.
 	Solicits(line string) bool
 	// Malformed returns line broken in one of the ways the game's grammar forbids.

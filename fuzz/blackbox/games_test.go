@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	dl "gauntlet/games/dealer2310"
+	"gauntlet/games/judge"
 	st "gauntlet/games/stlucia"
 	"gauntlet/harness/faults"
-	"gauntlet/harness/mockhub"
 )
 
 // parsers says, for each game, whether a line is a well-formed hub-to-player message (the
@@ -49,14 +49,14 @@ func TestAdapters(t *testing.T) {
 					if e.FromPlayer {
 						continue
 					}
-					if !parses(e.Line) {
-						t.Fatalf("the engine's line %q does not parse", e.Line)
+					if !parses(e.Text) {
+						t.Fatalf("the engine's line %q does not parse", e.Text)
 					}
 					answered := k+1 < len(events) && events[k+1].FromPlayer
-					if g.Solicits(e.Line) != answered {
-						t.Fatalf("Solicits(%q) = %v, but the conversation answers it: %v", e.Line, !answered, answered)
+					if g.Solicits(e.Text) != answered {
+						t.Fatalf("Solicits(%q) = %v, but the conversation answers it: %v", e.Text, !answered, answered)
 					}
-					lines = append(lines, e.Line)
+					lines = append(lines, e.Text)
 				}
 				for _, l := range lines {
 					if bad := g.Malformed(r, l); parses(bad) {
@@ -124,9 +124,9 @@ func TestMutationsDeterministic(t *testing.T) {
 
 // TestNewPlayerCase: the hub's lines become steps, waiting where the player answered.
 func TestNewPlayerCase(t *testing.T) {
-	c := NewPlayerCase("EAIT", []string{"2", "B"}, []mockhub.Event{
-		{Line: "rolled A 123333"}, {Line: "turn 111AAA"}, {FromPlayer: true, Line: "reroll AAA"},
-		{Line: "rerolled 1111HA"}, {FromPlayer: true, Line: "reroll HA"}, {Line: "winner B"},
+	c := NewPlayerCase("EAIT", []string{"2", "B"}, []judge.Line{
+		{Text: "rolled A 123333"}, {Text: "turn 111AAA"}, {FromPlayer: true, Text: "reroll AAA"},
+		{Text: "rerolled 1111HA"}, {FromPlayer: true, Text: "reroll HA"}, {Text: "winner B"},
 	})
 	want := []Step{{Op: OpSend, Text: "rolled A 123333"}, {Op: OpSend, Text: "turn 111AAA", Await: true},
 		{Op: OpSend, Text: "rerolled 1111HA", Await: true}, {Op: OpSend, Text: "winner B"}}

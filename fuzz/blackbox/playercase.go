@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gauntlet/fuzz/record"
+	"gauntlet/games/judge"
 	"gauntlet/harness/mockhub"
 )
 
@@ -56,14 +57,14 @@ type PlayerCase struct {
 
 // NewPlayerCase turns a conversation into a case: each line the hub sends is a step,
 // waiting for the reply wherever the conversation has one.
-func NewPlayerCase(ref string, args []string, events []mockhub.Event) *PlayerCase {
+func NewPlayerCase(ref string, args []string, events []judge.Line) *PlayerCase {
 	c := &PlayerCase{Ref: ref, Args: append([]string(nil), args...)}
 	for i, e := range events {
 		if e.FromPlayer {
 			continue
 		}
 		await := i+1 < len(events) && events[i+1].FromPlayer
-		c.Steps = append(c.Steps, Step{Op: OpSend, Text: e.Line, Await: await})
+		c.Steps = append(c.Steps, Step{Op: OpSend, Text: e.Text, Await: await})
 	}
 	return c
 }

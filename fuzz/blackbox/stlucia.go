@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"gauntlet/games/contract"
+	"gauntlet/games/judge"
 	st "gauntlet/games/stlucia"
-	"gauntlet/harness/mockhub"
 )
 
 // stlucia adapts King of St Lucia (hub stlucia; players EAIT, SCIENCE, HABS, HASS, MABS).
@@ -38,7 +38,7 @@ func stluciaRolls(r *rand.Rand, min, max int) []st.Face {
 	return rolls
 }
 
-func (g stlucia) Conversation(r *rand.Rand, player string) ([]string, []mockhub.Event, error) {
+func (g stlucia) Conversation(r *rand.Rand, player string) ([]string, []judge.Line, error) {
 	s, ok := st.Strategies[player]
 	if !ok {
 		return nil, nil, errors.New("stlucia: no reference player " + player)
@@ -55,10 +55,7 @@ func (g stlucia) Conversation(r *rand.Rand, player string) ([]string, []mockhub.
 		if err != nil || len(convs[me]) > 400 {
 			continue
 		}
-		events := make([]mockhub.Event, len(convs[me]))
-		for i, l := range convs[me] {
-			events[i] = mockhub.Event{FromPlayer: l.FromPlayer, Line: l.Text}
-		}
+		events := convs[me]
 		return []string{strconv.Itoa(n), string(st.Label(me))}, events, nil
 	}
 	return nil, nil, errors.New("stlucia: the engine made no short game in 50 tries")

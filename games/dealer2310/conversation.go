@@ -3,15 +3,9 @@ package dealer2310
 import (
 	"fmt"
 	"strings"
-)
 
-// ConvLine is one line of a player's conversation with the dealer: a line the dealer sent
-// it, or (FromPlayer) a line it answered. Text has no '\n'. The handshake is not a line and
-// is not part of a conversation.
-type ConvLine struct {
-	FromPlayer bool
-	Text       string
-}
+	"gauntlet/games/judge"
+)
 
 // Conversation returns player p's side of a simulated game, in the order it happened:
 // every line the dealer sent it (the path first, DONE last), each of its replies right
@@ -19,7 +13,7 @@ type ConvLine struct {
 // id) this is all a mock hub needs to test that player alone; the player's expected stderr
 // is the transcript's Players[p].Stderr. It fails when the transcript's replies do not fit
 // its YT messages, which a transcript made by Simulate never does.
-func (t Transcript) Conversation(p int) ([]ConvLine, error) {
+func (t Transcript) Conversation(p int) ([]judge.Line, error) {
 	if p < 0 || p >= len(t.Players) {
 		return nil, fmt.Errorf("dealer2310: no player %d in a %d-player transcript", p, len(t.Players))
 	}
@@ -29,9 +23,9 @@ func (t Transcript) Conversation(p int) ([]ConvLine, error) {
 		return nil, fmt.Errorf("dealer2310: player %d's output does not start with the handshake: %q", p, pt.Stdout)
 	}
 	replies := lines(sent)
-	var conv []ConvLine
+	var conv []judge.Line
 	for i, line := range lines(pt.Stdin) {
-		conv = append(conv, ConvLine{Text: line})
+		conv = append(conv, judge.Line{Text: line})
 		if i == 0 {
 			continue // the path
 		}
@@ -45,7 +39,7 @@ func (t Transcript) Conversation(p int) ([]ConvLine, error) {
 		if len(replies) == 0 {
 			return nil, fmt.Errorf("dealer2310: player %d has no reply to YT", p)
 		}
-		conv = append(conv, ConvLine{FromPlayer: true, Text: replies[0]})
+		conv = append(conv, judge.Line{FromPlayer: true, Text: replies[0]})
 		replies = replies[1:]
 	}
 	if len(replies) > 0 {
@@ -64,12 +58,12 @@ func lines(s string) []string {
 
 // Conversations plays a whole game with Simulate and returns the transcript and every
 // player's conversation, in id order.
-func Conversations(path Path, deck Deck, strategies []Strategy) (Transcript, [][]ConvLine, error) {
+func Conversations(path Path, deck Deck, strategies []Strategy) (Transcript, [][]judge.Line, error) {
 	t, err := Simulate(path, deck, strategies)
 	if err != nil {
 		return Transcript{}, nil, err
 	}
-	convs := make([][]ConvLine, len(strategies))
+	convs := make([][]judge.Line, len(strategies))
 	for p := range convs {
 		if convs[p], err = t.Conversation(p); err != nil {
 			return Transcript{}, nil, err

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gauntlet/games/judge"
 )
 
 // suiteDir holds the conformance suite's cases (conformance/dealer2310). Several of them
@@ -20,14 +22,14 @@ import (
 const suiteDir = "../../conformance/dealer2310"
 
 // from and to build the lines of a conversation.
-func from(s string) ConvLine { return ConvLine{Text: s} }
-func to(s string) ConvLine   { return ConvLine{FromPlayer: true, Text: s} }
+func from(s string) judge.Line { return judge.Line{Text: s} }
+func to(s string) judge.Line   { return judge.Line{FromPlayer: true, Text: s} }
 
 // TestConversationSpec checks player 0's side of the spec's example session against the
 // spec's own lists ("In the above, Player 0 recieved: ... Player 0 sent to standard out"),
 // typed from the spec: each reply follows the YT that asked for it.
 func TestConversationSpec(t *testing.T) {
-	want := []ConvLine{
+	want := []judge.Line{
 		from("7;::-Mo1V11V22Mo1Mo1::-"),
 		from("YT"), to("DO1"),
 		from("HAP0,1,0,3,0"), from("HAP1,2,0,0,0"),
@@ -305,7 +307,7 @@ func recordedPlayer(t *testing.T, script, rec string) int {
 
 // transcriptOf writes player p's side of a game as the transcript command prints a
 // recording relay's log: the handshake, then one line per message, "FROM -> TO | TEXT".
-func transcriptOf(p int, conv []ConvLine) string {
+func transcriptOf(p int, conv []judge.Line) string {
 	me := "player " + strconv.Itoa(p)
 	var b strings.Builder
 	b.WriteString(me + " -> hub | ^ [no newline]\n")
@@ -321,7 +323,7 @@ func transcriptOf(p int, conv []ConvLine) string {
 
 // formatConversation writes a player's conversation in the mock hub's format, as the
 // suite's player_game_* cases hold it.
-func formatConversation(n, p int, conv []ConvLine) string {
+func formatConversation(n, p int, conv []judge.Line) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "args %d %d\nhello \"^\"\n", n, p)
 	for _, l := range conv {
@@ -774,14 +776,14 @@ func (g *refGame) scores() {
 
 // refPlay plays path and deck (the files' lines without '\n') between the named reference
 // players and returns the dealer's stdout and every player's conversation.
-func refPlay(pathLine, deckLine string, names []string) (string, [][]ConvLine, error) {
+func refPlay(pathLine, deckLine string, names []string) (string, [][]judge.Line, error) {
 	g := newRefGame(pathLine, len(names))
 	cards := strings.TrimLeft(deckLine, "0123456789")
 	if g == nil || cards == "" {
 		return "", nil, fmt.Errorf("refPlay: bad path %q or deck %q", pathLine, deckLine)
 	}
 	drawn := 0
-	convs := make([][]ConvLine, len(names))
+	convs := make([][]judge.Line, len(names))
 	tellAll := func(line string) {
 		for p := range convs {
 			convs[p] = append(convs[p], from(line))

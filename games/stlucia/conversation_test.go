@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gauntlet/games/judge"
 )
 
 // suiteDir holds the conformance suite's cases (conformance/stlucia). Several of them embed
@@ -18,14 +20,14 @@ import (
 const suiteDir = "../../conformance/stlucia"
 
 // from and to build the lines of a conversation.
-func from(s string) ConvLine { return ConvLine{Text: s} }
-func to(s string) ConvLine   { return ConvLine{FromPlayer: true, Text: s} }
+func from(s string) judge.Line { return judge.Line{Text: s} }
+func to(s string) judge.Line   { return judge.Line{FromPlayer: true, Text: s} }
 
 // TestConversationHandTraced checks player A's side of the rules file's first worked
 // example (x.roll, EAIT against EAIT, to 10). The expected lines were traced by hand from
 // the rules, die by die, before this code ran; docs/stlucia-suite.md gives the trace.
 func TestConversationHandTraced(t *testing.T) {
-	want := []ConvLine{
+	want := []judge.Line{
 		from("turn HHAPPP"), to("reroll HHAPPP"),
 		from("rerolled 1PPPPP"), to("reroll 1PPPPP"),
 		from("rerolled 123333"), to("keepall"),
@@ -340,8 +342,8 @@ func altListed(script, want, alt string) bool {
 }
 
 // wireConversation is player p's side of refPlay's wire transcript.
-func wireConversation(wire []string, p int) []ConvLine {
-	var conv []ConvLine
+func wireConversation(wire []string, p int) []judge.Line {
+	var conv []judge.Line
 	label := string(Label(p))
 	for _, w := range wire {
 		if m, ok := strings.CutPrefix(w, label+"<- "); ok {
@@ -355,7 +357,7 @@ func wireConversation(wire []string, p int) []ConvLine {
 
 // transcriptOf writes player p's side of a game as the suite's transcript command prints a
 // recording relay's log: the handshake, then one line per message, "FROM -> TO | TEXT".
-func transcriptOf(p int, conv []ConvLine) string {
+func transcriptOf(p int, conv []judge.Line) string {
 	me := "player " + string(Label(p))
 	var b strings.Builder
 	b.WriteString(me + " -> hub | ! [no newline]\n")
@@ -371,7 +373,7 @@ func transcriptOf(p int, conv []ConvLine) string {
 
 // formatConversation writes a player's conversation in the mock hub's format, as the suite's
 // player_game_* cases hold it.
-func formatConversation(n, p int, conv []ConvLine) string {
+func formatConversation(n, p int, conv []judge.Line) string {
 	var b strings.Builder
 	b.WriteString("args " + strconv.Itoa(n) + " " + string(Label(p)) + "\nhello \"!\"\n")
 	for _, l := range conv {
