@@ -163,11 +163,14 @@ func (g *Game) Start() []Out {
 
 // Reply feeds the engine the line the awaited player sent (without '\n'). A line that is
 // not a player message gives a *ReplyError with ExitMalformed; a well-formed message that is
-// not legal now gives ExitIllegal. The game is unchanged by a refused reply.
+// not legal now, or any line while no reply is awaited (before Start, after the end), gives
+// ExitIllegal. The game is unchanged by a refused reply.
 func (g *Game) Reply(line string) ([]Out, error) {
 	p, ask := g.Awaiting()
 	if ask == AskNone {
-		panic("stlucia: Reply while no reply is awaited")
+		// Refused like any illegal reply (as dealer2310's Move once the game is over):
+		// the engine's caller is told, not crashed.
+		return nil, &ReplyError{Player: -1, Line: line, Status: ExitIllegal, Rule: RuleAwaited}
 	}
 	r, err := ParseReply(line)
 	if err != nil {
@@ -183,7 +186,7 @@ func (g *Game) Reply(line string) ([]Out, error) {
 }
 
 // Check says whether r is a legal reply from the awaited player now: nil, or a *ReplyError
-// with ExitIllegal naming the rule.
+// with ExitIllegal naming the rule (RuleAwaited when no reply is awaited).
 func (g *Game) Check(r Reply) error {
 	p, ask := g.Awaiting()
 	illegal := func(rule string) error {
@@ -210,7 +213,7 @@ func (g *Game) Check(r Reply) error {
 		}
 		return illegal(RuleExpectStay)
 	}
-	panic("stlucia: Check while no reply is awaited")
+	return &ReplyError{Player: -1, Line: r.String(), Status: ExitIllegal, Rule: RuleAwaited}
 }
 
 // Apply carries out a legal reply r (see Check) and returns what the hub does next.

@@ -532,6 +532,31 @@ func TestRefusedReplies(t *testing.T) {
 	}
 }
 
+// A reply while none is awaited (before the first turn, or once the game is over) is
+// refused as any illegal reply is, naming RuleAwaited; the engine does not panic.
+func TestReplyWhileNoneAwaited(t *testing.T) {
+	g := newGame(t, "123HAP", 10, 2, nil)
+	check := func(when string) {
+		t.Helper()
+		before := g
+		_, err := g.Reply("keepall")
+		var re *ReplyError
+		if !errors.As(err, &re) || re.Rule != RuleAwaited || re.Status != ExitIllegal || re.Player != -1 || re.Line != "keepall" {
+			t.Errorf("%s: Reply = %v, want a *ReplyError naming %q", when, err, RuleAwaited)
+		}
+		if !reflect.DeepEqual(g, before) {
+			t.Errorf("%s: a refused reply changed the game", when)
+		}
+		if err := g.Check(Reply{Kind: ReplyKeepAll}); err == nil {
+			t.Errorf("%s: Check accepted a reply", when)
+		}
+	}
+	check("before Start")
+	g.Start()
+	g.Shutdown()
+	check("after the end")
+}
+
 func TestShutdownGoesToRemainingPlayers(t *testing.T) {
 	g := newGame(t, "123HAP", 10, 3, func(g *Game) {
 		g.players[1].Gone = true

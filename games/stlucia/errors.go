@@ -43,6 +43,9 @@ type ReplyError struct {
 }
 
 func (e *ReplyError) Error() string {
+	if e.Player < 0 {
+		return fmt.Sprintf("stlucia: %q sent while no reply was awaited: %s (exit %d)", e.Line, e.Rule, e.Status)
+	}
 	return fmt.Sprintf("stlucia: player %c sent %q: %s (exit %d)", Label(e.Player), e.Line, e.Rule, e.Status)
 }
 
@@ -52,4 +55,5 @@ const (
 	RuleExpectStay  = "after stay? the player answers stay or go"
 	RuleRerollLimit = "at most 2 rerolls a turn"
 	RuleRerollHeld  = "a player rerolls only dice it holds"
+	RuleAwaited     = "a player replies only when a reply is awaited"
 )
