@@ -12,24 +12,25 @@ import (
 // Clue over TCP: the server and the reference clients. A submission builds "clue-client",
 // "clue-server" or both; the reference "clue-client" is the strong client.
 func init() {
-	register(
-		Program{Name: "clue-server", Game: "clue", Role: "hub", Main: server.Main},
-		Program{Name: "clue-client", Game: "clue", Role: "client", Main: client.Main("strong")},
-	)
-	for _, k := range game.BrainNames {
-		register(Program{Name: "clue-" + k, Game: "clue", Role: "client", Main: client.Main(k)})
+	progs := []Program{
+		{Name: "clue-server", Role: "hub", Main: server.Main},
+		{Name: "clue-client", Role: "client", Main: client.Main("strong")},
 	}
-	registerExample(
-		Example{
-			Game: "clue", Name: "bots",
+	for _, k := range game.BrainNames {
+		progs = append(progs, Program{Name: "clue-" + k, Role: "client", Main: client.Main(k)})
+	}
+	RegisterGame(Registration{
+		Programs: progs,
+		Examples: []Example{{
+			Name:  "bots",
 			About: "a Clue server whose six seats are all bots, one of each kind: clue-server -clients 0 -bots strong,random,sensible,leech,sensible,random 0",
 			Args:  []string{"-clients", "0", "-bots", "strong,random,sensible,leech,sensible,random", "0"},
+		}},
+		Grade: grade.Game{
+			Name:       "clue",
+			Programs:   []grade.Program{{Var: "SERVER", Name: "clue-server", Role: "server"}, {Var: "CLIENT", Name: "clue-client", Role: "client"}},
+			Categories: game.Categories,
+			Timeout:    30 * time.Second,
 		},
-	)
-	registerGame(grade.Game{
-		Name:       "clue",
-		Programs:   []grade.Program{{Var: "SERVER", Name: "clue-server", Role: "server"}, {Var: "CLIENT", Name: "clue-client", Role: "client"}},
-		Categories: game.Categories,
-		Timeout:    30 * time.Second,
 	})
 }
