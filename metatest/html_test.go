@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gauntlet/harness/buildtest"
 )
 
 // browser finds a headless-capable Chromium, or skips the test saying how to get one.
@@ -28,6 +30,7 @@ func browser(t *testing.T) string {
 // error; the page it renders shows the total, the marks by category, the failures grouped,
 // and a failed conversation with its divergent step marked and the expected one beside it.
 func TestHTMLReportInABrowser(t *testing.T) {
+	buildtest.Long(t) // a grade and a headless browser
 	chromium := browser(t)
 	_, here, _, _ := runtime.Caller(0)
 	dir := filepath.Join(filepath.Dir(here), "..", "fixtures", "submissions", "buggy2310")

@@ -49,7 +49,7 @@ func TestCorrectCPlayer(t *testing.T) {
 	t.Parallel()
 	runs := 300
 	if testing.Short() {
-		runs = 40
+		runs = 20
 	}
 	sum := fuzzC(t, cPlayer(t, "correct"), runs)
 	for _, gr := range sum.Groups {
