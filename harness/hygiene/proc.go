@@ -128,8 +128,8 @@ func parseStat(b []byte) (Proc, error) {
 	return p, nil
 }
 
-// Scan reads every process in /proc. Processes that end while it reads are left out.
-func Scan() ([]Proc, error) {
+// pidNames lists the names of the process folders of /proc.
+func pidNames() ([]string, error) {
 	d, err := os.Open(procRoot)
 	if err != nil {
 		return nil, err
@@ -139,11 +139,23 @@ func Scan() ([]Proc, error) {
 	if err != nil {
 		return nil, err
 	}
+	pids := names[:0]
+	for _, name := range names {
+		if name != "" && name[0] >= '0' && name[0] <= '9' {
+			pids = append(pids, name)
+		}
+	}
+	return pids, nil
+}
+
+// Scan reads every process in /proc. Processes that end while it reads are left out.
+func Scan() ([]Proc, error) {
+	names, err := pidNames()
+	if err != nil {
+		return nil, err
+	}
 	procs := make([]Proc, 0, len(names))
 	for _, name := range names {
-		if name == "" || name[0] < '0' || name[0] > '9' {
-			continue
-		}
 		pid, err := strconv.Atoi(name)
 		if err != nil {
 			continue
@@ -162,20 +174,12 @@ func Scan() ([]Proc, error) {
 // where Scan opens and reads each process's stat, so a caller that needs only the users
 // (the pool of sandbox users) pays a fraction of a scan.
 func Owners() (map[uint32]bool, error) {
-	d, err := os.Open(procRoot)
-	if err != nil {
-		return nil, err
-	}
-	defer d.Close()
-	names, err := d.Readdirnames(-1)
+	names, err := pidNames()
 	if err != nil {
 		return nil, err
 	}
 	owners := map[uint32]bool{}
 	for _, name := range names {
-		if name == "" || name[0] < '0' || name[0] > '9' {
-			continue
-		}
 		var st syscall.Stat_t
 		if syscall.Stat(procRoot+"/"+name, &st) == nil {
 			owners[st.Uid] = true
