@@ -376,12 +376,8 @@ func canStay(fd int, script bool) bool {
 		prog.Dev != self.Dev || prog.Ino != self.Ino {
 		return false
 	}
-	const sigIgn = 1
 	for sig := 1; sig <= 64; sig++ {
-		var old kernelSigaction
-		_, _, e := syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), 0,
-			uintptr(unsafe.Pointer(&old)), 8, 0, 0)
-		if e == 0 && old.handler == sigIgn {
+		if ignored(sig) {
 			return false
 		}
 	}
@@ -504,19 +500,21 @@ type kernelSigaction struct {
 // ignored (a harness started under nohup ignores SIGHUP): exec keeps ignored signals
 // ignored, and a subject must meet SIGHUP, SIGINT and SIGPIPE as the spec expects.
 func resetSignals() {
-	const sigIgn = 1
 	for sig := 1; sig <= 64; sig++ {
-		if sig == int(syscall.SIGKILL) || sig == int(syscall.SIGSTOP) {
-			continue
-		}
-		var old kernelSigaction
-		_, _, e := syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), 0,
-			uintptr(unsafe.Pointer(&old)), 8, 0, 0)
-		if e == 0 && old.handler == sigIgn {
+		if sig != int(syscall.SIGKILL) && sig != int(syscall.SIGSTOP) && ignored(sig) {
 			var dfl kernelSigaction
 			syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&dfl)), 0, 8, 0, 0)
 		}
 	}
+}
+
+// ignored says whether signal sig's action is to be ignored (SIG_IGN).
+func ignored(sig int) bool {
+	const sigIgn = 1
+	var old kernelSigaction
+	_, _, e := syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), 0,
+		uintptr(unsafe.Pointer(&old)), 8, 0, 0)
+	return e == 0 && old.handler == sigIgn
 }
 
 // unblockSignals empties the signal mask of the calling thread, which exec passes on.

@@ -3,9 +3,10 @@ package judge
 import "fmt"
 
 // Line is one line of one seat's conversation with the hub, as the seat sees it: a line
-// the hub sent it, or (FromPlayer) a line it sent the hub. Text has no '\n'. Every game's
-// Conversation gives a seat's lines in order, and the mock hub plays them back against a
-// program in that seat (mockhub.FromEvents): the one conversation type of every game.
+// the hub sent it, or (FromPlayer) a line it sent the hub. Text has no '\n'; a handshake
+// is not a line. Every game's Conversation gives a seat's lines in order, and the mock hub
+// plays them back against a program in that seat (mockhub.FromEvents): the one
+// conversation type of every game.
 type Line struct {
 	FromPlayer bool
 	Text       string

@@ -30,7 +30,8 @@ var (
 //
 // The directory is a cache shared by every test binary of one checkout (see binDir):
 // `go build -o` relinks only when the program is out of date, so the dozen packages of one
-// `go test ./...` that run the gauntlet binary pay for one link, not one each. A lock keeps two test binaries from writing a program at once.
+// `go test ./...` that run the gauntlet binary pay for one link, not one each. A lock keeps
+// two test binaries from writing a program at once.
 func Programs(tb testing.TB, pkgs ...string) string {
 	tb.Helper()
 	mu.Lock()

@@ -124,8 +124,8 @@ type proc struct {
 }
 
 // start starts a player that talks over wire (pipes, or TCP as the mock hub's client or
-// server); timeout bounds its connecting. Its real stdout is discarded when it talks over
-// TCP.
+// server); timeout bounds its connecting. Over TCP its real stdout is discarded (but for
+// the "port N" line of a server).
 func start(prog string, args []string, wire child.Wire, stderr io.Writer, subj *Subject, timeout time.Duration) (*proc, error) {
 	c, err := child.Start(spec(prog, args, wire, stderr, subj, timeout))
 	if err != nil {
