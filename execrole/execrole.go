@@ -47,6 +47,10 @@ type Box struct {
 	Keep    []string // absolute, clean folders bound back under the replaced ones
 	Hide    []string // folders covered by an empty read-only folder
 	TmpSize int64    // size of each private tmpfs in bytes
+	// Net, when not empty, names a network namespace to join (a /proc/PID/fd/N link to
+	// it) instead of the new one: the one several runs of a case share. Only the role's
+	// thread joins it, so the role then always execs the program (see canStay).
+	Net string
 }
 
 // Settings is what the harness tells the role.
@@ -64,6 +68,10 @@ type Settings struct {
 	Nice     int      // niceness to add
 	Box      *Box     // make the box's mounts and network first (nil: no box)
 	Cgroup   []string // cgroup.procs files to join before the exec
+	// Self names a copy of the harness's own binary (the grader's, which sandbox users
+	// may run where they could not reach the original): a program that is this file is
+	// the harness's own, as a link to /proc/self/exe is (see canStay).
+	Self string
 }
 
 // Replaced are the world-writable folders a box replaces with private ones.
@@ -97,6 +105,9 @@ func (s Settings) Encode() string {
 	for _, c := range s.Cgroup {
 		add("cgroup", c)
 	}
+	if s.Self != "" {
+		add("self", s.Self)
+	}
 	if s.Box != nil {
 		num("tmpsize", s.Box.TmpSize)
 		for _, k := range s.Box.Keep {
@@ -104,6 +115,9 @@ func (s Settings) Encode() string {
 		}
 		for _, h := range s.Box.Hide {
 			add("hide", h)
+		}
+		if s.Box.Net != "" {
+			add("net", s.Box.Net)
 		}
 	}
 	return b.String()
@@ -131,9 +145,9 @@ func Decode(q string) (Settings, error) {
 		}
 		return v[k][0]
 	}
-	s := Settings{Path: one("path"), NProcRel: one("nprocrel") == "1", Cgroup: v["cgroup"]}
+	s := Settings{Path: one("path"), NProcRel: one("nprocrel") == "1", Cgroup: v["cgroup"], Self: one("self")}
 	if _, boxed := v["tmpsize"]; boxed {
-		s.Box = &Box{Keep: v["keep"], Hide: v["hide"]}
+		s.Box = &Box{Keep: v["keep"], Hide: v["hide"], Net: one("net")}
 		n, err := strconv.ParseInt(one("tmpsize"), 10, 64)
 		if err != nil {
 			return s, errors.New("tmpsize: " + err.Error())
@@ -220,7 +234,15 @@ func run(q string) int {
 	head := make([]byte, 2)
 	n, _ := syscall.Pread(fd, head, 0)
 	script := n == 2 && string(head) == "#!"
+	// Looked at before the box hides what it does not keep.
+	own := isHarnessBinary(fd, s.Self)
 	useFD := false
+	if s.Box != nil && s.Box.Net != "" {
+		// Before the box's /proc replaces the harness's, where the link lies.
+		if err := joinNet(s.Box.Net); err != nil {
+			return fail("box", errors.New("join the network "+s.Box.Net+": "+err.Error()))
+		}
+	}
 	if s.Box != nil {
 		if err := enterBox(s.Box); err != nil {
 			return fail("box", err)
@@ -305,8 +327,10 @@ func run(q string) int {
 	if hwm := selfHWM(); hwm > 0 && s.ErrFD >= 0 {
 		syscall.Write(s.ErrFD, []byte("hwm "+strconv.FormatInt(hwm, 10)+"\n"))
 	}
-	// Decided before resetSignals changes what it looks at.
-	stayHere := canStay(fd, script)
+	// Decided before resetSignals changes what it looks at. Not in a shared network
+	// namespace: only this thread joined it, and the runtime's other threads would open
+	// the program's sockets outside it.
+	stayHere := canStay(own, script) && (s.Box == nil || s.Box.Net == "")
 	resetSignals()
 	for i := range limits {
 		l := &limits[i]
@@ -360,20 +384,30 @@ func run(q string) int {
 	return ExitStatus
 }
 
-// canStay says whether the process may go on as the program instead of exec'ing it: the
-// program is this very binary (the reference and mock programs, links to the harness's
-// own binary), so an exec would only start the same code again, paying for a second
-// start of the Go runtime on every program of every case. Not when the harness left a
-// signal ignored: the runtime here already chose to ignore it, where a fresh one would
-// meet the default action resetSignals restores, so only an exec gives the program
-// the signals the spec expects.
-func canStay(fd int, script bool) bool {
-	if script {
+// isHarnessBinary says whether the open program fd is the harness's own binary: this very
+// file (a link to it), or the copy of it that the settings name.
+func isHarnessBinary(fd int, self string) bool {
+	var prog, st syscall.Stat_t
+	if syscall.Fstat(fd, &prog) != nil {
 		return false
 	}
-	var prog, self syscall.Stat_t
-	if syscall.Fstat(fd, &prog) != nil || syscall.Stat("/proc/self/exe", &self) != nil ||
-		prog.Dev != self.Dev || prog.Ino != self.Ino {
+	for _, p := range []string{"/proc/self/exe", self} {
+		if p != "" && syscall.Stat(p, &st) == nil && prog.Dev == st.Dev && prog.Ino == st.Ino {
+			return true
+		}
+	}
+	return false
+}
+
+// canStay says whether the process may go on as the program instead of exec'ing it: the
+// program is the harness's own binary (the reference and mock programs, links to it or to
+// its copy: own), so an exec would only start the same code again, paying for a second
+// start of the Go runtime on every program of every case. Not when the harness left
+// a signal ignored: the runtime here already chose to ignore it, where a fresh one would
+// meet the default action resetSignals restores, so only an exec gives the program the
+// signals the spec expects.
+func canStay(own, script bool) bool {
+	if script || !own {
 		return false
 	}
 	for sig := 1; sig <= 64; sig++ {
@@ -558,8 +592,25 @@ func enterBox(b *Box) error {
 			return errors.New("mount /proc with hidepid: " + err.Error())
 		}
 	}
-	if err := loopbackUp(); err != nil {
+	if b.Net != "" {
+		return nil // the shared namespace's loopback is up already
+	}
+	if err := LoopbackUp(); err != nil {
 		return errors.New("loopback: " + err.Error())
+	}
+	return nil
+}
+
+// joinNet moves the calling thread (locked: the one that execs) into the network namespace
+// that path names.
+func joinNet(path string) error {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	if _, _, e := syscall.RawSyscall(sysSetns, uintptr(fd), syscall.CLONE_NEWNET, 0); e != 0 {
+		return e
 	}
 	return nil
 }
@@ -608,9 +659,10 @@ func replaceDir(dir string, keep []string, size int64) error {
 	return nil
 }
 
-// loopbackUp brings up the network namespace's loopback interface, so that programs of a
-// run can talk over 127.0.0.1 (and nothing else).
-func loopbackUp() error {
+// LoopbackUp brings up the loopback interface of the calling thread's network namespace, so
+// that programs of a run can talk over 127.0.0.1 (and nothing else). The sandbox calls it
+// too, for a namespace several runs share.
+func LoopbackUp() error {
 	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return err

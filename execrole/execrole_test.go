@@ -20,8 +20,8 @@ func TestEncodeDecode(t *testing.T) {
 		{Path: "/bin/true", ErrFD: -1, PPID: 1, UID: -1, GID: -1, CPU: Unlimited, AS: Unlimited, NProc: Unlimited, FSize: Unlimited, NoFile: Unlimited},
 		{Path: "/a b/\"q\" 'x'\n\tz", ErrFD: 5, PPID: 42, UID: 61000, GID: 61000, CPU: 10, AS: 1 << 30, NProc: 64,
 			NProcRel: true, FSize: 1 << 20, NoFile: 256, Nice: 5,
-			Box:    &Box{Keep: []string{"/tmp/case 1", "/tmp/bin"}, Hide: []string{"/srv/other"}, TmpSize: 64 << 20},
-			Cgroup: []string{"/sys/fs/cgroup/g/cgroup.procs", "/sys/fs/cgroup/pids/g/cgroup.procs"}},
+			Box:    &Box{Keep: []string{"/tmp/case 1", "/tmp/bin"}, Hide: []string{"/srv/other"}, TmpSize: 64 << 20, Net: "/proc/7/fd/9"},
+			Cgroup: []string{"/sys/fs/cgroup/g/cgroup.procs", "/sys/fs/cgroup/pids/g/cgroup.procs"}, Self: "/run/g/bin/gauntlet"},
 		{Path: "/p", Box: &Box{TmpSize: 1}},
 	} {
 		got, err := Decode(s.Encode())
@@ -137,6 +137,12 @@ func TestMain(m *testing.M) {
 // it printed.
 func probe(tb testing.TB, prog string) string {
 	tb.Helper()
+	return probeSelf(tb, prog, "")
+}
+
+// probeSelf is probe with Settings.Self naming a copy of the binary.
+func probeSelf(tb testing.TB, prog, selfCopy string) string {
+	tb.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		tb.Fatal(err)
@@ -144,7 +150,7 @@ func probe(tb testing.TB, prog string) string {
 	// The harness's default address-space limit: a fresh Go runtime fits in it, one that
 	// already runs has reserved more (so a program that stays must stay without it).
 	s := Settings{Path: prog, ErrFD: -1, PPID: os.Getpid(), UID: -1, GID: -1,
-		CPU: Unlimited, AS: 1 << 30, NProc: Unlimited, FSize: Unlimited, NoFile: Unlimited}
+		CPU: Unlimited, AS: 1 << 30, NProc: Unlimited, FSize: Unlimited, NoFile: Unlimited, Self: selfCopy}
 	cmd := exec.Command(self)
 	cmd.Args = []string{prog}
 	cmd.Env = append(os.Environ(), probeEnv+"=1", Env+"="+s.Encode())
@@ -174,6 +180,17 @@ func TestStaysWhenTheProgramIsThisBinary(t *testing.T) {
 	copyFile(t, self, other)
 	if got, want := probe(t, other), "stayed=false comm=a-copy-of-the-b env=\"\"\n"; got != want {
 		t.Errorf("another file: %q, want %q", got, want)
+	}
+	// The grader's copy of its binary, named as such, and a link to it.
+	copyLink := filepath.Join(dir, "HABS")
+	if err := os.Symlink(other, copyLink); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := probeSelf(t, copyLink, other), "stayed=true comm=HABS env=\"\"\n"; got != want {
+		t.Errorf("a link to the copy named as the harness's: %q, want %q", got, want)
+	}
+	if got, want := probeSelf(t, copyLink, filepath.Join(dir, "EAIT")), "stayed=false comm=HABS env=\"\"\n"; got != want {
+		t.Errorf("a copy when another file is named: %q, want %q", got, want)
 	}
 }
 

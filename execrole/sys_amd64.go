@@ -1,4 +1,7 @@
 package execrole
 
-// sysExecveat is execveat(2)'s number, which the syscall package lacks on amd64.
-const sysExecveat = 322
+// System call numbers the syscall package lacks on amd64.
+const (
+	sysExecveat = 322 // execveat(2)
+	sysSetns    = 308 // setns(2)
+)

@@ -2,5 +2,8 @@ package execrole
 
 import "syscall"
 
-// sysExecveat is execveat(2)'s number.
-const sysExecveat = syscall.SYS_EXECVEAT
+// System call numbers.
+const (
+	sysExecveat = syscall.SYS_EXECVEAT
+	sysSetns    = syscall.SYS_SETNS
+)

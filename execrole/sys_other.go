@@ -15,4 +15,5 @@ const (
 	rOK             = unix.R_OK
 	atEmptyPath     = unix.AT_EMPTY_PATH
 	sysExecveat     = unix.SYS_EXECVEAT
+	sysSetns        = unix.SYS_SETNS
 )

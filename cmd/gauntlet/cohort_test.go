@@ -396,7 +396,7 @@ func TestGradeUsageErrors(t *testing.T) {
 func TestHelp(t *testing.T) {
 	for _, args := range [][]string{{"--help"}, {"help"}, {"grade", "--help"}, {"grade", "-h"},
 		{"grade", "stlucia", "-help"}, {"grade", "stlucia", "-j", "2", "--help"}, {"play", "--help"},
-		{"play", "stlucia", "-h"}, {"fuzz", "--help"}} {
+		{"play", "stlucia", "-h"}, {"fuzz", "--help"}, {"run", "--help"}} {
 		code, stdout, stderr := gauntlet(args...)
 		if code != 0 || !strings.HasPrefix(stdout, "usage: gauntlet") || stderr != "" {
 			t.Errorf("gauntlet %s: exit %d, stdout %.40q..., stderr %q; want 0 and the usage on stdout", strings.Join(args, " "), code, stdout, stderr)
@@ -404,6 +404,9 @@ func TestHelp(t *testing.T) {
 	}
 	if _, stdout, _ := gauntlet("grade", "--help"); !strings.Contains(stdout, "-procs") || !strings.Contains(stdout, "Games: clue, dealer2310, referee, stlucia, stratego") {
 		t.Errorf("grade --help lacks the flags or the games:\n%s", stdout)
+	}
+	if _, stdout, _ := gauntlet("run", "--help"); !strings.Contains(stdout, "\n  await [NAME]\n") || !strings.Contains(stdout, "\n  freeport NAME\n") {
+		t.Errorf("run --help does not list the script commands:\n%s", stdout)
 	}
 	for _, tc := range []struct {
 		args   []string

@@ -470,6 +470,9 @@ func programLinks(scratch string) (string, error) {
 			return "", err
 		}
 	}
+	// The programs are this binary: they go on in the sandbox's process instead of
+	// starting it again (a copy is not the file /proc/self/exe names).
+	sandbox.SetSelfCopy(own)
 	return bin, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"gauntlet/harness/scriptcmds"
 	"gauntlet/programs"
 )
 
@@ -24,6 +25,7 @@ Exit status: that of grade (0 passed, 1 failed, 2 usage or harness error).
 func runCaseCmd(args []string, stdout, stderr io.Writer) int {
 	if wantsHelp(args) {
 		fmt.Fprint(stdout, runUsage)
+		fmt.Fprintf(stdout, "\nCommands a case may use besides testscript's own (docs/mocks.md):\n%s", scriptcmds.UsageText())
 		return 0
 	}
 	if len(args) == 0 || !strings.HasSuffix(args[0], ".txtar") {

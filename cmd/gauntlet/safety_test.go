@@ -3,7 +3,9 @@ package main
 import (
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gauntlet/harness/scriptcmds"
@@ -35,5 +37,21 @@ func TestWriteFileReplacesALink(t *testing.T) {
 	}
 	if st, err := os.Lstat(link); err != nil || !st.Mode().IsRegular() {
 		t.Errorf("the report is not a regular file in place of the link: %v %v", st.Mode(), err)
+	}
+}
+
+// The gauntlet binary is every reference and mock program, which run under the sandbox's
+// address-space limit; the net package would link cgo into it, and a cgo program's
+// threads failed at random there in pthread_create (see harness/tcp). So nothing the
+// binary imports may use net.
+func TestBinaryLinksNoCgo(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if pkg == "net" || pkg == "runtime/cgo" {
+			t.Errorf("the gauntlet binary imports %s (go list -deps ./cmd/gauntlet); use gauntlet/harness/tcp instead of net", pkg)
+		}
 	}
 }

@@ -366,8 +366,10 @@ func TestToyTCPGameThroughTheCLI(t *testing.T) {
 	}
 	r := readReport(t, report)
 	allVerdicts(t, r, grade.Pass)
-	if len(r.Cases) != 3 {
-		t.Errorf("the reference ran %d cases, want the suite's 3", len(r.Cases))
+	// Three cases of one program each, and server_and_client (a server in the background
+	// and a client after it) in its three pairings.
+	if len(r.Cases) != 6 {
+		t.Errorf("the reference ran %d case runs, want 6: the suite's 3 single-program cases and 3 pairings of server_and_client", len(r.Cases))
 	}
 	// A server that never answers past its port: the mock client's cases fail it.
 	silent := makeSubmission(t, filepath.Dir(report), "silent",

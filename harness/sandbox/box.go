@@ -40,12 +40,25 @@ type Box struct {
 	Hide []string
 	// TmpSize is the size of each private tmpfs in bytes (default 64 MiB).
 	TmpSize int64
+	// Net, when not nil, is the network namespace the run joins instead of a new one of
+	// its own: runs of one case that talk to each other over the loopback (a server in
+	// the background, its clients after it) share one (see NewNet).
+	Net *Net
 }
 
 // DefaultTmpSize is the default size of a box's private /tmp, /var/tmp and /dev/shm.
 const DefaultTmpSize = 64 << 20
 
 const boxCloneFlags = syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC | syscall.CLONE_NEWNET | syscall.CLONE_NEWUTS
+
+// cloneFlags are the namespaces a boxed run's role is cloned into: all of boxCloneFlags but
+// the network when the run joins a shared one.
+func (b *Box) cloneFlags() uintptr {
+	if b.Net != nil {
+		return boxCloneFlags &^ syscall.CLONE_NEWNET
+	}
+	return boxCloneFlags
+}
 
 var (
 	boxProbeOnce sync.Once
@@ -84,6 +97,9 @@ func (b *Box) role() *execrole.Box {
 		return nil
 	}
 	r := &execrole.Box{Hide: b.Hide, TmpSize: b.TmpSize}
+	if b.Net != nil {
+		r.Net = b.Net.path
+	}
 	if r.TmpSize <= 0 {
 		r.TmpSize = DefaultTmpSize
 	}

@@ -1,11 +1,29 @@
 package sandbox
 
 import (
-	"gauntlet/execrole"
 	"os/exec"
+	"sync/atomic"
 	"syscall"
 	"time"
+
+	"gauntlet/execrole"
 )
+
+var selfCopyPath atomic.Pointer[string]
+
+// SetSelfCopy names a copy of this process's own binary, made by the harness, that runs
+// start as programs (the grader's folder of reference and mock programs holds one that
+// sandbox users can run, where the original may be out of their reach). The exec role
+// then treats a program that is this file as the harness's own, as it does a link to the
+// original: it goes on as the program instead of starting it again (see execrole).
+func SetSelfCopy(path string) { selfCopyPath.Store(&path) }
+
+func selfCopy() string {
+	if p := selfCopyPath.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
 
 // Command returns an exec.Cmd that runs the program at path with args through the exec
 // role, so that cfg's limits, user (Identity.Lease or UID/GID; otherwise the caller's own)
@@ -27,6 +45,7 @@ func Command(cfg Config, env []string, path string, args ...string) *exec.Cmd {
 		Nice:   lim.Nice,
 		Box:    cfg.Box.role(),
 		Cgroup: cfg.Cgroup,
+		Self:   selfCopy(),
 	}
 	if lim.CPU < 0 {
 		s.CPU = Unlimited
@@ -46,7 +65,7 @@ func Command(cfg Config, env []string, path string, args ...string) *exec.Cmd {
 		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
 	}
 	if cfg.Box != nil {
-		cmd.SysProcAttr.Cloneflags = boxCloneFlags
+		cmd.SysProcAttr.Cloneflags = cfg.Box.cloneFlags()
 	}
 	return cmd
 }

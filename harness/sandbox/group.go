@@ -343,6 +343,7 @@ func (g *Group) startOne(spec Spec) (err error) {
 		Nice:   g.cfg.Limits.Nice,
 		Box:    g.cfg.Box.role(),
 		Cgroup: g.cfg.Cgroup,
+		Self:   selfCopy(),
 	}
 	if g.cfg.Limits.CPU < 0 {
 		s.CPU = Unlimited
@@ -355,7 +356,7 @@ func (g *Group) startOne(spec Spec) (err error) {
 	env := append(g.env(spec), execrole.Env+"="+s.Encode())
 	sys := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	if g.cfg.Box != nil {
-		sys.Cloneflags = boxCloneFlags
+		sys.Cloneflags = g.cfg.Box.cloneFlags()
 	}
 	attr := &os.ProcAttr{
 		Dir:   g.dir,

@@ -48,6 +48,7 @@ type caseBox struct {
 	copiedBack     map[string]bool // files of WORK that came from box/: later runs may update them
 	group          *cgroup.Group   // the case's totals (nil where the machine has no cgroups)
 	seen           cgroup.Events   // the group's counters after the last run
+	net            *sandbox.Net    // the network the case's runs share, once one needs it (see network)
 }
 
 type caseBoxKey struct{}

@@ -1,17 +1,11 @@
 // Package scriptcmds adds to testscript the commands a conformance script needs and
-// testscript lacks: running a program with a deadline and an expected exit status, sending
-// it a signal at a chosen moment, putting a mock player in a game, and checking that nothing
-// a case started is still running.
+// testscript lacks: running a program with a deadline and an expected exit status (in the
+// foreground, or in the background and awaited later), sending it a signal at a chosen
+// moment, a free loopback port and waiting for a server to listen on it, putting a mock
+// player in a game, and checking that nothing a case started is still running.
 //
-// Commands (see each function's doc for details and an example):
-//
-//	run [-status N|signal:NAME|any[,ALT...]] [-timeout D] [-stdin FILE] [-nofiles] [-allow NAME] [-env NAME] [-signal SIG (-after D | -after-stdout TEXT | -after-stderr TEXT)] PROG [ARGS...]
-//	cmpalt stdout|stderr|FILE WANT [ALT...]
-//	cmpexcept REGEXP stdout|stderr|FILE WANT [ALT...]
-//	cmpprefix stdout|stderr|FILE WANT
-//	mkplayer NAME [MOCKPLAYER-FLAGS...]
-//	noprocs
-//	transcript [-who NAME] FILE...
+// The commands and their usage are listed in usage.go (commands); each function's doc
+// gives details and an example, and the `help` command prints them in a script.
 //
 // Where a spec allows more than one behaviour, the first expectation given is the
 // reference's and the others are allowed alternatives: a match on an alternative passes, and
@@ -22,7 +16,6 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -40,7 +33,6 @@ import (
 
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/faults"
-	"gauntlet/harness/hygiene"
 	"gauntlet/harness/mockhub"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/suite"
@@ -111,20 +103,8 @@ func Setup(env *testscript.Env) error {
 		}
 	}
 	env.Values[envNames{}] = names
+	setupBackgrounds(env)
 	return nil
-}
-
-// Commands returns the commands to put in testscript.Params.Cmds.
-func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
-	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
-		"run":        Run,
-		"cmpalt":     CmpAlt,
-		"cmpexcept":  CmpExcept,
-		"cmpprefix":  CmpPrefix,
-		"mkplayer":   MkPlayer,
-		"noprocs":    NoProcs,
-		"transcript": Transcript,
-	}
 }
 
 // environ rebuilds the script's environment for a program started by a command.
@@ -181,228 +161,6 @@ func (b *boundedBuffer) contains(text string) bool {
 	return bytes.Contains(b.buf.Bytes(), []byte(text))
 }
 
-// Run runs a program and checks its exit status. Its stdout and stderr become the script's
-// stdout and stderr (for cmp, stdout, stderr), kept up to 1 MiB each.
-//
-//	run -status 1 2310dealer onlyone     # must exit with status 1
-//	run -status signal:SEGV ./crasher     # must die by SIGSEGV
-//	run -status any -timeout 5s ./prog   # any status, but within 5 seconds
-//	run -signal HUP -after-stdout 'Player 0' -status any 2310dealer d p 2310A 2310A
-//
-// The program runs in its own process group, in the script's current directory, with the
-// script's environment (a variable the script set itself must be named with -env NAME).
-// At the deadline (default 10s, or $GAUNTLET_TIMEOUT) the whole group is killed and the command fails. When the
-// program has exited, anything still running in its group is killed and the command fails:
-// a program must not leave processes behind. (`noprocs` also finds those that left the group.)
-func Run(ts *testscript.TestScript, neg bool, args []string) {
-	if neg {
-		ts.Fatalf("run: use -status instead of '!'")
-	}
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	status := fs.String("status", "0", "expected exit status: N, signal:NAME, or any; alternatives after commas")
-	defTimeout := DefaultTimeout
-	if d, err := time.ParseDuration(ts.Getenv(TimeoutVar)); err == nil && d > 0 {
-		defTimeout = d
-	}
-	timeout := fs.Duration("timeout", defTimeout, "deadline")
-	stdin := fs.String("stdin", "", "file to use as stdin (default: empty)")
-	sigName := fs.String("signal", "", "signal to send")
-	after := fs.Duration("after", 0, "send the signal this long after the start")
-	afterOut := fs.String("after-stdout", "", "send the signal once stdout contains this text")
-	afterErr := fs.String("after-stderr", "", "send the signal once stderr contains this text")
-	noFiles := fs.Bool("nofiles", false, "also fail when the program creates or changes files in the folder")
-	allowLeft := map[string]bool{}
-	fs.Func("allow", "a process of this command name left running is killed without failing (repeatable)", func(s string) error { allowLeft[s] = true; return nil })
-	var extraEnv []string
-	fs.Func("env", "pass this script variable too", func(s string) error { extraEnv = append(extraEnv, s); return nil })
-	if err := fs.Parse(args); err != nil {
-		ts.Fatalf("run: %v", err)
-	}
-	if fs.NArg() == 0 {
-		ts.Fatalf("usage: run [flags] PROG [ARGS...]")
-	}
-	var sig syscall.Signal
-	if *sigName != "" {
-		s, err := faults.ParseSignal(*sigName)
-		if err != nil {
-			ts.Fatalf("run: %v", err)
-		}
-		sig = s
-	}
-	// The program is looked up in the script's PATH, not the test process's.
-	prog := fs.Arg(0)
-	if strings.Contains(prog, "/") {
-		prog = ts.MkAbs(prog)
-	} else if p, err := lookPath(prog, ts.Getenv("PATH")); err == nil {
-		prog = p
-	} else {
-		ts.Fatalf("run: %s: executable file not found in $PATH", prog)
-	}
-	stdinStream := sandbox.Null
-	if *stdin != "" {
-		f, err := os.Open(ts.MkAbs(*stdin))
-		ts.Check(err)
-		defer f.Close()
-		stdinStream = sandbox.File(f)
-	}
-	// The program runs in the sandbox (its own session and process group, resource limits,
-	// the deadline, the hygiene audit) in the script's folder: as a sandbox user of its own
-	// that is handed the folder when SandboxUserVar asks for it, else as the harness's own
-	// user.
-	var limits sandbox.Limits
-	if j := ts.Getenv(LimitsVar); j != "" {
-		if err := json.Unmarshal([]byte(j), &limits); err != nil {
-			ts.Fatalf("run: harness error: $%s: %v", LimitsVar, err)
-		}
-	}
-	cfg := sandbox.Config{
-		Limits:      limits,
-		WorkDir:     ts.MkAbs("."),
-		Identity:    sandbox.Identity{Same: ts.Getenv(SandboxUserVar) != "1"},
-		GiveWorkDir: true,
-		Deadline:    *timeout,
-		Env:         environ(ts, extraEnv),
-	}
-	box, _ := ts.Value(caseBoxKey{}).(*caseBox)
-	judge := judges[filepath.Base(prog)]
-	cwd, boxCwd := ts.MkAbs("."), ""
-	if box != nil {
-		var err error
-		if boxCwd, err = box.dirs(cwd); err != nil {
-			ts.Fatalf("run: harness error: %v", err)
-		}
-		// Graded: the judge runs as root in the script's folder and starts the subject as
-		// the case's user in box/; the subject runs as that user in box/, with its inputs.
-		cfg.Box = &sandbox.Box{Keep: box.keep}
-		cfg.GiveWorkDir = false
-		if box.group != nil {
-			cfg.Cgroup = box.group.ProcFiles()
-		}
-		if judge {
-			cfg.Identity = sandbox.Identity{Same: true}
-			cfg.Env = append(cfg.Env, fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, box.lease.UID(), box.lease.GID(), boxCwd))
-		} else {
-			if err := box.giveInputs(cwd, boxCwd, fs.Args()[1:]); err != nil {
-				ts.Fatalf("run: harness error: inputs: %v", err)
-			}
-			cfg.Identity = sandbox.Identity{Lease: box.lease}
-			cfg.WorkDir = boxCwd
-		}
-	}
-	g, err := sandbox.Start(cfg, sandbox.Spec{Name: "subject", Path: prog, Args: fs.Args()[1:],
-		Stdin: stdinStream, Stdout: sandbox.Pipe, Stderr: sandbox.Pipe})
-	if err != nil {
-		ts.Fatalf("run: %s: %v", fs.Arg(0), err)
-	}
-	p := g.Procs()[0]
-	var out, errOut boundedBuffer
-	var readers sync.WaitGroup
-	for _, c := range []struct {
-		r   io.Reader
-		dst *boundedBuffer
-	}{{p.Stdout(), &out}, {p.Stderr(), &errOut}} {
-		readers.Add(1)
-		go func(r io.Reader, dst *boundedBuffer) {
-			defer readers.Done()
-			io.Copy(dst, r)
-		}(c.r, c.dst)
-	}
-	start := time.Now()
-	sent := sig == 0
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	// The sandbox enforces the deadline while it waits; watch the output meanwhile.
-	finished := make(chan *sandbox.Result, 1)
-	go func() { finished <- g.Wait() }()
-	overflowed := false
-	var res *sandbox.Result
-watch:
-	for {
-		select {
-		case res = <-finished:
-			break watch
-		case <-tick.C:
-			if out.overflowed() || errOut.overflowed() {
-				// Past the capture bound the rest would be thrown away: stop it now.
-				overflowed = true
-				res = g.Stop()
-				break watch
-			}
-			if sent {
-				continue
-			}
-			ready := (*afterOut == "" && *afterErr == "" && time.Since(start) >= *after) ||
-				(*afterOut != "" && out.contains(*afterOut)) ||
-				(*afterErr != "" && errOut.contains(*afterErr))
-			if ready {
-				// To the program only, not its group: a hub's players must not get it too.
-				syscall.Kill(p.Pid(), sig)
-				ts.Logf("run: sent %v to %s after %v", sig, fs.Arg(0), time.Since(start).Round(time.Millisecond))
-				sent = true
-			}
-		}
-	}
-	readers.Wait()
-	if box != nil {
-		if err := box.takeResults(cwd, boxCwd); err != nil {
-			ts.Fatalf("run: harness error: results: %v", err)
-		}
-	}
-	pr := res.Procs[0]
-	totals := ""
-	if box != nil {
-		totals = box.totalsReached()
-	}
-	if judge && pr.Exit != (sandbox.Exit{}) {
-		// The judge's own account, for the grader (see JudgeOutputFile).
-		writeNoFollow(filepath.Join(filepath.Dir(ts.Getenv("WORK")), JudgeOutputFile), out.bytes(), 0o644, -1, -1)
-	}
-	ts.Stdout().Write(out.bytes())
-	ts.Stderr().Write(errOut.bytes())
-	got := describeSandboxExit(pr.Exit)
-	ts.Logf("run: %s: %s in %v", fs.Arg(0), got, res.Duration.Round(time.Millisecond))
-	for _, w := range res.Warnings {
-		ts.Logf("run: note: %s", w)
-	}
-	var leftovers []string
-	for _, f := range res.Hygiene.Findings {
-		if f.Kind == hygiene.LeftRunning && allowLeft[commandName(f.Command)] {
-			ts.Logf("run: allowed and killed: %s", f)
-			continue
-		}
-		if f.Kind != hygiene.LeftRunning && f.Kind != hygiene.Zombie {
-			if *noFiles {
-				leftovers = append(leftovers, f.String())
-			}
-			continue
-		}
-		leftovers = append(leftovers, f.String())
-	}
-	switch {
-	case len(res.Errors) > 0:
-		ts.Fatalf("run: harness error: %s", strings.Join(res.Errors, "; "))
-	case res.DeadlinePassed:
-		diag := ""
-		if res.Hang != nil {
-			diag = " (" + res.Hang.String() + ")"
-		}
-		ts.Fatalf("run: %s did not finish within %v (killed)%s", fs.Arg(0), *timeout, diag)
-	case !sent && !overflowed:
-		ts.Fatalf("run: %s ended (%s) before the moment to send %v came", fs.Arg(0), got, sig)
-	case overflowed || out.dropped > 0 || errOut.dropped > 0:
-		ts.Fatalf("run: %s wrote more than %d bytes (stdout %d and stderr %d bytes over)", fs.Arg(0), MaxCapture, out.dropped, errOut.dropped)
-	case pr.Limit != "":
-		ts.Fatalf("run: %s ran into the %s limit (%s)", fs.Arg(0), pr.Limit, got)
-	case totals != "":
-		ts.Fatalf("run: %s ran into the %s limit of the whole case (%s)", fs.Arg(0), totals, got)
-	case !statusMatches(ts, *status, got, judgeAlternative(judge, out.bytes())):
-		ts.Fatalf("run: %s: want exit %s, got %s", fs.Arg(0), strings.ReplaceAll(*status, ",", " or "), got)
-	case len(leftovers) > 0:
-		ts.Fatalf("run: %s exited but left processes running or files behind: %s", fs.Arg(0), strings.Join(leftovers, "; "))
-	}
-}
-
 // statusMatches checks the exit status against the wanted one and its alternatives. A
 // match on an alternative is recorded as lenient, described by why when it is not empty.
 func statusMatches(ts *testscript.TestScript, want, got, why string) bool {
@@ -449,7 +207,7 @@ func Lenient(ts *testscript.TestScript, what string) {
 //	cmpalt stderr want.stderr also-ok.stderr
 func CmpAlt(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
-		ts.Fatalf("usage: cmpalt stdout|stderr|FILE WANT [ALT...]")
+		ts.Fatalf("%s", usage("cmpalt"))
 	}
 	cmpAlternatives(ts, "cmpalt", nil, args[0], args[1:])
 }
@@ -463,7 +221,7 @@ func CmpAlt(ts *testscript.TestScript, neg bool, args []string) {
 //	cmpexcept ' scored ' stderr want.stderr
 func CmpExcept(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 3 {
-		ts.Fatalf("usage: cmpexcept REGEXP stdout|stderr|FILE WANT [ALT...]")
+		ts.Fatalf("%s", usage("cmpexcept"))
 	}
 	re, err := regexp.Compile(args[0])
 	if err != nil {
@@ -528,7 +286,7 @@ func withoutLines(text string, skip *regexp.Regexp) string {
 //	cmpprefix stderr want.stderr
 func CmpPrefix(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
-		ts.Fatalf("usage: cmpprefix stdout|stderr|FILE WANT")
+		ts.Fatalf("%s", usage("cmpprefix"))
 	}
 	got, want := ts.ReadFile(args[0]), ts.ReadFile(args[1])
 	if strings.HasPrefix(got, want) {
@@ -590,7 +348,7 @@ func lookPath(name, path string) (string, error) {
 //	run -status 5 2310dealer d1.deck p1.path 2310A quitter
 func MkPlayer(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 {
-		ts.Fatalf("usage: mkplayer NAME [MOCKPLAYER-FLAGS...]")
+		ts.Fatalf("%s", usage("mkplayer"))
 	}
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\nexec mockplayer")
@@ -619,7 +377,7 @@ func NoProcs(ts *testscript.TestScript, neg bool, args []string) {
 		args = args[2:]
 	}
 	if len(args) > 0 {
-		ts.Fatalf("usage: noprocs [-allow NAME]...")
+		ts.Fatalf("%s", usage("noprocs"))
 	}
 	marker := []byte(MarkerVar + "=" + ts.Getenv(MarkerVar) + "\x00")
 	var left []markedProc
@@ -693,7 +451,7 @@ func Transcript(ts *testscript.TestScript, neg bool, args []string) {
 	fs.SetOutput(io.Discard)
 	who := fs.String("who", "", "keep only the lines from or to this party")
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 || neg {
-		ts.Fatalf("usage: transcript [-who NAME] FILE...")
+		ts.Fatalf("%s", usage("transcript"))
 	}
 	var lists [][]transcript.Event
 	for _, name := range fs.Args() {

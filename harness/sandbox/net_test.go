@@ -1,0 +1,98 @@
+package sandbox_test
+
+import (
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"gauntlet/harness/sandbox"
+)
+
+// TestNetIsSharedByTheRunsThatJoinIt starts a server in a box that joins a shared network
+// namespace and checks who reaches it: the harness through Net.Do and another boxed run
+// that joins the namespace do; a box with a network of its own and the machine's loopback
+// do not.
+func TestNetIsSharedByTheRunsThatJoinIt(t *testing.T) {
+	boxOrSkip(t)
+	n, err := sandbox.NewNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	var port int
+	if err := n.Do(func() error {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		port = ln.Addr().(*net.TCPAddr).Port
+		return ln.Close()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	shared := sandbox.Config{Box: &sandbox.Box{Net: n}, Deadline: 10 * time.Second}
+	srv, err := sandbox.Start(shared, sandbox.Spec{Path: prog("tcpserve"), Args: []string{strconv.Itoa(port), "2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waited := false
+	defer func() {
+		if !waited {
+			srv.Stop()
+		}
+	}()
+	// The harness, in the namespace: the server's first answer, once it listens.
+	var first string
+	for start := time.Now(); first == "" && time.Since(start) < 5*time.Second; {
+		n.Do(func() error {
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				time.Sleep(10 * time.Millisecond)
+				return err
+			}
+			defer c.Close()
+			b, err := io.ReadAll(c)
+			first = string(b)
+			return err
+		})
+	}
+	if first != "hello 2\n" {
+		t.Fatalf("the harness in the shared namespace read %q from the server, want %q", first, "hello 2\n")
+	}
+	if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+		b, _ := io.ReadAll(io.LimitReader(c, 64))
+		c.Close()
+		if strings.HasPrefix(string(b), "hello") {
+			t.Errorf("the machine's loopback reached the boxed server: %q", b)
+		}
+	}
+	client := `(exec 3<>/dev/tcp/127.0.0.1/` + strconv.Itoa(port) + ` && cat <&3) 2>/dev/null || echo "cut off"`
+	for _, tc := range []struct {
+		name string
+		cfg  sandbox.Config
+		want string
+	}{
+		{"a box of its own", sandbox.Config{Box: &sandbox.Box{}}, "cut off\n"},
+		{"a box that joins the namespace", shared, "hello 1\n"},
+	} {
+		res, err := sandbox.Run(tc.cfg, sandbox.Spec{Path: "/bin/bash", Args: []string{"-c", client}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(res.Procs[0].Stdout); got != tc.want {
+			t.Errorf("%s: the client said %q, want %q (stderr %q)", tc.name, got, tc.want, res.Procs[0].Stderr)
+		}
+	}
+	res, waited := srv.Wait(), true
+	if e := res.Procs[0].Exit; e != (sandbox.Exit{}) {
+		t.Errorf("the server: %+v, want exit 0 after its two answers (stderr %q)", e, res.Procs[0].Stderr)
+	}
+	n.Close()
+	if err := n.Do(func() error { return nil }); err != sandbox.ErrNetClosed {
+		t.Errorf("Do after Close: %v, want ErrNetClosed", err)
+	}
+}

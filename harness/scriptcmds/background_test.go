@@ -1,0 +1,208 @@
+package scriptcmds
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain makes this test binary also the two small TCP programs the network commands'
+// scripts run (testscript puts them in the scripts' PATH).
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"tcpserve": func() { os.Exit(tcpServe(os.Args[1:])) },
+		"tcpget":   func() { os.Exit(tcpGet(os.Args[1:])) },
+	})
+}
+
+// tcpServe is `tcpserve PORT N`: it listens on 127.0.0.1:PORT and answers N connections
+// with "hello K" (K counting down), then exits 0.
+func tcpServe(args []string) int {
+	if len(args) != 2 {
+		return 2
+	}
+	n, _ := strconv.Atoi(args[1])
+	ln, err := net.Listen("tcp", "127.0.0.1:"+args[0])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	for ; n > 0; n-- {
+		c, err := ln.Accept()
+		if err != nil {
+			return 1
+		}
+		fmt.Fprintf(c, "hello %d\n", n)
+		c.Close()
+	}
+	return 0
+}
+
+// tcpGet is `tcpget PORT`: it prints what 127.0.0.1:PORT says, or exits 1 when it cannot
+// connect.
+func tcpGet(args []string) int {
+	if len(args) != 1 {
+		return 2
+	}
+	c, err := net.Dial("tcp", "127.0.0.1:"+args[0])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	io.Copy(os.Stdout, c)
+	return 0
+}
+
+// A background run goes on while the script runs other commands; await makes its output
+// the script's and checks its status.
+func TestBackgroundRunIsAwaited(t *testing.T) {
+	r := runScript(t, `run sh -c 'sleep 0.3; echo late' &slow&
+run sh -c 'echo now'
+stdout '^now$'
+await slow
+stdout '^late$'
+! stdout now
+run sh -c 'echo a' &
+run sh -c 'sleep 0.1; echo b' &
+await
+stdout '^a\nb$'
+`)
+	if !r.Passed {
+		t.Fatalf("script failed:\n%s", r.Log)
+	}
+}
+
+// await makes run's checks, and fails on a name it does not know.
+func TestAwaitFails(t *testing.T) {
+	for _, tc := range []struct{ name, script, why string }{
+		{"wrong status", "run -status 0 sh -c 'exit 3' &b&\nawait b\n", "want exit 0, got 3"},
+		{"deadline", "run -timeout 200ms sleep 30 &b&\nawait b\n", "did not finish within 200ms"},
+		{"unknown name", "run sh -c 'exit 0' &b&\nawait c\n", "no background run named c (running: b)"},
+		{"a name twice", "run sleep 1 &b&\nrun sleep 1 &b&\n", "a background run named b is already running"},
+		{"usage", "await a b\n", "usage: await [NAME]"},
+		{"noprocs finds a run still in the background", "run sleep 30 &b&\nnoprocs\n", "noprocs: still running"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := runScript(t, tc.script)
+			if r.Passed || !strings.Contains(r.Log, tc.why) {
+				t.Fatalf("want a failure mentioning %q:\n%s", tc.why, r.Log)
+			}
+		})
+	}
+}
+
+// A background run nobody awaited is stopped when the script ends, and the script does
+// not wait for its deadline.
+func TestUnawaitedRunIsStopped(t *testing.T) {
+	start := time.Now()
+	r := runScript(t, "run sleep 31.25 &b&\n")
+	if !r.Passed {
+		t.Fatalf("script failed:\n%s", r.Log)
+	}
+	if d := time.Since(start); d > 8*time.Second {
+		t.Errorf("the script took %v: it waited for the background run", d)
+	}
+	if left := processesWithArg("31.25"); len(left) > 0 {
+		t.Errorf("the background run outlived the script: pids %v", left)
+	}
+}
+
+// processesWithArg lists the pids of processes one of whose arguments is arg.
+func processesWithArg(arg string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		for _, a := range strings.Split(string(b), "\x00") {
+			if a == arg {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
+
+// networkScript is a server in the background on a free port and a client after it.
+const networkScript = `freeport PORT
+run tcpserve $PORT 1 &srv&
+waitport $PORT
+run tcpget $PORT
+stdout '^hello 1$'
+await srv
+`
+
+// A server started in the background on a free port is reached by a client run after it.
+func TestServerInTheBackground(t *testing.T) {
+	if r := runScript(t, networkScript); !r.Passed {
+		t.Fatalf("script failed:\n%s", r.Log)
+	}
+}
+
+// In a graded case every run has a box of its own, yet the background server and the
+// client meet on the case's shared loopback.
+func TestBoxedServerInTheBackground(t *testing.T) {
+	if r := runBoxed(t, networkScript); !r.Passed {
+		t.Fatalf("script failed:\n%s", r.Log)
+	}
+}
+
+func TestWaitPortFails(t *testing.T) {
+	for _, tc := range []struct{ name, script, why string }{
+		{"nothing listens", "freeport PORT\nwaitport -timeout 200ms $PORT\n", "nothing listens on 127.0.0.1:"},
+		{"not a port", "waitport x\n", `"x" is not a port`},
+		{"freeport usage", "freeport\n", "usage: freeport NAME"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runScript(t, tc.script)
+			if r.Passed || !strings.Contains(r.Log, tc.why) {
+				t.Fatalf("want a failure mentioning %q:\n%s", tc.why, r.Log)
+			}
+		})
+	}
+}
+
+// help prints the usage of one command or of all, and a wrong call says the usage.
+func TestHelp(t *testing.T) {
+	r := runScript(t, "help waitport\nstdout '^  waitport \\[-timeout D\\] PORT\\n      waits until'\nhelp\nstdout '^  transcript '\n")
+	if !r.Passed {
+		t.Fatalf("script failed:\n%s", r.Log)
+	}
+	r = runScript(t, "cmpprefix stdout\n")
+	if r.Passed || !strings.Contains(r.Log, "usage: cmpprefix stdout|stderr|FILE WANT") {
+		t.Fatalf("a wrong call does not say the usage:\n%s", r.Log)
+	}
+}
+
+// docs/mocks.md's table of commands gives each command's usage as the commands do.
+func TestDocsListEveryCommand(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/mocks.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z]+)( [^`]*)?` \\|").FindAllStringSubmatch(string(doc), -1) {
+		rows[m[1]] = strings.ReplaceAll(strings.TrimPrefix(m[2], " "), `\|`, "|")
+	}
+	for _, c := range commands() {
+		got, ok := rows[c.name]
+		switch {
+		case !ok:
+			t.Errorf("docs/mocks.md's table has no row for %s", c.name)
+		case got != c.args:
+			t.Errorf("docs/mocks.md gives %s's usage as\n\t%s\nthe command says\n\t%s", c.name, got, c.args)
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package scriptcmds
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"gauntlet/harness/sandbox"
+	"gauntlet/harness/tcp"
+)
+
+// network returns the case's network namespace, made on first use: a graded case's runs
+// each get a loopback of their own, but from the first background run (or freeport, or
+// waitport) on they share this one, so that a server left running in the background and
+// the clients run after it meet.
+func (b *caseBox) network(ts *testscript.TestScript) (*sandbox.Net, error) {
+	if b.net == nil {
+		n, err := sandbox.NewNet()
+		if err != nil {
+			return nil, fmt.Errorf("the case's network: %w", err)
+		}
+		b.net = n
+		ts.Defer(func() { n.Close() })
+	}
+	return b.net, nil
+}
+
+// inCaseNetwork runs f where the case's programs meet over the loopback: in the case's
+// network namespace when the case is graded (boxed), else in the harness's own.
+func inCaseNetwork(ts *testscript.TestScript, f func() error) error {
+	if box, _ := ts.Value(caseBoxKey{}).(*caseBox); box != nil {
+		n, err := box.network(ts)
+		if err != nil {
+			return err
+		}
+		return n.Do(f)
+	}
+	return f()
+}
+
+// FreePort sets the script variable NAME to a TCP port of 127.0.0.1 that nothing listens
+// on, where the case's programs meet (see Run), for a server the case starts with it.
+// Another program may take the port before the server does: on this machine's loopback
+// outside grading, not in a graded case's own network.
+//
+//	freeport PORT
+//	run -env PORT server $PORT &srv&
+func FreePort(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 || args[0] == "" {
+		ts.Fatalf("%s", usage("freeport"))
+	}
+	port := 0
+	err := inCaseNetwork(ts, func() error {
+		ln, err := tcp.Listen("127.0.0.1", 0)
+		if err != nil {
+			return err
+		}
+		port = ln.Port
+		return ln.Close()
+	})
+	if err != nil {
+		ts.Fatalf("freeport: harness error: %v", err)
+	}
+	ts.Setenv(args[0], strconv.Itoa(port))
+}
+
+// WaitPort waits until a program listens on the TCP port PORT of 127.0.0.1, where the
+// case's programs meet: for a server started in the background, before its clients run.
+// It looks at the kernel's table of sockets and never connects, so a server that plays
+// with its first client only still has it. It fails after the deadline (default: run's).
+//
+//	run -env PORT server $PORT &srv&
+//	waitport $PORT
+func WaitPort(ts *testscript.TestScript, neg bool, args []string) {
+	fs := flag.NewFlagSet("waitport", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	timeout := fs.Duration("timeout", runTimeout(ts), "deadline")
+	if err := fs.Parse(args); err != nil || neg || fs.NArg() != 1 {
+		ts.Fatalf("%s", usage("waitport"))
+	}
+	port, err := strconv.Atoi(fs.Arg(0))
+	if err != nil || port < 1 || port > 65535 {
+		ts.Fatalf("waitport: %q is not a port\n%s", fs.Arg(0), usage("waitport"))
+	}
+	start := time.Now()
+	for {
+		listening := false
+		if err := inCaseNetwork(ts, func() error {
+			var err error
+			listening, err = listensOn(port)
+			return err
+		}); err != nil {
+			ts.Fatalf("waitport: harness error: %v", err)
+		}
+		if listening {
+			ts.Logf("waitport: %d is listened on after %v", port, time.Since(start).Round(time.Millisecond))
+			return
+		}
+		if time.Since(start) >= *timeout {
+			ts.Fatalf("waitport: nothing listens on 127.0.0.1:%d after %v", port, *timeout)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// listensOn reports whether a TCP socket of the calling thread's network namespace
+// listens on port, on IPv4 or IPv6, from /proc's tables: lines "sl local rem st ..." with
+// local "HEXADDR:HEXPORT" and st 0A for LISTEN.
+func listensOn(port int) (bool, error) {
+	want := fmt.Sprintf(":%04X", port)
+	for _, table := range []string{"/proc/thread-self/net/tcp", "/proc/thread-self/net/tcp6"} {
+		f, err := os.Open(table)
+		if os.IsNotExist(err) && strings.HasSuffix(table, "6") {
+			continue // no IPv6 here
+		}
+		if err != nil {
+			return false, err
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			fields := strings.Fields(sc.Text())
+			if len(fields) > 3 && strings.HasSuffix(fields[1], want) && fields[3] == "0A" {
+				f.Close()
+				return true, nil
+			}
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			return false, err
+		}
+	}
+	return false, nil
+}
+
+// runTimeout is run's default deadline: $GAUNTLET_TIMEOUT, or DefaultTimeout.
+func runTimeout(ts *testscript.TestScript) time.Duration {
+	if d, err := time.ParseDuration(ts.Getenv(TimeoutVar)); err == nil && d > 0 {
+		return d
+	}
+	return DefaultTimeout
+}

@@ -1,0 +1,321 @@
+package scriptcmds
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"gauntlet/harness/faults"
+	"gauntlet/harness/hygiene"
+	"gauntlet/harness/mockhub"
+	"gauntlet/harness/sandbox"
+)
+
+// Run runs a program and checks its exit status. Its stdout and stderr become the script's
+// stdout and stderr (for cmp, stdout, stderr), kept up to 1 MiB each.
+//
+//	run -status 1 2310dealer onlyone     # must exit with status 1
+//	run -status signal:SEGV ./crasher     # must die by SIGSEGV
+//	run -status any -timeout 5s ./prog   # any status, but within 5 seconds
+//	run -signal HUP -after-stdout 'Player 0' -status any 2310dealer d p 2310A 2310A
+//	run -env PORT server $PORT &srv&     # in the background: `await srv` checks it
+//
+// The program runs in its own process group, in the script's current directory, with the
+// script's environment (a variable the script set itself must be named with -env NAME).
+// At the deadline (default 10s, or $GAUNTLET_TIMEOUT) the whole group is killed and the command fails. When the
+// program has exited, anything still running in its group is killed and the command fails:
+// a program must not leave processes behind. (`noprocs` also finds those that left the group.)
+//
+// A last argument `&` or `&NAME&` runs the program in the background, as testscript's exec
+// does: the command returns at once, and `await` (NAME, or all) waits for it and makes the
+// same checks. In a graded case, runs of the case meet on one loopback from the first
+// background run on (see caseNet).
+func Run(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("run: use -status instead of '!'")
+	}
+	bgName, background := "", false
+	if n := len(args); n > 0 && backgroundMark.MatchString(args[n-1]) {
+		bgName, background = strings.Trim(args[n-1], "&"), true
+		args = args[:n-1]
+	}
+	r := startRun(ts, args, background)
+	if background {
+		backgroundRuns(ts).add(ts, bgName, r)
+		return
+	}
+	r.finish(ts)
+}
+
+// backgroundMark is a last argument that sends a run to the background: & or &NAME&.
+var backgroundMark = regexp.MustCompile(`^&(\w+&)?$`)
+
+// aRun is a program run started: what its checks need once it ends.
+type aRun struct {
+	name             string // the program as the script wrote it
+	status           string
+	timeout          time.Duration
+	sig              syscall.Signal
+	noFiles          bool
+	allowLeft        map[string]bool
+	judge            bool
+	box              *caseBox
+	cwd, boxCwd      string
+	stdin            *os.File
+	g                *sandbox.Group
+	out, errOut      boundedBuffer
+	done             chan struct{} // closed once the program ended and its streams drained
+	res              *sandbox.Result
+	sent, overflowed bool
+	sentAfter        time.Duration // when the signal went, for the log
+}
+
+// startRun parses run's arguments, starts the program and watches it until it ends, in a
+// goroutine of its own.
+func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	status := fs.String("status", "0", "expected exit status: N, signal:NAME, or any; alternatives after commas")
+	timeout := fs.Duration("timeout", runTimeout(ts), "deadline")
+	stdin := fs.String("stdin", "", "file to use as stdin (default: empty)")
+	sigName := fs.String("signal", "", "signal to send")
+	after := fs.Duration("after", 0, "send the signal this long after the start")
+	afterOut := fs.String("after-stdout", "", "send the signal once stdout contains this text")
+	afterErr := fs.String("after-stderr", "", "send the signal once stderr contains this text")
+	noFiles := fs.Bool("nofiles", false, "also fail when the program creates or changes files in the folder")
+	allowLeft := map[string]bool{}
+	fs.Func("allow", "a process of this command name left running is killed without failing (repeatable)", func(s string) error { allowLeft[s] = true; return nil })
+	var extraEnv []string
+	fs.Func("env", "pass this script variable too", func(s string) error { extraEnv = append(extraEnv, s); return nil })
+	if err := fs.Parse(args); err != nil {
+		ts.Fatalf("run: %v\n%s", err, usage("run"))
+	}
+	if fs.NArg() == 0 {
+		ts.Fatalf("%s", usage("run"))
+	}
+	r := &aRun{name: fs.Arg(0), status: *status, timeout: *timeout, noFiles: *noFiles,
+		allowLeft: allowLeft, done: make(chan struct{})}
+	if *sigName != "" {
+		s, err := faults.ParseSignal(*sigName)
+		if err != nil {
+			ts.Fatalf("run: %v", err)
+		}
+		r.sig = s
+	}
+	// The program is looked up in the script's PATH, not the test process's.
+	prog := fs.Arg(0)
+	if strings.Contains(prog, "/") {
+		prog = ts.MkAbs(prog)
+	} else if p, err := lookPath(prog, ts.Getenv("PATH")); err == nil {
+		prog = p
+	} else {
+		ts.Fatalf("run: %s: executable file not found in $PATH", prog)
+	}
+	stdinStream := sandbox.Null
+	if *stdin != "" {
+		f, err := os.Open(ts.MkAbs(*stdin))
+		ts.Check(err)
+		r.stdin = f
+		stdinStream = sandbox.File(f)
+	}
+	// The program runs in the sandbox (its own session and process group, resource limits,
+	// the deadline, the hygiene audit) in the script's folder: as a sandbox user of its own
+	// that is handed the folder when SandboxUserVar asks for it, else as the harness's own
+	// user.
+	var limits sandbox.Limits
+	if j := ts.Getenv(LimitsVar); j != "" {
+		if err := json.Unmarshal([]byte(j), &limits); err != nil {
+			ts.Fatalf("run: harness error: $%s: %v", LimitsVar, err)
+		}
+	}
+	cfg := sandbox.Config{
+		Limits:      limits,
+		WorkDir:     ts.MkAbs("."),
+		Identity:    sandbox.Identity{Same: ts.Getenv(SandboxUserVar) != "1"},
+		GiveWorkDir: true,
+		Deadline:    *timeout,
+		Env:         environ(ts, extraEnv),
+	}
+	r.box, _ = ts.Value(caseBoxKey{}).(*caseBox)
+	r.judge = judges[filepath.Base(prog)]
+	r.cwd = ts.MkAbs(".")
+	if box := r.box; box != nil {
+		var err error
+		if r.boxCwd, err = box.dirs(r.cwd); err != nil {
+			ts.Fatalf("run: harness error: %v", err)
+		}
+		// Graded: the judge runs as root in the script's folder and starts the subject as
+		// the case's user in box/; the subject runs as that user in box/, with its inputs.
+		cfg.Box = &sandbox.Box{Keep: box.keep}
+		if background {
+			// A program in the background is there to be reached by the case's later runs.
+			if _, err := box.network(ts); err != nil {
+				ts.Fatalf("run: harness error: %v", err)
+			}
+		}
+		cfg.Box.Net = box.net
+		cfg.GiveWorkDir = false
+		if box.group != nil {
+			cfg.Cgroup = box.group.ProcFiles()
+		}
+		if r.judge {
+			cfg.Identity = sandbox.Identity{Same: true}
+			cfg.Env = append(cfg.Env, fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, box.lease.UID(), box.lease.GID(), r.boxCwd))
+		} else {
+			if err := box.giveInputs(r.cwd, r.boxCwd, fs.Args()[1:]); err != nil {
+				ts.Fatalf("run: harness error: inputs: %v", err)
+			}
+			cfg.Identity = sandbox.Identity{Lease: box.lease}
+			cfg.WorkDir = r.boxCwd
+		}
+	}
+	g, err := sandbox.Start(cfg, sandbox.Spec{Name: "subject", Path: prog, Args: fs.Args()[1:],
+		Stdin: stdinStream, Stdout: sandbox.Pipe, Stderr: sandbox.Pipe})
+	if err != nil {
+		if r.stdin != nil {
+			r.stdin.Close()
+		}
+		ts.Fatalf("run: %s: %v", fs.Arg(0), err)
+	}
+	r.g = g
+	go r.watch(*after, *afterOut, *afterErr)
+	return r
+}
+
+// watch drains the program's streams, sends the signal at its moment, stops the program
+// once an output passed the capture bound, and records how the run ended.
+func (r *aRun) watch(after time.Duration, afterOut, afterErr string) {
+	defer close(r.done)
+	p := r.g.Procs()[0]
+	var readers sync.WaitGroup
+	for _, c := range []struct {
+		r   io.Reader
+		dst *boundedBuffer
+	}{{p.Stdout(), &r.out}, {p.Stderr(), &r.errOut}} {
+		readers.Add(1)
+		go func(src io.Reader, dst *boundedBuffer) {
+			defer readers.Done()
+			io.Copy(dst, src)
+		}(c.r, c.dst)
+	}
+	start := time.Now()
+	r.sent = r.sig == 0
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	// The sandbox enforces the deadline while it waits; watch the output meanwhile.
+	finished := make(chan *sandbox.Result, 1)
+	go func() { finished <- r.g.Wait() }()
+watch:
+	for {
+		select {
+		case r.res = <-finished:
+			break watch
+		case <-tick.C:
+			if r.out.overflowed() || r.errOut.overflowed() {
+				// Past the capture bound the rest would be thrown away: stop it now.
+				r.overflowed = true
+				r.res = r.g.Stop()
+				break watch
+			}
+			if r.sent {
+				continue
+			}
+			ready := (afterOut == "" && afterErr == "" && time.Since(start) >= after) ||
+				(afterOut != "" && r.out.contains(afterOut)) ||
+				(afterErr != "" && r.errOut.contains(afterErr))
+			if ready {
+				// To the program only, not its group: a hub's players must not get it too.
+				syscall.Kill(p.Pid(), r.sig)
+				r.sentAfter = time.Since(start)
+				r.sent = true
+			}
+		}
+	}
+	readers.Wait()
+	if r.stdin != nil {
+		r.stdin.Close()
+	}
+}
+
+// stop ends a run that is still going (a background run nobody awaited) and waits for it.
+func (r *aRun) stop() {
+	r.g.Stop()
+	<-r.done
+}
+
+// finish waits for the run to end, makes its output the script's, and checks it: the exit
+// status, the deadline, the limits, the capture bound and what it left behind.
+func (r *aRun) finish(ts *testscript.TestScript) {
+	<-r.done
+	if r.sig != 0 && r.sent {
+		ts.Logf("run: sent %v to %s after %v", r.sig, r.name, r.sentAfter.Round(time.Millisecond))
+	}
+	if r.box != nil {
+		if err := r.box.takeResults(r.cwd, r.boxCwd); err != nil {
+			ts.Fatalf("run: harness error: results: %v", err)
+		}
+	}
+	res := r.res
+	pr := res.Procs[0]
+	totals := ""
+	if r.box != nil {
+		totals = r.box.totalsReached()
+	}
+	if r.judge && pr.Exit != (sandbox.Exit{}) {
+		// The judge's own account, for the grader (see JudgeOutputFile).
+		writeNoFollow(filepath.Join(filepath.Dir(ts.Getenv("WORK")), JudgeOutputFile), r.out.bytes(), 0o644, -1, -1)
+	}
+	ts.Stdout().Write(r.out.bytes())
+	ts.Stderr().Write(r.errOut.bytes())
+	got := describeSandboxExit(pr.Exit)
+	ts.Logf("run: %s: %s in %v", r.name, got, res.Duration.Round(time.Millisecond))
+	for _, w := range res.Warnings {
+		ts.Logf("run: note: %s", w)
+	}
+	var leftovers []string
+	for _, f := range res.Hygiene.Findings {
+		if f.Kind == hygiene.LeftRunning && r.allowLeft[commandName(f.Command)] {
+			ts.Logf("run: allowed and killed: %s", f)
+			continue
+		}
+		if f.Kind != hygiene.LeftRunning && f.Kind != hygiene.Zombie {
+			if r.noFiles {
+				leftovers = append(leftovers, f.String())
+			}
+			continue
+		}
+		leftovers = append(leftovers, f.String())
+	}
+	switch {
+	case len(res.Errors) > 0:
+		ts.Fatalf("run: harness error: %s", strings.Join(res.Errors, "; "))
+	case res.DeadlinePassed:
+		diag := ""
+		if res.Hang != nil {
+			diag = " (" + res.Hang.String() + ")"
+		}
+		ts.Fatalf("run: %s did not finish within %v (killed)%s", r.name, r.timeout, diag)
+	case !r.sent && !r.overflowed:
+		ts.Fatalf("run: %s ended (%s) before the moment to send %v came", r.name, got, r.sig)
+	case r.overflowed || r.out.dropped > 0 || r.errOut.dropped > 0:
+		ts.Fatalf("run: %s wrote more than %d bytes (stdout %d and stderr %d bytes over)", r.name, MaxCapture, r.out.dropped, r.errOut.dropped)
+	case pr.Limit != "":
+		ts.Fatalf("run: %s ran into the %s limit (%s)", r.name, pr.Limit, got)
+	case totals != "":
+		ts.Fatalf("run: %s ran into the %s limit of the whole case (%s)", r.name, totals, got)
+	case !statusMatches(ts, r.status, got, judgeAlternative(r.judge, r.out.bytes())):
+		ts.Fatalf("run: %s: want exit %s, got %s", r.name, strings.ReplaceAll(r.status, ",", " or "), got)
+	case len(leftovers) > 0:
+		ts.Fatalf("run: %s exited but left processes running or files behind: %s", r.name, strings.Join(leftovers, "; "))
+	}
+}
