@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 
 	"gauntlet/harness/mockclients"
@@ -80,6 +81,22 @@ func All() []Program {
 		return out[i].Name < out[j].Name
 	})
 	return out
+}
+
+// Called returns the program this process was started as, if any: the one the file the
+// kernel ran is named after, when it is named after one, else the one argv[0] names. The
+// grader hands a subject each reference program as a hard link named after it, so that a
+// subject allowed to run one (a hub starting reference players) cannot make it another
+// program (the reference hub) by the argv[0] it passes; a symbolic link named after a
+// program (gauntlet play's, the tests') resolves to the binary's own name, and argv[0]
+// decides.
+func Called() (Program, bool) {
+	if exe, err := os.Readlink("/proc/self/exe"); err == nil {
+		if p, ok := Lookup(filepath.Base(exe)); ok {
+			return p, true
+		}
+	}
+	return Lookup(filepath.Base(os.Args[0]))
 }
 
 // Mains maps every program's name to its Main, the form testscript.RunMain registers.

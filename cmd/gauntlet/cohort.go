@@ -58,7 +58,7 @@ type cohortRun struct {
 	g        grade.Game
 	cases    []grade.Case
 	f        gradeFlags
-	bin      string
+	progs    programFolders
 	scratch  string
 	stderr   io.Writer
 	progress *progressLine // nil when stdout is not a terminal
@@ -128,7 +128,7 @@ func baseName(abs string) string {
 }
 
 // gradeCohort grades the submissions in dirs and prints the cohort table.
-func gradeCohort(g grade.Game, cases []grade.Case, dirs []string, f gradeFlags, bin, scratch string, stdout, stderr io.Writer) int {
+func gradeCohort(g grade.Game, cases []grade.Case, dirs []string, f gradeFlags, progs programFolders, scratch string, stdout, stderr io.Writer) int {
 	names, abs, err := submissionNames(dirs)
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
@@ -140,7 +140,7 @@ func gradeCohort(g grade.Game, cases []grade.Case, dirs []string, f gradeFlags, 
 			return 2
 		}
 	}
-	c := &cohortRun{g: g, cases: cases, f: f, bin: bin, scratch: scratch, stderr: stderr, start: time.Now()}
+	c := &cohortRun{g: g, cases: cases, f: f, progs: progs, scratch: scratch, stderr: stderr, start: time.Now()}
 	c.cond = sync.NewCond(&c.mu)
 	for i, d := range abs {
 		s := &submission{name: names[i], dir: d}
@@ -298,7 +298,7 @@ func (c *cohortRun) runCase(s *submission, i int) {
 
 // options are the grading options of one case run of s.
 func (c *cohortRun) options(s *submission) grade.Options {
-	return grade.Options{Jobs: 1, Timeout: c.f.timeout, BinDir: c.bin, Scratch: s.scratch, Limits: c.f.limits,
+	return grade.Options{Jobs: 1, Timeout: c.f.timeout, BinDir: c.progs.bin, Published: c.progs.published, Scratch: s.scratch, Limits: c.f.limits,
 		SandboxUsers: c.f.boxed, Unsafe: c.f.unsafe}
 }
 

@@ -250,13 +250,13 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	if scratchNote != "" {
 		fmt.Fprintf(stderr, "gauntlet grade: note: %s\n", scratchNote)
 	}
-	bin, err := programLinks(scratch)
+	progs, err := programLinks(scratch)
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: %v\n", err)
 		return 2
 	}
 	if cohort {
-		return gradeCohort(g, selectCases(cases, filter), dirs, f, bin, scratch, stdout, stderr)
+		return gradeCohort(g, selectCases(cases, filter), dirs, f, progs, scratch, stdout, stderr)
 	}
 	started := time.Now()
 	var subj grade.Subject
@@ -265,7 +265,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		// The built-in subject: the reference programs themselves.
 		subj = grade.Subject{Name: "built-in reference programs", Programs: map[string]string{}}
 		for _, p := range g.Programs {
-			subj.Programs[p.Name] = filepath.Join(bin, p.Name)
+			subj.Programs[p.Name] = progs.published[p.Name]
 		}
 	} else {
 		subj, built, err = buildSubject(g, dirs[0], scratch, f)
@@ -285,7 +285,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		close(anyStop)
 	}()
-	opt := grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, BinDir: bin,
+	opt := grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, BinDir: progs.bin, Published: progs.published,
 		Scratch: scratch, Limits: f.limits, Stop: anyStop, SandboxUsers: f.boxed, Unsafe: f.unsafe,
 		OnOutcome: live.outcome}
 	if f.keepDir != "" {
@@ -437,23 +437,41 @@ func boxDecision(f *gradeFlags, submissions bool) (notes []string, err error) {
 	return notes, nil
 }
 
-// programLinks makes a folder of links named after every reference and mock program, each
-// pointing at a copy of this binary (which runs as the program it is called by) in the same
-// folder. The copy (a hard link when it can be) is there for the sandbox users: this binary
-// may live where they cannot reach it, such as root's home or go run's build folder.
-func programLinks(scratch string) (string, error) {
+// programFolders are the reference and mock programs of a grade, in two kinds of folder
+// (see programLinks).
+type programFolders struct {
+	// bin, the grader's own (mode 0700), holds this binary and a hard link to it named
+	// after every program: the script's PATH, where the grader finds the programs it
+	// starts (judges as itself, reference programs through the sandbox, which opens the
+	// file before it drops to the case's user).
+	bin string
+	// published maps every program to the path sandbox users run it by, when a subject's
+	// hub or runner starts it or when it is the built-in subject: a hard link named after
+	// it, alone in a folder of its own whose name is drawn at random (grade.Options).
+	published map[string]string
+}
+
+// programLinks makes the grade's program folders. Every program is a hard link to a copy
+// of this binary, which runs as the program its file is named after (programs.Called), so
+// that a subject handed one reference program (a hub handed reference players) can run
+// that program and no other: it cannot rename the file, it cannot find the other folders,
+// and the file named gauntlet, which runs as anything it is called, is in a folder only
+// the grader may enter. The copy (a hard link when it can be) is there for the sandbox
+// users: this binary may live where they cannot reach it, such as root's home or go run's
+// build folder.
+func programLinks(scratch string) (programFolders, error) {
+	pf := programFolders{bin: filepath.Join(scratch, "bin"), published: map[string]string{}}
 	self, err := executable()
 	if err != nil {
-		return "", err
+		return pf, err
 	}
-	bin := filepath.Join(scratch, "bin")
-	if err := os.Mkdir(bin, 0o755); err != nil {
-		return "", err
+	if err := os.Mkdir(pf.bin, 0o700); err != nil {
+		return pf, err
 	}
-	own := filepath.Join(bin, "gauntlet")
+	own := filepath.Join(pf.bin, "gauntlet")
 	if err := os.Link(self, own); err != nil {
 		if err := copyExecutable(self, own); err != nil {
-			return "", err
+			return pf, err
 		}
 	}
 	if st, err := os.Stat(own); err != nil || st.Mode().Perm()&0o777 != 0o711 {
@@ -462,18 +480,33 @@ func programLinks(scratch string) (string, error) {
 		// read it could read the expected outputs.
 		os.Remove(own)
 		if err := copyExecutable(self, own); err != nil {
-			return "", err
+			return pf, err
 		}
 	}
+	pub := filepath.Join(scratch, "programs")
+	if err := os.Mkdir(pub, 0o711); err != nil {
+		return pf, err
+	}
 	for _, p := range programs.All() {
-		if err := os.Symlink("gauntlet", filepath.Join(bin, p.Name)); err != nil {
-			return "", err
+		if err := os.Link(own, filepath.Join(pf.bin, p.Name)); err != nil {
+			return pf, err
+		}
+		dir, err := os.MkdirTemp(pub, "")
+		if err != nil {
+			return pf, err
+		}
+		if err := os.Chmod(dir, 0o711); err != nil {
+			return pf, err
+		}
+		pf.published[p.Name] = filepath.Join(dir, p.Name)
+		if err := os.Link(own, pf.published[p.Name]); err != nil {
+			return pf, err
 		}
 	}
 	// The programs are this binary: they go on in the sandbox's process instead of
 	// starting it again (a copy is not the file /proc/self/exe names).
 	sandbox.SetSelfCopy(own)
-	return bin, nil
+	return pf, nil
 }
 
 // copyExecutable copies the file src to dst, executable (not readable) by others.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -65,7 +64,7 @@ func usage() string {
 
 func main() {
 	// Called through a link named after a program: be that program.
-	if p, ok := programs.Lookup(filepath.Base(os.Args[0])); ok {
+	if p, ok := programs.Called(); ok {
 		os.Exit(p.Main())
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"gauntlet/harness/buildtest"
+	"gauntlet/harness/grade"
 	"gauntlet/harness/scriptcmds"
 )
 
@@ -53,5 +55,50 @@ func TestBinaryLinksNoCgo(t *testing.T) {
 		if pkg == "net" || pkg == "runtime/cgo" {
 			t.Errorf("the gauntlet binary imports %s (go list -deps ./cmd/gauntlet); use gauntlet/harness/tcp instead of net", pkg)
 		}
+	}
+}
+
+// A subject's hub handed reference players cannot run the reference hub in its place:
+// not through the folder a player lies in, nor the grader's own folder of programs, nor a
+// player file called by another name, nor the gauntlet binary's exec command, nor PATH.
+// Each hub below tries one way and, where the way is closed, fails the marked run of the
+// rules file's worked example (their hub with reference players).
+func TestSubjectHubCannotRunTheReferenceHub(t *testing.T) {
+	buildtest.Long(t)
+	root := t.TempDir()
+	reachable(t, root, gauntletBinary(t))
+	// $3 is the first player: x.roll 10 PLAYER PLAYER.
+	const player = `"$(readlink -f "$3")"`
+	const scratch = `"$(dirname "$(dirname "$(dirname ` + player + `)")")"`
+	for name, hub := range map[string]string{
+		"the player's folder":          `exec "$(dirname ` + player + `)/stlucia" "$@"`,
+		"the player's folder, renamed": `exec -a stlucia "$(dirname ` + player + `)/gauntlet" "$@"`,
+		"the grader's folder":          `exec ` + scratch + `/bin/stlucia "$@"`,
+		"the grader's binary, renamed": `exec -a stlucia ` + scratch + `/bin/gauntlet "$@"`,
+		"the player, renamed":          `exec -a stlucia "$3" "$@"`,
+		"the player's exec command":    `exec "$3" exec stlucia "$@"`,
+		"PATH":                         `exec stlucia "$@"`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := makeSubmission(t, root, strings.ReplaceAll(name, " ", "-"), "cp hub.sh stlucia", "chmod 755 stlucia")
+			if err := os.WriteFile(filepath.Join(dir, "hub.sh"), []byte("#!/bin/bash\n"+hub+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			report := filepath.Join(t.TempDir(), "report.json")
+			code, stdout, stderr := gauntlet("grade", "stlucia", "-run", "^game_spec_x$", "-json", report, dir)
+			found := false
+			for _, c := range readReport(t, report).Cases {
+				if c.Name() != "game_spec_x@their-hub+ref-players" {
+					continue
+				}
+				found = true
+				if c.Verdict.Passed() || c.Verdict == grade.BuildFail || c.Verdict == grade.HarnessError {
+					t.Errorf("a hub that runs %q: %s, want a failure of its own:\n%s", hub, c.Verdict, c.Log)
+				}
+			}
+			if !found {
+				t.Errorf("no marked run of game_spec_x: exit %d\n%s\n%s", code, stdout, stderr)
+			}
+		})
 	}
 }

@@ -258,7 +258,7 @@ func init() {
 // fuzzer: called through a link named after a program, or as `exec PROGRAM`, it runs that
 // program, the ping-pong game's included.
 func TestMain(m *testing.M) {
-	if p, ok := programs.Lookup(filepath.Base(os.Args[0])); ok {
+	if p, ok := programs.Called(); ok {
 		os.Exit(p.Main())
 	}
 	if len(os.Args) > 1 && os.Args[1] == "exec" {

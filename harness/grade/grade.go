@@ -194,8 +194,15 @@ type Options struct {
 	Run     *regexp.Regexp // only the cases whose ID matches (nil: all)
 	Timeout time.Duration  // default deadline of each program run (default: the game's)
 	BinDir  string         // a folder holding the reference and mock programs by their names
-	Limits  sandbox.Limits // resource limits of every program run (zero: the defaults)
-	Scratch string         // where cases' working folders go (default: the system's temp)
+	// Published maps a program's name to the path a subject is handed it by (a reference
+	// player its hub starts) and sandbox users run it by, when it is not BinDir/NAME: the
+	// grader's BinDir is its own, and each published program is a file named after it
+	// alone in a folder of its own, so that a subject can run the programs it is handed
+	// and no other (see cmd/gauntlet's programLinks). They must lie under Scratch, which
+	// every box keeps.
+	Published map[string]string
+	Limits    sandbox.Limits // resource limits of every program run (zero: the defaults)
+	Scratch   string         // where cases' working folders go (default: the system's temp)
 	// SandboxUsers grades an untrusted subject: every case runs in boxes (sandbox.Box), the
 	// subject's programs as a sandbox user leased for the case, in a folder holding only its
 	// inputs, the judges (mock hub) as the grader, and the expected outputs, scripts and
@@ -368,16 +375,16 @@ func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
 				// A reference program is passed by its path, as a course passes programs to a
 				// hub (./2310A), so that a hub that starts them with execl, without a PATH
 				// search, runs them too.
-				val := prog.Name
-				if opt.BinDir != "" {
-					val = filepath.Join(opt.BinDir, prog.Name)
-				}
+				val := opt.reference(prog.Name)
 				if g.theirsIn(prog.Var, p) && subj.Programs[prog.Name] != "" {
 					val = subj.Programs[prog.Name]
 				}
 				env.Setenv(prog.Var, val)
 			}
 			env.Setenv(scriptcmds.TimeoutVar, opt.Timeout.String())
+			if mp := opt.Published["mockplayer"]; mp != "" {
+				env.Setenv(scriptcmds.MockPlayerVar, mp)
+			}
 			if opt.SandboxUsers {
 				env.Setenv(scriptcmds.SandboxUserVar, "1")
 				env.Setenv(scriptcmds.BoxKeepVar, strings.Join(boxKeep(subj, opt), string(os.PathListSeparator)))
@@ -425,6 +432,9 @@ func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
 			}
 			if opt.BinDir != "" {
 				paths[filepath.Join(opt.BinDir, prog.Name)] = prog.Name
+			}
+			if pub := opt.Published[prog.Name]; pub != "" {
+				paths[pub] = prog.Name
 			}
 		}
 		o.Log = Escape(boundLog(UserLog(r.Log, g, p, paths)))
@@ -509,6 +519,18 @@ func BoxProblem() error {
 // process still has its own limits.
 func TotalsProblem() error {
 	return cgroup.Problem()
+}
+
+// reference is what a case's variable for the reference program name holds: the path it
+// is published at, else BinDir/NAME, else the bare name (looked up in PATH).
+func (opt Options) reference(name string) string {
+	switch {
+	case opt.Published[name] != "":
+		return opt.Published[name]
+	case opt.BinDir != "":
+		return filepath.Join(opt.BinDir, name)
+	}
+	return name
 }
 
 // boxKeep lists the folders a case's boxes must keep visible: the scratch space, the

@@ -63,6 +63,11 @@ const LimitsVar = "GAUNTLET_LIMITS"
 // harness's own user.
 const SandboxUserVar = "GAUNTLET_SANDBOX_USER"
 
+// MockPlayerVar, in a script's environment, is the path of the mock player that mkplayer's
+// wrappers run, which the subject's hub must be able to run: the grader publishes it where
+// sandbox users may (grade.Options.Published). Without it, mockplayer is looked up in PATH.
+const MockPlayerVar = "GAUNTLET_MOCKPLAYER"
+
 // DefaultTimeout is run's deadline when neither -timeout nor TimeoutVar says otherwise.
 const DefaultTimeout = 10 * time.Second
 
@@ -351,7 +356,11 @@ func MkPlayer(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s", usage("mkplayer"))
 	}
 	var b strings.Builder
-	b.WriteString("#!/bin/sh\nexec mockplayer")
+	mockplayer := "mockplayer"
+	if p := ts.Getenv(MockPlayerVar); p != "" {
+		mockplayer = "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+	}
+	b.WriteString("#!/bin/sh\nexec " + mockplayer)
 	for _, a := range args[1:] {
 		b.WriteString(" '" + strings.ReplaceAll(a, "'", `'\''`) + "'")
 	}
