@@ -6,6 +6,7 @@ package main
 // answers "pong K"; then the hub says "bye", prints "ROUNDS rounds" and the player exits 0.
 
 import (
+	"bufio"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -78,8 +79,9 @@ func (pongPlayer) React(line string) judge.Reaction {
 	return judge.Reaction{Stderr: "Bad message\n", Done: true, Status: 3}
 }
 
-// playJudge plays a game of j with its one seat, sending lines with send and reading them
-// with read, and returns the hub's exit status: the loop every ping-pong hub shares.
+// playJudge plays a game of j with its one seat over a TCP connection, sending lines with
+// send and reading them with read, and returns the exit status. (The pipe hub below uses
+// the reference hubs' loop, hubrt.Play, whose players are processes.)
 func playJudge(j judge.Judge, send func(string), read func() (string, error)) int {
 	outs, status := j.Start(), 0
 	for {
@@ -95,17 +97,24 @@ func playJudge(j judge.Judge, send func(string), read func() (string, error)) in
 		}
 		line, err := read()
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "Player quit")
-			outs, status = j.Abort(), 5
+			fmt.Fprintln(os.Stderr, playerQuit)
+			outs, status = j.Abort(), statusQuit
 			continue
 		}
 		var v *judge.Violation
 		if outs, v = j.Take(line); v != nil {
-			fmt.Fprintln(os.Stderr, "Bad reply")
+			fmt.Fprintln(os.Stderr, badReply)
 			status = v.Status
 		}
 	}
 }
+
+// What both hubs say and return when the player quits or breaks the rule.
+const (
+	playerQuit = "Player quit"
+	statusQuit = 5
+	badReply   = "Bad reply"
+)
 
 // hubMain is the reference hub: `pingpong ROUNDS PLAYER`.
 func hubMain() int {
@@ -124,9 +133,19 @@ func hubMain() int {
 		fmt.Fprintln(os.Stderr, "Cannot start player")
 		return 4
 	}
-	status := playJudge(&pingJudge{rounds: n}, func(l string) { h.Send(0, l) }, func() (string, error) { return h.ReadLine(0) })
-	h.WaitUntil(time.Now().Add(2 * time.Second))
-	return status
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	e := hubrt.Play(&pingJudge{rounds: n}, h, out, hubrt.Policy{
+		ReadStatus: func(error) int { return statusQuit },
+		Grace:      2 * time.Second,
+	})
+	switch e.How {
+	case hubrt.ReadFailed:
+		fmt.Fprintln(os.Stderr, playerQuit)
+	case hubrt.RuleBroken:
+		fmt.Fprintln(os.Stderr, badReply)
+	}
+	return e.Status
 }
 
 // serverMain is the TCP variant's server: `pingserve ROUNDS PORT` listens on the loopback

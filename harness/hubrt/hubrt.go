@@ -1,5 +1,7 @@
 // Package hubrt is the process runtime of the reference hubs: it starts the player
-// programs with pipes, reads their lines, writes to them, and shuts them down.
+// programs with pipes, reads their lines, writes to them, and shuts them down; and Play,
+// the one loop of every reference hub, drives a game's judge over them with the hub's
+// Policy.
 //
 // It behaves as the specs ask of a C hub: players are found like execvp finds them, their
 // stderr goes to /dev/null, a write to a dead player is ignored (the read that follows
@@ -45,6 +47,7 @@ type Hub struct {
 	mu        sync.Mutex
 	caught    os.Signal
 	interrupt chan struct{} // closed when a watched signal arrives
+	once      sync.Once     // closes interrupt
 }
 
 type player struct {
@@ -141,13 +144,29 @@ func (h *Hub) Len() int { return len(h.players) }
 func (h *Hub) Watch(sigs ...os.Signal) {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, sigs...)
-	go func() {
-		s := <-ch
+	go func() { h.Interrupt(<-ch) }()
+}
+
+// Interrupt makes the hub interrupted by sig as if a watched signal had arrived: for a
+// signal the program caught itself before it started the players and called Watch. Only the
+// first signal counts.
+func (h *Hub) Interrupt(sig os.Signal) {
+	h.once.Do(func() {
 		h.mu.Lock()
-		h.caught = s
+		h.caught = sig
 		h.mu.Unlock()
 		close(h.interrupt)
-	}()
+	})
+}
+
+// interrupted reports whether a watched signal has arrived.
+func (h *Hub) interrupted() bool {
+	select {
+	case <-h.interrupt:
+		return true
+	default:
+		return false
+	}
 }
 
 // Caught returns the watched signal that arrived, or nil.
@@ -157,36 +176,50 @@ func (h *Hub) Caught() os.Signal {
 	return h.caught
 }
 
-func (h *Hub) read(i int, kind readKind) readResult {
-	select {
-	case <-h.interrupt:
+// read performs one read of player i, given up with ErrInterrupted when a watched signal
+// arrives and with ErrTimeout when expired fires (nil: never).
+func (h *Hub) read(i int, kind readKind, expired <-chan time.Time) readResult {
+	if h.interrupted() {
 		return readResult{err: ErrInterrupted}
-	default:
 	}
 	p := h.players[i]
 	select {
 	case p.reqs <- kind:
 	case <-h.interrupt:
 		return readResult{err: ErrInterrupted}
+	case <-expired:
+		return readResult{err: ErrTimeout}
 	}
 	select {
 	case res := <-p.res:
 		return res
 	case <-h.interrupt:
 		return readResult{err: ErrInterrupted}
+	case <-expired:
+		return readResult{err: ErrTimeout}
 	}
+}
+
+// readWithin is read with a timeout d; d <= 0 means none.
+func (h *Hub) readWithin(i int, kind readKind, d time.Duration) readResult {
+	if d <= 0 {
+		return h.read(i, kind, nil)
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	return h.read(i, kind, timer.C)
 }
 
 // ReadHandshake reads one byte from player i: the handshake sent without a newline.
 func (h *Hub) ReadHandshake(i int) (byte, error) {
-	res := h.read(i, readByte)
+	res := h.read(i, readByte, nil)
 	return res.b, res.err
 }
 
 // ReadLine reads the next line from player i, without its '\n'. A last line ended by EOF is
 // returned as a line; the read after it returns io.EOF.
 func (h *Hub) ReadLine(i int) (string, error) {
-	res := h.read(i, readLine)
+	res := h.read(i, readLine, nil)
 	return res.line, res.err
 }
 
@@ -232,36 +265,18 @@ func (h *Hub) WaitUntil(deadline time.Time) []Exit {
 	return exits
 }
 
-// ErrTimeout is returned by ReadLineWithin when no whole line came in time. The player's
-// pending read is abandoned: read nothing more from it.
+// ErrTimeout is returned by ReadLineWithin (and Play, with a Policy.ReadTimeout) when no
+// whole line came in time. The player's pending read is abandoned: read nothing more from
+// it.
 var ErrTimeout = errors.New("no whole line in time")
 
 // ReadLineWithin is ReadLine with a deadline covering the whole line: a player that sends
 // part of a line and then nothing times out like one that sends nothing.
 func (h *Hub) ReadLineWithin(i int, d time.Duration) (string, error) {
-	select {
-	case <-h.interrupt:
-		return "", ErrInterrupted
-	default:
-	}
-	p := h.players[i]
 	timer := time.NewTimer(d)
 	defer timer.Stop()
-	select {
-	case p.reqs <- readLine:
-	case <-h.interrupt:
-		return "", ErrInterrupted
-	case <-timer.C:
-		return "", ErrTimeout
-	}
-	select {
-	case res := <-p.res:
-		return res.line, res.err
-	case <-h.interrupt:
-		return "", ErrInterrupted
-	case <-timer.C:
-		return "", ErrTimeout
-	}
+	res := h.read(i, readLine, timer.C)
+	return res.line, res.err
 }
 
 // Signal sends sig to player i (the process only), unless it has been reaped.
@@ -273,6 +288,13 @@ func (h *Hub) Signal(i int, sig syscall.Signal) {
 		p.cmd.Process.Signal(sig)
 	}
 }
+
+// Pause stops player i (SIGSTOP) until Resume, unless it has been reaped. Its process
+// only: the players do not lead process groups, which share the hub's.
+func (h *Hub) Pause(i int) { h.Signal(i, syscall.SIGSTOP) }
+
+// Resume lets player i go on after Pause (SIGCONT), unless it has been reaped.
+func (h *Hub) Resume(i int) { h.Signal(i, syscall.SIGCONT) }
 
 // CloseInput closes player i's stdin: it reads end of file.
 func (h *Hub) CloseInput(i int) { h.players[i].stdin.Close() }

@@ -3,13 +3,14 @@
 // game's judge (gauntlet/games/dealer2310's NewJudge, the shape every game offers:
 // games/judge) over their pipes, printing the game on stdout.
 //
-// All game rules live in the pure package; this one only moves lines between it, the
-// player processes (gauntlet/harness/hubrt) and the standard streams.
+// All game rules live in the pure package, and the loop between the judge and the player
+// processes is the one of every reference hub (gauntlet/harness/hubrt's Play): this package
+// gives that loop its policy (the handshake, the statuses, the grace before SIGKILL, what
+// SIGHUP does) and prints the error message on stderr.
 package dealer2310
 
 import (
 	"bufio"
-	"errors"
 	"gauntlet/harness/csignal"
 	"io"
 	"os"
@@ -19,7 +20,6 @@ import (
 	"time"
 
 	game "gauntlet/games/dealer2310"
-	"gauntlet/games/judge"
 	"gauntlet/harness/hubrt"
 )
 
@@ -99,44 +99,26 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	}
 	h.Watch(syscall.SIGHUP)
 	if hungUp(early) {
-		h.Kill()
-		return ExitHangup
+		h.Interrupt(syscall.SIGHUP)
 	}
-	r := &run{d: d, h: h, out: out}
+	e := hubrt.Play(d, h, out, policy)
+	if e.How == hubrt.Interrupted || e.Status == game.ExitOK {
+		return e.Status
+	}
+	return fail(e.Status)
+}
 
-	for i := 0; i < n; i++ {
-		b, err := h.ReadHandshake(i)
-		if errors.Is(err, hubrt.ErrInterrupted) {
-			return r.hangup()
-		}
-		if err != nil || b != game.Hello {
-			h.Kill()
-			return fail(game.ExitStart)
-		}
-		r.emit(d.Welcome(i))
-	}
-
-	r.emit(d.Start())
-	for !d.Over() {
-		out.Flush()
-		line, err := h.ReadLine(d.Awaiting())
-		if errors.Is(err, hubrt.ErrInterrupted) {
-			return r.hangup()
-		}
-		if err != nil {
-			r.emit(d.Abort())
-			r.finish()
-			return fail(game.ExitComms)
-		}
-		outs, v := d.Take(line)
-		r.emit(outs) // with a violation: the EARLY the rules give
-		if v != nil {
-			r.finish()
-			return fail(v.Status)
-		}
-	}
-	r.finish()
-	return game.ExitOK
+// policy is how the dealer plays a game (hubrt.Play, the loop of every reference hub): a
+// game.Hello handshake, each player then sent the path; on a lost player, EARLY to
+// everyone and a communications error; up to Grace after DONE or EARLY for the players to
+// exit, then SIGKILL; on SIGHUP, every player killed at once and ExitHangup.
+var policy = hubrt.Policy{
+	Handshake:       game.Hello,
+	BadHandshake:    game.ExitStart,
+	ReadStatus:      func(error) int { return game.ExitComms },
+	Grace:           Grace,
+	InterruptStatus: ExitHangup,
+	KillOnInterrupt: true,
 }
 
 // hungUp reports whether SIGHUP has arrived on ch.
@@ -147,37 +129,4 @@ func hungUp(ch <-chan os.Signal) bool {
 	default:
 		return false
 	}
-}
-
-// run is one game between started players.
-type run struct {
-	d   judge.Judge
-	h   *hubrt.Hub
-	out *bufio.Writer
-}
-
-// emit carries out the judge's outputs in order.
-func (r *run) emit(outs []judge.Out) {
-	for _, o := range outs {
-		if o.To == judge.Log {
-			r.out.WriteString(o.Line)
-			r.out.WriteByte('\n')
-			continue
-		}
-		r.h.Send(o.To, o.Line)
-	}
-}
-
-// finish flushes stdout and waits for the players to exit after DONE or EARLY, killing
-// those still running after Grace, and reaps them all.
-func (r *run) finish() {
-	r.out.Flush()
-	r.h.WaitUntil(time.Now().Add(Grace))
-}
-
-// hangup kills and reaps every player after SIGHUP.
-func (r *run) hangup() int {
-	r.out.Flush()
-	r.h.Kill()
-	return ExitHangup
 }

@@ -3,8 +3,10 @@
 // NewJudge, the shape every game offers: games/judge) over the players' pipes, printing what
 // the spec asks on stderr.
 //
-// All game rules live in the engine; this package only moves lines between the judge, the
-// processes (gauntlet/harness/hubrt) and stderr, and carries out the shutdown procedure.
+// All game rules live in the engine, and the loop between the judge and the players'
+// processes is the one of every reference hub (gauntlet/harness/hubrt's Play): this package
+// gives that loop its policy (the handshake, the statuses, the grace before SIGKILL, what
+// SIGINT does) and prints the final lines on stderr.
 package stlucia
 
 import (
@@ -18,7 +20,6 @@ import (
 	"syscall"
 	"time"
 
-	"gauntlet/games/judge"
 	game "gauntlet/games/stlucia"
 	"gauntlet/harness/hubrt"
 	"gauntlet/harness/lineio"
@@ -80,95 +81,39 @@ func Run(args []string, stderr io.Writer) int {
 		return fail(game.ExitStart)
 	}
 	h.Watch(os.Interrupt)
-	r := &run{j: j, h: h, w: w}
 	select {
-	case <-early:
-		r.interrupted = true
+	case sig := <-early:
+		h.Interrupt(sig)
 	default:
 	}
-	return r.play()
-}
-
-// run is one game between started players.
-type run struct {
-	j           judge.Judge
-	h           *hubrt.Hub
-	w           *bufio.Writer
-	last        time.Time // when the last line was sent to a player (at the end: the game's last winner, eliminated or shutdown message)
-	interrupted bool      // SIGINT arrived before the hub watched for it
-}
-
-// play does the handshakes, runs the game and shuts down; it returns the exit status.
-func (r *run) play() int {
-	if r.interrupted {
-		return r.shutdown(game.ExitSIGINT)
-	}
-	for i := 0; i < r.h.Len(); i++ {
-		b, err := r.h.ReadHandshake(i)
-		if errors.Is(err, hubrt.ErrInterrupted) {
-			return r.shutdown(game.ExitSIGINT)
-		}
-		if err != nil || b != '!' {
-			// The game never started: kill everyone, report no exits (rules section 5).
-			r.h.Kill()
-			r.w.WriteString(game.HubContract.Status(game.ExitStart).Stderr())
-			return game.ExitStart
+	e := hubrt.Play(j, h, w, policy)
+	if e.How != hubrt.HandshakeFailed {
+		// A line per player that did not exit with status 0 (spec "Shutting down
+		// stlucia"), unless a handshake failed: the game never started, and no exits are
+		// reported (rules section 5).
+		for i, x := range e.Exits {
+			if l := game.ExitLine(i, x.Code, int(x.Signal)); l != "" {
+				w.WriteString(l)
+				w.WriteByte('\n')
+			}
 		}
 	}
-	r.emit(r.j.Start())
-	for !r.j.Over() {
-		p := r.j.Awaiting()
-		r.w.Flush()
-		line, err := r.h.ReadLine(p)
-		switch {
-		case errors.Is(err, hubrt.ErrInterrupted):
-			return r.shutdown(game.ExitSIGINT)
-		case errors.Is(err, lineio.ErrTooLong):
-			return r.shutdown(game.ExitMalformed)
-		case err != nil:
-			return r.shutdown(game.ExitQuit)
-		}
-		outs, v := r.j.Take(line)
-		r.emit(outs) // with a violation: the shutdown the rules give
-		if v != nil {
-			return r.finish(v.Status)
-		}
-	}
-	return r.shutdown(game.ExitOK)
+	return fail(e.Status)
 }
 
-// emit carries out the judge's outputs in order.
-func (r *run) emit(outs []judge.Out) {
-	for _, o := range outs {
-		if o.To == judge.Log {
-			r.w.WriteString(o.Line)
-			r.w.WriteByte('\n')
-			continue
+// policy is how the hub plays a game (hubrt.Play, the loop of every reference hub): a '!'
+// handshake; on a lost player or SIGINT, shutdown to the remaining players; up to Grace
+// after the last message for the players to exit, then SIGKILL.
+var policy = hubrt.Policy{
+	Handshake:    '!',
+	BadHandshake: game.ExitStart,
+	ReadStatus: func(err error) int {
+		if errors.Is(err, lineio.ErrTooLong) {
+			return game.ExitMalformed
 		}
-		r.h.Send(o.To, o.Line)
-		r.last = time.Now()
-	}
-}
-
-// shutdown is the one way out once players run (spec "Shutting down stlucia"): shutdown to
-// the remaining players unless the game was won, up to Grace for them to exit, SIGKILL for
-// the rest, a line per player that did not exit with status 0, then the error message.
-func (r *run) shutdown(status int) int {
-	r.emit(r.j.Abort())
-	return r.finish(status)
-}
-
-// finish waits up to Grace after the last message for the players to exit, kills the rest,
-// and reports their exits and the hub's status.
-func (r *run) finish(status int) int {
-	r.w.Flush()
-	exits := r.h.WaitUntil(r.last.Add(Grace))
-	for i, e := range exits {
-		if l := game.ExitLine(i, e.Code, int(e.Signal)); l != "" {
-			r.w.WriteString(l)
-			r.w.WriteByte('\n')
-		}
-	}
-	r.w.WriteString(game.HubContract.Status(status).Stderr())
-	return status
+		return game.ExitQuit
+	},
+	Grace:             Grace,
+	GraceFromLastSend: true,
+	InterruptStatus:   game.ExitSIGINT,
 }

@@ -1,0 +1,222 @@
+package hubrt
+
+import (
+	"bufio"
+	"errors"
+	"time"
+
+	"gauntlet/games/judge"
+)
+
+// Policy is what differs between the reference hubs around one loop (Play): the
+// handshake, how each kind of end maps to an exit status, how players are given time to
+// exit, and what a signal does. Everything else (the game's rules) is the judge's; the
+// arguments, starting the players and the final messages stay in the hub.
+type Policy struct {
+	// Handshake is the byte each player sends first, without a newline ('!' for stlucia,
+	// '^' for 2310dealer); the handshakes are read in seat order and each seat gets its
+	// Judge.Welcome once its own has been read. 0: the protocol has no handshake, the seats
+	// are welcomed at once.
+	Handshake byte
+	// BadHandshake is the status when a handshake is missing (end of file, a read error)
+	// or another byte: the game never starts and every player is killed at once.
+	BadHandshake int
+	// ReadStatus gives the status when reading the awaited seat's line fails: io.EOF (it
+	// quit), lineio.ErrTooLong, ErrTimeout (past ReadTimeout), or another read error. The
+	// game is then aborted (Judge.Abort) like on any other loss. Required.
+	ReadStatus func(err error) int
+
+	// Grace is how long the players have to exit once the game has ended, before SIGKILL.
+	Grace time.Duration
+	// GraceFromLastSend makes the grace count from when the last line was sent to a
+	// player (stlucia: "2 seconds after the last message") instead of from the end of the
+	// loop (2310dealer: after DONE or EARLY).
+	GraceFromLastSend bool
+
+	// InterruptStatus is the status when a watched signal arrives (Hub.Watch,
+	// Hub.Interrupt).
+	InterruptStatus int
+	// KillOnInterrupt makes a signal kill the players at once, with nothing more sent
+	// (2310dealer on SIGHUP). Otherwise the game is aborted and the players get the grace,
+	// as after a loss (stlucia on SIGINT).
+	KillOnInterrupt bool
+
+	// ReadTimeout, when not zero, bounds every read: a handshake not read in time is a bad
+	// handshake; a line not whole in time is a failed read of that seat with the error
+	// ErrTimeout (ReadStatus gives its status). Zero: reads wait as long as the player
+	// takes.
+	ReadTimeout time.Duration
+	// PauseIdle stops (SIGSTOP) every player but the one whose handshake or line is
+	// awaited, and lets that one go on (SIGCONT) before each read, so that a player
+	// computes only on its own turn; at the end every player is let go on before the
+	// grace. Lines sent to a stopped player wait in its pipe, so a protocol using it must
+	// send an idle player less than a pipe holds (64 KiB on Linux) between its turns.
+	PauseIdle bool
+}
+
+// How says how Play ended.
+type How int
+
+const (
+	GameOver        How = iota // the judge ended the game by its rules; status 0
+	RuleBroken                 // a seat's line broke a rule; the status is the violation's
+	ReadFailed                 // reading the awaited seat's line failed (Ending.Err)
+	HandshakeFailed            // a handshake was missing or wrong; the game never started
+	Interrupted                // a watched signal arrived
+)
+
+// Ending is how Play ended: the hub's exit status, and how each player ended. Every player
+// has been reaped.
+type Ending struct {
+	How    How
+	Status int
+	Seat   int   // the seat that broke a rule, whose read failed or whose handshake did; else -1
+	Err    error // the read error (ReadFailed, HandshakeFailed; nil: a wrong handshake byte)
+	Exits  []Exit
+}
+
+// Play drives judge j over the players of h, who have just been started, until the game
+// ends, and reaps them: it reads the handshakes and sends the welcomes, starts the game,
+// then reads each awaited seat's line and feeds it to the judge; every output of the judge
+// goes to its seat (Hub.Send) or, for judge.Log, to log, which is flushed before each read
+// of a line and at the end. A lost seat or a signal aborts the game (Judge.Abort). At the
+// end the players get p.Grace to exit before SIGKILL; a failed handshake, and a signal
+// with p.KillOnInterrupt, kill them at once.
+func Play(j judge.Judge, h *Hub, log *bufio.Writer, p Policy) Ending {
+	g := &game{j: j, h: h, log: log, p: p, paused: make([]bool, h.Len())}
+	return g.play()
+}
+
+// game is one run of Play.
+type game struct {
+	j      judge.Judge
+	h      *Hub
+	log    *bufio.Writer
+	p      Policy
+	last   time.Time // when the last line was sent to a player
+	paused []bool    // the players stopped by PauseIdle
+}
+
+func (g *game) play() Ending {
+	// A signal that came before Play (one the hub caught before it watched: Hub.Interrupt)
+	// ends the game before anything is sent, welcomes included.
+	if g.h.interrupted() {
+		return g.interrupted()
+	}
+	for i := 0; i < g.h.Len(); i++ {
+		if g.p.Handshake != 0 {
+			b, err := g.readHandshake(i)
+			if errors.Is(err, ErrInterrupted) {
+				return g.interrupted()
+			}
+			if err != nil || b != g.p.Handshake {
+				// The game never started: kill everyone at once.
+				return Ending{How: HandshakeFailed, Status: g.p.BadHandshake, Seat: i, Err: err, Exits: g.h.Kill()}
+			}
+		}
+		g.emit(g.j.Welcome(i))
+	}
+	g.emit(g.j.Start())
+	for !g.j.Over() {
+		s := g.j.Awaiting()
+		g.log.Flush()
+		line, err := g.readLine(s)
+		switch {
+		case errors.Is(err, ErrInterrupted):
+			return g.interrupted()
+		case err != nil:
+			return g.abort(Ending{How: ReadFailed, Status: g.p.ReadStatus(err), Seat: s, Err: err})
+		}
+		outs, v := g.j.Take(line)
+		g.emit(outs) // with a violation: what the rules send when they end the game
+		if v != nil {
+			return g.finish(Ending{How: RuleBroken, Status: v.Status, Seat: s})
+		}
+	}
+	return g.finish(Ending{How: GameOver, Seat: -1})
+}
+
+// readHandshake reads seat s's handshake, within ReadTimeout.
+func (g *game) readHandshake(s int) (byte, error) {
+	g.await(s)
+	res := g.h.readWithin(s, readByte, g.p.ReadTimeout)
+	return res.b, res.err
+}
+
+// readLine reads seat s's line, within ReadTimeout.
+func (g *game) readLine(s int) (string, error) {
+	g.await(s)
+	res := g.h.readWithin(s, readLine, g.p.ReadTimeout)
+	return res.line, res.err
+}
+
+// await leaves only seat s running, with PauseIdle.
+func (g *game) await(s int) {
+	if g.p.PauseIdle {
+		for i := range g.paused {
+			g.setPaused(i, i != s)
+		}
+	}
+}
+
+// setPaused stops or resumes player i unless it already is so.
+func (g *game) setPaused(i int, stop bool) {
+	if stop == g.paused[i] {
+		return
+	}
+	if stop {
+		g.h.Pause(i)
+	} else {
+		g.h.Resume(i)
+	}
+	g.paused[i] = stop
+}
+
+// emit carries out the judge's outputs in order.
+func (g *game) emit(outs []judge.Out) {
+	for _, o := range outs {
+		if o.To == judge.Log {
+			g.log.WriteString(o.Line)
+			g.log.WriteByte('\n')
+			continue
+		}
+		g.h.Send(o.To, o.Line)
+		g.last = time.Now()
+	}
+}
+
+// interrupted ends the game after a watched signal.
+func (g *game) interrupted() Ending {
+	e := Ending{How: Interrupted, Status: g.p.InterruptStatus, Seat: -1}
+	if g.p.KillOnInterrupt {
+		g.log.Flush()
+		e.Exits = g.h.Kill()
+		return e
+	}
+	return g.abort(e)
+}
+
+// abort sends what the judge sends when the game ends early, and finishes.
+func (g *game) abort(e Ending) Ending {
+	g.emit(g.j.Abort())
+	return g.finish(e)
+}
+
+// finish flushes log, lets every player go on, waits up to the grace for them to exit,
+// kills the rest and reaps them all.
+func (g *game) finish(e Ending) Ending {
+	g.log.Flush()
+	for i := range g.paused {
+		g.setPaused(i, false)
+	}
+	e.Exits = g.h.WaitUntil(g.killAt())
+	return e
+}
+
+// killAt is when the players still running at the end are killed.
+func (g *game) killAt() time.Time {
+	if g.p.GraceFromLastSend {
+		return g.last.Add(g.p.Grace)
+	}
+	return time.Now().Add(g.p.Grace)
+}
