@@ -12,6 +12,7 @@ import (
 	"gauntlet/fuzz/live"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/grade"
+	_ "gauntlet/programs" // the games, with their live judges
 )
 
 // shellAI is a Stratego AI in sh with a fixed setup: MOVE answers every turn query, and

@@ -1,11 +1,14 @@
 package programs
 
 import (
+	"fmt"
 	"io"
 	"time"
 
 	game "gauntlet/games/dealer2310"
+	"gauntlet/games/judge"
 	"gauntlet/harness/grade"
+	"gauntlet/harness/live"
 	hub "gauntlet/hub/dealer2310"
 	player "gauntlet/players/dealer2310"
 )
@@ -37,5 +40,49 @@ func init() {
 			Categories: game.Categories,
 			Timeout:    10 * time.Second,
 		},
+		Live: []Live{{
+			Keys:  "path=FILE deck=FILE players=N seat=N [others=STRATEGY,...] (others default to 2310A)",
+			Setup: dealerLive,
+		}},
 	})
+}
+
+// dealerLive is a 2310 game seen by one player (`judge dealer2310 path=FILE deck=FILE players=N
+// seat=N [others=...]`): the dealer's judge and reference players elsewhere.
+func dealerLive(p live.Params, read func(string) ([]byte, error)) (*live.Game, error) {
+	pathData, err := read(p["path"])
+	if err != nil {
+		return nil, fmt.Errorf("live: path=: %w", err)
+	}
+	path, err := game.ParsePathFile(pathData)
+	if err != nil {
+		return nil, fmt.Errorf("live: path=: %w", err)
+	}
+	deckData, err := read(p["deck"])
+	if err != nil {
+		return nil, fmt.Errorf("live: deck=: %w", err)
+	}
+	deck, err := game.ParseDeckFile(deckData)
+	if err != nil {
+		return nil, fmt.Errorf("live: deck=: %w", err)
+	}
+	n, err := p.Int("players")
+	if err != nil {
+		return nil, err
+	}
+	seat, err := p.Int("seat")
+	if err != nil || seat < 0 || seat >= n {
+		return nil, fmt.Errorf("live: seat= must be a player number from 0 to %d", n-1)
+	}
+	names, err := p.Others(n, "2310A", func(s string) bool { _, ok := game.Strategies[s]; return ok })
+	if err != nil {
+		return nil, err
+	}
+	j, err := game.NewJudge(path, deck, n)
+	if err != nil {
+		return nil, err
+	}
+	return &live.Game{Judge: j, Seat: seat, Others: live.Seated(n, seat, names, func(name string, s int) judge.Responder {
+		return game.NewResponder(game.Strategies[name], n, s)
+	})}, nil
 }

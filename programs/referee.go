@@ -1,10 +1,14 @@
 package programs
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"time"
 
+	"gauntlet/games/judge"
 	game "gauntlet/games/referee"
 	"gauntlet/harness/grade"
+	"gauntlet/harness/live"
 	hub "gauntlet/hub/referee"
 	ex "gauntlet/players/referee"
 )
@@ -38,5 +42,55 @@ func init() {
 			Categories: game.Categories,
 			Timeout:    20 * time.Second,
 		},
+		// A player is judged live in a match of each example game.
+		Live: []Live{
+			{
+				Name:  "tictactoe",
+				Keys:  "seat=0|1 [others=random|perfect] [seed=N] (a referee-protocol match: the runner and the tic-tac-toe referee judge the player)",
+				Setup: func(p live.Params, _ func(string) ([]byte, error)) (*live.Game, error) { return refereeLive(p, false) },
+				Conversation: func(r *rand.Rand) string {
+					return fmt.Sprintf("judge tictactoe seat=%d others=%s seed=%d\nlive\nclose\neof\n",
+						r.IntN(2), pick(r, "random", "perfect"), 1+r.IntN(100000))
+				},
+				Variable: "TTT_PLAYER", Section: "Runner and players", Category: "player/tic-tac-toe",
+			},
+			{
+				Name:  "connectfour",
+				Keys:  "seat=0|1 [seed=N] (a referee-protocol match with write_lines and no_last_move; the other player is random)",
+				Setup: func(p live.Params, _ func(string) ([]byte, error)) (*live.Game, error) { return refereeLive(p, true) },
+				Conversation: func(r *rand.Rand) string {
+					return fmt.Sprintf("judge connectfour seat=%d seed=%d\nlive\nclose\neof\n", r.IntN(2), 1+r.IntN(100000))
+				},
+				Variable: "C4_PLAYER", Section: "Runner and players", Category: "player/connect-four",
+			},
+		},
 	})
+}
+
+// refereeLive is a referee-protocol match of an example game, seen by a player: the
+// runner and the game's referee as the hub, a reference player in the other seat.
+func refereeLive(p live.Params, c4 bool) (*live.Game, error) {
+	seat, err := p.Int("seat")
+	if err != nil || seat < 0 || seat > 1 {
+		return nil, fmt.Errorf("live: seat= must be 0 or 1")
+	}
+	seed, err := p.Seed()
+	if err != nil {
+		return nil, err
+	}
+	r := rand.New(rand.NewPCG(seed, 9))
+	others := make([]judge.Responder, 2)
+	if c4 {
+		others[1-seat] = game.NewC4Responder(&game.C4Player{R: r})
+		return &live.Game{Judge: game.NewMatchJudge(game.NewConnectFour()), Seat: seat, Others: others}, nil
+	}
+	switch p["others"] {
+	case "", "random":
+		others[1-seat] = game.NewTTTResponder(&game.TTTPlayer{R: r})
+	case "perfect":
+		others[1-seat] = game.NewTTTResponder(&game.TTTPlayer{R: r, Perfect: true})
+	default:
+		return nil, fmt.Errorf("live: others= must be random or perfect")
+	}
+	return &live.Game{Judge: game.NewMatchJudge(&game.TicTacToe{}), Seat: seat, Others: others}, nil
 }

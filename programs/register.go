@@ -21,12 +21,13 @@ type Registration struct {
 	// Suite holds the game's cases (*.txtar at its root). Nil for the games built into the
 	// binary, whose cases are its conformance/<game> folder.
 	Suite fs.FS
-	Live  *Live // nil: the game is not judged live
+	Live  []Live // how the game is judged live (none: it is not)
 }
 
-// Live is how a game is judged live: the mock hub's `judge GAME KEY=VALUE...` set-up, and
-// what the live fuzzer (`gauntlet fuzz GAME PROGRAM`) draws and writes.
+// Live is how a game is judged live: the mock hub's `judge NAME KEY=VALUE...` set-up, and
+// what the live fuzzer (`gauntlet fuzz NAME PROGRAM`) draws and writes.
 type Live struct {
+	Name  string     // the judge's name in a conversation (default: the game's)
 	Keys  string     // the set-up's settings, for people
 	Setup live.Setup // the judge and the reference seats, from the settings
 	// Conversation draws a random conversation that judges the program in its seat
@@ -54,10 +55,14 @@ func RegisterGame(r Registration) {
 	if r.Suite != nil {
 		suites[r.Grade.Name] = r.Suite
 	}
-	if l := r.Live; l != nil {
-		live.Register(r.Grade.Name, l.Keys, l.Setup)
+	for _, l := range r.Live {
+		name := l.Name
+		if name == "" {
+			name = r.Grade.Name
+		}
+		live.Register(name, l.Keys, l.Setup)
 		if l.Conversation != nil {
-			fuzzlive.Register(r.Grade.Name, l.Variable, l.Section, l.Category, l.Conversation)
+			fuzzlive.Register(name, l.Variable, l.Section, l.Category, l.Conversation)
 		}
 	}
 }

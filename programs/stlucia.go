@@ -1,11 +1,14 @@
 package programs
 
 import (
+	"fmt"
 	"io"
 	"time"
 
+	"gauntlet/games/judge"
 	game "gauntlet/games/stlucia"
 	"gauntlet/harness/grade"
+	"gauntlet/harness/live"
 	hub "gauntlet/hub/stlucia"
 	player "gauntlet/players/stlucia"
 )
@@ -47,5 +50,46 @@ func init() {
 			Categories: game.Categories,
 			Timeout:    10 * time.Second,
 		},
+		Live: []Live{{
+			Keys:  "rolls=FILE winscore=N players=N seat=LABEL [others=STRATEGY,...] (others default to EAIT)",
+			Setup: stluciaLive,
+		}},
 	})
+}
+
+// stluciaLive is a St Lucia game seen by one player (`judge stlucia rolls=FILE winscore=N
+// players=N seat=LABEL [others=...]`): the hub's judge and reference players elsewhere.
+func stluciaLive(p live.Params, read func(string) ([]byte, error)) (*live.Game, error) {
+	data, err := read(p["rolls"])
+	if err != nil {
+		return nil, fmt.Errorf("live: rolls=: %w", err)
+	}
+	rf, err := game.ParseRollFile(data)
+	if err != nil {
+		return nil, fmt.Errorf("live: rolls=: %w", err)
+	}
+	win, err := p.Int("winscore")
+	if err != nil {
+		return nil, err
+	}
+	n, err := p.Int("players")
+	if err != nil {
+		return nil, err
+	}
+	label := p["seat"]
+	if len(label) != 1 || label[0] < 'A' || int(label[0]-'A') >= n {
+		return nil, fmt.Errorf("live: seat=%q is not the label of one of %d players", label, n)
+	}
+	seat := int(label[0] - 'A')
+	names, err := p.Others(n, "EAIT", func(s string) bool { _, ok := game.Strategies[s]; return ok })
+	if err != nil {
+		return nil, err
+	}
+	j, err := game.NewJudge(rf.Dice(), win, n)
+	if err != nil {
+		return nil, err
+	}
+	return &live.Game{Judge: j, Seat: seat, Others: live.Seated(n, seat, names, func(name string, s int) judge.Responder {
+		return game.NewResponder(game.Strategies[name], n, s)
+	})}, nil
 }

@@ -238,14 +238,14 @@ func init() {
 			Timeout: 10 * time.Second,
 		},
 		Suite: suite,
-		Live: &programs.Live{
+		Live: []programs.Live{{
 			Keys:     "rounds=N (a game of N rounds with the player in seat 0)",
 			Setup:    pingpongLive,
 			Variable: "PLAYER", Section: "Player", Category: "player/play",
 			Conversation: func(r *rand.Rand) string {
 				return fmt.Sprintf("judge pingpong rounds=%d\nlive\neof\nexit 0\n", 1+r.IntN(5))
 			},
-		},
+		}},
 	})
 
 	// The same game over TCP: a server and a client, judged by the mock hub as a client
@@ -269,7 +269,7 @@ func init() {
 			Timeout: 10 * time.Second,
 		},
 		Suite: suite,
-		Live:  &programs.Live{Keys: "rounds=N", Setup: pingpongLive},
+		Live:  []programs.Live{{Keys: "rounds=N", Setup: pingpongLive}},
 	})
 }
 

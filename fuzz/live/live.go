@@ -22,21 +22,7 @@ type game struct {
 	conv func(r *rand.Rand) string
 }
 
-var games = map[string]game{
-	"stratego": {"AI", "Protocol", "ai/play", func(r *rand.Rand) string {
-		return fmt.Sprintf("judge stratego seat=%s others=%s seed=%d turns=1000\nlive\neof\nexit 0\n",
-			pick(r, "RED", "BLUE"), pick(r, "random", "hunter"), 1+r.IntN(100000))
-	}},
-	"tictactoe": {"TTT_PLAYER", "Runner and players", "player/tic-tac-toe", func(r *rand.Rand) string {
-		return fmt.Sprintf("judge tictactoe seat=%d others=%s seed=%d\nlive\nclose\neof\n",
-			r.IntN(2), pick(r, "random", "perfect"), 1+r.IntN(100000))
-	}},
-	"connectfour": {"C4_PLAYER", "Runner and players", "player/connect-four", func(r *rand.Rand) string {
-		return fmt.Sprintf("judge connectfour seat=%d seed=%d\nlive\nclose\neof\n", r.IntN(2), 1+r.IntN(100000))
-	}},
-}
-
-func pick(r *rand.Rand, s ...string) string { return s[r.IntN(len(s))] }
+var games = map[string]game{}
 
 // Register makes a game known to this fuzzer: conv draws a random live conversation (the
 // mock hub's format, starting with the game's judge line), and a finding is written as a

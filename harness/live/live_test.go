@@ -1,67 +1,71 @@
 package live
 
 import (
-	"os"
+	"errors"
 	"strings"
 	"testing"
+
+	"gauntlet/games/judge"
 )
 
-// Each game's settings are checked, and a game that is set up has its judge, the subject's
-// seat empty and every other seat filled.
-func TestNew(t *testing.T) {
-	read := func(name string) ([]byte, error) {
-		switch name {
-		case "x.roll":
-			return []byte("HAHPPPPPPPP1233331111\n"), nil
-		case "p.path":
-			return []byte("7;::-Mo1V11V22Mo1Mo1::-\n"), nil
-		case "d.deck":
-			return []byte("7ABACDEE\n"), nil
-		}
-		return nil, os.ErrNotExist
-	}
-	good := []struct {
-		game   string
-		params Params
-		seat   int
-	}{
-		{"stlucia", Params{"rolls": "x.roll", "winscore": "10", "players": "3", "seat": "B", "others": "EAIT,MABS"}, 1},
-		{"dealer2310", Params{"path": "p.path", "deck": "d.deck", "players": "2", "seat": "0"}, 0},
-		{"stratego", Params{"seat": "BLUE", "others": "hunter", "seed": "3"}, 1},
-		{"tictactoe", Params{"seat": "1", "others": "perfect"}, 1},
-		{"connectfour", Params{"seat": "0"}, 0},
-	}
-	for _, tc := range good {
-		g, err := New(tc.game, tc.params, read)
+// A registered game is set up by New from its settings, read with the helpers every game
+// uses; an unknown game, a name registered twice and bad settings are refused.
+func TestRegisterAndSettings(t *testing.T) {
+	type responder struct{ judge.Responder }
+	Register("test-seats", "players=N seat=N [others=NAME,...] [seed=N]", func(p Params, _ func(string) ([]byte, error)) (*Game, error) {
+		n, err := p.Int("players")
 		if err != nil {
-			t.Errorf("%s %v: %v", tc.game, tc.params, err)
-			continue
+			return nil, err
 		}
-		if g.Seat != tc.seat || g.Others[g.Seat] != nil || len(g.Others) != g.Judge.Seats() {
-			t.Errorf("%s: seat %d, others %v", tc.game, g.Seat, g.Others)
+		seat, err := p.Int("seat")
+		if err != nil {
+			return nil, err
 		}
-		for s, r := range g.Others {
-			if s != g.Seat && r == nil {
-				t.Errorf("%s: seat %d has no reference player", tc.game, s)
-			}
+		if _, err := p.Seed(); err != nil {
+			return nil, err
 		}
+		names, err := p.Others(n, "calm", func(s string) bool { return s == "calm" || s == "bold" })
+		if err != nil {
+			return nil, err
+		}
+		return &Game{Seat: seat, Others: Seated(n, seat, names, func(string, int) judge.Responder { return responder{} })}, nil
+	})
+	g, err := New("test-seats", Params{"players": "3", "seat": "1", "others": "bold,calm"}, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	bad := []struct {
+	if g.Seat != 1 || len(g.Others) != 3 || g.Others[0] == nil || g.Others[1] != nil || g.Others[2] == nil {
+		t.Errorf("seat %d, others %v: want the two other seats filled", g.Seat, g.Others)
+	}
+	if Keys["test-seats"] == "" || !strings.Contains(strings.Join(Games(), " "), "test-seats") {
+		t.Errorf("the game's keys or name are not listed: %q, %v", Keys["test-seats"], Games())
+	}
+	for _, tc := range []struct {
 		game   string
 		params Params
 		why    string
 	}{
-		{"chess", nil, "no game"},
-		{"stlucia", Params{"rolls": "none", "winscore": "10", "players": "2", "seat": "A"}, "rolls="},
-		{"stlucia", Params{"rolls": "x.roll", "winscore": "10", "players": "2", "seat": "C"}, "seat="},
-		{"stlucia", Params{"rolls": "x.roll", "winscore": "10", "players": "3", "seat": "A", "others": "EAIT"}, "others="},
-		{"dealer2310", Params{"path": "p.path", "deck": "d.deck", "players": "2", "seat": "0", "others": "2310C"}, "no strategy"},
-		{"stratego", Params{"seat": "GREEN"}, "seat="},
-		{"tictactoe", Params{"seat": "0", "seed": "-1"}, "seed="},
-	}
-	for _, tc := range bad {
-		if _, err := New(tc.game, tc.params, read); err == nil || !strings.Contains(err.Error(), tc.why) {
+		{"chess", nil, `no game "chess"`},
+		{"test-seats", Params{"seat": "0"}, "players= is missing"},
+		{"test-seats", Params{"players": "x", "seat": "0"}, `players="x" is not a number`},
+		{"test-seats", Params{"players": "3", "seat": "0", "seed": "-2"}, "seed="},
+		{"test-seats", Params{"players": "3", "seat": "0", "others": "calm"}, "others= names 1 strategies for 2 other seats"},
+		{"test-seats", Params{"players": "2", "seat": "0", "others": "wild"}, `no strategy "wild"`},
+	} {
+		if _, err := New(tc.game, tc.params, nil); err == nil || !strings.Contains(err.Error(), tc.why) {
 			t.Errorf("%s %v: %v, want an error about %q", tc.game, tc.params, err, tc.why)
 		}
+	}
+	twice := func() (err error) {
+		defer func() {
+			if recover() != nil {
+				err = errors.New("panicked")
+			}
+		}()
+		Register("test-seats", "", nil)
+		return nil
+	}
+	if twice() == nil {
+		t.Error("a game registered twice was accepted")
 	}
 }
