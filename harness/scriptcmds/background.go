@@ -110,6 +110,24 @@ func Await(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// allEnded reports whether the script started runs in the background and every one still
+// listed has ended (awaited ones are no longer listed).
+func (b *backgrounds) allEnded() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.runs) == 0 {
+		return false
+	}
+	for _, n := range b.runs {
+		select {
+		case <-n.run.done:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 func (b *backgrounds) names() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()

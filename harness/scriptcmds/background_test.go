@@ -162,6 +162,7 @@ func TestBoxedServerInTheBackground(t *testing.T) {
 func TestWaitPortFails(t *testing.T) {
 	for _, tc := range []struct{ name, script, why string }{
 		{"nothing listens", "freeport PORT\nwaitport -timeout 200ms $PORT\n", "nothing listens on 127.0.0.1:"},
+		{"the server ended", "freeport PORT\nrun -status any sh -c 'exit 1' &srv&\nwaitport -timeout 20s $PORT\n", "every run in the background has ended (srv)"},
 		{"not a port", "waitport x\n", `"x" is not a port`},
 		{"freeport usage", "freeport\n", "usage: freeport NAME"},
 	} {

@@ -74,7 +74,8 @@ func FreePort(ts *testscript.TestScript, neg bool, args []string) {
 // WaitPort waits until a program listens on the TCP port PORT of 127.0.0.1, where the
 // case's programs meet: for a server started in the background, before its clients run.
 // It looks at the kernel's table of sockets and never connects, so a server that plays
-// with its first client only still has it. It fails after the deadline (default: run's).
+// with its first client only still has it. It fails after the deadline (default: run's),
+// or at once when every program the script runs in the background has ended.
 //
 //	run -env PORT server $PORT &srv&
 //	waitport $PORT
@@ -105,6 +106,10 @@ func WaitPort(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		if time.Since(start) >= *timeout {
 			ts.Fatalf("waitport: nothing listens on 127.0.0.1:%d after %v", port, *timeout)
+		}
+		if backgroundRuns(ts).allEnded() {
+			// Nothing the script left running can still come to listen.
+			ts.Fatalf("waitport: nothing listens on 127.0.0.1:%d, and every run in the background has ended (%s)", port, backgroundRuns(ts).names())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
