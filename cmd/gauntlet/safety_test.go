@@ -102,3 +102,32 @@ func TestSubjectHubCannotRunTheReferenceHub(t *testing.T) {
 		})
 	}
 }
+
+// The log of a case names a published reference program by its name, as it names the
+// grader's own ones: in the command as typed (ref/EAIT) and in what the subject printed,
+// never by the folder with a random name it was handed to the subject in.
+func TestLogNamesPublishedPrograms(t *testing.T) {
+	buildtest.Long(t)
+	root := t.TempDir()
+	reachable(t, root, gauntletBinary(t))
+	dir := makeSubmission(t, root, "echoes", "cp hub.sh stlucia", "chmod 755 stlucia")
+	if err := os.WriteFile(filepath.Join(dir, "hub.sh"), []byte("#!/bin/sh\necho \"args: $*\" >&2\nexit 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(t.TempDir(), "report.json")
+	gauntlet("grade", "stlucia", "-run", "^game_spec_x$", "-json", report, dir)
+	found := false
+	for _, c := range readReport(t, report).Cases {
+		if c.Name() != "game_spec_x@their-hub+ref-players" {
+			continue
+		}
+		found = true
+		if !strings.Contains(c.Log, "as typed: ./stlucia x.roll 10 ref/EAIT ref/EAIT\n") ||
+			!strings.Contains(c.Log, "args: x.roll 10 EAIT EAIT\n") || strings.Contains(c.Log, "/programs/") {
+			t.Errorf("the log does not name the reference players EAIT:\n%s", c.Log)
+		}
+	}
+	if !found {
+		t.Error("no marked run of game_spec_x")
+	}
+}
