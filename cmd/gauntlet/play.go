@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"gauntlet/harness/child"
 	"gauntlet/harness/transcript"
 	"gauntlet/programs"
 )
@@ -103,11 +104,13 @@ func play(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	hub := progs[0]
-	cmd := exec.Command(filepath.Join(dir, hub.Name), hubArgs...)
-	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd := child.Command(child.Spec{
+		Path: filepath.Join(dir, hub.Name), Args: hubArgs,
+		Env: append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH")),
+	})
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, stdout, stderr
 	fmt.Fprintf(stderr, "gauntlet play: running %s %s\n", hub.Name, strings.Join(shown, " "))
-	err = cmd.Run()
+	err = child.Run(cmd)
 	var ee *exec.ExitError
 	switch {
 	case err == nil:

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"gauntlet/harness/child"
 	"gauntlet/harness/mockhub"
 	"gauntlet/harness/sandbox"
 )
@@ -66,17 +67,17 @@ func (j *Judges) Close() {
 // run runs `gauntlet exec JUDGE ARGS...` and returns its stdout, stderr and exit status.
 func (j *Judges) run(judge string, args ...string) (stdout, stderr string, code int, err error) {
 	args = append([]string{"exec", judge}, args...)
-	var cmd *exec.Cmd
+	spec := child.Spec{Path: j.gauntlet, Args: args, Dir: j.dir}
 	if j.lease != nil {
 		env := append(os.Environ(), fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, j.lease.UID(), j.lease.GID(), filepath.Join(j.dir, "work")))
-		cmd = sandbox.Command(sandbox.Config{Identity: sandbox.Identity{Same: true}, Box: &sandbox.Box{Keep: j.keep}}, env, j.gauntlet, args...)
-	} else {
-		cmd = exec.Command(j.gauntlet, args...)
+		spec.Build = func(path string, args []string) *exec.Cmd {
+			return sandbox.Command(sandbox.Config{Identity: sandbox.Identity{Same: true}, Box: &sandbox.Box{Keep: j.keep}}, env, path, args...)
+		}
 	}
-	cmd.Dir = j.dir
+	cmd := child.Command(spec)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err = cmd.Run()
+	err = child.Run(cmd)
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		return out.String(), errb.String(), ee.ExitCode(), nil

@@ -151,3 +151,22 @@ func Long(tb testing.TB) {
 		tb.Skip("a long test: it runs without -short")
 	}
 }
+
+// OnThreadThatEnds runs f in a goroutine locked to an OS thread that ends when f returns,
+// as a thread left locked (after a namespace switch) ends: what a start from the wrong
+// thread does to a program's parent-death signal. The main thread never ends (the runtime
+// parks it instead), so a goroutine that lands on it holds it while f runs on another.
+func OnThreadThatEnds(f func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runtime.LockOSThread()
+		if syscall.Gettid() == syscall.Getpid() {
+			OnThreadThatEnds(f)
+			runtime.UnlockOSThread()
+			return
+		}
+		f()
+	}()
+	<-done
+}

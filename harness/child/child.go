@@ -1,7 +1,11 @@
-// Package child is how gauntlet starts a program it talks to: a reference hub's players
-// (harness/hubrt), the program a mock hub judges and the server the mock clients judge
-// (harness/mockhub, harness/mockclients), the mock player's relay (harness/mockplayer) and
-// the fuzzer's recorder (fuzz/record). The program talks over its stdin and stdout
+// Package child is how gauntlet starts a program. Every start goes through StartCmd, from
+// one thread kept for it (see spawn.go). Start also wires a program the harness talks to: a
+// reference hub's players (harness/hubrt), the program a mock hub judges and the server the
+// mock clients judge (harness/mockhub, harness/mockclients), the mock player's relay
+// (harness/mockplayer) and the fuzzer's recorder (fuzz/record). A program run to its end
+// and audited (a script's run command, a grade's case: harness/sandbox.Group), a judge the
+// fuzzer runs (fuzz/judgerun) and `gauntlet play`'s hub are made as commands and started
+// with StartCmd or Run. The program talks over its stdin and stdout
 // (Pipes), or over a connection on the loopback: as the client of a port the harness
 // listens on (Serve: it gets "127.0.0.1 PORT" before its arguments), or as a server that
 // says "port N" as the first line of its stdout (Connect). Pause, Resume and Signal reach
@@ -138,12 +142,12 @@ func run(cmd *exec.Cmd, s Spec, stdin, stdout, stderr *os.File) (*exec.Cmd, erro
 	if stderr != nil {
 		cmd.Stderr = stderr
 	}
-	err := cmd.Start()
+	err := StartCmd(cmd)
 	if s.Shell && errors.Is(err, syscall.ENOEXEC) {
 		sh := exec.Command("/bin/sh", append([]string{cmd.Path}, s.Args...)...)
 		sh.Stdin, sh.Stdout, sh.Stderr = cmd.Stdin, cmd.Stdout, cmd.Stderr
 		sh.SysProcAttr, sh.Dir, sh.Env = cmd.SysProcAttr, cmd.Dir, cmd.Env
-		cmd, err = sh, sh.Start()
+		cmd, err = sh, StartCmd(sh)
 	}
 	return cmd, err
 }

@@ -29,27 +29,12 @@ func selfCopy() string {
 // role, so that cfg's limits, user (Identity.Lease or UID/GID; otherwise the caller's own)
 // and box (Box, Cgroup) are in place before the program's first instruction. It is for a
 // caller that drives one program itself, as the fuzzer's runner does, without a Group's
-// audit and deadline: the caller sets Dir, Stdin, Stdout, Stderr, starts it and waits for
-// it. The program leads a session of its own, gets SIGKILL if the caller dies, and its
-// environment is env plus the role's setting. A program that cannot be started exits 127
-// with the reason on its stderr. path must be absolute.
+// audit and deadline: the caller sets Dir, Stdin, Stdout, Stderr, starts it (child.StartCmd,
+// or child.Spec.Build) and waits for it. The program leads a session of its own, gets
+// SIGKILL if the caller dies, and its environment is env plus the role's setting. A program
+// that cannot be started exits 127 with the reason on its stderr. path must be absolute.
 func Command(cfg Config, env []string, path string, args ...string) *exec.Cmd {
-	lim := cfg.Limits.withDefaults()
-	s := execrole.Settings{
-		Path: path, ErrFD: -1, PPID: selfPid, UID: -1, GID: -1,
-		CPU:    limitValue(int64(cpuLimit(lim.CPU) / time.Second)),
-		AS:     limitValue(lim.AddressSpace),
-		NProc:  limitValue(int64(lim.Processes)),
-		FSize:  limitValue(lim.FileSize),
-		NoFile: limitValue(int64(lim.OpenFiles)),
-		Nice:   lim.Nice,
-		Box:    cfg.Box.role(),
-		Cgroup: cfg.Cgroup,
-		Self:   selfCopy(),
-	}
-	if lim.CPU < 0 {
-		s.CPU = Unlimited
-	}
+	s := roleSettings(cfg.Limits.withDefaults(), cfg.Box, cfg.Cgroup, path)
 	switch id := cfg.Identity; {
 	case id.Lease != nil:
 		s.UID, s.GID = id.Lease.UID(), id.Lease.GID()
@@ -58,14 +43,43 @@ func Command(cfg Config, env []string, path string, args ...string) *exec.Cmd {
 	default:
 		s.NProcRel = true
 	}
+	return roleCommand(s, cfg.Box, env, append([]string{path}, args...))
+}
+
+// roleSettings are the exec role's settings for the program at path under these limits,
+// box and cgroup, with no user (UID and GID -1) and no error descriptor (ErrFD -1): the
+// caller fills those in.
+func roleSettings(lim Limits, box *Box, cgroup []string, path string) execrole.Settings {
+	s := execrole.Settings{
+		Path: path, ErrFD: -1, PPID: selfPid, UID: -1, GID: -1,
+		CPU:    limitValue(int64(cpuLimit(lim.CPU) / time.Second)),
+		AS:     limitValue(lim.AddressSpace),
+		NProc:  limitValue(int64(lim.Processes)),
+		FSize:  limitValue(lim.FileSize),
+		NoFile: limitValue(int64(lim.OpenFiles)),
+		Nice:   lim.Nice,
+		Box:    box.role(),
+		Cgroup: cgroup,
+		Self:   selfCopy(),
+	}
+	if lim.CPU < 0 {
+		s.CPU = Unlimited
+	}
+	return s
+}
+
+// roleCommand is the command that starts this binary as the exec role with settings s
+// (argv is the program's, argv[0] included): the role leads a session of its own, in box's
+// namespaces, and gets SIGKILL when the harness dies.
+func roleCommand(s execrole.Settings, box *Box, env, argv []string) *exec.Cmd {
 	cmd := &exec.Cmd{
 		Path:        "/proc/self/exe",
-		Args:        append([]string{path}, args...),
+		Args:        argv,
 		Env:         append(append([]string(nil), env...), execrole.Env+"="+s.Encode()),
 		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
 	}
-	if cfg.Box != nil {
-		cmd.SysProcAttr.Cloneflags = cfg.Box.cloneFlags()
+	if box != nil {
+		cmd.SysProcAttr.Cloneflags = box.cloneFlags()
 	}
 	return cmd
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"gauntlet/execrole"
 	"io"
 	"os"
 	"os/exec"
@@ -19,6 +18,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"gauntlet/harness/child"
 	"gauntlet/harness/hygiene"
 	"gauntlet/harness/transcript"
 )
@@ -333,42 +333,24 @@ func (g *Group) startOne(spec Spec) (err error) {
 	childEnds = append(childEnds, errW)
 	defer errR.Close()
 
-	s := execrole.Settings{
-		Path: path, ErrFD: 3 + len(spec.ExtraFiles), PPID: selfPid, UID: -1, GID: -1,
-		CPU:    limitValue(int64(cpuLimit(g.cfg.Limits.CPU) / time.Second)),
-		AS:     limitValue(g.cfg.Limits.AddressSpace),
-		NProc:  limitValue(int64(g.cfg.Limits.Processes)),
-		FSize:  limitValue(g.cfg.Limits.FileSize),
-		NoFile: limitValue(int64(g.cfg.Limits.OpenFiles)),
-		Nice:   g.cfg.Limits.Nice,
-		Box:    g.cfg.Box.role(),
-		Cgroup: g.cfg.Cgroup,
-		Self:   selfCopy(),
-	}
-	if g.cfg.Limits.CPU < 0 {
-		s.CPU = Unlimited
-	}
+	s := roleSettings(g.cfg.Limits, g.cfg.Box, g.cfg.Cgroup, path)
+	s.ErrFD = 3 + len(spec.ExtraFiles)
 	if g.lease != nil {
 		s.UID, s.GID = g.lease.uid, g.lease.gid
 	} else {
 		s.NProcRel = true
 	}
-	env := append(g.env(spec), execrole.Env+"="+s.Encode())
-	sys := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
-	if g.cfg.Box != nil {
-		sys.Cloneflags = g.cfg.Box.cloneFlags()
-	}
-	attr := &os.ProcAttr{
-		Dir:   g.dir,
-		Env:   env,
-		Files: append(append(files[:], spec.ExtraFiles...), errW),
-		Sys:   sys,
-	}
 	argv := append([]string{spec.Path}, spec.Args...)
-	proc, err := spawn(argv, attr)
-	if err != nil {
+	cmd := roleCommand(s, g.cfg.Box, g.env(spec), argv)
+	cmd.Dir = g.dir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
+	cmd.ExtraFiles = append(append([]*os.File(nil), spec.ExtraFiles...), errW)
+	// Every stream is a file, so the command starts no copying goroutine, and the process
+	// is reaped with Process.Wait (p.wait), never cmd.Wait.
+	if err := child.StartCmd(cmd); err != nil {
 		return fmt.Errorf("sandbox: start %s: %w", spec.Name, err)
 	}
+	proc := cmd.Process
 	p.proc, p.pid, p.started = proc, proc.Pid, time.Now()
 	g.trk.mu.Lock()
 	g.track.sids[p.pid] = true

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/transcript"
 )
@@ -109,6 +110,23 @@ func TestSignalAndStop(t *testing.T) {
 		t.Error("Wait after Stop returned another result")
 	}
 	assertNothingLeft(t, res)
+}
+
+// A run started from a goroutine whose thread then ends goes on: its programs are forked
+// from the spawner's thread, so their parent-death signal waits for the harness's end.
+func TestStartFromAThreadThatEnds(t *testing.T) {
+	var g *sandbox.Group
+	var err error
+	buildtest.OnThreadThatEnds(func() { g, err = sandbox.Start(testConfig(), sandbox.Spec{Name: "a", Path: prog("sleeper")}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-g.Process("a").Done():
+		t.Fatalf("the program ended with the thread that started the run:\n%s", g.Wait())
+	case <-time.After(300 * time.Millisecond):
+	}
+	assertNothingLeft(t, g.Stop())
 }
 
 // TestConnectedPrograms joins two programs with a pipe, as a hub and its player.

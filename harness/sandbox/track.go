@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -303,40 +302,4 @@ func signalProc(p hygiene.Proc, sig syscall.Signal) {
 	if hygiene.Alive(p.Pid, p.Start) {
 		unix.PidfdSendSignal(fd, sig, nil, 0)
 	}
-}
-
-// spawner starts every subject from one goroutine locked to its own thread for good. The
-// parent-death signal fires when the thread that forked a process ends, not the process: a
-// thread that never ends makes it fire only when the harness dies.
-var (
-	spawnOnce sync.Once
-	spawnReqs chan spawnReq
-)
-
-type spawnReq struct {
-	argv  []string
-	attr  *os.ProcAttr
-	reply chan spawnRes
-}
-
-type spawnRes struct {
-	p   *os.Process
-	err error
-}
-
-func spawn(argv []string, attr *os.ProcAttr) (*os.Process, error) {
-	spawnOnce.Do(func() {
-		spawnReqs = make(chan spawnReq)
-		go func() {
-			runtime.LockOSThread() // never unlocked: the thread lives as long as the harness
-			for req := range spawnReqs {
-				p, err := os.StartProcess("/proc/self/exe", req.argv, req.attr)
-				req.reply <- spawnRes{p, err}
-			}
-		}()
-	})
-	reply := make(chan spawnRes, 1)
-	spawnReqs <- spawnReq{argv, attr, reply}
-	res := <-reply
-	return res.p, res.err
 }

@@ -1,0 +1,50 @@
+package child
+
+import (
+	"os/exec"
+	"runtime"
+	"sync"
+)
+
+// The spawner is the one goroutine every program gauntlet starts is forked from, locked to
+// its own OS thread for the life of the process. A parent-death signal (Pdeathsig) fires
+// when the thread that forked the program ends, not the process: forked from a thread that
+// never ends, a program gets it only when the harness itself dies. Forking from any other
+// goroutine would risk a thread the runtime retires (one left locked, as a namespace switch
+// leaves it) and a program killed for no reason in the middle of a case.
+var (
+	spawnOnce sync.Once
+	spawnReqs chan spawnReq
+)
+
+type spawnReq struct {
+	cmd   *exec.Cmd
+	reply chan error
+}
+
+// StartCmd starts cmd from the spawner. It is exec.Cmd.Start for every program the harness
+// starts, the sandbox's included (harness/sandbox): a caller that wires the program's
+// streams itself makes the command (Command, or sandbox.Command), starts it here and waits
+// for it with cmd.Wait (or cmd.Process.Wait when its streams are all files).
+func StartCmd(cmd *exec.Cmd) error {
+	spawnOnce.Do(func() {
+		spawnReqs = make(chan spawnReq)
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread lives as long as the harness
+			for req := range spawnReqs {
+				req.reply <- req.cmd.Start()
+			}
+		}()
+	})
+	reply := make(chan error, 1)
+	spawnReqs <- spawnReq{cmd, reply}
+	return <-reply
+}
+
+// Run starts cmd from the spawner and waits for it, as exec.Cmd.Run does.
+func Run(cmd *exec.Cmd) error {
+	if err := StartCmd(cmd); err != nil {
+		return err
+	}
+	return cmd.Wait()
+}
