@@ -20,6 +20,7 @@ import (
 
 	"gauntlet/games/contract"
 	"gauntlet/games/judge"
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/hubrt"
 	"gauntlet/harness/lineio"
@@ -305,6 +306,7 @@ func pingpongBinary(t *testing.T) string {
 // plays, its programs are listed, and the live fuzzer finds nothing in the reference player
 // and the rule a wrong one breaks.
 func TestToyGameThroughTheCLI(t *testing.T) {
+	buildtest.Long(t) // grades two whole suites and runs three fuzzing campaigns
 	bin := pingpongBinary(t)
 	root := filepath.Dir(bin)
 
@@ -377,6 +379,7 @@ func TestToyGameThroughTheCLI(t *testing.T) {
 // The TCP variant, registered beside it, goes through the same grader: the mock hub is the
 // client's server (tcp) and the server's client (connect), on the case's own loopback.
 func TestToyTCPGameThroughTheCLI(t *testing.T) {
+	buildtest.Long(t) // grades two whole suites
 	pingpongBinary(t)
 	report := filepath.Join(t.TempDir(), "reference.json")
 	code, stdout, stderr := gauntlet("grade", "pingpong-tcp", "-json", report)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
 )
 
@@ -55,6 +56,7 @@ func TestPathLookupArgsAndLines(t *testing.T) {
 }
 
 func TestLastLineSurvivesExit(t *testing.T) {
+	t.Parallel()
 	// The player writes and exits at once; the line must not be lost to the reaper.
 	p := script(t, t.TempDir(), "quick", "echo DO3; exit 3\n")
 	h, err := Start([]string{p}, noArgs)
@@ -71,6 +73,7 @@ func TestLastLineSurvivesExit(t *testing.T) {
 }
 
 func TestSendToDeadPlayerIsIgnored(t *testing.T) {
+	t.Parallel()
 	p := script(t, t.TempDir(), "dead", "exit 0\n")
 	h, err := Start([]string{p}, noArgs)
 	if err != nil {
@@ -86,6 +89,7 @@ func TestSendToDeadPlayerIsIgnored(t *testing.T) {
 }
 
 func TestWaitUntilKillsStragglers(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	slow := script(t, dir, "slow", "exec sleep 30\n")
 	fine := script(t, dir, "fine", "exit 2\n")
@@ -113,6 +117,7 @@ func TestWaitUntilKillsStragglers(t *testing.T) {
 // TestStartFailureKillsStarted: when a program cannot start, those already started are
 // killed and reaped before Start returns.
 func TestStartFailureKillsStarted(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "pid")
 	slow := script(t, dir, "slow", "echo $$ > "+pidFile+".tmp && mv "+pidFile+".tmp "+pidFile+"\nexec sleep 30\n")
@@ -161,6 +166,7 @@ func TestWatchInterruptsRead(t *testing.T) {
 }
 
 func TestScriptWithoutShebangRunsLikeExecvp(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "noshebang")
 	if err := execfile.Write(p, []byte("printf '^'\necho \"$1 $2\"\n"), 0o755); err != nil {
 		t.Fatal(err)
@@ -176,4 +182,11 @@ func TestScriptWithoutShebangRunsLikeExecvp(t *testing.T) {
 	if l, err := h.ReadLine(0); err != nil || l != "3 1" {
 		t.Fatalf("ReadLine = %q, %v", l, err)
 	}
+}
+
+// Most of these tests wait on programs that sleep or stay silent: more of them run at once
+// than there are cores.
+func TestMain(m *testing.M) {
+	buildtest.WaitingTests()
+	os.Exit(m.Run())
 }

@@ -149,6 +149,7 @@ func checkEnding(t *testing.T, e Ending, how How, status, seat int, exits ...Exi
 // a handshake the seats are welcomed at once. A read timeout that is not reached changes
 // nothing.
 func TestPlayWholeGame(t *testing.T) {
+	t.Parallel()
 	for _, hello := range []byte{'!', 0} {
 		p := testPolicy()
 		p.Handshake = hello
@@ -169,6 +170,7 @@ func TestPlayWholeGame(t *testing.T) {
 // A broken rule ends the game with the violation's status and the lines the judge sends
 // for it, without Abort.
 func TestPlayRuleBroken(t *testing.T) {
+	t.Parallel()
 	e, log := play(t, testPolicy(), 4, greet+turns("echo ok", "exit 0"), greet+turns("echo bad", "exit 0"))
 	checkEnding(t, e, RuleBroken, 3, 1, ok, ok)
 	if want := "0: ok\n1: bad\nbroken\n"; log != want {
@@ -179,6 +181,7 @@ func TestPlayRuleBroken(t *testing.T) {
 // A wrong, missing or late handshake kills every player at once: nothing is sent, the
 // game never starts.
 func TestPlayBadHandshake(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, body string
 		err        error
@@ -210,6 +213,7 @@ func TestPlayBadHandshake(t *testing.T) {
 // A seat that quits aborts the game: the others get Abort's lines, the status is
 // ReadStatus's.
 func TestPlayReadFailure(t *testing.T) {
+	t.Parallel()
 	e, log := play(t, testPolicy(), 4, greet+turns("echo ok", "exit 0"), greet+turns("exit 0", "exit 5"))
 	checkEnding(t, e, ReadFailed, 6, 1, ok, ok)
 	if e.Err != io.EOF {
@@ -223,6 +227,7 @@ func TestPlayReadFailure(t *testing.T) {
 // A player that does not exit after the end is killed after the grace; one that exits in
 // time keeps its status.
 func TestPlayGraceKill(t *testing.T) {
+	t.Parallel()
 	p := testPolicy()
 	p.Grace = 300 * time.Millisecond
 	start := time.Now()
@@ -235,6 +240,7 @@ func TestPlayGraceKill(t *testing.T) {
 
 // The grace counts from the last line sent, or from the end of the game.
 func TestPlayKillAt(t *testing.T) {
+	t.Parallel()
 	last := time.Now().Add(-time.Hour)
 	g := &game{p: Policy{Grace: 2 * time.Second, GraceFromLastSend: true}, last: last}
 	if got := g.killAt(); !got.Equal(last.Add(2 * time.Second)) {
@@ -249,6 +255,7 @@ func TestPlayKillAt(t *testing.T) {
 
 // A line not whole within ReadTimeout is that seat's read failure with ErrTimeout.
 func TestPlayReadTimeout(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, onGo string }{
 		{"nothing", "exec sleep 30"},
 		{"part of a line", "printf o; exec sleep 30"},
@@ -292,6 +299,7 @@ func waitFor(cond func() bool) bool {
 // With PauseIdle, a player waits stopped while another's line is awaited, runs when its
 // own is, and is let go on at the end (it exits by itself on "end").
 func TestPlayPausesIdlePlayers(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// Each player, on its "go", says it is waiting and answers once the test lets it.
 	onGo := `touch ` + dir + `/waiting$1; i=0; until [ -e ` + dir + `/go$1 ] || [ $i -ge 400 ]; do sleep 0.05; i=$((i+1)); done; echo ok`
@@ -376,6 +384,7 @@ func TestPlayInterrupted(t *testing.T) {
 
 // Interrupt counts once: the first signal is the one caught.
 func TestInterruptOnce(t *testing.T) {
+	t.Parallel()
 	h := startScripts(t, "exec sleep 30\n")
 	defer h.Kill()
 	h.Interrupt(syscall.SIGHUP)

@@ -12,11 +12,14 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"gauntlet/harness/buildtest"
 )
 
 // TestMain makes this test binary also the two small TCP programs the network commands'
 // scripts run (testscript puts them in the scripts' PATH).
 func TestMain(m *testing.M) {
+	buildtest.WaitingTests() // most of these tests wait on sleeping programs
 	testscript.Main(m, map[string]func(){
 		"tcpserve": func() { os.Exit(tcpServe(os.Args[1:])) },
 		"tcpget":   func() { os.Exit(tcpGet(os.Args[1:])) },
@@ -64,6 +67,7 @@ func tcpGet(args []string) int {
 // A background run goes on while the script runs other commands; await makes its output
 // the script's and checks its status.
 func TestBackgroundRunIsAwaited(t *testing.T) {
+	t.Parallel()
 	r := runScript(t, `run sh -c 'sleep 0.3; echo late' &slow&
 run sh -c 'echo now'
 stdout '^now$'
@@ -82,6 +86,7 @@ stdout '^a\nb$'
 
 // await makes run's checks, and fails on a name it does not know.
 func TestAwaitFails(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, script, why string }{
 		{"wrong status", "run -status 0 sh -c 'exit 3' &b&\nawait b\n", "want exit 0, got 3"},
 		{"deadline", "run -timeout 200ms sleep 30 &b&\nawait b\n", "did not finish within 200ms"},
@@ -103,6 +108,7 @@ func TestAwaitFails(t *testing.T) {
 // A background run nobody awaited is stopped when the script ends, and the script does
 // not wait for its deadline.
 func TestUnawaitedRunIsStopped(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	r := runScript(t, "run sleep 31.25 &b&\n")
 	if !r.Passed {
@@ -146,6 +152,7 @@ await srv
 
 // A server started in the background on a free port is reached by a client run after it.
 func TestServerInTheBackground(t *testing.T) {
+	t.Parallel()
 	if r := runScript(t, networkScript); !r.Passed {
 		t.Fatalf("script failed:\n%s", r.Log)
 	}
@@ -154,12 +161,14 @@ func TestServerInTheBackground(t *testing.T) {
 // In a graded case every run has a box of its own, yet the background server and the
 // client meet on the case's shared loopback.
 func TestBoxedServerInTheBackground(t *testing.T) {
+	t.Parallel()
 	if r := runBoxed(t, networkScript); !r.Passed {
 		t.Fatalf("script failed:\n%s", r.Log)
 	}
 }
 
 func TestWaitPortFails(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, script, why string }{
 		{"nothing listens", "freeport PORT\nwaitport -timeout 200ms $PORT\n", "nothing listens on 127.0.0.1:"},
 		{"the server ended", "freeport PORT\nrun -status any sh -c 'exit 1' &srv&\nwaitport -timeout 20s $PORT\n", "every run in the background has ended (srv)"},

@@ -48,6 +48,7 @@ func runBoxed(t *testing.T, script string) suite.Result {
 // In a graded case the subject sees the inputs its command names and nothing else of the
 // script; what it leaves comes back for the checks, but never over a file of the script.
 func TestBoxedCaseKeepsTheOracleAway(t *testing.T) {
+	t.Parallel()
 	script := `run sh -c 'ls -A; cat in.txt; cat want.txt ../*/want.txt 2>/dev/null || echo no-oracle; echo mine > out.txt; echo forged > want.txt; id -u'
 stdout '^in.txt$'
 stdout '^input$'

@@ -33,6 +33,7 @@ func runScript(t *testing.T, script string) suite.Result {
 
 // Each command must fail when its expectation is not met, with a message that says why.
 func TestCommandsFail(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, script, why string
 	}{
@@ -65,6 +66,7 @@ func TestCommandsFail(t *testing.T) {
 }
 
 func TestLenientIsReported(t *testing.T) {
+	t.Parallel()
 	r := runScript(t, "run -status 4,6 sh -c 'exit 6'\n")
 	if !r.Passed || len(r.Lenient) != 1 || r.Lenient[0] != "exit 6 accepted instead of 4" {
 		t.Fatalf("result %+v", r)
@@ -88,6 +90,7 @@ func TestCmpPrefix(t *testing.T) {
 }
 
 func TestRunAllowsNamedLeftovers(t *testing.T) {
+	t.Parallel()
 	r := runScript(t, "run -allow sleep sh -c 'sleep 30 & exit 0'\n")
 	if !r.Passed || !strings.Contains(r.Log, "allowed and killed") {
 		t.Fatalf("allowed leftover failed the case:\n%s", r.Log)
@@ -99,6 +102,7 @@ func TestRunAllowsNamedLeftovers(t *testing.T) {
 }
 
 func TestDefaultLimitsLetSmallFilesThrough(t *testing.T) {
+	t.Parallel()
 	if r := runScript(t, "run sh -c 'head -c 5000 /dev/zero > big'\n"); !r.Passed {
 		t.Fatalf("a 5000-byte file failed under the default limits:\n%s", r.Log)
 	}
