@@ -105,6 +105,29 @@ func TestOwners(t *testing.T) {
 	}
 }
 
+// ScanWhere reads the processes its filter keeps, each with the owner and pid the filter
+// was given, and no other.
+func TestScanWhere(t *testing.T) {
+	self := os.Getpid()
+	var asked []int
+	procs, err := ScanWhere(func(pid int, uid uint32) bool {
+		asked = append(asked, pid)
+		return pid == self && uid == uint32(os.Geteuid())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(procs) != 1 || procs[0].Pid != self || procs[0].UID != uint32(os.Geteuid()) {
+		t.Errorf("ScanWhere kept %+v; want this process alone", procs)
+	}
+	if len(asked) < 2 {
+		t.Errorf("the filter was asked about %v; want every process", asked)
+	}
+	if all, _ := ScanWhere(nil); len(all) < len(asked)/2 {
+		t.Errorf("ScanWhere(nil) read %d processes of %d", len(all), len(asked))
+	}
+}
+
 func TestOverall(t *testing.T) {
 	cases := []struct {
 		acts []Activity

@@ -149,7 +149,14 @@ func pidNames() ([]string, error) {
 }
 
 // Scan reads every process in /proc. Processes that end while it reads are left out.
-func Scan() ([]Proc, error) {
+func Scan() ([]Proc, error) { return ScanWhere(nil) }
+
+// ScanWhere is Scan limited to the processes keep accepts (nil: all), given each one's pid
+// and owner (the owner of /proc/PID, as in Proc.UID). The owner costs one stat of the
+// folder, where reading a process makes the kernel render its stat file: a caller that
+// wants the processes of a few users (the sandbox users of the runs under way) skips
+// rendering everyone else's.
+func ScanWhere(keep func(pid int, uid uint32) bool) ([]Proc, error) {
 	names, err := pidNames()
 	if err != nil {
 		return nil, err
@@ -159,6 +166,12 @@ func Scan() ([]Proc, error) {
 		pid, err := strconv.Atoi(name)
 		if err != nil {
 			continue
+		}
+		if keep != nil {
+			var st syscall.Stat_t
+			if syscall.Stat(procRoot+"/"+name, &st) != nil || !keep(pid, st.Uid) {
+				continue
+			}
 		}
 		p, err := ReadProc(pid)
 		if err != nil {

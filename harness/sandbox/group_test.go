@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/hygiene"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/transcript"
 )
@@ -127,6 +128,23 @@ func TestStartFromAThreadThatEnds(t *testing.T) {
 	case <-time.After(300 * time.Millisecond):
 	}
 	assertNothingLeft(t, g.Stop())
+}
+
+// A run under a sandbox user of its own finds what it leaves behind in its own session,
+// alone: no run of the harness's user is under way (TestHostile has one beside it), so the
+// tracker reads only the processes of the runs' users and its own started ones.
+func TestRunOfItsOwnUserFindsWhatItLeaves(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("sandbox users need root")
+	}
+	res, err := sandbox.Run(testConfig(), sandbox.Spec{Path: prog("grandchild"), Args: []string{"setsid"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.UID == 0 || !res.Hygiene.Has(hygiene.LeftRunning) {
+		t.Errorf("user %d, findings %v; want a sandbox user and a process left running", res.UID, res.Hygiene.Findings)
+	}
+	assertNothingLeft(t, res)
 }
 
 // TestConnectedPrograms joins two programs with a pipe, as a hub and its player.

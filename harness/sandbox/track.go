@@ -61,6 +61,8 @@ type runTrack struct {
 // end together, and each must look at /proc after its programs ended: one scan then
 // answers them all instead of one each.
 type sharedScan struct {
+	// scan reads /proc (nil: hygiene.Scan, every process).
+	scan    func() ([]hygiene.Proc, error)
 	mu      sync.Mutex
 	done    *sync.Cond
 	running bool
@@ -86,7 +88,11 @@ func (s *sharedScan) since() []hygiene.Proc {
 		}
 		s.running = true
 		s.mu.Unlock()
-		procs, _ := hygiene.Scan()
+		scan := s.scan
+		if scan == nil {
+			scan = hygiene.Scan
+		}
+		procs, _ := scan()
 		s.mu.Lock()
 		s.procs, s.running = procs, false
 		s.gen++
@@ -118,6 +124,7 @@ var (
 func theTracker() *tracker {
 	trkOnce.Do(func() {
 		trk = &tracker{runs: map[*runTrack]bool{}, foreign: map[procKey]string{}, wake: make(chan struct{}, 1)}
+		trk.scans.scan = trk.scanRuns
 		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 			// Without it the run's orphans go to init, out of the harness's reach: every
 			// Start reports it rather than run without the guarantee.
@@ -159,6 +166,34 @@ func (t *tracker) loop() {
 		<-tick.C
 		t.sweep(nil)
 	}
+}
+
+// scanRuns reads the processes of /proc that the runs under way can own. A run with a
+// sandbox user of its own owns only that user's processes, and the ones the harness
+// started (the exec role begins as the harness's user and becomes the sandbox user before
+// the program's first instruction): none of its processes can take another user, as the
+// role sets no_new_privs (a setuid program keeps its caller's user). The other processes
+// are only stat'ed, not read. While a run without a user of its own is under way (the
+// harness's user, or one it shares), any process may be its, and every one is read.
+func (t *tracker) scanRuns() ([]hygiene.Proc, error) {
+	t.mu.Lock()
+	uids := map[uint32]bool{}
+	pids := map[int]bool{}
+	for r := range t.runs {
+		if r.uid < 0 {
+			t.mu.Unlock()
+			return hygiene.Scan()
+		}
+		uids[uint32(r.uid)] = true
+		for pid := range r.roots {
+			pids[pid] = true
+		}
+		for pid := range r.marks {
+			pids[pid] = true
+		}
+	}
+	t.mu.Unlock()
+	return hygiene.ScanWhere(func(pid int, uid uint32) bool { return uids[uid] || pids[pid] })
 }
 
 // sweep scans /proc once and updates every run (or only r, when r is not nil). It returns
