@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -52,6 +53,8 @@ Flags (before the programs):
   --min-time D       time the minimiser may take per failure (default 1m)
   --no-verify        do not run each regression file through the suite runner (by default
                      it must pass on the reference and fail on PROGRAM)
+  -j N               cases played at once (default: the number of CPUs). The cases are
+                     taken in order, so with --runs the findings do not depend on N
 
 Progress is shown when stdout is a terminal. SIGINT (Ctrl-C) ends the run early, keeping what
 it found. Findings are grouped by the rule of the spec they break (the reference's exit
@@ -111,6 +114,7 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	minTries := fs.Int("min-tries", 300, "")
 	minTime := fs.Duration("min-time", time.Minute, "")
 	noVerify := fs.Bool("no-verify", false, "")
+	jobs := fs.Int("j", runtime.NumCPU(), "")
 	help := fs.Bool("help", false, "")
 	fs.BoolVar(help, "h", false, "")
 	if err := fs.Parse(args[1:]); err != nil {
@@ -134,6 +138,9 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 			return usageErr("flags go before the programs: %q", p)
 		}
 	}
+	if *jobs < 1 {
+		return usageErr("-j must be at least 1")
+	}
 	if *runs < 0 || *limit < 0 || *minTries < 0 {
 		return usageErr("--runs, --time and --min-tries cannot be negative")
 	}
@@ -142,7 +149,7 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	opt := blackbox.Options{
 		Game: g, Role: blackbox.Role(*role), Seed: *seed, Runs: *runs, Time: *limit, Out: *out,
-		StepTimeout: *stepTimeout, RunTimeout: *timeout,
+		StepTimeout: *stepTimeout, RunTimeout: *timeout, Jobs: *jobs,
 		Minimise: blackbox.Budget{Tries: *minTries, Time: *minTime},
 		Verify:   !*noVerify,
 		Log:      stdout,

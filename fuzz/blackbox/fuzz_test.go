@@ -1,6 +1,7 @@
 package blackbox
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,6 +101,48 @@ func TestFindsBuggyPlayer(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "summary.txt")); err != nil {
 		t.Error(err)
+	}
+}
+
+// Cases played ahead on several workers are taken in order: the campaign finds the same
+// failures, at the same case numbers, whatever Jobs is; and each finding's case is the
+// case of its number.
+func TestJobsKeepTheCampaign(t *testing.T) {
+	buildtest.Long(t) // two campaigns of a few seconds
+	buggy := buildtest.Path(t, "gauntlet/fuzz/testdata/buggyeait")
+	g := game(t, "stlucia")
+	campaign := func(jobs int) *Summary {
+		sum, err := Run(Options{
+			Game: g, Role: RolePlayer, RefDir: refDir(t),
+			Subjects: []Subject{{Path: buggy, Ref: "EAIT"}},
+			Seed:     3, Runs: 120, Kinds: []string{"boundary", "malformed", "wrong-turn", "crlf"},
+			Jobs: jobs,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum
+	}
+	one, three := campaign(1), campaign(3)
+	got := func(s *Summary) string {
+		out := fmt.Sprintf("runs %d, duplicates %d, skipped %d;", s.Runs, s.Duplicates, s.Skipped)
+		for _, fd := range s.Findings {
+			out += fmt.Sprintf(" run %d %s %s;", fd.Run, fd.Rule.ID, fd.Case)
+		}
+		return out
+	}
+	if got(one) != got(three) {
+		t.Errorf("-j 1: %s\n-j 3: %s", got(one), got(three))
+	}
+	if len(three.Findings) == 0 {
+		t.Fatal("no finding: the campaign shows nothing of the order")
+	}
+	f := &fuzzer{g: g, kinds: []string{"boundary", "malformed", "wrong-turn", "crlf"},
+		opt: Options{Role: RolePlayer, Seed: 3, Subjects: []Subject{{Path: buggy, Ref: "EAIT"}}}}
+	for _, fd := range three.Findings {
+		if c, _, err := f.newCase(fd.Run); err != nil || describe(c) != fd.Case {
+			t.Errorf("finding of run %d is the case %q, not that run's %q (%v)", fd.Run, fd.Case, describe(c), err)
+		}
 	}
 }
 

@@ -45,6 +45,10 @@ type Options struct {
 	// Stop, when closed, ends the run early as if its time were up (the failure being
 	// minimised is written as it stands).
 	Stop <-chan struct{}
+	// Jobs is how many cases are played at once (default 1). Each case still plays the
+	// subject and the reference side by side; the cases are taken in order, so the findings
+	// of a campaign with Runs set are the same whatever Jobs is.
+	Jobs int
 }
 
 // Finding is one distinct failure.
@@ -287,6 +291,73 @@ func (f *fuzzer) differs(c shrinker, subj Subject) (sig Signature, ref *record.R
 	return sig, ref, ok, false, nil
 }
 
+// played is a case made and played once (newCase, then differs), ahead of the loop.
+type played struct {
+	c         shrinker
+	subj      Subject
+	sig       Signature
+	ref       *record.Result
+	diff, bad bool
+	err       error
+}
+
+// lookahead plays the campaign's cases on Options.Jobs workers, ahead of the loop that
+// takes them in order (next): the loop's findings, confirmations and minimisation stay
+// sequential and deterministic, while the first play of the next cases fills the cores.
+type lookahead struct {
+	results chan chan played // one per case, in case order
+	quit    chan struct{}
+	wg      sync.WaitGroup
+}
+
+// playAhead starts the workers. At most Jobs cases are played, or wait to be taken, at
+// once; with Runs set, no case past the last is played.
+func (f *fuzzer) playAhead() *lookahead {
+	jobs := max(f.opt.Jobs, 1)
+	l := &lookahead{results: make(chan chan played, jobs-1), quit: make(chan struct{})}
+	l.wg.Add(1)
+	go func() {
+		defer l.wg.Done()
+		defer close(l.results)
+		for run := 0; f.opt.Runs <= 0 || run < f.opt.Runs; run++ {
+			out := make(chan played, 1)
+			select {
+			case l.results <- out:
+			case <-l.quit:
+				return
+			}
+			l.wg.Add(1)
+			go func(run int) {
+				defer l.wg.Done()
+				var p played
+				if p.c, p.subj, p.err = f.newCase(run); p.err == nil {
+					p.sig, p.ref, p.diff, p.bad, p.err = f.differs(p.c, p.subj)
+				}
+				out <- p
+			}(run)
+		}
+	}()
+	return l
+}
+
+// next waits for the next case in order.
+func (l *lookahead) next() played {
+	out, ok := <-l.results
+	if !ok {
+		return played{err: errors.New("fuzz: no case left to play")}
+	}
+	return <-out
+}
+
+// stop ends the workers and waits for the cases under way, so that nothing the campaign
+// started outlives it.
+func (l *lookahead) stop() {
+	close(l.quit)
+	for range l.results {
+	}
+	l.wg.Wait()
+}
+
 func (f *fuzzer) loop() (*Summary, error) {
 	sum := &Summary{}
 	seen := map[string]bool{}
@@ -306,20 +377,20 @@ func (f *fuzzer) loop() (*Summary, error) {
 			fmt.Fprintln(f.opt.Progress)
 		}
 	}
+	played := f.playAhead()
+	defer played.stop()
 	for run := 0; ; run++ {
 		if f.opt.Runs > 0 && run >= f.opt.Runs || f.opt.Time > 0 && time.Since(start) >= f.opt.Time || f.stopped() {
 			break
 		}
 		progress(false)
-		c, subj, err := f.newCase(run)
-		if err != nil {
-			return nil, err
+		first := played.next()
+		if first.err != nil {
+			return nil, first.err
 		}
+		c, subj := first.c, first.subj
 		sum.Runs++
-		sig, ref, diff, bad, err := f.differs(c, subj)
-		if err != nil {
-			return nil, err
-		}
+		sig, ref, diff, bad := first.sig, first.ref, first.diff, first.bad
 		if bad {
 			sum.Skipped++
 			continue
