@@ -87,7 +87,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var f gradeFlags
 	f.progs = progFlags{}
-	fs.IntVar(&f.jobs, "j", 2, "cases run at once (in a cohort: shared by all submissions)")
+	fs.IntVar(&f.jobs, "j", 2, "busy cases run at once, with the cases that wait on purpose beside them (in a cohort: slots shared by all submissions)")
 	fs.StringVar(&f.run, "run", "", "only the cases whose id matches this regular expression")
 	fs.DurationVar(&f.timeout, "timeout", 0, "default deadline of each program run in a case (default: the game's; cases that set their own keep it)")
 	fs.BoolVar(&f.explain, "explain", false, "print what each case runs and checks, without running it")

@@ -1,6 +1,8 @@
 package grade
 
 import (
+	"fmt"
+	"sync"
 	"syscall"
 	"testing"
 	"testing/fstest"
@@ -68,5 +70,36 @@ func TestCaseWaits(t *testing.T) {
 		if c.Waits != tc.waits {
 			t.Errorf("%q: Waits %v, want %v", tc.script, c.Waits, tc.waits)
 		}
+	}
+}
+
+// A busy case never queues behind cases that wait: with more waiting cases than their
+// slots, the busy one still starts at once and ends first.
+func TestBusyCasesDoNotQueueBehindWaitingOnes(t *testing.T) {
+	t.Parallel()
+	files := fstest.MapFS{"toy/busy.txtar": {Data: []byte(header("player/basics") + "run $PLAYER\nstdout '^\\^echo $'\n")}}
+	waiting := waitingSlots(1) + 1
+	for i := range waiting {
+		files[fmt.Sprintf("toy/wait%d.txtar", i)] = &fstest.MapFile{Data: []byte(header("player/basics") + "run -signal INT -after 1s -status any sleep 5\n")}
+	}
+	cases, err := LoadCases(files, "toy", toy.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	subj, opt := setup(t, refPlayer)
+	opt.Jobs = 1
+	var mu sync.Mutex
+	var order []string
+	opt.OnOutcome = func(o Outcome) {
+		mu.Lock()
+		order = append(order, o.Case.ID)
+		mu.Unlock()
+	}
+	outs := Run(toy, cases, subj, opt)
+	if len(outs) != waiting+1 {
+		t.Fatalf("%d outcomes, want %d", len(outs), waiting+1)
+	}
+	if order[0] != "busy" {
+		t.Errorf("outcomes in the order %v: the busy case waited for a waiting case's slot", order)
 	}
 }

@@ -280,48 +280,61 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	out := make([]Outcome, len(jobs))
 	ran := make([]bool, len(jobs))
 	// Busy cases take one of -j slots; cases that mostly wait (Case.Waits) take one of
-	// their own, more numerous, slots, and start first: they are the longest, and waiting
-	// they leave the CPU to the busy ones.
+	// their own, more numerous, slots, and leave the CPU to the busy ones. Each kind has a
+	// dispatcher of its own, so that a case waiting for a slot of its kind never holds back
+	// the cases of the other kind queued behind it.
 	busy := make(chan struct{}, opt.Jobs)
 	idle := make(chan struct{}, waitingSlots(opt.Jobs))
-	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].c.Waits && !jobs[b].c.Waits })
-	var wg sync.WaitGroup
-jobs:
+	var waiting, working []job
 	for _, j := range jobs {
-		sem := busy
 		if j.c.Waits {
-			sem = idle
+			waiting = append(waiting, j)
+		} else {
+			working = append(working, j)
 		}
-		select {
-		case sem <- struct{}{}:
-		case <-opt.Stop:
-			break jobs
-		}
-		select {
-		case <-opt.Stop:
-			<-sem
-			break jobs
-		default:
-		}
-		wg.Add(1)
-		ran[j.slot] = true
-		go func(j job, sem chan struct{}) {
-			defer wg.Done()
-			defer func() { <-sem }()
-			var o Outcome
-			if boxErr != nil {
-				o = Outcome{Case: j.c, Pairing: j.p, Verdict: HarnessError,
-					Detail: "no box for the subject (refused; -unsafe grades without it): " + boxErr.Error()}
-			} else {
-				o = runCase(g, j.c, j.p, subj, opt)
-			}
-			o.Counted = j.counted
-			out[j.slot] = o
-			if opt.OnOutcome != nil {
-				opt.OnOutcome(o)
-			}
-		}(j, sem)
 	}
+	var wg sync.WaitGroup
+	dispatch := func(list []job, sem chan struct{}) {
+		for _, j := range list {
+			select {
+			case sem <- struct{}{}:
+			case <-opt.Stop:
+				return
+			}
+			select {
+			case <-opt.Stop:
+				<-sem
+				return
+			default:
+			}
+			wg.Add(1)
+			ran[j.slot] = true
+			go func(j job) {
+				defer wg.Done()
+				defer func() { <-sem }()
+				var o Outcome
+				if boxErr != nil {
+					o = Outcome{Case: j.c, Pairing: j.p, Verdict: HarnessError,
+						Detail: "no box for the subject (refused; -unsafe grades without it): " + boxErr.Error()}
+				} else {
+					o = runCase(g, j.c, j.p, subj, opt)
+				}
+				o.Counted = j.counted
+				out[j.slot] = o
+				if opt.OnOutcome != nil {
+					opt.OnOutcome(o)
+				}
+			}(j)
+		}
+	}
+	var dispatchers sync.WaitGroup
+	dispatchers.Add(1)
+	go func() {
+		defer dispatchers.Done()
+		dispatch(waiting, idle)
+	}()
+	dispatch(working, busy)
+	dispatchers.Wait()
 	wg.Wait()
 	done := out[:0]
 	for i, o := range out {
