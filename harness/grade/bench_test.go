@@ -61,6 +61,9 @@ func TestCaseWaits(t *testing.T) {
 		{"run -signal INT -after-stderr 'Player A' $HUB\n", false},
 		{"mkplayer bad -as EAIT -fault 'reply 1 send \"x\"'\nrun $HUB bad\n# sleep in a comment\n", false},
 		{"run $PLAYER\n-- notes --\n-fault 'a sleep 1s'\n", false},
+		// A pause in the conversation a mock hub plays; not in a file it does not play.
+		{"run -status 0 mockhub -timeout 5s conv $PLAYER\n-- conv --\nsend \"a\"\nsleep 300ms\n", true},
+		{"run -status 0 mockhub conv $PLAYER\n-- conv --\nsend \"a\"\n-- other --\nsleep 300ms\n", false},
 	}
 	for _, tc := range tests {
 		c, err := ParseCase("toy", "c", []byte(header("hub/basics")+tc.script), toy.ProgramVars())

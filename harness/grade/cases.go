@@ -7,6 +7,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // Case is one conformance script and what its header says about it (docs/suites.md).
@@ -31,6 +33,26 @@ var varUse = lazyRegexp(`\$\{?([A-Z][A-Z0-9_]*)\}?`)
 // waiting finds the commands that make a case wait on purpose: a mock player fault that
 // sleeps or hangs, and a signal sent after a delay.
 var waiting = lazyRegexp(`-fault '[^']*\b(sleep|hang)\b|^run .*-after `)
+
+// mockhubFile finds the conversation file a mock hub plays (`mockhub [flags] FILE ...`),
+// whose `sleep` lines make the case wait too.
+var mockhubFile = lazyRegexp(`\bmockhub(?:\s+-\S+(?:\s+[^-\s]\S*)?)*\s+([^-\s$]\S*)`)
+
+// conversationSleeps reports whether one of the named files of the case's archive has a
+// `sleep` line: a pause the mock hub makes.
+func conversationSleeps(script []byte, files map[string]bool) bool {
+	for _, f := range txtar.Parse(script).Files {
+		if !files[f.Name] {
+			continue
+		}
+		for _, line := range strings.Split(string(f.Data), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "sleep ") {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // LoadCases reads every .txtar case of a game's suite from fsys (folder game/).
 // programVars is the set of variables that name programs under test.
@@ -64,6 +86,7 @@ func ParseCase(game, id string, script []byte, programVars map[string]bool) (Cas
 	sc := bufio.NewScanner(strings.NewReader(string(script)))
 	header := true
 	used := map[string]bool{}
+	convs := map[string]bool{} // the files mock hubs play
 	for sc.Scan() {
 		line := sc.Text()
 		if strings.HasPrefix(line, "-- ") && strings.HasSuffix(line, " --") {
@@ -96,11 +119,17 @@ func ParseCase(game, id string, script []byte, programVars map[string]bool) (Cas
 		if waiting().MatchString(trimmed) {
 			c.Waits = true
 		}
+		if m := mockhubFile().FindStringSubmatch(trimmed); m != nil {
+			convs[m[1]] = true
+		}
 		for _, m := range varUse().FindAllStringSubmatch(line, -1) {
 			if programVars[m[1]] {
 				used[m[1]] = true
 			}
 		}
+	}
+	if !c.Waits && len(convs) > 0 {
+		c.Waits = conversationSleeps(script, convs)
 	}
 	for v := range used {
 		c.Vars = append(c.Vars, v)
