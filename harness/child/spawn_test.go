@@ -13,6 +13,7 @@ import (
 // it ends on a thread the runtime then retires: the fork happened on the spawner's thread.
 // (Started with cmd.Start from that goroutine, it gets the signal as the thread ends.)
 func TestStartCmdOutlivesTheCallersThread(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command("sleep", "30")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	var err error

@@ -83,7 +83,7 @@ func TestBusyCasesDoNotQueueBehindWaitingOnes(t *testing.T) {
 	files := fstest.MapFS{"toy/busy.txtar": {Data: []byte(header("player/basics") + "run $PLAYER\nstdout '^\\^echo $'\n")}}
 	waiting := waitingSlots(1) + 1
 	for i := range waiting {
-		files[fmt.Sprintf("toy/wait%d.txtar", i)] = &fstest.MapFile{Data: []byte(header("player/basics") + "run -signal INT -after 1s -status any sleep 5\n")}
+		files[fmt.Sprintf("toy/wait%d.txtar", i)] = &fstest.MapFile{Data: []byte(header("player/basics") + "run -signal INT -after 500ms -status any sleep 5\n")}
 	}
 	cases, err := LoadCases(files, "toy", toy.ProgramVars())
 	if err != nil {

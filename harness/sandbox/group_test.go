@@ -116,6 +116,7 @@ func TestSignalAndStop(t *testing.T) {
 // A run started from a goroutine whose thread then ends goes on: its programs are forked
 // from the spawner's thread, so their parent-death signal waits for the harness's end.
 func TestStartFromAThreadThatEnds(t *testing.T) {
+	t.Parallel()
 	var g *sandbox.Group
 	var err error
 	buildtest.OnThreadThatEnds(func() { g, err = sandbox.Start(testConfig(), sandbox.Spec{Name: "a", Path: prog("sleeper")}) })
