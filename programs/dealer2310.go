@@ -50,21 +50,13 @@ func init() {
 // dealerLive is a 2310 game seen by one player (`judge dealer2310 path=FILE deck=FILE players=N
 // seat=N [others=...]`): the dealer's judge and reference players elsewhere.
 func dealerLive(p live.Params, read func(string) ([]byte, error)) (*live.Game, error) {
-	pathData, err := read(p["path"])
+	path, err := live.File(p, "path", read, game.ParsePathFile)
 	if err != nil {
-		return nil, fmt.Errorf("live: path=: %w", err)
+		return nil, err
 	}
-	path, err := game.ParsePathFile(pathData)
+	deck, err := live.File(p, "deck", read, game.ParseDeckFile)
 	if err != nil {
-		return nil, fmt.Errorf("live: path=: %w", err)
-	}
-	deckData, err := read(p["deck"])
-	if err != nil {
-		return nil, fmt.Errorf("live: deck=: %w", err)
-	}
-	deck, err := game.ParseDeckFile(deckData)
-	if err != nil {
-		return nil, fmt.Errorf("live: deck=: %w", err)
+		return nil, err
 	}
 	n, err := p.Int("players")
 	if err != nil {

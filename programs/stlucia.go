@@ -60,13 +60,9 @@ func init() {
 // stluciaLive is a St Lucia game seen by one player (`judge stlucia rolls=FILE winscore=N
 // players=N seat=LABEL [others=...]`): the hub's judge and reference players elsewhere.
 func stluciaLive(p live.Params, read func(string) ([]byte, error)) (*live.Game, error) {
-	data, err := read(p["rolls"])
+	rf, err := live.File(p, "rolls", read, game.ParseRollFile)
 	if err != nil {
-		return nil, fmt.Errorf("live: rolls=: %w", err)
-	}
-	rf, err := game.ParseRollFile(data)
-	if err != nil {
-		return nil, fmt.Errorf("live: rolls=: %w", err)
+		return nil, err
 	}
 	win, err := p.Int("winscore")
 	if err != nil {

@@ -76,6 +76,20 @@ func (p Params) Int(key string) (int, error) {
 	return n, nil
 }
 
+// File reads the file the setting key names (key=FILE) with read and parses it: what a
+// game's input file settings share (a rolls file, a path, a deck). Errors name the setting.
+func File[T any](p Params, key string, read func(string) ([]byte, error), parse func([]byte) (T, error)) (T, error) {
+	var v T
+	data, err := read(p[key])
+	if err == nil {
+		v, err = parse(data)
+	}
+	if err != nil {
+		return v, fmt.Errorf("live: %s=: %w", key, err)
+	}
+	return v, nil
+}
+
 // Seed is the seed= setting, 1 when not given.
 func (p Params) Seed() (uint64, error) {
 	if _, ok := p["seed"]; !ok {

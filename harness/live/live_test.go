@@ -2,6 +2,7 @@ package live
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,5 +68,25 @@ func TestRegisterAndSettings(t *testing.T) {
 	}
 	if twice() == nil {
 		t.Error("a game registered twice was accepted")
+	}
+}
+
+// File reads and parses the file a setting names; a read or parse error names the setting.
+func TestFile(t *testing.T) {
+	files := map[string]string{"a.txt": "7\n", "bad.txt": "x\n"}
+	read := func(name string) ([]byte, error) {
+		if data, ok := files[name]; ok {
+			return []byte(data), nil
+		}
+		return nil, errors.New("no such file")
+	}
+	parse := func(b []byte) (int, error) { return strconv.Atoi(strings.TrimSpace(string(b))) }
+	if n, err := File(Params{"f": "a.txt"}, "f", read, parse); err != nil || n != 7 {
+		t.Errorf("File: %d, %v; want 7", n, err)
+	}
+	for _, name := range []string{"missing.txt", "bad.txt"} {
+		if _, err := File(Params{"f": name}, "f", read, parse); err == nil || !strings.HasPrefix(err.Error(), "live: f=: ") {
+			t.Errorf("%s: %v; want an error naming f=", name, err)
+		}
 	}
 }
