@@ -14,6 +14,7 @@ import (
 // and its missing dealer (BUILD-FAIL wherever their dealer is needed). Where its 2310A plays
 // with the reference dealer, it passes. Its one compiler warning is counted.
 func TestBuggyCSubmission(t *testing.T) {
+	t.Parallel()
 	_, here, _, _ := runtime.Caller(0)
 	dir := filepath.Join(filepath.Dir(here), "..", "fixtures", "submissions", "buggy2310")
 	cases := `^(player_A_args_id_equal_count|player_A_first_move_mo_next|player_A_eof_mid_game|game_spec_example)$`

@@ -106,6 +106,7 @@ func submission(t *testing.T, programs map[string]string) string {
 // HABS crashes on its first message, gets PROTOCOL, WRONG-STDERR and CRASH where those bugs
 // show, and PASS elsewhere; its hub (the reference) passes with the reference players.
 func TestMisbehavingMocksGetTheirVerdicts(t *testing.T) {
+	t.Parallel()
 	dir := submission(t, map[string]string{
 		"stlucia": "stlucia",
 		"EAIT":    `mockplayer -as EAIT -fault 'reply 1 line "keepall"' --`,

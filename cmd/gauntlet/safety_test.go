@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,7 +46,10 @@ func TestWriteFileReplacesALink(t *testing.T) {
 // The gauntlet binary is every reference and mock program, which run under the sandbox's
 // address-space limit; the net package would link cgo into it, and a cgo program's
 // threads failed at random there in pthread_create (see harness/tcp). So nothing the
-// binary imports may use net.
+// binary imports may use net. Each package's test binary is, for its tests, the same
+// programs and exec roles, and a binary with cgo is also linked dynamically, which costs
+// every start of it about 1.3 ms more here (the loader, libc, the cgo runtime's threads):
+// no test may link cgo either.
 func TestBinaryLinksNoCgo(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	if err != nil {
@@ -55,6 +59,24 @@ func TestBinaryLinksNoCgo(t *testing.T) {
 		if pkg == "net" || pkg == "runtime/cgo" {
 			t.Errorf("the gauntlet binary imports %s (go list -deps ./cmd/gauntlet); use gauntlet/harness/tcp instead of net", pkg)
 		}
+	}
+	out, err = exec.Command("go", "list", "-test", "-f", "{{.ImportPath}}:{{range .Deps}} {{.}}{{end}}", "gauntlet/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	listed := 0
+	for _, line := range strings.Split(string(out), "\n") {
+		pkg, deps, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		listed++
+		if slices.Contains(strings.Fields(deps), "runtime/cgo") {
+			t.Errorf("%s links runtime/cgo: does a test import net? use gauntlet/harness/tcp (or buildtest.LoopbackService)", pkg)
+		}
+	}
+	if listed < 40 {
+		t.Fatalf("go list named %d packages, want every package of the module:\n%s", listed, out)
 	}
 }
 

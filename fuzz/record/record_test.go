@@ -7,7 +7,16 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"gauntlet/harness/buildtest"
 )
+
+// TestMain lets more tests run at once than there are cores: most of them wait on a shell
+// for a step's timeout.
+func TestMain(m *testing.M) {
+	buildtest.WaitingTests()
+	os.Exit(m.Run())
+}
 
 // sh runs a shell script as the program under test.
 func sh(t *testing.T, script string, steps []Step, opt Options) *Result {
@@ -146,6 +155,7 @@ func TestOutputLimit(t *testing.T) {
 // A program that allocates past the memory limit is refused the memory (here the shell
 // dies of it); the same program under the default limit runs to the end.
 func TestMemoryLimit(t *testing.T) {
+	t.Parallel()
 	hog := `x=$(head -c 40000000 /dev/zero | tr '\0' a); echo kept ${#x}`
 	res := sh(t, hog, nil, Options{MemoryLimit: 16 << 20, StepTimeout: 10 * time.Second})
 	if res.Exit == (Exit{}) || strings.Contains(string(res.Stdout), "kept") {

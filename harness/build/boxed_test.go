@@ -1,7 +1,6 @@
 package build
 
 import (
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/hygiene"
 	"gauntlet/harness/sandbox"
 )
@@ -47,12 +47,7 @@ func TestBoxedBuildIsNotRoot(t *testing.T) {
 	src := t.TempDir()
 	marker := "gauntlet-build-daemon-" + filepath.Base(src)
 	// A service of the grading machine, on its loopback.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	port := strconv.Itoa(buildtest.LoopbackService(t, "reached\n"))
 	mk := "all:\n" +
 		"\t@echo uid=$$(id -u)\n" +
 		"\t@bash -c '(exec 3<>/dev/tcp/127.0.0.1/" + port + " && echo net=open) 2>/dev/null || echo net=closed'\n" +

@@ -114,6 +114,7 @@ func TestConnect(t *testing.T) {
 // A server that never says its port, or a client that never connects, reads as a program
 // that closed its side at once: no hang past the timeout.
 func TestNoConnection(t *testing.T) {
+	t.Parallel() // two connection timeouts
 	for _, w := range []Wire{Serve, Connect} {
 		c, err := Start(Spec{Path: "sleep", Args: []string{"10"}, Wire: w, Timeout: 200 * time.Millisecond, Group: true})
 		if err != nil {

@@ -2,8 +2,6 @@ package grade
 
 import (
 	"fmt"
-	"gauntlet/harness/buildtest"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +10,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/cgroup"
 )
 
@@ -180,22 +179,7 @@ func TestHostileLinkPlant(t *testing.T) {
 // A subject that tries to reach the grading machine's services on its loopback, or any
 // other address: its box has only its own loopback.
 func TestHostileNetwork(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Write([]byte("secret\n"))
-			c.Close()
-		}
-	}()
-	port := ln.Addr().(*net.TCPAddr).Port
+	port := buildtest.LoopbackService(t, "secret\n")
 	player := fmt.Sprintf("#!/bin/bash\nexec 3<>/dev/tcp/127.0.0.1/%d && read -r line <&3 && echo \"$line\"\n", port)
 	subj, opt := boxedSetup(t, player)
 	o := gradeOne(t, subj, opt, "run -status any $PLAYER\n! stdout secret\n")

@@ -261,6 +261,7 @@ func TestPlayReadTimeout(t *testing.T) {
 		{"part of a line", "printf o; exec sleep 30"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			p := testPolicy()
 			p.ReadTimeout = 300 * time.Millisecond
 			p.Grace = 300 * time.Millisecond

@@ -8,6 +8,7 @@ import (
 
 	dealer "gauntlet/games/dealer2310"
 	stl "gauntlet/games/stlucia"
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
 	dplayer "gauntlet/players/dealer2310"
 	splayer "gauntlet/players/stlucia"
@@ -20,6 +21,7 @@ func TestMain(m *testing.M) {
 	if name := os.Getenv(testPlayerEnv); name != "" {
 		os.Exit(testPlayers[name]())
 	}
+	buildtest.WaitingTests() // most cases wait on a player for a read timeout
 	os.Exit(m.Run())
 }
 

@@ -1,7 +1,6 @@
 package sandbox_test
 
 import (
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/sandbox"
 )
 
@@ -39,22 +39,7 @@ func TestBoxIsolates(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(keep, "input"), []byte("kept\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Write([]byte("reached\n"))
-			c.Close()
-		}
-	}()
-	port := ln.Addr().(*net.TCPAddr).Port
+	port := buildtest.LoopbackService(t, "reached\n")
 	script := `
 test -e ` + marker.Name() + ` && echo "tmp: shared" || echo "tmp: private"
 echo x > /tmp/left && echo x > /dev/shm/left && echo "tmp: writable"

@@ -74,6 +74,7 @@ func TestPipesWithPeer(t *testing.T) {
 
 // TestSignalAndStop: a signal the harness sends is not a crash, and Stop ends a run early.
 func TestSignalAndStop(t *testing.T) {
+	t.Parallel() // the stubborn program's grace: beside the other tests, not before them
 	cfg := testConfig()
 	g, err := sandbox.Start(cfg,
 		sandbox.Spec{Name: "a", Path: prog("sleeper")},

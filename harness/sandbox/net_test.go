@@ -2,13 +2,13 @@ package sandbox_test
 
 import (
 	"io"
-	"net"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"gauntlet/harness/sandbox"
+	"gauntlet/harness/tcp"
 )
 
 // TestNetIsSharedByTheRunsThatJoinIt starts a server in a box that joins a shared network
@@ -24,16 +24,15 @@ func TestNetIsSharedByTheRunsThatJoinIt(t *testing.T) {
 	defer n.Close()
 	var port int
 	if err := n.Do(func() error {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		l, err := tcp.Listen("127.0.0.1", 0)
 		if err != nil {
 			return err
 		}
-		port = ln.Addr().(*net.TCPAddr).Port
-		return ln.Close()
+		port = l.Port
+		return l.Close()
 	}); err != nil {
 		t.Fatal(err)
 	}
-	addr := "127.0.0.1:" + strconv.Itoa(port)
 	shared := sandbox.Config{Box: &sandbox.Box{Net: n}, Deadline: 10 * time.Second}
 	srv, err := sandbox.Start(shared, sandbox.Spec{Path: prog("tcpserve"), Args: []string{strconv.Itoa(port), "2"}})
 	if err != nil {
@@ -49,7 +48,7 @@ func TestNetIsSharedByTheRunsThatJoinIt(t *testing.T) {
 	var first string
 	for start := time.Now(); first == "" && time.Since(start) < 5*time.Second; {
 		n.Do(func() error {
-			c, err := net.Dial("tcp", addr)
+			c, err := tcp.Dial("127.0.0.1", port, time.Second)
 			if err != nil {
 				time.Sleep(10 * time.Millisecond)
 				return err
@@ -63,7 +62,7 @@ func TestNetIsSharedByTheRunsThatJoinIt(t *testing.T) {
 	if first != "hello 2\n" {
 		t.Fatalf("the harness in the shared namespace read %q from the server, want %q", first, "hello 2\n")
 	}
-	if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+	if c, err := tcp.Dial("127.0.0.1", port, time.Second); err == nil {
 		b, _ := io.ReadAll(io.LimitReader(c, 64))
 		c.Close()
 		if strings.HasPrefix(string(b), "hello") {

@@ -3,7 +3,6 @@ package scriptcmds
 import (
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"regexp"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/tcp"
 )
 
 // TestMain makes this test binary also the two small TCP programs the network commands'
@@ -33,13 +33,17 @@ func tcpServe(args []string) int {
 		return 2
 	}
 	n, _ := strconv.Atoi(args[1])
-	ln, err := net.Listen("tcp", "127.0.0.1:"+args[0])
+	port, err := tcp.ParsePort(args[0])
+	if err != nil {
+		return 2
+	}
+	ln, err := tcp.Listen("127.0.0.1", port)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	for ; n > 0; n-- {
-		c, err := ln.Accept()
+		c, err := ln.Accept(time.Time{})
 		if err != nil {
 			return 1
 		}
@@ -55,7 +59,11 @@ func tcpGet(args []string) int {
 	if len(args) != 1 {
 		return 2
 	}
-	c, err := net.Dial("tcp", "127.0.0.1:"+args[0])
+	port, err := tcp.ParsePort(args[0])
+	if err != nil {
+		return 2
+	}
+	c, err := tcp.Dial("127.0.0.1", port, 5*time.Second)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -1,15 +1,14 @@
 package clue
 
 import (
-	"gauntlet/harness/buildtest"
 	"io"
-	"net"
 	"strings"
 	"testing"
 	"time"
 
 	game "gauntlet/games/clue"
 	"gauntlet/games/judge"
+	"gauntlet/harness/buildtest"
 	client "gauntlet/players/clue"
 )
 
@@ -70,6 +69,7 @@ func TestFaultyClients(t *testing.T) {
 		"slow":    "",
 	} {
 		t.Run(fault, func(t *testing.T) {
+			t.Parallel() // each a server of its own that mostly waits on its faulty client
 			o := options(4)
 			o.Clients, o.Reply = 1, 300*time.Millisecond
 			start := time.Now()
@@ -92,7 +92,7 @@ func TestFaultyClients(t *testing.T) {
 	}
 }
 
-func playOn2(conn net.Conn, r judge.Responder) {
+func playOn2(conn io.ReadWriteCloser, r judge.Responder) {
 	defer conn.Close()
 	client.Play(r, conn, io.Discard)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"strconv"
 	"strings"
 	"sync"
@@ -89,8 +88,12 @@ func TestGamesOverTCP(t *testing.T) {
 
 // dialed connects; the server seats connections in the order it accepts them, which is
 // the order of the dials since each dial completes before the next starts.
-func dialed(t *testing.T, port string) net.Conn {
-	c, err := net.Dial("tcp", "127.0.0.1:"+port)
+func dialed(t *testing.T, port string) io.ReadWriteCloser {
+	p, err := tcp.ParsePort(port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := tcp.Dial("127.0.0.1", p, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +104,7 @@ func brain(kind string, seed uint64, seat int) game.Brain {
 	return game.NewBrain(kind, rand.New(rand.NewPCG(seed, uint64(seat))))
 }
 
-func playOn(conn net.Conn, kind string, seed uint64, seat int) int {
+func playOn(conn io.ReadWriteCloser, kind string, seed uint64, seat int) int {
 	defer conn.Close()
 	return client.Play(game.NewClient(kind, brain(kind, seed, seat)), conn, io.Discard)
 }
