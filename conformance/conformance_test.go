@@ -7,23 +7,74 @@
 package conformance
 
 import (
+	"flag"
 	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"gauntlet/harness/buildtest"
+	"gauntlet/harness/grade"
 	"gauntlet/harness/scriptcmds"
 	"gauntlet/programs"
 )
 
 func TestMain(m *testing.M) {
-	// Most scripts spend their time waiting on their programs (the 2-second kill rule, slow
-	// replies, signals a second in), so more of them run at once than there are cores. (No
+	// Every script starts at once, and busySlots decides which compute: the scripts that
+	// wait on purpose run beside them instead of holding a slot a busy one needs. (No
 	// flag.Parse here: this binary is also every program the scripts run, whose own flags
-	// are not the test's.)
-	buildtest.WaitingTests()
+	// are not the test's. A -test.parallel on the command line still wins.)
+	flag.Set("test.parallel", "1000")
 	testscript.Main(m, programs.Commands())
+}
+
+// busySlots bounds the scripts that compute at once: four per core, for a script's
+// programs spend part of their time waiting on each other's lines. The scripts that wait
+// on purpose (grade.Case.Waits: a mock told to sleep or hang, a signal sent after a
+// delay, a mock hub's pauses) take none, as the grader runs them: started first among
+// the others, they used to start wherever the test runner's order put them, and a suite
+// whose last cases were its slow ones ended seconds after its work did. (The time go test
+// -v shows for a script includes its wait for a slot.)
+var busySlots = make(chan struct{}, 4*runtime.GOMAXPROCS(0))
+
+// waitingScripts names the scripts of every graded game's suite that wait on purpose, as
+// "game/script".
+var waitingScripts = sync.OnceValues(func() (map[string]bool, error) {
+	vars := map[string]bool{}
+	for v := range subjects() {
+		vars[v] = true
+	}
+	waits := map[string]bool{}
+	for _, game := range programs.GradeGames() {
+		cases, err := grade.LoadCases(FS, game, vars)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cases {
+			if c.Waits {
+				waits[game+"/"+c.ID] = true
+			}
+		}
+	}
+	return waits, nil
+})
+
+// takeSlot makes a script that computes wait for one of busySlots, given back when the
+// script ends.
+func takeSlot(env *testscript.Env, dir string) error {
+	waits, err := waitingScripts()
+	if err != nil {
+		return err
+	}
+	if waits[dir+"/"+strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")] {
+		return nil
+	}
+	busySlots <- struct{}{}
+	env.Defer(func() { <-busySlots })
+	return nil
 }
 
 // subjects maps each script variable to the spec name of the program it defaults to: every
@@ -43,6 +94,9 @@ func params(dir string) testscript.Params {
 	return testscript.Params{
 		Dir: dir,
 		Setup: func(env *testscript.Env) error {
+			if err := takeSlot(env, dir); err != nil {
+				return err
+			}
 			for v, name := range subjects() {
 				if p := os.Getenv("GAUNTLET_" + v); p != "" {
 					name = p

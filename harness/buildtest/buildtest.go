@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -33,8 +34,11 @@ var (
 //
 // The directory is a cache shared by every test binary of one checkout (see binDir):
 // `go build -o` relinks only when the program is out of date, so the dozen packages of one
-// `go test ./...` that run the gauntlet binary pay for one link, not one each. A lock keeps
-// two test binaries from writing a program at once.
+// `go test ./...` that run the gauntlet binary pay for one link, not one each. Asking the
+// go command still costs about 0.2 s of CPU, so within one `go test` command the first
+// test binary that builds a program leaves a stamp naming that command (goTestRun), and
+// the others take the program as it is. A lock keeps two test binaries from writing a
+// program at once.
 func Programs(tb testing.TB, pkgs ...string) string {
 	tb.Helper()
 	mu.Lock()
@@ -52,23 +56,77 @@ func Programs(tb testing.TB, pkgs ...string) string {
 			todo = append(todo, p)
 		}
 	}
-	if len(todo) > 0 {
-		unlock, err := lockDir(dir)
-		if err != nil {
-			tb.Fatalf("buildtest: %v", err)
-		}
-		args := append([]string{"build", "-o", dir + string(filepath.Separator)}, todo...)
-		cmd := exec.Command(goTool(), args...)
-		out, err := cmd.CombinedOutput()
-		unlock()
-		if err != nil {
-			tb.Fatalf("buildtest: go build %v: %v\n%s", todo, err, out)
-		}
-		for _, p := range todo {
-			built[p] = true
+	if len(todo) == 0 {
+		return dir
+	}
+	unlock, err := lockDir(dir)
+	if err != nil {
+		tb.Fatalf("buildtest: %v", err)
+	}
+	defer unlock()
+	run := goTestRun()
+	var stale []string
+	for _, p := range todo {
+		if run == "" || !builtIn(dir, p, run) {
+			stale = append(stale, p)
 		}
 	}
+	if len(stale) > 0 {
+		args := append([]string{"build", "-o", dir + string(filepath.Separator)}, stale...)
+		out, err := exec.Command(goTool(), args...).CombinedOutput()
+		if err != nil {
+			tb.Fatalf("buildtest: go build %v: %v\n%s", stale, err, out)
+		}
+		for _, p := range stale {
+			if run != "" {
+				os.WriteFile(stampPath(dir, p), []byte(run), 0o644)
+			} else {
+				os.Remove(stampPath(dir, p))
+			}
+		}
+	}
+	for _, p := range todo {
+		built[p] = true
+	}
 	return dir
+}
+
+// goTestRun names the `go test` command that started this test binary (its pid and start
+// time) when the binary's parent is the go tool, or returns "" (a test binary run by hand,
+// or through -exec: every program is then checked with the go command).
+func goTestRun() string {
+	ppid := os.Getppid()
+	exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", ppid))
+	if err != nil || filepath.Base(exe) != "go" {
+		return ""
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", ppid))
+	if err != nil {
+		return ""
+	}
+	// The start time is field 22; the fields after the command's closing parenthesis
+	// begin with field 3.
+	i := strings.LastIndexByte(string(stat), ')')
+	fields := strings.Fields(string(stat[i+1:]))
+	if i < 0 || len(fields) < 20 {
+		return ""
+	}
+	return fmt.Sprintf("go test %d started at %s", ppid, fields[19])
+}
+
+// stampPath is the file that says which go test command last built pkg into dir.
+func stampPath(dir, pkg string) string {
+	return filepath.Join(dir, ".built-"+strings.ReplaceAll(pkg, "/", "_"))
+}
+
+// builtIn reports whether pkg's program in dir was built during the go test command run.
+func builtIn(dir, pkg, run string) bool {
+	stamp, err := os.ReadFile(stampPath(dir, pkg))
+	if err != nil || string(stamp) != run {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(dir, path.Base(pkg)))
+	return err == nil
 }
 
 // Path builds pkg and returns the path of its binary.

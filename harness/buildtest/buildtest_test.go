@@ -1,7 +1,11 @@
 package buildtest
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -13,5 +17,64 @@ func TestPathBuildsAndRuns(t *testing.T) {
 	}
 	if again := Path(t, "gauntlet/harness/buildtest/internal/hello"); again != bin {
 		t.Fatalf("second Path = %s, want %s", again, bin)
+	}
+}
+
+// A stamp names the go test command that built a program; another command, or a program
+// gone from the folder, means asking the go command again.
+func TestBuiltIn(t *testing.T) {
+	dir := t.TempDir()
+	const pkg, run = "gauntlet/cmd/x", "go test 42 started at 7"
+	if builtIn(dir, pkg, run) {
+		t.Fatal("built with no stamp")
+	}
+	os.WriteFile(stampPath(dir, pkg), []byte(run), 0o644)
+	if builtIn(dir, pkg, run) {
+		t.Fatal("built with no program")
+	}
+	os.WriteFile(filepath.Join(dir, "x"), nil, 0o755)
+	if !builtIn(dir, pkg, run) {
+		t.Fatal("not built by the same run")
+	}
+	if builtIn(dir, pkg, "go test 42 started at 8") || builtIn(dir, "gauntlet/cmd/y", run) {
+		t.Fatal("built by another run, or another package")
+	}
+}
+
+// goTestRun names the parent only when it is the go tool: here a shell copied under the
+// name go starts this test binary, and then a shell under its own name does.
+func TestGoTestRunNamesTheGoParent(t *testing.T) {
+	if os.Getenv("BUILDTEST_PRINT_RUN") != "" {
+		fmt.Print(goTestRun())
+		os.Exit(0)
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	data, err := os.ReadFile(sh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fakeGo := filepath.Join(t.TempDir(), "go")
+	if err := os.WriteFile(fakeGo, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, parent := range []string{fakeGo, sh} {
+		// The shell stays the parent: it waits for the test binary, then prints its pid.
+		cmd := exec.Command(parent, "-c", `"$0" -test.run='^TestGoTestRunNamesTheGoParent$'; echo "|$$"`, self)
+		cmd.Env = append(os.Environ(), "BUILDTEST_PRINT_RUN=1")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", parent, err, out)
+		}
+		run, pid, _ := strings.Cut(strings.TrimSpace(string(out)), "|")
+		if named := strings.HasPrefix(run, "go test "+pid+" started at "); named != (parent == fakeGo) {
+			t.Errorf("parent %s (pid %s): goTestRun gave %q", parent, pid, run)
+		}
 	}
 }
