@@ -1,27 +1,34 @@
 package blackbox
 
 import (
-	"os/exec"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"gauntlet/harness/buildtest"
 )
 
 // cPlayer compiles fixtures/cgame/player2310a.c, a 2310A written in C for these tests, with
-// the given macros defined (each PLANT_* one plants one bug, see the file's comment).
+// the given macros defined (each PLANT_* one plants one bug, see the file's comment), once
+// per checkout (buildtest.CProgram), and returns a copy of it named name.
 func cPlayer(t *testing.T, name string, macros ...string) string {
 	t.Helper()
-	cc, err := exec.LookPath("cc")
+	flags := []string{"-std=gnu99", "-O2"}
+	for _, m := range macros {
+		flags = append(flags, "-D"+m)
+	}
+	bin, err := buildtest.CProgram(filepath.Join("..", "..", "fixtures", "cgame", "player2310a.c"), flags...)
 	if err != nil {
-		t.Fatalf("these tests need a C compiler (cc): %v", err)
+		t.Fatalf("these tests need the C player: %v", err)
+	}
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), name)
-	args := []string{"-std=gnu99", "-O2", "-o", out, filepath.Join("..", "..", "fixtures", "cgame", "player2310a.c")}
-	for _, m := range macros {
-		args = append(args, "-D"+m)
-	}
-	if b, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
-		t.Fatalf("cc: %v\n%s", err, b)
+	if err := os.WriteFile(out, data, 0o755); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }

@@ -91,6 +91,59 @@ func Programs(tb testing.TB, pkgs ...string) string {
 	return dir
 }
 
+// CProgram compiles the C file src with cc and flags into the folder Programs uses, once
+// per checkout: the binary's name carries a hash of the compiler (its path, size and
+// time), the flags and the source, so that an edited source, other flags or another
+// compiler build anew, and an unchanged one costs a hash instead of a compiler run. It
+// returns the binary's path. It needs no testing.TB, for a TestMain.
+func CProgram(src string, flags ...string) (string, error) {
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		return "", fmt.Errorf("a C compiler (cc) is needed: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(cc)
+	if err != nil {
+		return "", err
+	}
+	ccInfo, err := os.Stat(real)
+	if err != nil {
+		return "", err
+	}
+	source, err := os.ReadFile(src)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%d\x00%d\x00%q\x00", real, ccInfo.Size(), ccInfo.ModTime().UnixNano(), flags)
+	h.Write(source)
+	mu.Lock()
+	if dir == "" {
+		if dir, err = binDir(); err != nil {
+			mu.Unlock()
+			return "", err
+		}
+	}
+	d := dir
+	mu.Unlock()
+	out := filepath.Join(d, "c-"+hex.EncodeToString(h.Sum(nil)[:8])+"-"+strings.TrimSuffix(filepath.Base(src), ".c"))
+	if _, err := os.Stat(out); err == nil {
+		return out, nil
+	}
+	// Compiled under a name of its own, then renamed: another test binary that compiles
+	// the same program at the same moment finds either nothing or the whole binary.
+	tmp := fmt.Sprintf("%s.%d.tmp", out, os.Getpid())
+	args := append(append([]string{}, flags...), "-o", tmp, src)
+	if b, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
+		os.Remove(tmp)
+		return "", fmt.Errorf("cc %s: %v\n%s", src, err, b)
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		os.Remove(tmp)
+		return "", err
+	}
+	return out, nil
+}
+
 // goTestRun names the `go test` command that started this test binary (its pid and start
 // time) when the binary's parent is the go tool, or returns "" (a test binary run by hand,
 // or through -exec: every program is then checked with the go command).

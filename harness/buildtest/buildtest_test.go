@@ -78,3 +78,39 @@ func TestGoTestRunNamesTheGoParent(t *testing.T) {
 		}
 	}
 }
+
+// A C program is compiled once: the same source and flags give the same binary, untouched;
+// other flags or another source give another one.
+func TestCProgram(t *testing.T) {
+	if _, err := exec.LookPath("cc"); err != nil {
+		t.Fatalf("this test needs a C compiler: %v", err)
+	}
+	src := filepath.Join(t.TempDir(), "answer.c")
+	write := func(n int) {
+		if err := os.WriteFile(src, []byte(fmt.Sprintf("int main(void) { return %d; }\n", n)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(3)
+	bin, err := CProgram(src, "-O0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := exec.Command(bin).Run(); err == nil || err.(*exec.ExitError).ExitCode() != 3 {
+		t.Fatalf("%s: %v, want exit status 3", bin, err)
+	}
+	before, _ := os.Stat(bin)
+	again, err := CProgram(src, "-O0")
+	if after, _ := os.Stat(again); err != nil || again != bin || !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("second compile: %s, %v; want %s untouched", again, err, bin)
+	}
+	if other, err := CProgram(src, "-O1"); err != nil || other == bin {
+		t.Errorf("other flags: %s, %v; want a binary other than %s", other, err, bin)
+	}
+	write(4)
+	if other, err := CProgram(src, "-O0"); err != nil || other == bin {
+		t.Errorf("edited source: %s, %v; want a binary other than %s", other, err, bin)
+	} else if err := exec.Command(other).Run(); err == nil || err.(*exec.ExitError).ExitCode() != 4 {
+		t.Errorf("%s: %v, want exit status 4", other, err)
+	}
+}

@@ -103,10 +103,6 @@ func TestHostileLeftoversGone(t *testing.T) {
 // A player that tries to take over the mock hub judging it (ptrace, a signal to stop it,
 // its environment) gets nowhere, and fails the case as a player that does not play.
 func TestHostileAttackOnTheJudge(t *testing.T) {
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		t.Fatal("the hostile corpus needs a C compiler (cc)")
-	}
 	src := filepath.Join(t.TempDir(), "attack.c")
 	prog := `#include <stdio.h>
 #include <signal.h>
@@ -127,9 +123,9 @@ int main(void) {
 	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "attack")
-	if out, err := exec.Command(cc, "-o", bin, src).CombinedOutput(); err != nil {
-		t.Fatalf("cc: %v\n%s", err, out)
+	bin, err := buildtest.CProgram(src)
+	if err != nil {
+		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(bin)
 	subj, opt := boxedSetup(t, "")

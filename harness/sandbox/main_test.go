@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/hygiene"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/transcript"
@@ -26,18 +27,18 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
-	cc, err := exec.LookPath("cc")
-	if err != nil {
+	if _, err := exec.LookPath("cc"); err != nil {
 		fmt.Fprintln(os.Stderr, "FAIL: the sandbox tests compile C programs and need a C compiler: `cc` was not found in PATH (install gcc)")
 		return 1
 	}
+	var err error
 	progDir, err = os.MkdirTemp("", "gauntlet-sandbox-progs-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "FAIL:", err)
 		return 1
 	}
 	defer os.RemoveAll(progDir)
-	if err := compileAll(cc, progDir); err != nil {
+	if err := compileAll(progDir); err != nil {
 		fmt.Fprintln(os.Stderr, "FAIL:", err)
 		return 1
 	}
@@ -49,8 +50,9 @@ func run(m *testing.M) int {
 	return code
 }
 
-// compileAll compiles every testdata/*/*.c into dir, named after the file without ".c".
-func compileAll(cc, dir string) error {
+// compileAll compiles every testdata/*/*.c into dir, named after the file without ".c"
+// (each a copy of the checkout's compiled one, buildtest.CProgram).
+func compileAll(dir string) error {
 	srcs, err := filepath.Glob("testdata/*/*.c")
 	if err != nil || len(srcs) == 0 {
 		return fmt.Errorf("no C sources under testdata: %v", err)
@@ -65,10 +67,11 @@ func compileAll(cc, dir string) error {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(src), ".c"))
-			cmd := exec.Command(cc, "-O0", "-o", out, src)
-			if b, err := cmd.CombinedOutput(); err != nil {
-				errs[i] = fmt.Errorf("cc %s: %v\n%s", src, err, b)
+			bin, err := buildtest.CProgram(src, "-O0")
+			if err == nil {
+				err = copyFile(bin, out)
 			}
+			errs[i] = err
 		}()
 	}
 	wg.Wait()
@@ -142,4 +145,13 @@ func testConfig() sandbox.Config {
 		OutputLimit: 64 << 10,
 		Transcript:  transcript.New(transcript.Options{MaxBytes: 256 << 10}),
 	}
+}
+
+// copyFile copies the program at src to dst, executable.
+func copyFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o755)
 }
