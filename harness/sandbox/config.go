@@ -150,6 +150,14 @@ type Identity struct {
 	// Lease, when not nil, is a sandbox user the caller holds (NewLease): the run uses it
 	// as its own and leaves it leased.
 	Lease *Lease
+	// Delegate, for a run of the harness's own user (Same), is the one sandbox user its
+	// programs start others as: a judge that starts the subject as the case's user. The
+	// run's processes are then the ones the harness started, that user's, and what the
+	// sweeps saw before, so the tracker reads only those instead of every process on the
+	// machine. It is for trusted programs that start nothing as any other user: the exec
+	// role's no_new_privs keeps the delegate's processes from taking another, and a child
+	// the program forks is the harness's user only until it drops to the delegate.
+	Delegate *Lease
 }
 
 // Defaults of Config.

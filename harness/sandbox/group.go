@@ -150,6 +150,9 @@ func Start(cfg Config, specs ...Spec) (*Group, error) {
 	if g.lease != nil && g.lease.exclusive {
 		g.track.uid = g.lease.uid
 	}
+	if d := cfg.Identity.Delegate; d != nil && g.lease == nil {
+		g.track.delegate = d.UID()
+	}
 	g.trk.add(g.track)
 	g.start = time.Now()
 	for _, s := range specs {

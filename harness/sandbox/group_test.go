@@ -149,6 +149,32 @@ func TestRunOfItsOwnUserFindsWhatItLeaves(t *testing.T) {
 	assertNothingLeft(t, res)
 }
 
+// A run of the harness's user that starts its program as a sandbox user (a judge
+// starting the subject: Identity.Delegate) finds what that user leaves in a session of
+// its own, alone: the tracker then reads only the delegate's processes and the run's own
+// started ones, and the grandchild is the delegate's, reparented to the harness.
+func TestDelegateRunFindsWhatItsUserLeaves(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("sandbox users need root")
+	}
+	lease, err := sandbox.NewLease()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lease.Release()
+	cfg := testConfig()
+	cfg.Identity = sandbox.Identity{Same: true, Delegate: lease}
+	res, err := sandbox.Run(cfg, sandbox.Spec{Path: prog("asuser"),
+		Args: []string{strconv.Itoa(lease.UID()), strconv.Itoa(lease.GID()), prog("grandchild"), "setsid"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Hygiene.Has(hygiene.LeftRunning) {
+		t.Errorf("findings %v; want the delegate's grandchild left running\n%s", res.Hygiene.Findings, res)
+	}
+	assertNothingLeft(t, res)
+}
+
 // TestConnectedPrograms joins two programs with a pipe, as a hub and its player.
 func TestConnectedPrograms(t *testing.T) {
 	r, w, err := os.Pipe()

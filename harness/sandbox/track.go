@@ -45,15 +45,19 @@ type procKey struct {
 
 // runTrack is what the tracker knows of one run.
 type runTrack struct {
-	token string                   // value of TokenEnv in the run's processes
-	uid   int                      // owner of the run's processes when exclusive, else -1
-	sids  map[int]bool             // sessions of the processes the harness started (their pids)
-	marks map[int]uint64           // processes of the run seen at the last sweep: pid -> start
-	roots map[int]uint64           // the processes the harness started
-	zseen map[procKey]*zombieWatch // zombies with a live parent of the run
-	zombs []hygiene.Finding
-	peak  int // most live processes seen at once
-	total int // distinct processes seen
+	token string // value of TokenEnv in the run's processes
+	uid   int    // owner of the run's processes when exclusive, else -1
+	// delegate is the one other user a run of the harness's user starts its programs as
+	// (Identity.Delegate), else 0 (never a sandbox user): the scans need only its
+	// processes and the run's own.
+	delegate int
+	sids     map[int]bool             // sessions of the processes the harness started (their pids)
+	marks    map[int]uint64           // processes of the run seen at the last sweep: pid -> start
+	roots    map[int]uint64           // the processes the harness started
+	zseen    map[procKey]*zombieWatch // zombies with a live parent of the run
+	zombs    []hygiene.Finding
+	peak     int // most live processes seen at once
+	total    int // distinct processes seen
 }
 
 // sharedScan hands out scans of /proc that began after each caller asked: callers that
@@ -173,18 +177,25 @@ func (t *tracker) loop() {
 // started (the exec role begins as the harness's user and becomes the sandbox user before
 // the program's first instruction): none of its processes can take another user, as the
 // role sets no_new_privs (a setuid program keeps its caller's user). The other processes
-// are only stat'ed, not read. While a run without a user of its own is under way (the
-// harness's user, or one it shares), any process may be its, and every one is read.
+// are only stat'ed, not read. A run of the harness's user with a delegate (a judge) owns
+// the processes the harness started, the delegate's, and what earlier sweeps saw of it:
+// its programs start nothing as another user (Identity.Delegate). While a run without a
+// user of its own or a delegate is under way (the harness's user, or one it shares), any
+// process may be its, and every one is read.
 func (t *tracker) scanRuns() ([]hygiene.Proc, error) {
 	t.mu.Lock()
 	uids := map[uint32]bool{}
 	pids := map[int]bool{}
 	for r := range t.runs {
-		if r.uid < 0 {
+		switch {
+		case r.uid >= 0:
+			uids[uint32(r.uid)] = true
+		case r.delegate > 0:
+			uids[uint32(r.delegate)] = true
+		default:
 			t.mu.Unlock()
 			return hygiene.Scan()
 		}
-		uids[uint32(r.uid)] = true
 		for pid := range r.roots {
 			pids[pid] = true
 		}

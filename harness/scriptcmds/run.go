@@ -169,7 +169,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 			cfg.Cgroup = box.group.ProcFiles()
 		}
 		if r.judge {
-			cfg.Identity = sandbox.Identity{Same: true}
+			cfg.Identity = sandbox.Identity{Same: true, Delegate: box.lease}
 			cfg.Env = append(cfg.Env, fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, box.lease.UID(), box.lease.GID(), r.boxCwd))
 		} else {
 			if err := box.giveInputs(r.cwd, r.boxCwd, fs.Args()[1:]); err != nil {
