@@ -423,24 +423,55 @@ type markedProc struct {
 	comm string
 }
 
+// findMarked returns the processes whose environment holds marker (a whole "NAME=VALUE\x00"
+// entry). It reads each /proc/PID/environ with one buffer and no copy: it runs at the end
+// of nearly every case, over every process of the machine.
 func findMarked(marker []byte) []markedProc {
-	ents, _ := os.ReadDir("/proc")
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
 	var out []markedProc
 	self := os.Getpid()
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
+	entry := append([]byte{0}, marker...) // the marker after another entry
+	buf := make([]byte, 64<<10)
+	for _, name := range names {
+		pid, err := strconv.Atoi(name)
 		if err != nil || pid == self {
 			continue
 		}
 		// A zombie's environment reads empty, so zombies (already dead) are never counted.
-		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err != nil || !bytes.Contains(append([]byte{0}, env...), append([]byte{0}, marker...)) {
+		env := readEnviron("/proc/"+name+"/environ", &buf)
+		if !bytes.HasPrefix(env, marker) && !bytes.Contains(env, entry) {
 			continue
 		}
-		comm, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "comm"))
+		comm, _ := os.ReadFile("/proc/" + name + "/comm")
 		out = append(out, markedProc{pid: pid, comm: strings.TrimSpace(string(comm))})
 	}
 	return out
+}
+
+// readEnviron reads the file at path into *buf, growing it when the file does not fit, and
+// returns what it read (nothing when the process is gone or not readable).
+func readEnviron(path string, buf *[]byte) []byte {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	defer syscall.Close(fd)
+	n := 0
+	for {
+		if n == len(*buf) {
+			*buf = append(*buf, make([]byte, len(*buf))...)
+		}
+		m, err := syscall.Read(fd, (*buf)[n:])
+		if err != nil || m <= 0 {
+			return (*buf)[:n]
+		}
+		n += m
+	}
 }
 
 // Transcript prints the conversation recorded in transcript files (JSON lines, e.g. written
