@@ -1,7 +1,6 @@
 package blackbox
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -18,17 +17,9 @@ func cPlayer(t *testing.T, name string, macros ...string) string {
 	for _, m := range macros {
 		flags = append(flags, "-D"+m)
 	}
-	bin, err := buildtest.CProgram(filepath.Join("..", "..", "fixtures", "cgame", "player2310a.c"), flags...)
-	if err != nil {
-		t.Fatalf("these tests need the C player: %v", err)
-	}
-	data, err := os.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(out, data, 0o755); err != nil {
-		t.Fatal(err)
+	if err := buildtest.CProgramAt(out, filepath.Join("..", "..", "fixtures", "cgame", "player2310a.c"), flags...); err != nil {
+		t.Fatalf("these tests need the C player: %v", err)
 	}
 	return out
 }

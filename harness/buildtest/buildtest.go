@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"gauntlet/harness/hygiene"
 	"gauntlet/harness/tcp"
 )
 
@@ -144,6 +145,20 @@ func CProgram(src string, flags ...string) (string, error) {
 	return out, nil
 }
 
+// CProgramAt is CProgram, then a copy of the binary at dst (executable): for a test that
+// wants the program under a name of its own, or in a folder of its own.
+func CProgramAt(dst, src string, flags ...string) error {
+	bin, err := CProgram(src, flags...)
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o755)
+}
+
 // goTestRun names the `go test` command that started this test binary (its pid and start
 // time) when the binary's parent is the go tool, or returns "" (a test binary run by hand,
 // or through -exec: every program is then checked with the go command).
@@ -153,18 +168,11 @@ func goTestRun() string {
 	if err != nil || filepath.Base(exe) != "go" {
 		return ""
 	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", ppid))
+	p, err := hygiene.ReadProc(ppid)
 	if err != nil {
 		return ""
 	}
-	// The start time is field 22; the fields after the command's closing parenthesis
-	// begin with field 3.
-	i := strings.LastIndexByte(string(stat), ')')
-	fields := strings.Fields(string(stat[i+1:]))
-	if i < 0 || len(fields) < 20 {
-		return ""
-	}
-	return fmt.Sprintf("go test %d started at %s", ppid, fields[19])
+	return fmt.Sprintf("go test %d started at %d", ppid, p.Start)
 }
 
 // stampPath is the file that says which go test command last built pkg into dir.

@@ -123,13 +123,8 @@ int main(void) {
 	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	bin, err := buildtest.CProgram(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile(bin)
 	subj, opt := boxedSetup(t, "")
-	if err := os.WriteFile(subj.Programs["toyplayer"], data, 0o755); err != nil {
+	if err := buildtest.CProgramAt(subj.Programs["toyplayer"], src); err != nil {
 		t.Fatal(err)
 	}
 	o := gradeOne(t, subj, opt, "run mockhub conv $PLAYER\n-- conv --\nhello \"^\"\nsend \"hi\"\nexpect \"echo hello\"\n")

@@ -67,11 +67,7 @@ func compileAll(dir string) error {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(src), ".c"))
-			bin, err := buildtest.CProgram(src, "-O0")
-			if err == nil {
-				err = copyFile(bin, out)
-			}
-			errs[i] = err
+			errs[i] = buildtest.CProgramAt(out, src, "-O0")
 		}()
 	}
 	wg.Wait()
@@ -145,13 +141,4 @@ func testConfig() sandbox.Config {
 		OutputLimit: 64 << 10,
 		Transcript:  transcript.New(transcript.Options{MaxBytes: 256 << 10}),
 	}
-}
-
-// copyFile copies the program at src to dst, executable.
-func copyFile(src, dst string) error {
-	data, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(dst, data, 0o755)
 }
