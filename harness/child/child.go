@@ -1,5 +1,5 @@
-// Package child is how gauntlet starts a program. Every start goes through StartCmd, from
-// one thread kept for it (see spawn.go). Start also wires a program the harness talks to: a
+// Package child is how gauntlet starts a program. Every start goes through StartCmd: from
+// one thread kept for it when the program has a parent-death signal (see spawn.go). Start also wires a program the harness talks to: a
 // reference hub's players (harness/hubrt), the program a mock hub judges and the server the
 // mock clients judge (harness/mockhub, harness/mockclients), the mock player's relay
 // (harness/mockplayer) and the fuzzer's recorder (fuzz/record). A program run to its end

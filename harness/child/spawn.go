@@ -6,7 +6,8 @@ import (
 	"sync"
 )
 
-// The spawner is the one goroutine every program gauntlet starts is forked from, locked to
+// The spawner is the one goroutine every program gauntlet starts with a parent-death signal
+// is forked from (all the sandbox starts, and every start as another user), locked to
 // its own OS thread for the life of the process. A parent-death signal (Pdeathsig) fires
 // when the thread that forked the program ends, not the process: forked from a thread that
 // never ends, a program gets it only when the harness itself dies. Forking from any other
@@ -26,7 +27,14 @@ type spawnReq struct {
 // starts, the sandbox's included (harness/sandbox): a caller that wires the program's
 // streams itself makes the command (Command, or sandbox.Command), starts it here and waits
 // for it with cmd.Wait (or cmd.Process.Wait when its streams are all files).
+//
+// A command without a parent-death signal starts from the caller's own thread: nothing of
+// the thread is then inherited that matters, and a reference hub starting its players
+// saves a hand-off between threads for each.
 func StartCmd(cmd *exec.Cmd) error {
+	if cmd.SysProcAttr == nil || cmd.SysProcAttr.Pdeathsig == 0 {
+		return cmd.Start()
+	}
 	spawnOnce.Do(func() {
 		spawnReqs = make(chan spawnReq)
 		go func() {

@@ -26,22 +26,34 @@ var diesInC = []os.Signal{
 
 // Default makes the process die, as C would, of every signal in the list above that it does
 // not handle itself (handled: the signals its own code watches, which keep their handling).
+// It gives those signals back their kernel default (SIG_DFL): the kernel ends the process
+// itself, with no handler of the Go runtime, no goroutine and no thread waiting for them
+// (os/signal.Notify would start one: a fifth of a reference player's start-up).
 func Default(handled ...os.Signal) {
 	skip := map[os.Signal]bool{}
 	for _, s := range handled {
 		skip[s] = true
 	}
-	var sigs []os.Signal
 	for _, s := range diesInC {
 		if !skip[s] {
-			sigs = append(sigs, s)
+			setDefault(s.(syscall.Signal))
 		}
 	}
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, sigs...)
-	go func() {
-		Die((<-ch).(syscall.Signal))
-	}()
+}
+
+// Player is Default for a reference player, which starts no program of its own, with
+// SIGPIPE ignored: a hub that dies must not kill the player by SIGPIPE, which notices the
+// loss by the read failure that follows. A program that starts others must not call it:
+// they would inherit the ignored SIGPIPE.
+func Player() {
+	Default()
+	signal.Ignore(syscall.SIGPIPE)
+}
+
+// setDefault gives sig its kernel default action.
+func setDefault(sig syscall.Signal) {
+	var dfl kernelSigaction
+	unix.RawSyscall6(unix.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&dfl)), 0, 8, 0, 0)
 }
 
 // kernelSigaction is struct sigaction as rt_sigaction(2) takes it; zero is SIG_DFL.
@@ -54,8 +66,7 @@ type kernelSigaction struct {
 
 // Die ends the process by sig with the kernel's default action, as a C program dies of it.
 func Die(sig syscall.Signal) {
-	var dfl kernelSigaction
-	unix.RawSyscall6(unix.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&dfl)), 0, 8, 0, 0)
+	setDefault(sig)
 	// Unblocked on this thread, then sent to it: the default action ends the process.
 	var set uint64 = 1 << (uint(sig) - 1)
 	unix.RawSyscall6(unix.SYS_RT_SIGPROCMASK, unix.SIG_UNBLOCK, uintptr(unsafe.Pointer(&set)), 0, 8, 0, 0)

@@ -1,6 +1,7 @@
 package csignal
 
 import (
+	"errors"
 	"gauntlet/harness/buildtest"
 	"os"
 	"os/exec"
@@ -11,6 +12,18 @@ import (
 
 // The test binary plays a program that called Default and waits.
 func TestMain(m *testing.M) {
+	if os.Getenv("CSIGNAL_CHILD") == "player" {
+		// Writes to stdout until a write fails: 7 when it failed with EPIPE.
+		Player()
+		for {
+			if _, err := os.Stdout.WriteString("line\n"); err != nil {
+				if errors.Is(err, syscall.EPIPE) {
+					os.Exit(7)
+				}
+				os.Exit(8)
+			}
+		}
+	}
 	if os.Getenv("CSIGNAL_CHILD") == "1" {
 		Default(syscall.SIGUSR2)
 		os.Stdout.WriteString("ready\n")
@@ -62,5 +75,30 @@ func TestDiesAsC(t *testing.T) {
 			cmd.Process.Kill()
 			<-done
 		}
+	}
+}
+
+// A program that called Player survives a write to a pipe nobody reads (the write fails
+// with EPIPE) and SIGPIPE sent by kill, and still dies of SIGUSR1 as C does.
+func TestPlayerSurvivesSIGPIPE(t *testing.T) {
+	buildtest.Long(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "CSIGNAL_CHILD=player")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 5)
+	if _, err := out.Read(buf); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Signal(syscall.SIGPIPE)
+	out.Close()
+	err = cmd.Wait()
+	if ws := cmd.ProcessState.Sys().(syscall.WaitStatus); ws.Signaled() || ws.ExitStatus() != 7 {
+		t.Errorf("ended %v (%v), want exit status 7: the write failed with EPIPE", cmd.ProcessState, err)
 	}
 }

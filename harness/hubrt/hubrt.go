@@ -124,6 +124,7 @@ func (p *player) serveReads(r *lineio.Reader) {
 }
 
 func (p *player) reap() {
+	child.AwaitExit(p.cmd.Process) // in the poller: no thread blocked in wait per player
 	err := p.cmd.Wait()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {

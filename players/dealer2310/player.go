@@ -7,8 +7,6 @@ import (
 	"gauntlet/harness/csignal"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	game "gauntlet/games/dealer2310"
 	"gauntlet/harness/respond"
@@ -24,14 +22,11 @@ func MainB() int { return Main("2310B") }
 // process's arguments and standard streams, and returns its exit status. The binary's own
 // file name plays no part, so a renamed copy behaves the same.
 func Main(name string) int {
-	csignal.Default()
+	csignal.Player() // a lost dealer shows as the read failure that follows, not SIGPIPE
 	s, ok := game.Strategies[name]
 	if !ok {
 		panic("dealer2310: no strategy " + name)
 	}
-	// A dealer that dies must not kill the player by SIGPIPE: the player notices the loss
-	// by the read failure that follows (a communications error).
-	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	return Run(s, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }
 

@@ -8,16 +8,13 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"os/signal"
-	"syscall"
 
 	game "gauntlet/games/referee"
 	"gauntlet/harness/lineio"
 )
 
 func lines(stdin io.Reader, stdout io.Writer, hello []string, react func(string) []string) int {
-	csignal.Default()
-	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	csignal.Player()
 	out := bufio.NewWriter(stdout)
 	write := func(ls []string) {
 		for _, l := range ls {

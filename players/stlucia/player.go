@@ -9,8 +9,6 @@ import (
 	"gauntlet/harness/csignal"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	game "gauntlet/games/stlucia"
 	"gauntlet/harness/respond"
@@ -21,14 +19,11 @@ import (
 // binary's main is this call with its own name; the binary's file name plays no part, so
 // a renamed copy behaves the same.
 func Main(name string) int {
-	csignal.Default()
+	csignal.Player() // a lost hub shows as the read failure that follows (exit 4), not SIGPIPE
 	s, ok := game.Strategies[name]
 	if !ok {
 		panic("stlucia: no strategy " + name)
 	}
-	// A hub that dies must not kill the player by SIGPIPE: the player notices the loss by
-	// the read failure that follows (exit 4).
-	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	return Run(s, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }
 

@@ -38,14 +38,14 @@ func NewHunter(seed uint64) game.Brain {
 // MainRandom is the stratego-random program: its seed is its first argument, or drawn
 // from the clock so that two games differ.
 func MainRandom() int {
-	csignal.Default()
-	return Run(NewRandom(seed(os.Args[1:], uint64(rand.Int64()))), os.Stdin, os.Stdout)
+	csignal.Player()
+	return play(NewRandom(seed(os.Args[1:], uint64(rand.Int64()))), os.Stdin, os.Stdout)
 }
 
 // MainHunter is the stratego-hunter program (seeded as MainRandom).
 func MainHunter() int {
-	csignal.Default()
-	return Run(NewHunter(seed(os.Args[1:], uint64(rand.Int64()))), os.Stdin, os.Stdout)
+	csignal.Player()
+	return play(NewHunter(seed(os.Args[1:], uint64(rand.Int64()))), os.Stdin, os.Stdout)
 }
 
 // PlayRandom and PlayHunter are the in-process forms of the AIs, for the mock player: the
@@ -62,7 +62,15 @@ func PlayHunter(args []string, stdin io.Reader, stdout, _ io.Writer) int {
 // Run plays one game with brain b over the manager's lines and returns the exit status:
 // 0 after QUIT, 1 when the manager is lost. It is the game's responder (games/stratego)
 // on the one player runtime (harness/respond).
+//
+// In the process of another program (the mock player) a lost manager must not kill it by
+// SIGPIPE either: Run catches SIGPIPE (Notify, not Ignore: that program may start others).
 func Run(b game.Brain, stdin io.Reader, stdout io.Writer) int {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	return play(b, stdin, stdout)
+}
+
+// play is Run without the SIGPIPE handling: the AI programs ignore it (csignal.Player).
+func play(b game.Brain, stdin io.Reader, stdout io.Writer) int {
 	return respond.Run(game.NewResponder(b), stdin, stdout, io.Discard)
 }
