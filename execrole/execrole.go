@@ -22,7 +22,7 @@ import (
 	"errors"
 	"math"
 	"os"
-	"runtime"
+
 	"slices"
 	"strconv"
 	"strings"
@@ -198,9 +198,11 @@ const stay = -1
 
 // run does the role's work and returns an exit status only when it failed, or stay.
 func run(q string) int {
-	// Everything below runs on one thread: the signal mask set last must be the one of the
-	// thread that execs.
-	runtime.LockOSThread()
+	// Everything below runs on one thread, the main one: the signal mask set last must be
+	// the one of the thread that execs. The Go runtime keeps the main goroutine locked to
+	// the main thread while packages initialise, so no LockOSThread here (it would start
+	// the runtime's template thread, one more thread to start and to change the
+	// credentials of, in every program the harness starts).
 	s, err := Decode(q)
 	if err != nil {
 		os.Stderr.WriteString("gauntlet sandbox: bad " + Env + ": " + err.Error() + "\n")
@@ -259,8 +261,13 @@ func run(q string) int {
 		}
 	}
 	if s.UID >= 0 {
-		if err := syscall.Setgroups(nil); err != nil {
-			return fail("setgroups", err)
+		// The harness starts the role without supplementary groups when it is root
+		// (sandbox.Command): setgroups, like setgid and setuid, is a signal to every thread
+		// of the runtime and a wait for each, only worth it when there is a group to drop.
+		if groups, err := syscall.Getgroups(); err != nil || len(groups) > 0 {
+			if err := syscall.Setgroups(nil); err != nil {
+				return fail("setgroups", err)
+			}
 		}
 		if err := syscall.Setgid(s.GID); err != nil {
 			return fail("setgid "+strconv.Itoa(s.GID), err)
@@ -452,7 +459,6 @@ func becomeProgram(s Settings, fd int) {
 		}
 	}
 	stayed = true
-	runtime.UnlockOSThread()
 }
 
 // An exec fails with ETXTBSY while any process holds the file open for writing. That
@@ -465,6 +471,9 @@ const textBusyRetries = 200
 var textBusyPause = syscall.NsecToTimespec(int64(time.Millisecond))
 
 // selfHWM returns the peak resident set of this process in bytes (VmHWM), or 0.
+//
+// Not getrusage's ru_maxrss: the harness forks with CLONE_VM (vfork), and the exec made the
+// kernel fold the harness's own peak into the process's maxrss.
 func selfHWM() int64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {

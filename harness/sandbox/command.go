@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"os"
 	"os/exec"
 	"sync/atomic"
 	"syscall"
@@ -80,6 +81,12 @@ func roleCommand(s execrole.Settings, box *Box, env, argv []string) *exec.Cmd {
 	}
 	if box != nil {
 		cmd.SysProcAttr.Cloneflags = box.cloneFlags()
+	}
+	if s.UID >= 0 && os.Getuid() == 0 && os.Geteuid() == 0 && os.Getgid() == os.Getegid() {
+		// Root's supplementary groups are dropped in the forked child, before the role
+		// runs (and in one thread): the role, which still needs root for the box and the
+		// cgroups, then has none to drop when it becomes the sandbox user.
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: 0, Gid: uint32(os.Getgid()), Groups: []uint32{}}
 	}
 	return cmd
 }

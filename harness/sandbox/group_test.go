@@ -232,7 +232,7 @@ func TestStartErrors(t *testing.T) {
 
 // TestEnvironment checks what a subject sees: its private directory as working directory,
 // HOME and TMPDIR, the seeded files, the variables given, the run token, and not the role's
-// variable; and the sandbox user it runs as.
+// variable; and the sandbox user it runs as, without supplementary groups.
 func TestEnvironment(t *testing.T) {
 	cases := []struct {
 		name     string
@@ -244,6 +244,17 @@ func TestEnvironment(t *testing.T) {
 		}},
 		{"harness user", sandbox.Identity{Same: true}, func(res *sandbox.Result) bool { return res.UID == os.Getuid() }},
 	}
+	if os.Getuid() == 0 {
+		// A harness with a supplementary group, which its sandbox users must not keep.
+		orig, err := syscall.Getgroups()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Setgroups(append(orig, 4242)); err != nil {
+			t.Fatal(err)
+		}
+		defer syscall.Setgroups(orig)
+	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := testConfig()
@@ -251,7 +262,7 @@ func TestEnvironment(t *testing.T) {
 			cfg.KeepWorkDir = true
 			cfg.Files = map[string][]byte{"in/deck.txt": []byte("5,2\n")}
 			cfg.Env = []string{"FOO=config", "BAR=config"}
-			script := `cat in/deck.txt; pwd; echo "$HOME $TMPDIR $FOO $BAR"; id -u; env`
+			script := `cat in/deck.txt; pwd; echo "$HOME $TMPDIR $FOO $BAR"; id -u; sed -n 's/^Groups:[[:space:]]*/groups:/p' /proc/self/status; env`
 			res, err := sandbox.Run(cfg, sandbox.Spec{Path: "sh", Args: []string{"-c", script}, Env: []string{"FOO=spec"}})
 			if err != nil {
 				t.Fatal(err)
@@ -267,6 +278,9 @@ func TestEnvironment(t *testing.T) {
 			}
 			if !tc.wantUID(res) {
 				t.Errorf("ran as uid %d", res.UID)
+			}
+			if res.UID != os.Getuid() && strings.TrimSpace(lines[4]) != "groups:" {
+				t.Errorf("a sandbox user with supplementary %q, want none", lines[4])
 			}
 			env := string(res.Procs[0].Stdout)
 			if !strings.Contains(env, sandbox.TokenEnv+"="+res.Token+"\n") || strings.Contains(env, "GAUNTLET_SANDBOX_EXEC") {
