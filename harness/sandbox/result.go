@@ -56,9 +56,10 @@ type ProcResult struct {
 	Duration                 time.Duration // from start to exit
 	CPU                      time.Duration // user + system time of it and its reaped children
 	// PeakRSS is the kernel's peak resident set of the process or a reaped child, in
-	// bytes. The kernel keeps the peak across exec, so it includes StartRSS, the memory of
-	// the sandbox's exec-with-limits step (a few MiB): a PeakRSS at or below StartRSS only
-	// says that the program stayed below it.
+	// bytes. The kernel keeps the peak across exec, so it includes StartRSS: the peak of
+	// the sandbox's exec-with-limits step and of the harness itself (forked with CLONE_VM,
+	// whose peak the exec folds in). A PeakRSS at or below StartRSS only says that the
+	// program stayed below it.
 	PeakRSS  int64
 	StartRSS int64
 	// Signals lists the signals the harness sent to its process group, in order.
