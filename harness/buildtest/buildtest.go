@@ -95,8 +95,9 @@ func Programs(tb testing.TB, pkgs ...string) string {
 // CProgram compiles the C file src with cc and flags into the folder Programs uses, once
 // per checkout: the binary's name carries a hash of the compiler (its path, size and
 // time), the flags and the source, so that an edited source, other flags or another
-// compiler build anew, and an unchanged one costs a hash instead of a compiler run. It
-// returns the binary's path. It needs no testing.TB, for a TestMain.
+// compiler build anew, and an unchanged one costs a hash instead of a compiler run. A new
+// build removes the one it replaces (same source file and flags), so the folder keeps one
+// binary per program. It returns the binary's path. It needs no testing.TB, for a TestMain.
 func CProgram(src string, flags ...string) (string, error) {
 	cc, err := exec.LookPath("cc")
 	if err != nil {
@@ -126,7 +127,16 @@ func CProgram(src string, flags ...string) (string, error) {
 	}
 	d := dir
 	mu.Unlock()
-	out := filepath.Join(d, "c-"+hex.EncodeToString(h.Sum(nil)[:8])+"-"+strings.TrimSuffix(filepath.Base(src), ".c"))
+	// c-PROGRAM-CONTENT-NAME: PROGRAM hashes the source's path and the flags (what stays
+	// the same when the source is edited), CONTENT everything.
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		return "", err
+	}
+	program := sha256.Sum256(fmt.Appendf(nil, "%s\x00%q", abs, flags))
+	name := strings.TrimSuffix(filepath.Base(src), ".c")
+	prefix := "c-" + hex.EncodeToString(program[:4]) + "-"
+	out := filepath.Join(d, prefix+hex.EncodeToString(h.Sum(nil)[:8])+"-"+name)
 	if _, err := os.Stat(out); err == nil {
 		return out, nil
 	}
@@ -141,6 +151,14 @@ func CProgram(src string, flags ...string) (string, error) {
 	if err := os.Rename(tmp, out); err != nil {
 		os.Remove(tmp)
 		return "", err
+	}
+	// The builds this one replaces: same program, other content (16 hex digits: not the
+	// temporary file of a build under way).
+	old, _ := filepath.Glob(filepath.Join(d, prefix+strings.Repeat("[0-9a-f]", 16)+"-"+name))
+	for _, o := range old {
+		if o != out {
+			os.Remove(o)
+		}
 	}
 	return out, nil
 }

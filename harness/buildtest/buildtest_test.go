@@ -104,13 +104,20 @@ func TestCProgram(t *testing.T) {
 	if after, _ := os.Stat(again); err != nil || again != bin || !after.ModTime().Equal(before.ModTime()) {
 		t.Errorf("second compile: %s, %v; want %s untouched", again, err, bin)
 	}
-	if other, err := CProgram(src, "-O1"); err != nil || other == bin {
-		t.Errorf("other flags: %s, %v; want a binary other than %s", other, err, bin)
+	o1, err := CProgram(src, "-O1")
+	if err != nil || o1 == bin {
+		t.Errorf("other flags: %s, %v; want a binary other than %s", o1, err, bin)
 	}
 	write(4)
 	if other, err := CProgram(src, "-O0"); err != nil || other == bin {
 		t.Errorf("edited source: %s, %v; want a binary other than %s", other, err, bin)
 	} else if err := exec.Command(other).Run(); err == nil || err.(*exec.ExitError).ExitCode() != 4 {
 		t.Errorf("%s: %v, want exit status 4", other, err)
+	}
+	if _, err := os.Stat(bin); !os.IsNotExist(err) {
+		t.Errorf("%s, the build of the source before its edit, is still there (%v)", bin, err)
+	}
+	if _, err := os.Stat(o1); err != nil {
+		t.Errorf("the build with other flags went with the edited source's: %v", err)
 	}
 }
