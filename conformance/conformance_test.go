@@ -65,16 +65,53 @@ var waitingScripts = sync.OnceValues(func() (map[string]bool, error) {
 // takeSlot makes a script that computes wait for one of busySlots, given back when the
 // script ends.
 func takeSlot(env *testscript.Env, dir string) error {
-	waits, err := waitingScripts()
-	if err != nil {
+	busy, err := computes(dir, env.WorkDir)
+	if err != nil || !busy {
 		return err
-	}
-	if waits[dir+"/"+strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")] {
-		return nil
 	}
 	busySlots <- struct{}{}
 	env.Defer(func() { <-busySlots })
 	return nil
+}
+
+// computes reports whether the script that runs in workDir (testscript's "script-NAME"),
+// of the suite in folder dir, computes rather than waits on purpose.
+func computes(dir, workDir string) (bool, error) {
+	waits, err := waitingScripts()
+	if err != nil {
+		return false, err
+	}
+	return !waits[dir+"/"+strings.TrimPrefix(filepath.Base(workDir), "script-")], nil
+}
+
+// A script that waits on purpose takes no slot, and one that computes does: checked on
+// testscript's own work folders, so that a change of their names cannot make every script
+// look busy (or idle) unnoticed.
+func TestScriptsThatWaitTakeNoSlot(t *testing.T) {
+	dir := t.TempDir()
+	want := map[string]bool{"hub_slow_reply": false, "hub_kill_player_that_stays": false, "game_6_players": true, "hub_args_usage_none": true}
+	for name := range want {
+		if err := os.WriteFile(filepath.Join(dir, name+".txtar"), []byte("# only a comment\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	got := map[string]bool{}
+	// In a subtest, which ends only when its scripts (parallel subtests) have.
+	t.Run("scripts", func(t *testing.T) {
+		testscript.Run(t, testscript.Params{Dir: dir, Setup: func(env *testscript.Env) error {
+			busy, err := computes("stlucia", env.WorkDir)
+			mu.Lock()
+			got[strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")] = busy
+			mu.Unlock()
+			return err
+		}})
+	})
+	for name, busy := range want {
+		if b, ok := got[name]; !ok || b != busy {
+			t.Errorf("%s: computes %v (seen: %v), want %v", name, b, ok, busy)
+		}
+	}
 }
 
 // subjects maps each script variable to the spec name of the program it defaults to: every

@@ -22,7 +22,6 @@ import (
 	"errors"
 	"math"
 	"os"
-
 	"slices"
 	"strconv"
 	"strings"

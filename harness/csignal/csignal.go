@@ -63,14 +63,3 @@ type kernelSigaction struct {
 	restorer uintptr
 	mask     uint64
 }
-
-// Die ends the process by sig with the kernel's default action, as a C program dies of it.
-func Die(sig syscall.Signal) {
-	setDefault(sig)
-	// Unblocked on this thread, then sent to it: the default action ends the process.
-	var set uint64 = 1 << (uint(sig) - 1)
-	unix.RawSyscall6(unix.SYS_RT_SIGPROCMASK, unix.SIG_UNBLOCK, uintptr(unsafe.Pointer(&set)), 0, 8, 0, 0)
-	unix.Tgkill(unix.Getpid(), unix.Gettid(), sig)
-	// A signal whose default is to stop or ignore (not in the list) would come back here.
-	syscall.Kill(os.Getpid(), syscall.SIGKILL)
-}
