@@ -3,6 +3,7 @@ package csignal
 import (
 	"errors"
 	"gauntlet/harness/buildtest"
+	"io"
 	"os"
 	"os/exec"
 	"syscall"
@@ -49,16 +50,7 @@ func TestDiesAsC(t *testing.T) {
 		{syscall.SIGWINCH, false},
 	}
 	for _, tc := range tests {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "CSIGNAL_CHILD=1")
-		out, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		buf := make([]byte, 6)
-		if _, err := out.Read(buf); err != nil {
-			t.Fatal(err)
-		}
+		cmd, _ := startChild(t, "1")
 		cmd.Process.Signal(tc.sig)
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
@@ -82,8 +74,22 @@ func TestDiesAsC(t *testing.T) {
 // with EPIPE) and SIGPIPE sent by kill, and still dies of SIGUSR1 as C does.
 func TestPlayerSurvivesSIGPIPE(t *testing.T) {
 	buildtest.Long(t)
+	cmd, out := startChild(t, "player")
+	cmd.Process.Signal(syscall.SIGPIPE)
+	out.Close()
+	err := cmd.Wait()
+	if ws := cmd.ProcessState.Sys().(syscall.WaitStatus); ws.Signaled() || ws.ExitStatus() != 7 {
+		t.Errorf("ended %v (%v), want exit status 7: the write failed with EPIPE", cmd.ProcessState, err)
+	}
+}
+
+// startChild starts this test binary as the program of TestMain's mode CSIGNAL_CHILD=mode,
+// and returns once it has written its first bytes (it is ready): the command and its
+// stdout.
+func startChild(t *testing.T, mode string) (*exec.Cmd, io.ReadCloser) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "CSIGNAL_CHILD=player")
+	cmd.Env = append(os.Environ(), "CSIGNAL_CHILD="+mode)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -91,14 +97,8 @@ func TestPlayerSurvivesSIGPIPE(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	buf := make([]byte, 5)
-	if _, err := out.Read(buf); err != nil {
+	if _, err := out.Read(make([]byte, 5)); err != nil {
 		t.Fatal(err)
 	}
-	cmd.Process.Signal(syscall.SIGPIPE)
-	out.Close()
-	err = cmd.Wait()
-	if ws := cmd.ProcessState.Sys().(syscall.WaitStatus); ws.Signaled() || ws.ExitStatus() != 7 {
-		t.Errorf("ended %v (%v), want exit status 7: the write failed with EPIPE", cmd.ProcessState, err)
-	}
+	return cmd, out
 }
