@@ -452,12 +452,36 @@ func becomeProgram(s Settings, fd int) {
 	if p, err := syscall.BytePtrFromString(name); err == nil {
 		syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_SET_NAME, uintptr(unsafe.Pointer(p)), 0)
 	}
-	if tasks, err := os.ReadDir("/proc/self/task"); err == nil {
-		for _, t := range tasks {
-			os.WriteFile("/proc/self/task/"+t.Name()+"/comm", []byte(name), 0)
+	nameTasks(name)
+	stayed = true
+}
+
+// nameTasks names every thread of the process but this one: raw system calls relative to
+// /proc/self/task, without os.File, since this runs in every program that stays.
+func nameTasks(name string) {
+	dir, err := syscall.Open("/proc/self/task", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	defer syscall.Close(dir)
+	self := strconv.Itoa(syscall.Gettid())
+	var buf [2048]byte
+	for {
+		n, err := syscall.Getdents(dir, buf[:])
+		if err != nil || n <= 0 {
+			return
+		}
+		_, _, tids := syscall.ParseDirent(buf[:n], -1, nil)
+		for _, tid := range tids {
+			if tid == self {
+				continue
+			}
+			if fd, err := syscall.Openat(dir, tid+"/comm", syscall.O_WRONLY|syscall.O_CLOEXEC, 0); err == nil {
+				syscall.Write(fd, []byte(name))
+				syscall.Close(fd)
+			}
 		}
 	}
-	stayed = true
 }
 
 // An exec fails with ETXTBSY while any process holds the file open for writing. That

@@ -3,10 +3,12 @@ package execrole
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -127,7 +129,16 @@ const probeEnv = "EXECROLE_TEST_PROBE"
 func TestMain(m *testing.M) {
 	if os.Getenv(probeEnv) == "1" {
 		comm, _ := os.ReadFile("/proc/self/comm")
-		fmt.Printf("stayed=%v comm=%s env=%q\n", stayed, strings.TrimSpace(string(comm)), os.Getenv(Env))
+		// Every thread's name, each once: the role names the threads that were started
+		// before it ran, and those started since take their creator's.
+		names := map[string]bool{}
+		tasks, _ := os.ReadDir("/proc/self/task")
+		for _, task := range tasks {
+			c, _ := os.ReadFile("/proc/self/task/" + task.Name() + "/comm")
+			names[strings.TrimSpace(string(c))] = true
+		}
+		fmt.Printf("stayed=%v comm=%s threads=%s env=%q\n", stayed, strings.TrimSpace(string(comm)),
+			strings.Join(slices.Sorted(maps.Keys(names)), ","), os.Getenv(Env))
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -173,12 +184,12 @@ func TestStaysWhenTheProgramIsThisBinary(t *testing.T) {
 	if err := os.Symlink(self, link); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := probe(t, link), "stayed=true comm=EAIT env=\"\"\n"; got != want {
+	if got, want := probe(t, link), "stayed=true comm=EAIT threads=EAIT env=\"\"\n"; got != want {
 		t.Errorf("the binary itself: %q, want %q", got, want)
 	}
 	other := filepath.Join(dir, "a-copy-of-the-binary")
 	copyFile(t, self, other)
-	if got, want := probe(t, other), "stayed=false comm=a-copy-of-the-b env=\"\"\n"; got != want {
+	if got, want := probe(t, other), "stayed=false comm=a-copy-of-the-b threads=a-copy-of-the-b env=\"\"\n"; got != want {
 		t.Errorf("another file: %q, want %q", got, want)
 	}
 	// The grader's copy of its binary, named as such, and a link to it.
@@ -186,10 +197,10 @@ func TestStaysWhenTheProgramIsThisBinary(t *testing.T) {
 	if err := os.Symlink(other, copyLink); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := probeSelf(t, copyLink, other), "stayed=true comm=HABS env=\"\"\n"; got != want {
+	if got, want := probeSelf(t, copyLink, other), "stayed=true comm=HABS threads=HABS env=\"\"\n"; got != want {
 		t.Errorf("a link to the copy named as the harness's: %q, want %q", got, want)
 	}
-	if got, want := probeSelf(t, copyLink, filepath.Join(dir, "EAIT")), "stayed=false comm=HABS env=\"\"\n"; got != want {
+	if got, want := probeSelf(t, copyLink, filepath.Join(dir, "EAIT")), "stayed=false comm=HABS threads=HABS env=\"\"\n"; got != want {
 		t.Errorf("a copy when another file is named: %q, want %q", got, want)
 	}
 }
