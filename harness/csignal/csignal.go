@@ -41,10 +41,11 @@ func Default(handled ...os.Signal) {
 	}
 }
 
-// Player is Default for a reference player, which starts no program of its own, with
-// SIGPIPE ignored: a hub that dies must not kill the player by SIGPIPE, which notices the
-// loss by the read failure that follows. A program that starts others must not call it:
-// they would inherit the ignored SIGPIPE.
+// Player is Default for a program that talks to a hub over its standard streams and
+// starts no program of its own (the reference players and AIs, the example referees), with
+// SIGPIPE ignored: a hub that dies must not kill it by SIGPIPE; it notices the loss by the
+// read failure that follows. A program that starts others must not call it: they would
+// inherit the ignored SIGPIPE.
 func Player() {
 	Default()
 	signal.Ignore(syscall.SIGPIPE)
