@@ -9,19 +9,17 @@ import (
 	"gauntlet/games/judge"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
-	server "gauntlet/hub/clue"
-	client "gauntlet/players/clue"
 )
 
 // Clue over TCP: the server and the reference clients. A submission builds "clue-client",
 // "clue-server" or both; the reference "clue-client" is the strong client.
 func init() {
 	progs := []Program{
-		{Name: "clue-server", Role: "hub", Main: server.Main},
-		{Name: "clue-client", Role: "client", Main: client.Main("strong")},
+		{Name: "clue-server", Role: "hub"},
+		{Name: "clue-client", Role: "client"},
 	}
 	for _, k := range game.BrainNames {
-		progs = append(progs, Program{Name: "clue-" + k, Role: "client", Main: client.Main(k)})
+		progs = append(progs, Program{Name: "clue-" + k, Role: "client"})
 	}
 	RegisterGame(Registration{
 		Programs: progs,

@@ -2,26 +2,19 @@ package programs
 
 import (
 	"fmt"
-	"io"
 	"time"
 
 	game "gauntlet/games/dealer2310"
 	"gauntlet/games/judge"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
-	hub "gauntlet/hub/dealer2310"
-	player "gauntlet/players/dealer2310"
 )
 
 // 2310dealer: the dealer and the two reference players.
 func init() {
-	progs := []Program{{Name: "2310dealer", Role: "hub", Main: hub.Main}}
-	for name, s := range game.Strategies {
-		progs = append(progs, Program{Name: name, Role: "player",
-			Main: func() int { return player.Main(name) },
-			Player: func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-				return player.Run(s, args, stdin, stdout, stderr)
-			}})
+	progs := []Program{{Name: "2310dealer", Role: "hub"}}
+	for name := range game.Strategies {
+		progs = append(progs, Program{Name: name, Role: "player"})
 	}
 	RegisterGame(Registration{
 		Programs: progs,

@@ -13,9 +13,8 @@ import (
 	"path/filepath"
 	"sort"
 
-	"gauntlet/harness/mockclients"
 	"gauntlet/harness/mockhub"
-	"gauntlet/harness/mockplayer"
+	"gauntlet/programs/standalone"
 )
 
 // Program is one program gauntlet can be.
@@ -23,6 +22,8 @@ type Program struct {
 	Name string // the spec's name, e.g. "2310dealer", "EAIT"; or "mockplayer", "mockhub"
 	Game string // the game it belongs to ("" for the mocks)
 	Role string // "hub", "player" or "mock"
+	// Main runs the program; left nil in a registration, it is the one of
+	// gauntlet/programs/standalone, where every program but Later's is.
 	Main func() int
 
 	// Player is the in-process form of a reference player, for the mock player to wrap.
@@ -36,30 +37,25 @@ func register(ps ...Program) {
 		if _, dup := table[p.Name]; dup {
 			panic("programs: " + p.Name + " registered twice")
 		}
+		if p.Main == nil {
+			s, ok := standalone.Lookup(p.Name)
+			if !ok {
+				panic("programs: " + p.Name + " has no Main, here or in standalone")
+			}
+			p.Main, p.Player = s.Main, s.Player
+		}
 		table[p.Name] = p
 	}
 }
 
 func init() {
 	register(
-		Program{Name: "mockplayer", Role: "mock", Main: func() int {
-			return mockplayer.Main(os.Args[1:], lookupPlayer, mockplayer.PolledStdin(), os.Stdout, os.Stderr)
-		}},
+		Program{Name: "mockplayer", Role: "mock"},
 		Program{Name: "mockhub", Role: "mock", Main: func() int {
 			return mockhub.Main(os.Args[1:], os.Stdout, os.Stderr)
 		}},
-		Program{Name: "mockclients", Role: "mock", Main: func() int {
-			return mockclients.Main(os.Args[1:], os.Stdout, os.Stderr)
-		}},
+		Program{Name: "mockclients", Role: "mock"},
 	)
-}
-
-func lookupPlayer(name string) (mockplayer.InProcess, bool) {
-	p, ok := table[name]
-	if !ok || p.Player == nil {
-		return nil, false
-	}
-	return p.Player, true
 }
 
 // Lookup finds a program by name.

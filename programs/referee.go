@@ -9,23 +9,21 @@ import (
 	game "gauntlet/games/referee"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
-	hub "gauntlet/hub/referee"
-	ex "gauntlet/players/referee"
 )
 
 // The referee protocol's match runner and the project's example referees and players.
 func init() {
 	RegisterGame(Registration{
 		Programs: []Program{
-			{Name: "referee-runner", Role: "hub", Main: hub.Main},
-			{Name: "ttt-referee", Role: "referee", Main: ex.TTTReferee},
-			{Name: "c4-referee", Role: "referee", Main: ex.C4Referee},
-			{Name: "ttt-random", Role: "player", Main: func() int { return ex.TTTPlayer(false) }},
-			{Name: "ttt-perfect", Role: "player", Main: func() int { return ex.TTTPlayer(true) }},
-			{Name: "c4-random", Role: "player", Main: ex.C4Player},
+			{Name: "referee-runner", Role: "hub"},
+			{Name: "ttt-referee", Role: "referee"},
+			{Name: "c4-referee", Role: "referee"},
+			{Name: "ttt-random", Role: "player"},
+			{Name: "ttt-perfect", Role: "player"},
+			{Name: "c4-random", Role: "player"},
 			// The programs a submission builds for the suite, as the reference plays them.
-			{Name: "ttt-player", Role: "player", Main: func() int { return ex.TTTPlayer(true) }},
-			{Name: "c4-player", Role: "player", Main: ex.C4Player},
+			{Name: "ttt-player", Role: "player"},
+			{Name: "c4-player", Role: "player"},
 		},
 		Examples: []Example{{
 			Name:  "tictactoe",

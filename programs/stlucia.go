@@ -2,26 +2,19 @@ package programs
 
 import (
 	"fmt"
-	"io"
 	"time"
 
 	"gauntlet/games/judge"
 	game "gauntlet/games/stlucia"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
-	hub "gauntlet/hub/stlucia"
-	player "gauntlet/players/stlucia"
 )
 
 // King of St Lucia: the hub and the five reference players.
 func init() {
-	progs := []Program{{Name: "stlucia", Role: "hub", Main: hub.Main}}
-	for name, s := range game.Strategies {
-		progs = append(progs, Program{Name: name, Role: "player",
-			Main: func() int { return player.Main(name) },
-			Player: func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-				return player.Run(s, args, stdin, stdout, stderr)
-			}})
+	progs := []Program{{Name: "stlucia", Role: "hub"}}
+	for name := range game.Strategies {
+		progs = append(progs, Program{Name: name, Role: "player"})
 	}
 	RegisterGame(Registration{
 		Programs: progs,

@@ -9,8 +9,6 @@ import (
 	game "gauntlet/games/stratego"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
-	hub "gauntlet/hub/stratego"
-	ai "gauntlet/players/stratego"
 )
 
 // Stratego's manager and reference AIs. The suite grades an AI, which a submission builds
@@ -18,10 +16,10 @@ import (
 func init() {
 	RegisterGame(Registration{
 		Programs: []Program{
-			{Name: "stratego", Role: "hub", Main: hub.Main},
-			{Name: "stratego-random", Role: "player", Main: ai.MainRandom, Player: ai.PlayRandom},
-			{Name: "stratego-hunter", Role: "player", Main: ai.MainHunter, Player: ai.PlayHunter},
-			{Name: "ai", Role: "player", Main: ai.MainHunter},
+			{Name: "stratego", Role: "hub"},
+			{Name: "stratego-random", Role: "player"},
+			{Name: "stratego-hunter", Role: "player"},
+			{Name: "ai", Role: "player"},
 		},
 		Examples: []Example{{
 			Name:  "hunter-random",

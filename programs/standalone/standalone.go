@@ -1,0 +1,169 @@
+// Package standalone is what each reference and mock program of the gauntlet binary runs,
+// and runs it from an init function when the binary was started as one of them, before the
+// binary's grader packages initialise.
+//
+// Why: Go initialises every package of a binary before main, and the gauntlet binary
+// carries the grader (testscript, go/build, the templates, the report writers). A reference
+// program needs none of them, yet paid for their initialisation on every start, and a
+// grade starts about a thousand of them. Go initialises packages in dependency order,
+// taking the first ready one by import path: this package needs only the programs' own
+// packages, and its path sorts before the grader's third-party and standard packages, so
+// its init runs as soon as the programs' packages are ready, and exits the process when the
+// program ends (TestProgramsSkipTheGradersPackages). Started as anything else (the CLI, a
+// test binary), its init returns and changes nothing.
+//
+// The package gauntlet/programs adds each program's game and role to this table for the
+// CLI and the grader; the mock hub stays there, because its judge steps need the games'
+// live judges, which the programs package registers.
+package standalone
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	clue "gauntlet/games/clue"
+	dealer2310 "gauntlet/games/dealer2310"
+	stlucia "gauntlet/games/stlucia"
+	"gauntlet/harness/mockclients"
+	"gauntlet/harness/mockplayer"
+	clueserver "gauntlet/hub/clue"
+	dealer "gauntlet/hub/dealer2310"
+	referee "gauntlet/hub/referee"
+	stluciahub "gauntlet/hub/stlucia"
+	stratego "gauntlet/hub/stratego"
+	clueclient "gauntlet/players/clue"
+	dealerplayer "gauntlet/players/dealer2310"
+	examples "gauntlet/players/referee"
+	stluciaplayer "gauntlet/players/stlucia"
+	ai "gauntlet/players/stratego"
+)
+
+// Program is what one program runs.
+type Program struct {
+	Main func() int // runs the program on the process's arguments and streams; its exit status
+	// Player is the in-process form of a reference player, for the mock player to wrap
+	// (nil: the mock player cannot wrap it).
+	Player func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+var table = map[string]Program{}
+
+func add(name string, p Program) {
+	if _, dup := table[name]; dup {
+		panic("standalone: " + name + " added twice")
+	}
+	table[name] = p
+}
+
+func init() {
+	add("stlucia", Program{Main: stluciahub.Main})
+	for name, s := range stlucia.Strategies {
+		add(name, Program{
+			Main: func() int { return stluciaplayer.Main(name) },
+			Player: func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+				return stluciaplayer.Run(s, args, stdin, stdout, stderr)
+			}})
+	}
+
+	add("2310dealer", Program{Main: dealer.Main})
+	for name, s := range dealer2310.Strategies {
+		add(name, Program{
+			Main: func() int { return dealerplayer.Main(name) },
+			Player: func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+				return dealerplayer.Run(s, args, stdin, stdout, stderr)
+			}})
+	}
+
+	add("clue-server", Program{Main: clueserver.Main})
+	add("clue-client", Program{Main: clueclient.Main("strong")}) // the reference client is the strong one
+	for _, k := range clue.BrainNames {
+		add("clue-"+k, Program{Main: clueclient.Main(k)})
+	}
+
+	add("referee-runner", Program{Main: referee.Main})
+	add("ttt-referee", Program{Main: examples.TTTReferee})
+	add("c4-referee", Program{Main: examples.C4Referee})
+	add("ttt-random", Program{Main: func() int { return examples.TTTPlayer(false) }})
+	add("ttt-perfect", Program{Main: func() int { return examples.TTTPlayer(true) }})
+	add("c4-random", Program{Main: examples.C4Player})
+	// The programs a submission builds for the referee suite, as the reference plays them.
+	add("ttt-player", Program{Main: func() int { return examples.TTTPlayer(true) }})
+	add("c4-player", Program{Main: examples.C4Player})
+
+	add("stratego", Program{Main: stratego.Main})
+	add("stratego-random", Program{Main: ai.MainRandom, Player: ai.PlayRandom})
+	add("stratego-hunter", Program{Main: ai.MainHunter, Player: ai.PlayHunter})
+	add("ai", Program{Main: ai.MainHunter}) // the reference of the program a submission builds
+
+	add("mockplayer", Program{Main: func() int {
+		return mockplayer.Main(os.Args[1:], lookupPlayer, mockplayer.PolledStdin(), os.Stdout, os.Stderr)
+	}})
+	add("mockclients", Program{Main: func() int {
+		return mockclients.Main(os.Args[1:], os.Stdout, os.Stderr)
+	}})
+
+	if p, ok := Called(); ok {
+		run(p)
+	}
+}
+
+// run runs p as the process's program and exits with its status. It runs in a goroutine
+// of its own, as main would: during initialisation the runtime keeps this goroutine locked
+// to the main thread, and a program run here would have every wake-up of its main loop
+// handed over to that one thread.
+func run(p Program) {
+	status := make(chan int)
+	go func() { status <- p.Main() }()
+	os.Exit(<-status)
+}
+
+// Lookup finds a program by name.
+func Lookup(name string) (Program, bool) {
+	p, ok := table[name]
+	return p, ok
+}
+
+// Names lists every program of the table, in no particular order.
+func Names() []string {
+	var names []string
+	for name := range table {
+		names = append(names, name)
+	}
+	return names
+}
+
+func lookupPlayer(name string) (mockplayer.InProcess, bool) {
+	p, ok := table[name]
+	if !ok || p.Player == nil {
+		return nil, false
+	}
+	return p.Player, true
+}
+
+// Later are the programs that gauntlet/programs adds with a Main of its own: the mock
+// hub, whose judge steps need the games' live judges that package registers. Started as
+// one of them, the process is left to main.
+var Later = []string{"mockhub"}
+
+// Called returns the program of this table the process was started as, if any: the one
+// the file the kernel ran is named after, when it is named after a program (this table's
+// or Later), else the one argv[0] names. The grader hands a subject each reference program
+// as a hard link named after it, so that a subject allowed to run one (a hub starting
+// reference players) cannot make it another program (the reference hub) by the argv[0] it
+// passes; a symbolic link named after a program (gauntlet play's, the tests') resolves to
+// the binary's own name, and argv[0] decides.
+func Called() (Program, bool) {
+	if exe, err := os.Readlink("/proc/self/exe"); err == nil {
+		name := filepath.Base(exe)
+		if slices.Contains(Later, name) {
+			return Program{}, false
+		}
+		if p, ok := table[name]; ok {
+			return p, true
+		}
+	}
+	p, ok := table[filepath.Base(os.Args[0])]
+	return p, ok
+}
