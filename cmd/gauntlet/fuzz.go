@@ -15,21 +15,27 @@ import (
 
 	"gauntlet/fuzz/blackbox"
 	"gauntlet/fuzz/live"
+	"gauntlet/fuzz/record"
 	"gauntlet/programs"
+	"gauntlet/programs/standalone"
 )
 
 const fuzzUsage = `usage: gauntlet fuzz GAME --role hub|player [flags] PROGRAM...
 
 Fuzzes PROGRAM against the reference program of the same role: both get the same fuzzed
 input, and any difference in exit status, stdout bytes or stderr bytes is a failure. Each
-distinct failure (verdict kind, exit statuses, first differing line) is kept once,
-minimised, and written under --out as a .txtar case of the game's suite that passes on the
-reference and fails on PROGRAM (run it with 'gauntlet grade GAME -suite FILE DIR'; copy it
-into conformance/GAME/ to make it part of the built-in suite).
+distinct failure (verdict kind, exit statuses, the kind of line where the outputs part and,
+when they part, the rule of the line the reference refused) is kept once, minimised, and
+written under --out as a .txtar case of the game's suite that passes on the reference and
+fails on PROGRAM (run it with 'gauntlet grade GAME -suite FILE DIR'; copy it into
+conformance/GAME/ to make it part of the built-in suite).
 
   --role player   PROGRAM... are players. Each case is a game the engine plays, seen from
                   one seat, mutated at one or more points (see --mutate) and played to the
-                  end against PROGRAM and against the reference player (--ref).
+                  end against PROGRAM and against the reference player (--ref). Where
+                  a case sends no signal, the reference plays inside the fuzzer while it
+                  looks for a difference; a difference is confirmed, and its regression
+                  file written, with the reference as a process.
   --role hub      PROGRAM is a hub. Each case is a game (input files, arguments, seats)
                   whose mock players carry random faults (see --mutate); the reference hub
                   gets the same game and the same faults.
@@ -53,8 +59,9 @@ Flags (before the programs):
   --min-time D       time the minimiser may take per failure (default 1m)
   --no-verify        do not run each regression file through the suite runner (by default
                      it must pass on the reference and fail on PROGRAM)
-  -j N               cases played at once (default: the number of CPUs). The cases are
-                     taken in order, so with --runs the findings do not depend on N
+  -j N               cases played at once (default: twice the number of CPUs, as a case
+                     mostly waits on its programs). The cases are taken in order, so with
+                     --runs the findings do not depend on N
 
 Progress is shown when stdout is a terminal. SIGINT (Ctrl-C) ends the run early, keeping what
 it found. Findings are grouped by the rule of the spec they break (the reference's exit
@@ -114,7 +121,7 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	minTries := fs.Int("min-tries", 300, "")
 	minTime := fs.Duration("min-time", time.Minute, "")
 	noVerify := fs.Bool("no-verify", false, "")
-	jobs := fs.Int("j", runtime.NumCPU(), "")
+	jobs := fs.Int("j", 2*runtime.NumCPU(), "")
 	help := fs.Bool("help", false, "")
 	fs.BoolVar(help, "h", false, "")
 	if err := fs.Parse(args[1:]); err != nil {
@@ -153,6 +160,9 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 		Minimise: blackbox.Budget{Tries: *minTries, Time: *minTime},
 		Verify:   !*noVerify,
 		Log:      stdout,
+		// The reference player plays in process where the campaign only looks for a
+		// difference: a process start saved per case.
+		InProcess: inProcessPlayer,
 	}
 	if *mutate != "" {
 		opt.Kinds = strings.Split(*mutate, ",")
@@ -249,3 +259,12 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 // fuzzExitRules is the exit status of a fuzzing run that broke n rules: 10 + n, at most 99,
 // so that the status says how many (0 is none, 2 a usage or harness error).
 func fuzzExitRules(n int) int { return min(10+n, 99) }
+
+// inProcessPlayer is the in-process form of the reference player named name.
+func inProcessPlayer(name string) (record.Func, bool) {
+	p, ok := standalone.Lookup(name)
+	if !ok || p.Player == nil {
+		return nil, false
+	}
+	return p.Player, true
+}

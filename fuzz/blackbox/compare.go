@@ -103,8 +103,15 @@ func firstDiff(ref, sub *record.Result) (string, int) {
 	if w, n, ok := lineDiff(ref.Stderr, sub.Stderr); ok {
 		return "stderr: " + w, n
 	}
-	return "same output", 0
+	return sameOutput, 0
 }
+
+// sameOutput is the Where of a difference in the endings alone.
+const sameOutput = "same output"
+
+// SameOutput reports whether the subject wrote what the reference wrote, on both streams:
+// the difference is in how they ended alone.
+func (s Signature) SameOutput() bool { return s.Where == sameOutput }
 
 // maxShown is how much of a differing line a signature shows.
 const maxShown = 60

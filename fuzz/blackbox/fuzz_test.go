@@ -12,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"gauntlet/fuzz/record"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
 	"gauntlet/programs"
@@ -59,7 +60,7 @@ func TestFindsBuggyPlayer(t *testing.T) {
 	buggy := buildtest.Path(t, "gauntlet/fuzz/testdata/buggyeait")
 	out := t.TempDir()
 	sum, err := Run(Options{
-		Game: game(t, "stlucia"), Role: RolePlayer, RefDir: refDir(t),
+		Game: game(t, "stlucia"), Role: RolePlayer, RefDir: refDir(t), InProcess: inProcess,
 		Subjects: []Subject{{Path: buggy, Ref: "EAIT"}},
 		Seed:     1, Runs: 150, Out: out, Kinds: []string{"boundary", "malformed", "wrong-turn", "crlf"},
 		Minimise: Budget{Tries: 300, Time: time.Minute},
@@ -104,26 +105,72 @@ func TestFindsBuggyPlayer(t *testing.T) {
 	}
 }
 
+// A player whose one bug is its exit status on a line it refuses (0 where the reference
+// exits 6, whatever the line: the reference 2310A behind a shell wrapper, issue 15's
+// mutant) is one bug: one finding, of the exit rule, with a regression file of a few
+// steps. The lines it refuses break many different rules, but it writes what the reference
+// writes; only the endings differ, and the line refused no longer splits the finding.
+// (Before, a 300-run campaign gave 7 findings.) Signals are left out: the wrapper, not the
+// player, gets them and ends otherwise, a second bug of the wrapper's own.
+func TestExitCodeMutantIsOneFinding(t *testing.T) {
+	buildtest.Long(t) // a campaign of a few seconds
+	ref := refDir(t)
+	dir := t.TempDir()
+	mutant := filepath.Join(dir, "2310A")
+	wrapper := "#!/bin/sh\n'" + filepath.Join(ref, "2310A") + "' \"$@\"\ns=$?\n[ $s = 6 ] && exit 0\nexit $s\n"
+	if err := execfile.Write(mutant, []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, k := range PlayerMutations {
+		if k != "signal" {
+			kinds = append(kinds, k)
+		}
+	}
+	sum, err := Run(Options{
+		Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: ref, InProcess: inProcess,
+		Subjects: []Subject{{Path: mutant, Ref: "2310A"}},
+		Seed:     1, Runs: 150, Out: t.TempDir(), Kinds: kinds,
+		Minimise: Budget{Tries: 300, Time: time.Minute},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Findings) != 1 || sum.Duplicates == 0 {
+		for _, fd := range sum.Findings {
+			t.Logf("%s [%s]", fd.Sig, fd.Rule.ID)
+		}
+		t.Fatalf("%d findings and %d duplicates in %d runs, want 1 finding and its duplicates", len(sum.Findings), sum.Duplicates, sum.Runs)
+	}
+	fd := sum.Findings[0]
+	if fd.Rule.ID != "player/exit-6" || fd.Sig.Kind != KindWrongExit || !fd.Sig.SameOutput() {
+		t.Errorf("finding %s, rule %s; want a wrong exit with the same output, rule player/exit-6", fd.Sig, fd.Rule.ID)
+	}
+	if fd.Steps[1] > 3 {
+		t.Errorf("minimised to %d steps, want at most 3", fd.Steps[1])
+	}
+}
+
 // Cases played ahead on several workers are taken in order: the campaign finds the same
-// failures, at the same case numbers, whatever Jobs is; and each finding's case is the
-// case of its number.
+// failures, at the same case numbers, whatever Jobs is, and whether the reference plays as
+// a process or in process; and each finding's case is the case of its number.
 func TestJobsKeepTheCampaign(t *testing.T) {
 	buildtest.Long(t) // two campaigns of a few seconds
 	buggy := buildtest.Path(t, "gauntlet/fuzz/testdata/buggyeait")
 	g := game(t, "stlucia")
-	campaign := func(jobs int) *Summary {
+	campaign := func(jobs int, in func(string) (record.Func, bool)) *Summary {
 		sum, err := Run(Options{
 			Game: g, Role: RolePlayer, RefDir: refDir(t),
 			Subjects: []Subject{{Path: buggy, Ref: "EAIT"}},
 			Seed:     3, Runs: 120, Kinds: []string{"boundary", "malformed", "wrong-turn", "crlf"},
-			Jobs: jobs,
+			Jobs: jobs, InProcess: in,
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return sum
 	}
-	one, three := campaign(1), campaign(3)
+	one, three := campaign(1, nil), campaign(3, inProcess)
 	got := func(s *Summary) string {
 		out := fmt.Sprintf("runs %d, duplicates %d, skipped %d;", s.Runs, s.Duplicates, s.Skipped)
 		for _, fd := range s.Findings {
@@ -132,7 +179,7 @@ func TestJobsKeepTheCampaign(t *testing.T) {
 		return out
 	}
 	if got(one) != got(three) {
-		t.Errorf("-j 1: %s\n-j 3: %s", got(one), got(three))
+		t.Errorf("-j 1, the reference as a process: %s\n-j 3, in process: %s", got(one), got(three))
 	}
 	if len(three.Findings) == 0 {
 		t.Fatal("no finding: the campaign shows nothing of the order")
@@ -214,7 +261,7 @@ func TestReferenceAgainstItself(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.game+"/"+tc.prog, func(t *testing.T) {
 			sum, err := Run(Options{
-				Game: game(t, tc.game), Role: tc.role, RefDir: ref,
+				Game: game(t, tc.game), Role: tc.role, RefDir: ref, InProcess: inProcess,
 				Subjects: []Subject{{Path: filepath.Join(ref, tc.prog), Ref: tc.prog}},
 				Seed:     5, Runs: tc.runs, Kinds: tc.kinds,
 			})

@@ -49,6 +49,13 @@ type Options struct {
 	// subject and the reference side by side; the cases are taken in order, so the findings
 	// of a campaign with Runs set are the same whatever Jobs is.
 	Jobs int
+	// InProcess gives a reference player's in-process form by name (nil, or false: the
+	// reference runs as a process). With it, a player case without a signal plays the
+	// reference in this process (record.RunFunc) where the campaign only looks for a
+	// difference (the first play, minimisation), which saves a process start per case;
+	// a difference is confirmed, and the regression file's expectations recorded, with the
+	// reference as a process.
+	InProcess func(name string) (record.Func, bool)
 }
 
 // Finding is one distinct failure.
@@ -257,14 +264,26 @@ func (f *fuzzer) runOne(c shrinker, prog string) (*record.Result, error) {
 	panic("blackbox: unknown case type")
 }
 
-// runBoth runs the reference and the subject on a case at the same time.
-func (f *fuzzer) runBoth(c shrinker, subj Subject) (ref, sub *record.Result, err error) {
+// runRef runs the reference named ref on a case: in this process (record.RunFunc) when
+// fast is set and it can (a player case without a signal step, a reference
+// Options.InProcess knows), else as a process.
+func (f *fuzzer) runRef(c shrinker, ref string, fast bool) (*record.Result, error) {
+	if pc, ok := c.(*PlayerCase); ok && fast && f.opt.InProcess != nil && !pc.signals() {
+		if fn, ok := f.opt.InProcess(ref); ok {
+			return record.RunFunc(fn, pc.Args, pc.script(f.g.Hello()), f.rec)
+		}
+	}
+	return f.runOne(c, filepath.Join(f.opt.RefDir, ref))
+}
+
+// runBoth runs the reference and the subject on a case at the same time; fast is runRef's.
+func (f *fuzzer) runBoth(c shrinker, subj Subject, fast bool) (ref, sub *record.Result, err error) {
 	var wg sync.WaitGroup
 	var rerr, serr error
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		ref, rerr = f.runOne(c, filepath.Join(f.opt.RefDir, subj.Ref))
+		ref, rerr = f.runRef(c, subj.Ref, fast)
 	}()
 	sub, serr = f.runOne(c, subj.Path)
 	wg.Wait()
@@ -278,9 +297,10 @@ func (f *fuzzer) runBoth(c shrinker, subj Subject) (ref, sub *record.Result, err
 }
 
 // differs runs a case and returns its signature when the subject differs from the
-// reference; ok is false when they agree or the reference did not finish (bad).
-func (f *fuzzer) differs(c shrinker, subj Subject) (sig Signature, ref *record.Result, ok, bad bool, err error) {
-	ref, sub, err := f.runBoth(c, subj)
+// reference; ok is false when they agree or the reference did not finish (bad). fast is
+// runBoth's.
+func (f *fuzzer) differs(c shrinker, subj Subject, fast bool) (sig Signature, ref *record.Result, ok, bad bool, err error) {
+	ref, sub, err := f.runBoth(c, subj, fast)
 	if err != nil {
 		return Signature{}, nil, false, false, err
 	}
@@ -310,11 +330,18 @@ type lookahead struct {
 	wg      sync.WaitGroup
 }
 
-// playAhead starts the workers. At most Jobs cases are played, or wait to be taken, at
-// once; with Runs set, no case past the last is played.
+// aheadPerJob is how many cases per job may be played ahead of the loop, under way or
+// waiting to be taken: more than one, so that a case that waits out a step timeout at the
+// head of the line does not hold the other workers back (at most Jobs are under way).
+const aheadPerJob = 4
+
+// playAhead starts the workers. At most Jobs cases are played at once, and at most
+// aheadPerJob times Jobs are played or wait to be taken; with Runs set, no case past the
+// last is played.
 func (f *fuzzer) playAhead() *lookahead {
 	jobs := max(f.opt.Jobs, 1)
-	l := &lookahead{results: make(chan chan played, jobs-1), quit: make(chan struct{})}
+	l := &lookahead{results: make(chan chan played, aheadPerJob*jobs-1), quit: make(chan struct{})}
+	busy := make(chan struct{}, jobs)
 	l.wg.Add(1)
 	go func() {
 		defer l.wg.Done()
@@ -326,12 +353,19 @@ func (f *fuzzer) playAhead() *lookahead {
 			case <-l.quit:
 				return
 			}
+			select {
+			case busy <- struct{}{}:
+			case <-l.quit:
+				out <- played{err: errors.New("fuzz: stopped")}
+				return
+			}
 			l.wg.Add(1)
 			go func(run int) {
 				defer l.wg.Done()
+				defer func() { <-busy }()
 				var p played
 				if p.c, p.subj, p.err = f.newCase(run); p.err == nil {
-					p.sig, p.ref, p.diff, p.bad, p.err = f.differs(p.c, p.subj)
+					p.sig, p.ref, p.diff, p.bad, p.err = f.differs(p.c, p.subj, true)
 				}
 				out <- p
 			}(run)
@@ -398,17 +432,23 @@ func (f *fuzzer) loop() (*Summary, error) {
 		if !diff {
 			continue
 		}
-		// The line the reference refused, when it ended on one: part of what makes two
-		// failures the same bug, and of the rule they break.
-		refusal := f.refusal(c, subj, ref.Exit)
+		// The line the reference refused, when it ended on one and the subject wrote
+		// something else: part of what makes two failures the same bug, and of the rule
+		// they break. When both wrote the same and only the endings differ (a wrong exit
+		// status on any refused line), the line refused does not tell bugs apart.
+		refusal := ""
+		if !sig.SameOutput() {
+			refusal = f.refusal(c, subj, ref.Exit)
+		}
 		key := subj.Path + "\x00" + sig.Key() + "\x00" + refusal
 		if seen[key] {
 			sum.Duplicates++
 			sum.Groups[groupOf[subj.Path+"\x00"+ruleKey[key].ID]].Runs++
 			continue
 		}
-		// The same case must fail the same way again, or it is timing, not a bug to keep.
-		sig2, _, diff2, _, err := f.differs(c, subj)
+		// The same case must fail the same way again, or it is timing, not a bug to keep;
+		// and against the reference as a process, what the regression file will check.
+		sig2, _, diff2, _, err := f.differs(c, subj, false)
 		if err != nil {
 			return nil, err
 		}
@@ -510,7 +550,7 @@ func (f *fuzzer) keep(c shrinker, subj Subject, sig Signature, run, n int) (Find
 			if f.stopped() {
 				return false
 			}
-			s, _, ok, _, err := f.differs(v, subj)
+			s, _, ok, _, err := f.differs(v, subj, true)
 			return err == nil && ok && s.Key() == sig.Key()
 		}, f.opt.Minimise)
 	}
@@ -521,7 +561,7 @@ func (f *fuzzer) keep(c shrinker, subj Subject, sig Signature, run, n int) (Find
 	}
 	// The reference's behaviour on the minimised case is what the regression asserts; the
 	// minimised case's signature (its line number may have changed) is the one shown.
-	ref, sub, err := f.runBoth(small, subj)
+	ref, sub, err := f.runBoth(small, subj, false)
 	if err != nil {
 		return fd, err
 	}

@@ -69,6 +69,16 @@ func NewPlayerCase(ref string, args []string, events []judge.Line) *PlayerCase {
 	return c
 }
 
+// signals reports whether the case sends the player a signal.
+func (c *PlayerCase) signals() bool {
+	for _, st := range c.Steps {
+		if st.Op == OpSignal {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *PlayerCase) clone() *PlayerCase {
 	d := *c
 	d.Args = append([]string(nil), c.Args...)

@@ -262,19 +262,107 @@ func Run(prog string, args []string, script []Step, opt Options) (*Result, error
 		return nil, fmt.Errorf("cannot start %s: %w", prog, err)
 	}
 	// Over pipes the streams are files, whose reads and writes take deadlines.
-	cmd, inW, outR, errR := c.Cmd, c.In.(*os.File), c.Out.(*os.File), c.Err.(*os.File)
+	cmd := c.Cmd
 	pid := cmd.Process.Pid
-	out, errs := newStream(opt.OutputLimit), newStream(opt.OutputLimit)
-	go out.loop(outR)
-	go errs.loop(errR)
-	exited := make(chan struct{})
+	r := &running{inW: c.In.(*os.File), outR: c.Out.(*os.File), errR: c.Err.(*os.File),
+		exited: make(chan struct{})}
 	var ws syscall.WaitStatus
 	go func() {
 		cmd.Wait()
 		ws = cmd.ProcessState.Sys().(syscall.WaitStatus)
-		close(exited)
+		close(r.exited)
 	}()
+	r.signal = func(sig syscall.Signal) { syscall.Kill(pid, sig) }
+	// Kill whatever is left of the group (the program itself if it hung, and any child it
+	// left behind).
+	r.kill = func() { syscall.Kill(-pid, syscall.SIGKILL) }
+	r.exit = func() Exit {
+		if ws.Signaled() {
+			return Exit{Signal: ws.Signal()}
+		}
+		return Exit{Code: ws.ExitStatus()}
+	}
+	res := r.play(script, opt)
+	res.Duration = time.Since(start)
+	return res, nil
+}
 
+// Func is a program run in this process: it reads stdin, writes stdout and stderr, and
+// returns its exit status (a reference player's in-process form).
+type Func func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+
+// RunFunc plays the script with f run in this process, over pipes, as Run plays it with a
+// program: the same writes, waits and timeouts, and the same Result, but without a
+// process start. It is for trusted code whose result as a process is a function of its
+// input alone (the reference players): nothing bounds f (no limits, no box), and f cannot
+// take a signal, so a script with a Signal step is refused. If f is still running at the
+// end (Exit.Hung), its streams are closed under it and it is left to return.
+func RunFunc(f Func, args []string, script []Step, opt Options) (*Result, error) {
+	for _, st := range script {
+		if st.Kind == Signal {
+			return nil, errors.New("a program run in process cannot take a signal")
+		}
+	}
+	opt = opt.withDefaults()
+	start := time.Now()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		for _, f := range []*os.File{inR, inW, outR, outW} {
+			f.Close()
+		}
+		return nil, err
+	}
+	r := &running{inW: inW, outR: outR, errR: errR, exited: make(chan struct{})}
+	var status int
+	go func() {
+		// Its ends of the pipes close when it returns, as a process's do when it exits.
+		defer close(r.exited)
+		defer errW.Close()
+		defer outW.Close()
+		defer inR.Close()
+		status = f(args, inR, outW, errW)
+	}()
+	// A program that hung gets its stdin and stdout closed under it instead of SIGKILL, and
+	// is not waited for past another ExitTimeout.
+	r.kill = func() {
+		inR.Close()
+		outW.Close()
+		errW.Close()
+	}
+	r.mayStay = true
+	r.exit = func() Exit { return Exit{Code: status} }
+	res := r.play(script, opt)
+	res.Duration = time.Since(start)
+	return res, nil
+}
+
+// running is a program under way, started by Run or RunFunc, for play to drive.
+type running struct {
+	inW        *os.File      // its stdin
+	outR, errR *os.File      // its stdout and stderr
+	exited     chan struct{} // closed once it ended and its streams' ends are closed
+	signal     func(syscall.Signal)
+	kill       func()      // makes whatever is left of it end, once the script is over
+	exit       func() Exit // how it ended, once exited is closed
+	mayStay    bool        // kill may not end it: wait for the end no longer than ExitTimeout
+}
+
+// play plays the script, then closes stdin, waits ExitTimeout for the end, kills what is
+// left, and gathers the result.
+func (r *running) play(script []Step, opt Options) *Result {
+	out, errs := newStream(opt.OutputLimit), newStream(opt.OutputLimit)
+	go out.loop(r.outR)
+	go errs.loop(r.errR)
 	res := &Result{}
 	pos := 0 // stdout bytes taken by waits so far
 	closed := false
@@ -285,19 +373,19 @@ func Run(prog string, args []string, script []Step, opt Options) (*Result, error
 			if closed {
 				continue
 			}
-			inW.SetWriteDeadline(time.Now().Add(opt.StepTimeout))
-			if _, err := inW.Write(st.Data); errors.Is(err, os.ErrDeadlineExceeded) {
+			r.inW.SetWriteDeadline(time.Now().Add(opt.StepTimeout))
+			if _, err := r.inW.Write(st.Data); errors.Is(err, os.ErrDeadlineExceeded) {
 				res.Blocked = true
 			}
 		case Close:
 			if !closed {
-				inW.Close()
+				r.inW.Close()
 				closed = true
 			}
 		case Signal:
-			syscall.Kill(pid, st.Signal)
+			r.signal(st.Signal)
 			select {
-			case <-exited:
+			case <-r.exited:
 			case <-time.After(opt.SignalSettle):
 			}
 		case Sleep:
@@ -335,23 +423,24 @@ func Run(prog string, args []string, script []Step, opt Options) (*Result, error
 		}
 	}
 	if !closed {
-		inW.Close()
+		r.inW.Close()
 	}
 	select {
-	case <-exited:
+	case <-r.exited:
 	case <-time.After(opt.ExitTimeout):
 		res.Exit.Hung = true
 	}
-	// Kill whatever is left of the group (the program itself if it hung, and any child it
-	// left behind), then reap.
-	syscall.Kill(-pid, syscall.SIGKILL)
-	<-exited
-	if !res.Exit.Hung {
-		if ws.Signaled() {
-			res.Exit.Signal = ws.Signal()
-		} else {
-			res.Exit.Code = ws.ExitStatus()
+	r.kill()
+	if r.mayStay && res.Exit.Hung {
+		select {
+		case <-r.exited:
+		case <-time.After(opt.ExitTimeout):
 		}
+	} else {
+		<-r.exited
+	}
+	if !res.Exit.Hung {
+		res.Exit = r.exit()
 	}
 	// A descendant that left the group may still hold the pipes: do not wait for it long.
 	grace := time.After(200 * time.Millisecond)
@@ -361,12 +450,11 @@ func Run(prog string, args []string, script []Step, opt Options) (*Result, error
 		case <-grace:
 		}
 	}
-	outR.SetReadDeadline(time.Now())
-	errR.SetReadDeadline(time.Now())
+	r.outR.SetReadDeadline(time.Now())
+	r.errR.SetReadDeadline(time.Now())
 	res.Stdout, res.StdoutCut = out.result()
 	res.Stderr, res.StderrCut = errs.result()
-	res.Duration = time.Since(start)
-	return res, nil
+	return res
 }
 
 // lineEnd returns the length of the first line in b, '\n' included, or 0.

@@ -1,6 +1,8 @@
 package record
 
 import (
+	"bufio"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -210,5 +212,117 @@ func TestExitString(t *testing.T) {
 		if got := tc.e.String(); got != tc.want {
 			t.Errorf("%+v.String() = %q, want %q", tc.e, got, tc.want)
 		}
+	}
+}
+
+// echoFunc answers each line as TestRun's first shell does: a greeting, then "got LINE" on
+// stdout and "err LINE" on stderr, then status 4 at end of file.
+func echoFunc(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	io.WriteString(stdout, "!")
+	sc := bufio.NewScanner(stdin)
+	for sc.Scan() {
+		io.WriteString(stdout, "got "+sc.Text()+"\n")
+		io.WriteString(stderr, "err "+sc.Text()+"\n")
+	}
+	return 4
+}
+
+// RunFunc plays a script with a function in this process as Run plays it with a program:
+// the same waits, the same ends, the same record.
+func TestRunFunc(t *testing.T) {
+	quick := Options{StepTimeout: 300 * time.Millisecond, QuickTimeout: 50 * time.Millisecond}
+	tests := []struct {
+		name    string
+		f       Func
+		steps   []Step
+		stdout  string
+		stderr  string
+		exit    Exit
+		awaited []Awaited
+		blocked bool
+	}{
+		{
+			name:   "answers each line, then EOF",
+			f:      echoFunc,
+			steps:  []Step{{Kind: AwaitBytes, N: 1}, write("a\n"), {Kind: AwaitLine}, write("b\n"), {Kind: AwaitLine}},
+			stdout: "!got a\ngot b\n", stderr: "err a\nerr b\n", exit: Exit{Code: 4},
+			awaited: []Awaited{{Data: []byte("!"), End: Got}, {Data: []byte("got a\n"), End: Got}, {Data: []byte("got b\n"), End: Got}},
+		},
+		{
+			name: "a wait ends at EOF with what came before: the function returned",
+			f: func(_ []string, _ io.Reader, stdout, _ io.Writer) int {
+				io.WriteString(stdout, "par")
+				return 3
+			},
+			steps:  []Step{{Kind: AwaitLine}, {Kind: AwaitLine}},
+			stdout: "par", exit: Exit{Code: 3},
+			awaited: []Awaited{{Data: []byte("par"), End: EOF}, {Data: []byte{}, End: EOF}},
+		},
+		{
+			name: "a silent function: one full wait, then quick ones; its arguments are given",
+			f: func(args []string, stdin io.Reader, stdout, _ io.Writer) int {
+				io.ReadAll(stdin)
+				io.WriteString(stdout, strings.Join(args, "+")+"\n")
+				return 0
+			},
+			steps:  []Step{{Kind: AwaitLine}, {Kind: AwaitLine}},
+			stdout: "x+y\n", exit: Exit{Code: 0},
+			awaited: []Awaited{{Data: []byte{}, End: Timeout}, {Data: []byte{}, End: Timeout}},
+		},
+		{
+			name: "a function that never returns is marked hung",
+			f: func(_ []string, _ io.Reader, _, _ io.Writer) int {
+				select {}
+			},
+			exit: Exit{Hung: true},
+		},
+		{
+			name: "close gives EOF; writes after it are dropped",
+			f: func(_ []string, stdin io.Reader, stdout, _ io.Writer) int {
+				io.Copy(stdout, stdin)
+				return 5
+			},
+			steps:  []Step{write("one\n"), {Kind: Close}, write("two\n")},
+			stdout: "one\n", exit: Exit{Code: 5},
+		},
+		{
+			name: "a write to a function that does not read gives up",
+			f: func(_ []string, _ io.Reader, _, _ io.Writer) int {
+				time.Sleep(time.Second)
+				return 0
+			},
+			steps:   []Step{write(strings.Repeat("x", 1<<20))},
+			exit:    Exit{Hung: true},
+			blocked: true,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res, err := RunFunc(tc.f, []string{"x", "y"}, tc.steps, quick)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(res.Stdout) != tc.stdout || string(res.Stderr) != tc.stderr {
+				t.Errorf("stdout %q stderr %q, want %q %q", res.Stdout, res.Stderr, tc.stdout, tc.stderr)
+			}
+			if res.Exit != tc.exit {
+				t.Errorf("exit %v, want %v", res.Exit, tc.exit)
+			}
+			if res.Blocked != tc.blocked {
+				t.Errorf("blocked %v, want %v", res.Blocked, tc.blocked)
+			}
+			if len(res.Awaited) != len(tc.awaited) {
+				t.Fatalf("awaited %+v, want %+v", res.Awaited, tc.awaited)
+			}
+			for i, a := range res.Awaited {
+				if string(a.Data) != string(tc.awaited[i].Data) || a.End != tc.awaited[i].End {
+					t.Errorf("wait %d took %q (%v), want %q (%v)", i, a.Data, a.End, tc.awaited[i].Data, tc.awaited[i].End)
+				}
+			}
+		})
+	}
+	if _, err := RunFunc(echoFunc, nil, []Step{{Kind: Signal, Signal: syscall.SIGTERM}}, quick); err == nil {
+		t.Error("RunFunc took a script with a signal")
 	}
 }
