@@ -53,10 +53,12 @@ type Hub struct {
 type player struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
-	reqs  chan readKind
-	res   chan readResult
-	done  chan struct{} // closed once the process has been reaped
-	exit  Exit
+	out   *lineio.Reader
+	// deadline bounds the reads of out: a read past it fails with os.ErrDeadlineExceeded,
+	// which is how a timeout and a watched signal end a read that waits.
+	deadline interface{ SetReadDeadline(time.Time) error }
+	done     chan struct{} // closed once the process has been reaped
+	exit     Exit
 }
 
 type readKind int
@@ -97,30 +99,22 @@ func startPlayer(prog string, args []string) (*player, error) {
 		return nil, err
 	}
 	cmd, inW, outR := c.Cmd, c.In, c.Out
-	p := &player{
-		cmd:   cmd,
-		stdin: inW,
-		reqs:  make(chan readKind),
-		res:   make(chan readResult, 1),
-		done:  make(chan struct{}),
+	// Over pipes Out is a file on the runtime's poller, whose reads take deadlines.
+	deadline, ok := outR.(interface{ SetReadDeadline(time.Time) error })
+	if !ok {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, errors.New("hubrt: the player's stdout takes no deadline")
 	}
-	go p.serveReads(lineio.NewReader(outR))
+	p := &player{
+		cmd:      cmd,
+		stdin:    inW,
+		out:      lineio.NewReader(outR),
+		deadline: deadline,
+		done:     make(chan struct{}),
+	}
 	go p.reap()
 	return p, nil
-}
-
-// serveReads performs one read per request, so that a read interrupted by a signal can be
-// abandoned without losing the reader's position for anyone.
-func (p *player) serveReads(r *lineio.Reader) {
-	for kind := range p.reqs {
-		var res readResult
-		if kind == readByte {
-			res.b, res.err = r.ReadByte()
-		} else {
-			res.line, res.err = r.ReadLine()
-		}
-		p.res <- res
-	}
 }
 
 func (p *player) reap() {
@@ -157,6 +151,11 @@ func (h *Hub) Interrupt(sig os.Signal) {
 		h.caught = sig
 		h.mu.Unlock()
 		close(h.interrupt)
+		// A read that waits ends now (read sets its deadline before it looks at interrupt,
+		// so this one, set after, is the one in force).
+		for _, p := range h.players {
+			p.deadline.SetReadDeadline(time.Unix(1, 0))
+		}
 	})
 }
 
@@ -178,49 +177,46 @@ func (h *Hub) Caught() os.Signal {
 }
 
 // read performs one read of player i, given up with ErrInterrupted when a watched signal
-// arrives and with ErrTimeout when expired fires (nil: never).
-func (h *Hub) read(i int, kind readKind, expired <-chan time.Time) readResult {
+// arrives and with ErrTimeout when d passes (d <= 0: never). The read is the caller's own,
+// on the pipe's deadline: no goroutine and no hand-over between threads per line. A read
+// given up loses what came of its line; the hub reads nothing more from that player.
+func (h *Hub) read(i int, kind readKind, d time.Duration) readResult {
+	p := h.players[i]
+	var at time.Time
+	if d > 0 {
+		at = time.Now().Add(d)
+	}
+	// The deadline first, then the look at interrupt: a signal after the look sets its own
+	// deadline after this one (Interrupt).
+	p.deadline.SetReadDeadline(at)
 	if h.interrupted() {
 		return readResult{err: ErrInterrupted}
 	}
-	p := h.players[i]
-	select {
-	case p.reqs <- kind:
-	case <-h.interrupt:
-		return readResult{err: ErrInterrupted}
-	case <-expired:
+	var res readResult
+	if kind == readByte {
+		res.b, res.err = p.out.ReadByte()
+	} else {
+		res.line, res.err = p.out.ReadLine()
+	}
+	if errors.Is(res.err, os.ErrDeadlineExceeded) {
+		if h.interrupted() {
+			return readResult{err: ErrInterrupted}
+		}
 		return readResult{err: ErrTimeout}
 	}
-	select {
-	case res := <-p.res:
-		return res
-	case <-h.interrupt:
-		return readResult{err: ErrInterrupted}
-	case <-expired:
-		return readResult{err: ErrTimeout}
-	}
-}
-
-// readWithin is read with a timeout d; d <= 0 means none.
-func (h *Hub) readWithin(i int, kind readKind, d time.Duration) readResult {
-	if d <= 0 {
-		return h.read(i, kind, nil)
-	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	return h.read(i, kind, timer.C)
+	return res
 }
 
 // ReadHandshake reads one byte from player i: the handshake sent without a newline.
 func (h *Hub) ReadHandshake(i int) (byte, error) {
-	res := h.read(i, readByte, nil)
+	res := h.read(i, readByte, 0)
 	return res.b, res.err
 }
 
 // ReadLine reads the next line from player i, without its '\n'. A last line ended by EOF is
 // returned as a line; the read after it returns io.EOF.
 func (h *Hub) ReadLine(i int) (string, error) {
-	res := h.read(i, readLine, nil)
+	res := h.read(i, readLine, 0)
 	return res.line, res.err
 }
 
@@ -274,9 +270,7 @@ var ErrTimeout = errors.New("no whole line in time")
 // ReadLineWithin is ReadLine with a deadline covering the whole line: a player that sends
 // part of a line and then nothing times out like one that sends nothing.
 func (h *Hub) ReadLineWithin(i int, d time.Duration) (string, error) {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	res := h.read(i, readLine, timer.C)
+	res := h.read(i, readLine, d)
 	return res.line, res.err
 }
 

@@ -139,14 +139,14 @@ func (g *game) play() Ending {
 // readHandshake reads seat s's handshake, within ReadTimeout.
 func (g *game) readHandshake(s int) (byte, error) {
 	g.await(s)
-	res := g.h.readWithin(s, readByte, g.p.ReadTimeout)
+	res := g.h.read(s, readByte, g.p.ReadTimeout)
 	return res.b, res.err
 }
 
 // readLine reads seat s's line, within ReadTimeout.
 func (g *game) readLine(s int) (string, error) {
 	g.await(s)
-	res := g.h.readWithin(s, readLine, g.p.ReadTimeout)
+	res := g.h.read(s, readLine, g.p.ReadTimeout)
 	return res.line, res.err
 }
 

@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"os"
 )
 
 // MaxLine is the longest line, in bytes without the '\n', that ReadLine returns.
@@ -68,10 +69,11 @@ func (r *Reader) ReadLine() (string, error) {
 			if tooLong {
 				return "", ErrTooLong
 			}
-			if len(buf) > 0 {
+			if len(buf) > 0 && !errors.Is(err, os.ErrDeadlineExceeded) {
 				// Deliver what arrived; the error comes back on the next call.
 				return string(buf), nil
 			}
+			// A read past its deadline was given up: what came of the line is not a line.
 			return "", err
 		}
 	}

@@ -3,8 +3,11 @@ package lineio
 import (
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
+	"testing/iotest"
+	"time"
 )
 
 func readAll(t *testing.T, in string) ([]string, error) {
@@ -69,5 +72,30 @@ func TestReadByteThenLine(t *testing.T) {
 	}
 	if l, err := r.ReadLine(); err != nil || l != "DO1" {
 		t.Fatalf("ReadLine = %q, %v", l, err)
+	}
+}
+
+// A read that passes its deadline mid-line was given up: it returns the deadline error, not
+// the part of the line that came (which a hub would take for a whole line). Another error
+// after part of a line still delivers the part first.
+func TestReadLinePastDeadline(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	w.WriteString("whole\npart")
+	lr := NewReader(r)
+	if l, err := lr.ReadLine(); l != "whole" || err != nil {
+		t.Fatalf("first line %q, %v", l, err)
+	}
+	r.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+	if l, err := lr.ReadLine(); l != "" || !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("past the deadline: %q, %v; want no line and the deadline error", l, err)
+	}
+	other := NewReader(io.MultiReader(strings.NewReader("part"), iotest.ErrReader(errors.New("boom"))))
+	if l, err := other.ReadLine(); l != "part" || err != nil {
+		t.Fatalf("before another error: %q, %v; want the part", l, err)
 	}
 }
