@@ -311,13 +311,21 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 			ran[j.slot] = true
 			go func(j job) {
 				defer wg.Done()
-				defer func() { <-sem }()
 				var o Outcome
 				if boxErr != nil {
+					<-sem
 					o = Outcome{Case: j.c, Pairing: j.p, Verdict: HarnessError,
 						Detail: "no box for the subject (refused; -unsafe grades without it): " + boxErr.Error()}
 				} else {
-					o = runCase(g, j.c, j.p, subj, opt)
+					var dir string
+					o, dir = runCase(g, j.c, j.p, subj, opt)
+					// The slot is free once the verdict is in: removing the case's folder
+					// (its files, what the run left) overlaps the next case. Run returns
+					// only once every folder is gone.
+					<-sem
+					if dir != "" {
+						os.RemoveAll(dir)
+					}
 				}
 				o.Counted = j.counted
 				out[j.slot] = o
@@ -345,14 +353,19 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	return done
 }
 
-func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
-	o := Outcome{Case: c, Pairing: p}
+// runCase runs one case in a pairing in a folder of its own under opt.Scratch and returns
+// its outcome and that folder, for the caller to remove ("" when none was made).
+func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) (Outcome, string) {
 	dir, err := os.MkdirTemp(opt.Scratch, "case-")
 	if err != nil {
-		o.Verdict, o.Detail = HarnessError, err.Error()
-		return o
+		return Outcome{Case: c, Pairing: p, Verdict: HarnessError, Detail: err.Error()}, ""
 	}
-	defer os.RemoveAll(dir)
+	return runCaseIn(dir, g, c, p, subj, opt), dir
+}
+
+// runCaseIn is runCase in the case's folder dir, which the caller removes.
+func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
+	o := Outcome{Case: c, Pairing: p}
 	if opt.SandboxUsers {
 		// The sandbox user is handed the script's folder, inside this one.
 		if err := os.Chmod(dir, 0o711); err != nil {

@@ -1,6 +1,7 @@
 package grade
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -461,5 +462,37 @@ func TestPairings(t *testing.T) {
 		if got := three.theirsIn(tc.v, tc.p); got != tc.want {
 			t.Errorf("theirsIn(%s, %s) = %v", tc.v, tc.p, got)
 		}
+	}
+}
+
+// A case's folder is removed after its slot is given to the next case, but before Run
+// returns: nothing of the cases is left in the scratch folder.
+func TestCaseFoldersGoneWhenRunReturns(t *testing.T) {
+	t.Parallel()
+	files := fstest.MapFS{}
+	for i := range 6 {
+		files[fmt.Sprintf("toy/c%d.txtar", i)] = &fstest.MapFile{Data: []byte(header("player/basics") + "run $PLAYER\nstdout '^\\^echo $'\n")}
+	}
+	cases, err := LoadCases(files, "toy", toy.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	subj, opt := setup(t, refPlayer)
+	opt.Jobs = 2
+	outs := Run(toy, cases, subj, opt)
+	if len(outs) != 6 {
+		t.Fatalf("%d outcomes", len(outs))
+	}
+	for _, o := range outs {
+		if o.Verdict != Pass {
+			t.Errorf("%s: %s %s", o.Case.ID, o.Verdict, o.Detail)
+		}
+	}
+	left, err := os.ReadDir(opt.Scratch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range left {
+		t.Errorf("left in the scratch folder: %s", e.Name())
 	}
 }
