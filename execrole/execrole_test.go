@@ -9,12 +9,14 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/cgroup"
 )
 
 func TestEncodeDecode(t *testing.T) {
@@ -139,10 +141,24 @@ func TestMain(m *testing.M) {
 		}
 		fmt.Printf("stayed=%v comm=%s threads=%s env=%q\n", stayed, strings.TrimSpace(string(comm)),
 			strings.Join(slices.Sorted(maps.Keys(names)), ","), os.Getenv(Env))
+		if os.Getenv(probeCgroupEnv) == "1" {
+			// The cgroups of every thread, each set once.
+			groups := map[string]bool{}
+			for _, task := range tasks {
+				c, _ := os.ReadFile("/proc/self/task/" + task.Name() + "/cgroup")
+				groups[string(c)] = true
+			}
+			for _, g := range slices.Sorted(maps.Keys(groups)) {
+				fmt.Printf("cgroups:\n%s", g)
+			}
+		}
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
+
+// probeCgroupEnv makes the probe also print the cgroups of each of its threads.
+const probeCgroupEnv = "EXECROLE_TEST_PROBE_CGROUP"
 
 // probe starts prog, a copy or link of this test binary, through the role and returns what
 // it printed.
@@ -154,6 +170,13 @@ func probe(tb testing.TB, prog string) string {
 // probeSelf is probe with Settings.Self naming a copy of the binary.
 func probeSelf(tb testing.TB, prog, selfCopy string) string {
 	tb.Helper()
+	return probeIn(tb, prog, selfCopy, nil)
+}
+
+// probeIn is probeSelf with the role joining the cgroups of these cgroup.procs files; the
+// probe then prints its threads' cgroups too.
+func probeIn(tb testing.TB, prog, selfCopy string, cgroups []string) string {
+	tb.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		tb.Fatal(err)
@@ -161,10 +184,14 @@ func probeSelf(tb testing.TB, prog, selfCopy string) string {
 	// The harness's default address-space limit: a fresh Go runtime fits in it, one that
 	// already runs has reserved more (so a program that stays must stay without it).
 	s := Settings{Path: prog, ErrFD: -1, PPID: os.Getpid(), UID: -1, GID: -1,
-		CPU: Unlimited, AS: 1 << 30, NProc: Unlimited, FSize: Unlimited, NoFile: Unlimited, Self: selfCopy}
+		CPU: Unlimited, AS: 1 << 30, NProc: Unlimited, FSize: Unlimited, NoFile: Unlimited, Self: selfCopy,
+		Cgroup: cgroups}
 	cmd := exec.Command(self)
 	cmd.Args = []string{prog}
 	cmd.Env = append(os.Environ(), probeEnv+"=1", Env+"="+s.Encode())
+	if cgroups != nil {
+		cmd.Env = append(cmd.Env, probeCgroupEnv+"=1")
+	}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		tb.Fatalf("%s: %v\n%s", prog, err, out)
@@ -202,6 +229,48 @@ func TestStaysWhenTheProgramIsThisBinary(t *testing.T) {
 	}
 	if got, want := probeSelf(t, copyLink, filepath.Join(dir, "EAIT")), "stayed=false comm=HABS threads=HABS env=\"\"\n"; got != want {
 		t.Errorf("a copy when another file is named: %q, want %q", got, want)
+	}
+}
+
+// The role joins the case's cgroups before the program runs, with every thread: a program
+// that stays has all its threads in them (a thread outside would start its children
+// outside), and one exec'd starts in them. Each thread lists the group in every hierarchy.
+func TestJoinsTheCgroupsWithEveryThread(t *testing.T) {
+	if err := cgroup.Problem(); err != nil {
+		t.Skipf("no cgroups here: %v", err)
+	}
+	g, err := cgroup.New("gauntlet-execrole-test-"+strconv.Itoa(os.Getpid()), cgroup.Limits{Memory: 1 << 30, Processes: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Remove()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	link, other := filepath.Join(dir, "EAIT"), filepath.Join(dir, "a-copy")
+	if err := os.Symlink(self, link); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, self, other)
+	for _, tc := range []struct {
+		prog   string
+		stayed bool
+	}{{link, true}, {other, false}} {
+		out := probeIn(t, tc.prog, "", g.ProcFiles())
+		if !strings.HasPrefix(out, fmt.Sprintf("stayed=%v ", tc.stayed)) {
+			t.Fatalf("%s: %q, want stayed=%v", tc.prog, out, tc.stayed)
+		}
+		if n := strings.Count(out, "cgroups:\n"); n != 1 {
+			t.Errorf("%s: the threads are in %d different sets of cgroups, want 1:\n%s", tc.prog, n, out)
+		}
+		for _, procs := range g.ProcFiles() {
+			name := filepath.Base(filepath.Dir(procs))
+			if !strings.Contains(out, "/"+name+"\n") {
+				t.Errorf("%s: not in the group %s:\n%s", tc.prog, name, out)
+			}
+		}
 	}
 }
 
