@@ -126,24 +126,30 @@ func TestRun(t *testing.T) {
 				opt = *tc.opt
 			}
 			res := sh(t, tc.script, tc.steps, opt)
-			if string(res.Stdout) != tc.stdout || string(res.Stderr) != tc.stderr {
-				t.Errorf("stdout %q stderr %q, want %q %q", res.Stdout, res.Stderr, tc.stdout, tc.stderr)
-			}
-			if res.Exit != tc.exit {
-				t.Errorf("exit %v, want %v", res.Exit, tc.exit)
-			}
-			if res.Blocked != tc.blocked {
-				t.Errorf("blocked %v, want %v", res.Blocked, tc.blocked)
-			}
-			if len(res.Awaited) != len(tc.awaited) {
-				t.Fatalf("awaited %+v, want %+v", res.Awaited, tc.awaited)
-			}
-			for i, a := range res.Awaited {
-				if string(a.Data) != string(tc.awaited[i].Data) || a.End != tc.awaited[i].End {
-					t.Errorf("wait %d took %q (%v), want %q (%v)", i, a.Data, a.End, tc.awaited[i].Data, tc.awaited[i].End)
-				}
-			}
+			checkResult(t, res, tc.stdout, tc.stderr, tc.exit, tc.awaited, tc.blocked)
 		})
+	}
+}
+
+// checkResult compares a record with what a test wants of it.
+func checkResult(t *testing.T, res *Result, stdout, stderr string, exit Exit, awaited []Awaited, blocked bool) {
+	t.Helper()
+	if string(res.Stdout) != stdout || string(res.Stderr) != stderr {
+		t.Errorf("stdout %q stderr %q, want %q %q", res.Stdout, res.Stderr, stdout, stderr)
+	}
+	if res.Exit != exit {
+		t.Errorf("exit %v, want %v", res.Exit, exit)
+	}
+	if res.Blocked != blocked {
+		t.Errorf("blocked %v, want %v", res.Blocked, blocked)
+	}
+	if len(res.Awaited) != len(awaited) {
+		t.Fatalf("awaited %+v, want %+v", res.Awaited, awaited)
+	}
+	for i, a := range res.Awaited {
+		if string(a.Data) != string(awaited[i].Data) || a.End != awaited[i].End {
+			t.Errorf("wait %d took %q (%v), want %q (%v)", i, a.Data, a.End, awaited[i].Data, awaited[i].End)
+		}
 	}
 }
 
@@ -303,23 +309,7 @@ func TestRunFunc(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(res.Stdout) != tc.stdout || string(res.Stderr) != tc.stderr {
-				t.Errorf("stdout %q stderr %q, want %q %q", res.Stdout, res.Stderr, tc.stdout, tc.stderr)
-			}
-			if res.Exit != tc.exit {
-				t.Errorf("exit %v, want %v", res.Exit, tc.exit)
-			}
-			if res.Blocked != tc.blocked {
-				t.Errorf("blocked %v, want %v", res.Blocked, tc.blocked)
-			}
-			if len(res.Awaited) != len(tc.awaited) {
-				t.Fatalf("awaited %+v, want %+v", res.Awaited, tc.awaited)
-			}
-			for i, a := range res.Awaited {
-				if string(a.Data) != string(tc.awaited[i].Data) || a.End != tc.awaited[i].End {
-					t.Errorf("wait %d took %q (%v), want %q (%v)", i, a.Data, a.End, tc.awaited[i].Data, tc.awaited[i].End)
-				}
-			}
+			checkResult(t, res, tc.stdout, tc.stderr, tc.exit, tc.awaited, tc.blocked)
 		})
 	}
 	if _, err := RunFunc(echoFunc, nil, []Step{{Kind: Signal, Signal: syscall.SIGTERM}}, quick); err == nil {

@@ -59,22 +59,10 @@ func add(name string, p Program) {
 
 func init() {
 	add("stlucia", Program{Main: stluciahub.Main})
-	for name, s := range stlucia.Strategies {
-		add(name, Program{
-			Main: func() int { return stluciaplayer.Main(name) },
-			Player: func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-				return stluciaplayer.Run(s, args, stdin, stdout, stderr)
-			}})
-	}
+	addPlayers(stlucia.Strategies, stluciaplayer.Main, stluciaplayer.Run)
 
 	add("2310dealer", Program{Main: dealer.Main})
-	for name, s := range dealer2310.Strategies {
-		add(name, Program{
-			Main: func() int { return dealerplayer.Main(name) },
-			Player: func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-				return dealerplayer.Run(s, args, stdin, stdout, stderr)
-			}})
-	}
+	addPlayers(dealer2310.Strategies, dealerplayer.Main, dealerplayer.Run)
 
 	add("clue-server", Program{Main: clueserver.Main})
 	add("clue-client", Program{Main: clueclient.Main("strong")}) // the reference client is the strong one
@@ -106,6 +94,19 @@ func init() {
 
 	if p, ok := Called(); ok {
 		run(p)
+	}
+}
+
+// addPlayers adds a pipe game's reference players, one per strategy: main runs the one
+// named, run plays a strategy in process.
+func addPlayers[S any](strategies map[string]S, main func(name string) int,
+	run func(s S, args []string, stdin io.Reader, stdout, stderr io.Writer) int) {
+	for name, s := range strategies {
+		add(name, Program{
+			Main: func() int { return main(name) },
+			Player: func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+				return run(s, args, stdin, stdout, stderr)
+			}})
 	}
 }
 
