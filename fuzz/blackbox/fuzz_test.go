@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 }
 
 // refDir is the folder holding the reference programs.
-func refDir(t *testing.T) string {
+func refDir(t testing.TB) string {
 	t.Helper()
 	p, err := exec.LookPath("mockplayer")
 	if err != nil {
