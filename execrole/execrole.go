@@ -411,10 +411,16 @@ func joinCgroup(procs string, allThreads bool) error {
 		_, err := syscall.Write(fd, self)
 		return err
 	}
-	if _, _, e := syscall.AllThreadsSyscall(syscall.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(&self[0])), 1); e != 0 {
-		return e
+	_, _, e := syscall.AllThreadsSyscall(syscall.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(&self[0])), 1)
+	switch e {
+	case 0:
+		return nil
+	case syscall.ENOTSUP:
+		// A binary that links cgo cannot make every thread write: the process moves by its
+		// pid, slower but whole.
+		return os.WriteFile(procs, []byte(strconv.Itoa(os.Getpid())), 0)
 	}
-	return nil
+	return e
 }
 
 // isHarnessBinary says whether the open program fd is the harness's own binary: this very

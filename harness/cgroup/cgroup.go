@@ -6,8 +6,10 @@
 // It writes the kernel's cgroup files directly (no daemon, no library): with cgroup v1 a
 // group in the memory and pids hierarchies, below the cgroup the grader itself is in; with
 // cgroup v2 one group with the memory and pids controllers. A process joins by writing its
-// pid to Group.ProcFiles (the sandbox's exec role does that for itself before it execs, so
-// that nothing of the subject runs outside), and its children follow.
+// pid to Group.ProcFiles, and its children follow. The sandbox's exec role joins for itself
+// before it execs, so that nothing of the subject runs outside; under v1 it writes 0 to the
+// tasks file beside each (every thread moving itself), which spares the kernel's global
+// lock (execrole's joinCgroup, docs/harness.md).
 package cgroup
 
 import (
