@@ -296,7 +296,9 @@ type Func func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 // process start. It is for trusted code whose result as a process is a function of its
 // input alone (the reference players): nothing bounds f (no limits, no box), and f cannot
 // take a signal, so a script with a Signal step is refused. If f is still running at the
-// end (Exit.Hung), its streams are closed under it and it is left to return.
+// end (Exit.Hung), its streams are closed under it and it is left to return; if it panics,
+// it ends with status 2 and "panic: ..." on its stderr, as a Go program would (without the
+// goroutine dump), and the caller goes on.
 func RunFunc(f Func, args []string, script []Step, opt Options) (*Result, error) {
 	for _, st := range script {
 		if st.Kind == Signal {
@@ -330,6 +332,14 @@ func RunFunc(f Func, args []string, script []Step, opt Options) (*Result, error)
 		defer errW.Close()
 		defer outW.Close()
 		defer inR.Close()
+		// A panic ends f as it ends a Go program: status 2, the panic on stderr (without
+		// the goroutine dump), and not the whole process running it.
+		defer func() {
+			if v := recover(); v != nil {
+				fmt.Fprintf(errW, "panic: %v\n", v)
+				status = 2
+			}
+		}()
 		status = f(args, inR, outW, errW)
 	}()
 	// A program that hung gets its stdin and stdout closed under it instead of SIGKILL, and

@@ -283,6 +283,16 @@ func TestRunFunc(t *testing.T) {
 			exit: Exit{Hung: true},
 		},
 		{
+			name: "a panic ends the function with status 2, told on stderr",
+			f: func(_ []string, _ io.Reader, stdout, _ io.Writer) int {
+				io.WriteString(stdout, "!")
+				panic("boom")
+			},
+			steps:  []Step{{Kind: AwaitBytes, N: 1}, {Kind: AwaitLine}},
+			stdout: "!", stderr: "panic: boom\n", exit: Exit{Code: 2},
+			awaited: []Awaited{{Data: []byte("!"), End: Got}, {Data: []byte{}, End: EOF}},
+		},
+		{
 			name: "close gives EOF; writes after it are dropped",
 			f: func(_ []string, stdin io.Reader, stdout, _ io.Writer) int {
 				io.Copy(stdout, stdin)
