@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 
 	"gauntlet/harness/mockhub"
@@ -87,12 +86,14 @@ func All() []Program {
 // program (gauntlet play's, the tests') resolves to the binary's own name, and argv[0]
 // decides.
 func Called() (Program, bool) {
-	if exe, err := os.Readlink("/proc/self/exe"); err == nil {
-		if p, ok := Lookup(filepath.Base(exe)); ok {
-			return p, true
-		}
+	name, ok := standalone.CalledName(func(name string) bool {
+		_, ok := table[name]
+		return ok
+	})
+	if !ok {
+		return Program{}, false
 	}
-	return Lookup(filepath.Base(os.Args[0]))
+	return table[name], true
 }
 
 // Mains maps every program's name to its Main, the form testscript.RunMain registers.

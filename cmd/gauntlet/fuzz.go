@@ -261,10 +261,4 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 func fuzzExitRules(n int) int { return min(10+n, 99) }
 
 // inProcessPlayer is the in-process form of the reference player named name.
-func inProcessPlayer(name string) (record.Func, bool) {
-	p, ok := standalone.Lookup(name)
-	if !ok || p.Player == nil {
-		return nil, false
-	}
-	return p.Player, true
-}
+func inProcessPlayer(name string) (record.Func, bool) { return standalone.Player(name) }

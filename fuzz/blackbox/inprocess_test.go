@@ -8,17 +8,11 @@ import (
 	"testing"
 
 	"gauntlet/fuzz/record"
-	"gauntlet/programs"
+	"gauntlet/programs/standalone"
 )
 
-// inProcess is Options.InProcess from the programs table, as the CLI gives it.
-func inProcess(name string) (record.Func, bool) {
-	p, ok := programs.Lookup(name)
-	if !ok || p.Player == nil {
-		return nil, false
-	}
-	return p.Player, true
-}
+// inProcess is Options.InProcess, as the CLI gives it.
+func inProcess(name string) (record.Func, bool) { return standalone.Player(name) }
 
 // The in-process reference must record what the reference as a process records, on every
 // kind of case the player fuzzer makes (those with a signal play the process anyway):

@@ -135,13 +135,17 @@ func Names() []string {
 	return names
 }
 
-func lookupPlayer(name string) (mockplayer.InProcess, bool) {
+// Player returns the in-process form of the reference player named name: what the mock
+// player wraps and the fuzzer plays in place of the process.
+func Player(name string) (func(args []string, stdin io.Reader, stdout, stderr io.Writer) int, bool) {
 	p, ok := table[name]
 	if !ok || p.Player == nil {
 		return nil, false
 	}
 	return p.Player, true
 }
+
+func lookupPlayer(name string) (mockplayer.InProcess, bool) { return Player(name) }
 
 // Later are the programs that gauntlet/programs adds with a Main of its own: the mock
 // hub, whose judge steps need the games' live judges that package registers. Started as
@@ -156,15 +160,23 @@ var Later = []string{"mockhub"}
 // passes; a symbolic link named after a program (gauntlet play's, the tests') resolves to
 // the binary's own name, and argv[0] decides.
 func Called() (Program, bool) {
-	if exe, err := os.Readlink("/proc/self/exe"); err == nil {
-		name := filepath.Base(exe)
-		if slices.Contains(Later, name) {
-			return Program{}, false
-		}
-		if p, ok := table[name]; ok {
-			return p, true
-		}
+	name, ok := CalledName(func(name string) bool {
+		_, here := table[name]
+		return here || slices.Contains(Later, name)
+	})
+	if !ok || slices.Contains(Later, name) {
+		return Program{}, false
 	}
-	p, ok := table[filepath.Base(os.Args[0])]
-	return p, ok
+	return table[name], true
+}
+
+// CalledName is Called's rule for any table of programs (isProgram says whether a name is
+// one): the name of the file the kernel ran when it is a program's, else argv[0]'s base
+// name, and whether that is a program. gauntlet/programs applies it to its own table.
+func CalledName(isProgram func(name string) bool) (string, bool) {
+	if exe, err := os.Readlink("/proc/self/exe"); err == nil && isProgram(filepath.Base(exe)) {
+		return filepath.Base(exe), true
+	}
+	name := filepath.Base(os.Args[0])
+	return name, isProgram(name)
 }
