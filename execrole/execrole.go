@@ -47,8 +47,9 @@ type Box struct {
 	Hide    []string // folders covered by an empty read-only folder
 	TmpSize int64    // size of each private tmpfs in bytes
 	// Net, when not empty, names a network namespace to join (a /proc/PID/fd/N link to
-	// it) instead of the new one: the one several runs of a case share. Only the role's
-	// thread joins it, so the role then always execs the program (see canStay).
+	// it) instead of the new one: the one several runs share. The role's thread joins it
+	// when the role execs the program, every thread of the runtime when the program stays
+	// (see canStay).
 	Net string
 }
 
@@ -191,6 +192,10 @@ func Init() {
 // stayed records that this process became its program without an exec (canStay).
 var stayed bool
 
+// Stayed says whether this process went on as its program without an exec (canStay): a
+// reference or mock program that the harness started through the role.
+func Stayed() bool { return stayed }
+
 // stay is what run returns when the process goes on as the program instead of exec'ing it
 // (see canStay).
 const stay = -1
@@ -237,12 +242,18 @@ func run(q string) int {
 	script := n == 2 && string(head) == "#!"
 	// Looked at before the box hides what it does not keep.
 	own := isHarnessBinary(fd, s.Self)
+	// Decided before resetSignals changes what it looks at.
+	stayHere := canStay(own, script)
 	useFD := false
 	if s.Box != nil && s.Box.Net != "" {
 		// Before the box's /proc replaces the harness's, where the link lies.
-		if err := joinNet(s.Box.Net); err != nil {
+		all, err := joinNet(s.Box.Net, stayHere)
+		if err != nil {
 			return fail("box", errors.New("join the network "+s.Box.Net+": "+err.Error()))
 		}
+		// Only this thread joined it (a cgo binary): the runtime's other threads would
+		// open the program's sockets outside, so the program is exec'd.
+		stayHere = stayHere && all
 	}
 	if s.Box != nil {
 		if err := enterBox(s.Box); err != nil {
@@ -253,10 +264,6 @@ func run(q string) int {
 		// interpreter reopens them by path.
 		useFD = !script
 	}
-	// Decided before resetSignals changes what it looks at. Not in a shared network
-	// namespace: only this thread joined it, and the runtime's other threads would open
-	// the program's sockets outside it.
-	stayHere := canStay(own, script) && (s.Box == nil || s.Box.Net == "")
 	// Into the case's cgroups while still root: the program never runs outside them.
 	for _, f := range s.Cgroup {
 		if err := joinCgroup(f, stayHere); err != nil {
@@ -268,14 +275,14 @@ func run(q string) int {
 		// (sandbox.Command): setgroups, like setgid and setuid, is a signal to every thread
 		// of the runtime and a wait for each, only worth it when there is a group to drop.
 		if groups, err := syscall.Getgroups(); err != nil || len(groups) > 0 {
-			if err := syscall.Setgroups(nil); err != nil {
+			if err := setIDs(syscall.SYS_SETGROUPS, 0, stayHere); err != nil {
 				return fail("setgroups", err)
 			}
 		}
-		if err := syscall.Setgid(s.GID); err != nil {
+		if err := setIDs(syscall.SYS_SETGID, s.GID, stayHere); err != nil {
 			return fail("setgid "+strconv.Itoa(s.GID), err)
 		}
-		if err := syscall.Setuid(s.UID); err != nil {
+		if err := setIDs(syscall.SYS_SETUID, s.UID, stayHere); err != nil {
 			return fail("setuid "+strconv.Itoa(s.UID), err)
 		}
 		// If the sandbox user cannot reach the program by its path, exec the file already
@@ -421,6 +428,29 @@ func joinCgroup(procs string, allThreads bool) error {
 		return os.WriteFile(procs, []byte(strconv.Itoa(os.Getpid())), 0)
 	}
 	return e
+}
+
+// setIDs changes one of the process's credentials: setgroups to none (id unused), setgid
+// or setuid to id. With allThreads (the program stays) every thread of the runtime
+// changes, as syscall.Setuid and its kin do it. Otherwise the role will exec and only
+// this thread changes: Linux keeps credentials per thread, the exec ends the other threads
+// (which run nothing but the runtime until then), and this thread is the one that execs.
+// Telling every thread stops the world and waits on each of them, a tenth of the role's
+// CPU (issue 15).
+func setIDs(call uintptr, id int, allThreads bool) error {
+	if allThreads {
+		switch call {
+		case syscall.SYS_SETGROUPS:
+			return syscall.Setgroups(nil)
+		case syscall.SYS_SETGID:
+			return syscall.Setgid(id)
+		}
+		return syscall.Setuid(id)
+	}
+	if _, _, e := syscall.RawSyscall(call, uintptr(id), 0, 0); e != 0 {
+		return e
+	}
+	return nil
 }
 
 // isHarnessBinary says whether the open program fd is the harness's own binary: this very
@@ -660,17 +690,29 @@ func enterBox(b *Box) error {
 }
 
 // joinNet moves the calling thread (locked: the one that execs) into the network namespace
-// that path names.
-func joinNet(path string) error {
+// that path names, and with allThreads every other thread of the runtime too, at once (the
+// world stopped), so that a program that stays opens its sockets there whatever thread
+// runs it. It says whether every thread joined: a binary that links cgo cannot make every
+// thread call setns, and then only this one joins.
+func joinNet(path string, allThreads bool) (all bool, err error) {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer syscall.Close(fd)
-	if _, _, e := syscall.RawSyscall(sysSetns, uintptr(fd), syscall.CLONE_NEWNET, 0); e != 0 {
-		return e
+	if allThreads {
+		_, _, e := syscall.AllThreadsSyscall(sysSetns, uintptr(fd), syscall.CLONE_NEWNET, 0)
+		if e == 0 {
+			return true, nil
+		}
+		if e != syscall.ENOTSUP {
+			return false, e
+		}
 	}
-	return nil
+	if _, _, e := syscall.RawSyscall(sysSetns, uintptr(fd), syscall.CLONE_NEWNET, 0); e != 0 {
+		return false, e
+	}
+	return false, nil
 }
 
 // replaceDir mounts an empty private tmpfs on dir and binds back the folders of keep that

@@ -175,6 +175,10 @@ func Run(opt Options) (*Summary, error) {
 // box runs every program of the campaign (subject and reference alike) as one sandbox
 // user in a box, as the grader runs a subject, when the fuzzer is root and the machine
 // allows boxes; otherwise they run as the fuzzer's own user, and Options.Log says so.
+// The boxes share one network namespace, made for the campaign, with only its loopback:
+// the games fuzzed here talk over pipes, and a namespace made and freed for every program
+// was a fifth of a campaign's CPU (issue 15). Like the sandbox user, it is the campaign's
+// alone.
 func (f *fuzzer) box() (release func(), err error) {
 	if problem := sandbox.BoxProblem(); problem != nil {
 		if f.opt.Log != nil {
@@ -190,13 +194,21 @@ func (f *fuzzer) box() (release func(), err error) {
 	for _, s := range f.opt.Subjects {
 		keep = append(keep, filepath.Dir(s.Path))
 	}
+	net, err := sandbox.NewNet()
+	if err != nil {
+		lease.Release()
+		return nil, err
+	}
 	f.rec.Identity = sandbox.Identity{Lease: lease}
-	f.rec.Box = &sandbox.Box{Keep: keep}
+	f.rec.Box = &sandbox.Box{Keep: keep, Net: net}
 	f.boxed = true
 	if f.opt.Log != nil {
 		fmt.Fprintf(f.opt.Log, "note: the programs run as sandbox user %d in a box, as in a grade\n", lease.UID())
 	}
-	return lease.Release, nil
+	return func() {
+		net.Close()
+		lease.Release()
+	}, nil
 }
 
 // newCase makes case number run from the seed: the same seed and number give the same case.

@@ -297,7 +297,11 @@ func TestEnvironment(t *testing.T) {
 // its subjects the default action, which ends them.
 func TestIgnoredSignalsReset(t *testing.T) {
 	signal.Ignore(syscall.SIGHUP)
-	defer signal.Reset(syscall.SIGHUP)
+	// signal.Reset (or Stop) would leave SIGHUP ignored: the runtime gives back the action
+	// it found when it began handling the signal, here SIG_IGN. And the role never stays in
+	// a process that ignores a signal (TestProgramThatStaysJoinsTheNetWithEveryThread). A
+	// channel that stays registered keeps the runtime's handler in place instead.
+	defer signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP)
 	g, err := sandbox.Start(testConfig(), sandbox.Spec{Path: prog("sleeper")})
 	if err != nil {
 		t.Fatal(err)

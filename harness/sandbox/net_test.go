@@ -1,12 +1,18 @@
 package sandbox_test
 
 import (
+	"fmt"
 	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"gauntlet/execrole"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/tcp"
 )
@@ -93,5 +99,67 @@ func TestNetIsSharedByTheRunsThatJoinIt(t *testing.T) {
 	n.Close()
 	if err := n.Do(func() error { return nil }); err != sandbox.ErrNetClosed {
 		t.Errorf("Do after Close: %v, want ErrNetClosed", err)
+	}
+}
+
+// probeNetEnv makes this test binary, started as a program, print whether it stayed in the
+// role's process and the network namespace of each of its threads, each once.
+const probeNetEnv = "SANDBOX_TEST_PROBE_NET"
+
+func probeNet() {
+	nets := map[string]bool{}
+	tasks, _ := os.ReadDir("/proc/self/task")
+	for _, task := range tasks {
+		ns, err := os.Readlink("/proc/self/task/" + task.Name() + "/ns/net")
+		if err != nil {
+			ns = err.Error()
+		}
+		nets[ns] = true
+	}
+	fmt.Printf("stayed=%v threads=%d nets=%s\n", execrole.Stayed(), len(tasks), strings.Join(slices.Sorted(maps.Keys(nets)), ","))
+}
+
+// A program that is the harness's own binary goes on in the role's process (no second
+// start of the runtime) when it joins a shared network namespace too, with every thread of
+// its runtime in the namespace: a socket it opens on any thread is on the shared loopback.
+func TestProgramThatStaysJoinsTheNetWithEveryThread(t *testing.T) {
+	boxOrSkip(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "probe")
+	if err := os.Symlink(self, link); err != nil {
+		t.Fatal(err)
+	}
+	n, err := sandbox.NewNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	var want string
+	if err := n.Do(func() (err error) {
+		want, err = os.Readlink("/proc/thread-self/ns/net")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := sandbox.Run(sandbox.Config{Box: &sandbox.Box{Net: n}, Deadline: 10 * time.Second},
+		sandbox.Spec{Path: link, Env: []string{probeNetEnv + "=1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(res.Procs[0].Stdout)
+	var stayed bool
+	var threads int
+	var nets string
+	if _, err := fmt.Sscanf(out, "stayed=%t threads=%d nets=%s\n", &stayed, &threads, &nets); err != nil {
+		t.Fatalf("the probe printed %q (%v; stderr %q)", out, err, res.Procs[0].Stderr)
+	}
+	if !stayed {
+		t.Errorf("the program was exec'd, want it to stay in the role's process: %q", out)
+	}
+	if threads < 2 || nets != want {
+		t.Errorf("the program's %d threads are in %s, want all in the shared %s", threads, nets, want)
 	}
 }
