@@ -305,11 +305,7 @@ func run(q string) int {
 			return fail("setpriority", err)
 		}
 	}
-	// The kernel does not hold root to RLIMIT_NPROC, so counting root's tasks (every
-	// process of the machine, each /proc entry read) would only cost time on every start.
-	if s.NProcRel && s.NProc >= 0 && os.Getuid() != 0 {
-		s.NProc += int64(userTasks(os.Getuid()))
-	}
+	s = s.WithUserTasks(os.Getuid())
 	// Prepare the exec completely before the limits: once the address space limit is in
 	// force the Go runtime may be unable to map more memory, so from there on nothing
 	// allocates, and the exec is a raw system call.
@@ -324,33 +320,15 @@ func run(q string) int {
 	// limits hold could kill the role before it says why.
 	execStage := "exec " + s.Path + ": "
 	report := make([]byte, 0, len(execStage)+256)
-	type limit struct {
-		name     string
-		resource int
-		soft     int64
-		hardPlus int64
-	}
-	limits := [...]limit{
-		{"RLIMIT_CORE", syscall.RLIMIT_CORE, 0, 0},
-		{"RLIMIT_CPU", syscall.RLIMIT_CPU, s.CPU, 1}, // SIGXCPU at the limit, SIGKILL a second later
-		{"RLIMIT_FSIZE", syscall.RLIMIT_FSIZE, s.FSize, 0},
-		{"RLIMIT_NOFILE", syscall.RLIMIT_NOFILE, s.NoFile, 0},
-		{"RLIMIT_AS", syscall.RLIMIT_AS, s.AS, 0},
-		// Last: with too low a count the Go runtime could no longer start a thread.
-		{"RLIMIT_NPROC", rlimitNproc, s.NProc, 0},
-	}
+	limits := s.Limits()
 	// Tell the harness the peak RSS the process starts the program with (this step's and
 	// the harness's own, startRSS): the one the harness reads at the end includes it.
 	if hwm := startRSS(); hwm > 0 && s.ErrFD >= 0 {
 		syscall.Write(s.ErrFD, []byte("hwm "+strconv.FormatInt(hwm, 10)+"\n"))
 	}
 	resetSignals()
-	for i := range limits {
-		l := &limits[i]
-		if l.soft < 0 {
-			continue
-		}
-		if stayHere && l.resource == syscall.RLIMIT_AS {
+	for _, l := range limits {
+		if stayHere && l.Resource == syscall.RLIMIT_AS {
 			// This runtime has already reserved its address space as an unlimited process
 			// does (over a gigabyte, most of it never used), so a limit now would starve
 			// it where a fresh start would have fitted in. The harness's own programs
@@ -358,15 +336,10 @@ func run(q string) int {
 			// still holds their memory.
 			continue
 		}
-		lim := syscall.Rlimit{Cur: uint64(l.soft), Max: uint64(l.soft + l.hardPlus)}
 		var old syscall.Rlimit
-		if err := syscall.Getrlimit(l.resource, &old); err == nil && old.Max != math.MaxUint64 && old.Max < lim.Max {
-			// An unprivileged harness cannot raise a hard limit: keep what it has.
-			lim.Max = old.Max
-			lim.Cur = min(lim.Cur, old.Max)
-		}
-		if err := syscall.Setrlimit(l.resource, &lim); err != nil {
-			return fail("setrlimit "+l.name, err)
+		lim := l.Within(old, syscall.Getrlimit(l.Resource, &old) == nil)
+		if err := syscall.Setrlimit(l.Resource, &lim); err != nil {
+			return fail("setrlimit "+l.Name, err)
 		}
 	}
 	unblockSignals()
@@ -375,7 +348,7 @@ func run(q string) int {
 		return stay
 	}
 	var e syscall.Errno
-	for range textBusyRetries {
+	for range TextBusyRetries {
 		if useFD {
 			// execveat(fd, "", AT_EMPTY_PATH) needs only execute permission on the file itself.
 			_, _, e = syscall.RawSyscall6(sysExecveat, uintptr(fd), uintptr(unsafe.Pointer(emptyp)),
@@ -395,6 +368,76 @@ func run(q string) int {
 	}
 	syscall.Write(repFD, report)
 	return ExitStatus
+}
+
+// Limit is one resource limit a program starts under: soft limit Cur, hard limit Max.
+type Limit struct {
+	Name     string // e.g. "RLIMIT_CPU", for messages
+	Resource int
+	Cur, Max uint64
+}
+
+// Limits returns the resource limits the settings ask for, in the order they are applied,
+// without those left Unlimited: no core files; CPU with a hard limit a second above the
+// soft one (SIGXCPU at the limit, SIGKILL a second later); file size; open files; address
+// space; and last the processes, since with too low a count a Go runtime could no longer
+// start a thread.
+func (s Settings) Limits() []Limit {
+	all := [...]struct {
+		name     string
+		resource int
+		soft     int64
+		hardPlus int64
+	}{
+		{"RLIMIT_CORE", syscall.RLIMIT_CORE, 0, 0},
+		{"RLIMIT_CPU", syscall.RLIMIT_CPU, s.CPU, 1},
+		{"RLIMIT_FSIZE", syscall.RLIMIT_FSIZE, s.FSize, 0},
+		{"RLIMIT_NOFILE", syscall.RLIMIT_NOFILE, s.NoFile, 0},
+		{"RLIMIT_AS", syscall.RLIMIT_AS, s.AS, 0},
+		{"RLIMIT_NPROC", rlimitNproc, s.NProc, 0},
+	}
+	var out []Limit
+	for _, l := range all {
+		if l.soft >= 0 {
+			out = append(out, Limit{l.name, l.resource, uint64(l.soft), uint64(l.soft + l.hardPlus)})
+		}
+	}
+	return out
+}
+
+// Within returns the limit as the process whose current limit is old may set it (known
+// says whether old could be read): an unprivileged harness cannot raise a hard limit, so
+// a lower hard limit it has is kept.
+func (l Limit) Within(old syscall.Rlimit, known bool) syscall.Rlimit {
+	lim := syscall.Rlimit{Cur: l.Cur, Max: l.Max}
+	if known && old.Max != math.MaxUint64 && old.Max < lim.Max {
+		lim.Max = old.Max
+		lim.Cur = min(lim.Cur, old.Max)
+	}
+	return lim
+}
+
+// WithUserTasks returns the settings with a relative process limit (NProcRel) made
+// absolute for a program running as uid: the user's tasks now, plus NProc. The kernel does
+// not hold root to RLIMIT_NPROC, so for root nothing is counted (every process of the
+// machine, each /proc entry read, would only cost time on every start).
+func (s Settings) WithUserTasks(uid int) Settings {
+	if s.NProcRel && s.NProc >= 0 && uid != 0 {
+		s.NProc += int64(userTasks(uid))
+		s.NProcRel = false
+	}
+	return s
+}
+
+// IgnoresASignal says whether this process ignores any signal (SIG_IGN), which a program
+// it starts inherits through an exec: the role gives each back its default action.
+func IgnoresASignal() bool {
+	for sig := 1; sig <= 64; sig++ {
+		if ignored(sig) {
+			return true
+		}
+	}
+	return false
 }
 
 // joinCgroup moves this process into the cgroup whose cgroup.procs file is procs. Under
@@ -476,15 +519,7 @@ func isHarnessBinary(fd int, self string) bool {
 // meet the default action resetSignals restores, so only an exec gives the program the
 // signals the spec expects.
 func canStay(own, script bool) bool {
-	if script || !own {
-		return false
-	}
-	for sig := 1; sig <= 64; sig++ {
-		if ignored(sig) {
-			return false
-		}
-	}
-	return true
+	return own && !script && !IgnoresASignal()
 }
 
 // becomeProgram does what the exec would have done besides starting the binary again: the
@@ -551,8 +586,8 @@ func nameTasks(name string) {
 // happens for a moment, through no fault of the subject, when a program was written just
 // before (a test file, a copied submission) and a fork elsewhere in the harness copied the
 // writer's descriptor: the fork's child drops it at its own exec. The exec is retried for
-// up to textBusyRetries pauses of textBusyPause before the error counts.
-const textBusyRetries = 200
+// up to TextBusyRetries pauses of textBusyPause before the error counts.
+const TextBusyRetries = 200
 
 var textBusyPause = syscall.NsecToTimespec(int64(time.Millisecond))
 

@@ -1,26 +1,79 @@
 package child
 
 import (
+	"errors"
+	"fmt"
 	"os/exec"
 	"runtime"
 	"sync"
+	"syscall"
+	"unsafe"
 )
 
-// The spawner is the one goroutine every program gauntlet starts with a parent-death signal
-// is forked from (all the sandbox starts, and every start as another user), locked to
-// its own OS thread for the life of the process. A parent-death signal (Pdeathsig) fires
-// when the thread that forked the program ends, not the process: forked from a thread that
+// A spawner is a goroutine that programs gauntlet starts with a parent-death signal are
+// forked from (all the sandbox starts, and every start as another user), locked to its
+// own OS thread for the life of the process. A parent-death signal (Pdeathsig) fires when
+// the thread that forked the program ends, not the process: forked from a thread that
 // never ends, a program gets it only when the harness itself dies. Forking from any other
 // goroutine would risk a thread the runtime retires (one left locked, as a namespace switch
 // leaves it) and a program killed for no reason in the middle of a case.
-var (
-	spawnOnce sync.Once
-	spawnReqs chan spawnReq
-)
+//
+// There are two: plain, for StartCmd, and tracer, for StartStopped, whose thread traces the
+// programs it starts through their exec and has no_new_privs set.
+type spawner struct {
+	once  sync.Once
+	reqs  chan spawnReq
+	setup func() error // run once on the thread before its first start
+	err   error        // setup's error: every start then fails with it
+}
 
 type spawnReq struct {
-	cmd   *exec.Cmd
-	reply chan error
+	cmd    *exec.Cmd
+	atExec func(pid int) error // StartStopped's, or nil
+	reply  chan error
+}
+
+var (
+	plain  spawner
+	tracer = spawner{setup: func() error {
+		// A program started stopped is set up by its pid (StartStopped), not by a step of
+		// its own that sets no_new_privs before its exec: its thread of birth does.
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
+			return fmt.Errorf("no_new_privs: %w", e)
+		}
+		return nil
+	}}
+)
+
+const prSetNoNewPrivs = 38 // PR_SET_NO_NEW_PRIVS
+
+func (s *spawner) start(cmd *exec.Cmd, atExec func(pid int) error) error {
+	s.once.Do(func() {
+		s.reqs = make(chan spawnReq)
+		ready := make(chan struct{})
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread lives as long as the harness
+			if s.setup != nil {
+				s.err = s.setup()
+			}
+			close(ready)
+			for req := range s.reqs {
+				if s.err != nil {
+					req.reply <- s.err
+					continue
+				}
+				if req.atExec == nil {
+					req.reply <- req.cmd.Start()
+					continue
+				}
+				req.reply <- startStopped(req.cmd, req.atExec)
+			}
+		}()
+		<-ready
+	})
+	reply := make(chan error, 1)
+	s.reqs <- spawnReq{cmd, atExec, reply}
+	return <-reply
 }
 
 // StartCmd starts cmd from the spawner. It is exec.Cmd.Start for every program the harness
@@ -35,18 +88,91 @@ func StartCmd(cmd *exec.Cmd) error {
 	if cmd.SysProcAttr == nil || cmd.SysProcAttr.Pdeathsig == 0 {
 		return cmd.Start()
 	}
-	spawnOnce.Do(func() {
-		spawnReqs = make(chan spawnReq)
-		go func() {
-			runtime.LockOSThread() // never unlocked: the thread lives as long as the harness
-			for req := range spawnReqs {
-				req.reply <- req.cmd.Start()
-			}
-		}()
-	})
-	reply := make(chan error, 1)
-	spawnReqs <- spawnReq{cmd, reply}
-	return <-reply
+	return plain.start(cmd, nil)
+}
+
+// StartStopped starts cmd, which must have a parent-death signal, with the program stopped
+// at its exec, before its first instruction: atExec then runs with its pid, on the thread
+// that started it (its tracer: SysProcAttr.Ptrace, which StartStopped sets), and the program
+// goes on once atExec returns nil, with an empty signal mask. What atExec sets by the pid
+// (resource limits, niceness) is in force before the program runs, without a step of the
+// harness's own between fork and exec. The program also runs with no_new_privs, which it
+// inherits from the thread. If atExec fails, or the program ends before it runs, it is
+// killed and reaped (its streams must all be files: nothing calls cmd.Wait) and the error
+// returned. An error that is ErrNoTracing may mean that this machine lets no program be
+// traced (a seccomp filter, Yama): start it another way.
+func StartStopped(cmd *exec.Cmd, atExec func(pid int) error) error {
+	if cmd.SysProcAttr == nil || cmd.SysProcAttr.Pdeathsig == 0 {
+		return errors.New("child: StartStopped needs a parent-death signal")
+	}
+	return tracer.start(cmd, atExec)
+}
+
+// ErrNoTracing is StartStopped's error when the program could not ask to be traced.
+var ErrNoTracing = errors.New("child: programs cannot be traced here")
+
+// ptraceSetSigmask is PTRACE_SETSIGMASK: set a stopped tracee's blocked signals.
+const ptraceSetSigmask = 0x420b
+
+// startStopped is StartStopped on the tracer's thread.
+func startStopped(cmd *exec.Cmd, atExec func(pid int) error) error {
+	attr := *cmd.SysProcAttr
+	attr.Ptrace = true
+	cmd.SysProcAttr = &attr
+	if err := cmd.Start(); err != nil {
+		if errors.Is(err, syscall.EPERM) {
+			// PTRACE_TRACEME was refused, or the exec itself: the caller can try without
+			// tracing, which tells the two apart.
+			return fmt.Errorf("%w (%v)", ErrNoTracing, err)
+		}
+		return err
+	}
+	pid := cmd.Process.Pid
+	fail := func(err error) error {
+		syscall.Kill(pid, syscall.SIGKILL)
+		syscall.PtraceDetach(pid)
+		cmd.Process.Wait()
+		return err
+	}
+	// The exec is done (Start read the close-on-exec pipe's end): the program stops with
+	// SIGTRAP before its first instruction. A signal sent to it before is reported first;
+	// it is passed on.
+	for tries := 0; ; tries++ {
+		var ws syscall.WaitStatus
+		_, err := syscall.Wait4(pid, &ws, syscall.WALL, nil)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return fail(fmt.Errorf("wait for the program's exec: %w", err))
+		}
+		if !ws.Stopped() {
+			// Reaped here: killed before it ran (the harness died, or a signal).
+			cmd.Process.Release()
+			return fmt.Errorf("the program ended before it ran (%v)", ws)
+		}
+		if ws.StopSignal() == syscall.SIGTRAP {
+			break
+		}
+		if tries > 16 {
+			return fail(errors.New("the program did not stop at its exec"))
+		}
+		if err := syscall.PtraceCont(pid, int(ws.StopSignal())); err != nil {
+			return fail(fmt.Errorf("let a signal through to the program: %w", err))
+		}
+	}
+	if err := atExec(pid); err != nil {
+		return fail(err)
+	}
+	// The harness's own threads may block signals the program must meet (SIGINT, SIGHUP).
+	var none uint64
+	if _, _, e := syscall.Syscall6(syscall.SYS_PTRACE, ptraceSetSigmask, uintptr(pid), 8, uintptr(unsafe.Pointer(&none)), 0, 0); e != 0 {
+		return fail(fmt.Errorf("empty the program's signal mask: %w", e))
+	}
+	if err := syscall.PtraceDetach(pid); err != nil {
+		return fail(fmt.Errorf("let the program run: %w", err))
+	}
+	return nil
 }
 
 // Run starts cmd from the spawner and waits for it, as exec.Cmd.Run does.

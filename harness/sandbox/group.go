@@ -344,14 +344,33 @@ func (g *Group) startOne(spec Spec) (err error) {
 		s.NProcRel = true
 	}
 	argv := append([]string{spec.Path}, spec.Args...)
-	cmd := roleCommand(s, g.cfg.Box, g.env(spec), argv)
-	cmd.Dir = g.dir
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
-	cmd.ExtraFiles = append(append([]*os.File(nil), spec.ExtraFiles...), errW)
 	// Every stream is a file, so the command starts no copying goroutine, and the process
 	// is reaped with Process.Wait (p.wait), never cmd.Wait.
-	if err := child.StartCmd(cmd); err != nil {
-		return fmt.Errorf("sandbox: start %s: %w", spec.Name, err)
+	var cmd *exec.Cmd
+	if startsDirect(s) {
+		c, rss, err := startDirect(s, func() *exec.Cmd {
+			c := directCommand(s, g.env(spec), argv)
+			c.Dir = g.dir
+			c.Stdin, c.Stdout, c.Stderr = files[0], files[1], files[2]
+			c.ExtraFiles = spec.ExtraFiles
+			return c
+		})
+		switch {
+		case err == nil:
+			cmd, p.startRSS = c, rss
+		case err != errUseRole:
+			log.Notef(transcript.Harness, "could not start %s: %s", spec.Name, err)
+			return fmt.Errorf("sandbox: start %s: %s", spec.Name, err)
+		}
+	}
+	if cmd == nil {
+		cmd = roleCommand(s, g.cfg.Box, g.env(spec), argv)
+		cmd.Dir = g.dir
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
+		cmd.ExtraFiles = append(append([]*os.File(nil), spec.ExtraFiles...), errW)
+		if err := child.StartCmd(cmd); err != nil {
+			return fmt.Errorf("sandbox: start %s: %w", spec.Name, err)
+		}
 	}
 	proc := cmd.Process
 	p.proc, p.pid, p.started = proc, proc.Pid, time.Now()

@@ -212,23 +212,32 @@ func TestStartErrors(t *testing.T) {
 		{"reserved name", []sandbox.Spec{{Name: "stdout", Path: prog("sleeper")}}, "repeated"},
 		{"nothing", nil, "no program"},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			before := descendants()
-			g, err := sandbox.Start(testConfig(), tc.specs...)
-			if err == nil {
-				g.Stop()
-				t.Fatal("started")
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %q does not say %q", err, tc.want)
-			}
-			if after := descendants(); len(after) > len(before) {
-				t.Errorf("processes left: %v", after)
-			}
-		})
+	for _, user := range users {
+		for _, tc := range cases {
+			t.Run(user.name+"/"+tc.name, func(t *testing.T) {
+				before := descendants()
+				g, err := sandbox.Start(user.config(), tc.specs...)
+				if err == nil {
+					g.Stop()
+					t.Fatal("started")
+				}
+				if !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("error %q does not say %q", err, tc.want)
+				}
+				if after := descendants(); len(after) > len(before) {
+					t.Errorf("processes left: %v", after)
+				}
+			})
+		}
 	}
 }
+
+// users are the two ways a program starts: as a sandbox user, through the exec role, and
+// as the harness's own user outside a box, directly (see TestDirectStartGivesWhatTheRoleGives).
+var users = []struct {
+	name   string
+	config func() sandbox.Config
+}{{"sandbox user", testConfig}, {"own user", ownUserConfig}}
 
 // TestEnvironment checks what a subject sees: its private directory as working directory,
 // HOME and TMPDIR, the seeded files, the variables given, the run token, and not the role's
@@ -417,40 +426,50 @@ func TestProgramBusyForAMoment(t *testing.T) {
 		{"busy for 50ms", 50 * time.Millisecond, ""},
 		{"busy throughout", 0, "text file busy"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(progDir, "busy-"+strconv.Itoa(int(tc.busy)))
-			w, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o755)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer w.Close()
-			relay, err := os.ReadFile(prog("relay")) // copies stdin (here empty) and exits 0
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := w.Write(relay); err != nil {
-				t.Fatal(err)
-			}
-			if tc.busy > 0 {
-				time.AfterFunc(tc.busy, func() { w.Close() })
-			}
-			g, err := sandbox.Start(testConfig(), sandbox.Spec{Name: "p", Path: path})
-			if tc.want != "" {
-				if err == nil {
-					res := g.Wait()
-					t.Fatalf("started: %s", res)
-				}
-				if !strings.Contains(err.Error(), tc.want) {
-					t.Fatalf("error %q does not say %q", err, tc.want)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res := g.Wait(); res.Verdict() != sandbox.OK || res.Procs[0].Exit.Code != 0 {
-				t.Fatalf("%s", res)
-			}
-		})
+		for _, user := range users {
+			t.Run(user.name+"/"+tc.name, func(t *testing.T) {
+				programBusy(t, user.config(), tc.busy, tc.want)
+			})
+		}
+	}
+}
+
+// programBusy starts a copy of relay under cfg while the copy is held open for writing for
+// busy (0: throughout), and checks that it starts and exits 0 (want "") or fails to start
+// with an error that says want.
+func programBusy(t *testing.T, cfg sandbox.Config, busy time.Duration, want string) {
+	// Under the test's own folder, which a sandbox user cannot search, as progDir.
+	path := filepath.Join(progDir, "busy-"+strconv.Itoa(int(busy))+"-"+strconv.Itoa(cfg.Identity.UID)+strconv.FormatBool(cfg.Identity.Same))
+	w, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	relay, err := os.ReadFile(prog("relay")) // copies stdin (here empty) and exits 0
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(relay); err != nil {
+		t.Fatal(err)
+	}
+	if busy > 0 {
+		time.AfterFunc(busy, func() { w.Close() })
+	}
+	g, err := sandbox.Start(cfg, sandbox.Spec{Name: "p", Path: path})
+	if want != "" {
+		if err == nil {
+			res := g.Wait()
+			t.Fatalf("started: %s", res)
+		}
+		if !strings.Contains(err.Error(), want) {
+			t.Fatalf("error %q does not say %q", err, want)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := g.Wait(); res.Verdict() != sandbox.OK || res.Procs[0].Exit.Code != 0 {
+		t.Fatalf("%s", res)
 	}
 }
