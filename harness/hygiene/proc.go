@@ -161,17 +161,33 @@ func ScanWhere(keep func(pid int, uid uint32) bool) ([]Proc, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readPids(names, func(pid int, owner func() (uint32, bool)) bool {
+		if keep == nil {
+			return true
+		}
+		uid, ok := owner()
+		return ok && keep(pid, uid)
+	})
+}
+
+// readPids reads the processes of names (pids, as /proc lists them) that want accepts,
+// given the pid and a way to learn the owner (one stat of /proc/PID).
+func readPids(names []string, want func(pid int, owner func() (uint32, bool)) bool) ([]Proc, error) {
 	procs := make([]Proc, 0, len(names))
 	for _, name := range names {
 		pid, err := strconv.Atoi(name)
 		if err != nil {
 			continue
 		}
-		if keep != nil {
+		owner := func() (uint32, bool) {
 			var st syscall.Stat_t
-			if syscall.Stat(procRoot+"/"+name, &st) != nil || !keep(pid, st.Uid) {
-				continue
+			if syscall.Stat(procRoot+"/"+name, &st) != nil {
+				return 0, false
 			}
+			return st.Uid, true
+		}
+		if !want(pid, owner) {
+			continue
 		}
 		p, err := ReadProc(pid)
 		if err != nil {

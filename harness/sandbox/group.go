@@ -153,6 +153,8 @@ func Start(cfg Config, specs ...Spec) (*Group, error) {
 	if d := cfg.Identity.Delegate; d != nil && g.lease == nil {
 		g.track.delegate = d.UID()
 	}
+	// Before the first start: every process of the run has a pid allocated after it.
+	g.track.from = hygiene.MarkPids()
 	g.trk.add(g.track)
 	g.start = time.Now()
 	for _, s := range specs {

@@ -51,6 +51,7 @@ type runTrack struct {
 	// (Identity.Delegate), else 0 (never a sandbox user): the scans need only its
 	// processes and the run's own.
 	delegate int
+	from     hygiene.PidMark          // the pid allocation before the run's first start
 	sids     map[int]bool             // sessions of the processes the harness started (their pids)
 	marks    map[int]uint64           // processes of the run seen at the last sweep: pid -> start
 	roots    map[int]uint64           // the processes the harness started
@@ -181,20 +182,22 @@ func (t *tracker) loop() {
 // the processes the harness started, the delegate's, and what earlier sweeps saw of it:
 // its programs start nothing as another user (Identity.Delegate). While a run without a
 // user of its own or a delegate is under way (the harness's user, or one it shares), any
-// process may be its, and every one is read.
+// process of any user may be its, but only one that started after the run did: every
+// process whose pid the kernel may have allocated since the oldest such run began is read
+// (hygiene.ScanSince; every process, when the kernel's cycle of pids may have gone round).
 func (t *tracker) scanRuns() ([]hygiene.Proc, error) {
 	t.mu.Lock()
 	uids := map[uint32]bool{}
 	pids := map[int]bool{}
+	var since *hygiene.PidMark // the oldest run's that may own any process
 	for r := range t.runs {
 		switch {
 		case r.uid >= 0:
 			uids[uint32(r.uid)] = true
 		case r.delegate > 0:
 			uids[uint32(r.delegate)] = true
-		default:
-			t.mu.Unlock()
-			return hygiene.Scan()
+		case since == nil || r.from.Before(*since):
+			since = &r.from
 		}
 		for pid := range r.roots {
 			pids[pid] = true
@@ -204,7 +207,12 @@ func (t *tracker) scanRuns() ([]hygiene.Proc, error) {
 		}
 	}
 	t.mu.Unlock()
-	return hygiene.ScanWhere(func(pid int, uid uint32) bool { return uids[uid] || pids[pid] })
+	keepPid := func(pid int) bool { return pids[pid] }
+	var keepOwner func(uint32) bool
+	if len(uids) > 0 {
+		keepOwner = func(uid uint32) bool { return uids[uid] }
+	}
+	return hygiene.ScanSince(since, keepPid, keepOwner)
 }
 
 // sweep scans /proc once and updates every run (or only r, when r is not nil). It returns

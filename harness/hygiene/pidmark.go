@@ -1,0 +1,118 @@
+package hygiene
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+)
+
+// A PidMark is where the kernel's allocation of pids stood at one moment (MarkPids). Every
+// process started since has a pid the kernel allocated since, and the kernel hands pids
+// out in a cycle, so those pids lie between the last one allocated then and the last one
+// allocated now, unless the cycle went round in between; the forks counted since, bounded
+// against the size of the cycle, tell that apart. A scan for the processes a run made
+// (which all started after the run did) then reads only those pids, where it read every
+// process of the user (every process of the machine, for a root harness): ScanSince.
+type PidMark struct {
+	last  int    // the last pid allocated (/proc/sys/kernel/ns_last_pid)
+	forks uint64 // tasks forked since boot (/proc/stat "processes")
+	tasks int    // tasks alive, threads included (/proc/loadavg)
+	ok    bool   // all three read
+}
+
+// MarkPids marks the pid allocation now. A mark that could not be read (no ns_last_pid on
+// a kernel without checkpoint/restore) makes ScanSince read every process.
+func MarkPids() PidMark {
+	var m PidMark
+	last, err1 := readIntFile(procRoot + "/sys/kernel/ns_last_pid")
+	stat, err2 := os.ReadFile(procRoot + "/stat")
+	load, err3 := os.ReadFile(procRoot + "/loadavg")
+	if err1 != nil || err2 != nil || err3 != nil {
+		return m
+	}
+	// "processes N" in /proc/stat; "0.00 0.01 0.05 R/T PID" in /proc/loadavg.
+	_, rest, ok1 := bytes.Cut(stat, []byte("\nprocesses "))
+	n, _, _ := bytes.Cut(rest, []byte("\n"))
+	forks, err4 := strconv.ParseUint(string(n), 10, 64)
+	fields := bytes.Fields(load)
+	var tasks int
+	var err5 error = strconv.ErrSyntax
+	if len(fields) >= 4 {
+		if _, t, ok := bytes.Cut(fields[3], []byte("/")); ok {
+			tasks, err5 = strconv.Atoi(string(t))
+		}
+	}
+	if !ok1 || err4 != nil || err5 != nil {
+		return m
+	}
+	return PidMark{last: last, forks: forks, tasks: tasks, ok: true}
+}
+
+// Before says whether m was taken before o (an unread mark is before any other).
+func (m PidMark) Before(o PidMark) bool { return !m.ok || o.ok && m.forks < o.forks }
+
+// reservedPids are the pids the kernel skips when its cycle goes round.
+const reservedPids = 300
+
+// newSince returns a test of whether a pid may have been allocated between m and now (a
+// mark taken now), or nil when the kernel's cycle of pids may have gone round since m, or
+// either mark is unknown: then any pid may be new. In the cycle, the allocation moves past
+// each pid it hands out and each pid in use it skips; since m, that is at most the forks
+// counted since plus the pids in use at some point since (those alive at m and those
+// handed out since): while that stays below the cycle's size, the new pids lie between
+// the two marks' last pids.
+func (m PidMark) newSince(now PidMark) func(pid int) bool {
+	if !m.ok || !now.ok || now.forks < m.forks {
+		return nil
+	}
+	max, err := readIntFile(procRoot + "/sys/kernel/pid_max")
+	if err != nil {
+		return nil
+	}
+	n := now.forks - m.forks
+	if 2*n+uint64(m.tasks)+reservedPids >= uint64(max) {
+		return nil
+	}
+	lo, hi := m.last, now.last
+	if lo <= hi {
+		return func(pid int) bool { return pid > lo && pid <= hi }
+	}
+	return func(pid int) bool { return pid > lo || pid <= hi }
+}
+
+// ScanSince is Scan limited to the processes that may have started since mark m (every
+// one, when that cannot be told; none, when m is nil), the pids keepPid accepts, and the
+// processes whose owner keepOwner accepts (as in Proc.UID; each owner costs a stat of
+// /proc/PID). keepPid and keepOwner may be nil.
+func ScanSince(m *PidMark, keepPid func(pid int) bool, keepOwner func(uid uint32) bool) ([]Proc, error) {
+	names, err := pidNames()
+	if err != nil {
+		return nil, err
+	}
+	isNew := func(int) bool { return false }
+	if m != nil {
+		// Marked after the listing: every process listed that started since m has a pid
+		// allocated before now.
+		if isNew = m.newSince(MarkPids()); isNew == nil {
+			isNew = func(int) bool { return true }
+		}
+	}
+	return readPids(names, func(pid int, owner func() (uint32, bool)) bool {
+		if isNew(pid) || keepPid != nil && keepPid(pid) {
+			return true
+		}
+		if keepOwner == nil {
+			return false
+		}
+		uid, ok := owner()
+		return ok && keepOwner(uid)
+	})
+}
+
+func readIntFile(path string) (int, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(string(bytes.TrimSpace(b)))
+}
