@@ -688,6 +688,49 @@ func prctl(option, arg uintptr) error {
 	return nil
 }
 
+// EnterBox makes the box's mounts and network in the calling thread's namespaces: the
+// harness calls it on a thread of its own that has its own mount, IPC, UTS and network
+// namespaces (a program that starts without the role, see harness/sandbox). When the box
+// joins a shared network, the thread must have joined it already (JoinNet).
+func EnterBox(b *Box) error { return enterBox(b) }
+
+// JoinNet moves the calling thread into the network namespace that path names.
+func JoinNet(path string) error {
+	_, err := joinNet(path, false)
+	return err
+}
+
+// JoinCgroupByPid moves the single-threaded process pid (a program stopped at its exec)
+// into the cgroup whose cgroup.procs file is procs: under cgroup v1 by its only thread,
+// through the tasks file (see joinCgroup), else by its pid.
+func JoinCgroupByPid(procs string, pid int) error {
+	file := procs[:strings.LastIndexByte(procs, '/')+1] + "tasks"
+	f, err := os.OpenFile(file, os.O_WRONLY, 0)
+	if os.IsNotExist(err) {
+		f, err = os.OpenFile(procs, os.O_WRONLY, 0)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(strconv.Itoa(pid))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// IsHarnessBinary says whether the file at path is the harness's own binary: the one
+// /proc/self/exe names, or the copy of it that self names (see Settings.Self). A program
+// that is one stays in the role's process (canStay).
+func IsHarnessBinary(path, self string) bool {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer syscall.Close(fd)
+	return isHarnessBinary(fd, self)
+}
+
 // enterBox makes the box's mounts and network. It runs as root, in the namespaces the
 // harness cloned for the role, before the switch to the sandbox user.
 func enterBox(b *Box) error {

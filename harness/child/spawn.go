@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 )
@@ -24,30 +25,47 @@ type spawner struct {
 	once  sync.Once
 	reqs  chan spawnReq
 	setup func() error // run once on the thread before its first start
-	err   error        // setup's error: every start then fails with it
+	err   error        // setup's error, or why the thread is no longer fit: every start fails with it
+	unfit atomic.Bool  // set with err when the thread could not be restored (ErrUnfit)
 }
 
 type spawnReq struct {
-	cmd    *exec.Cmd
-	atExec func(pid int) error // StartStopped's, or nil
-	reply  chan error
+	cmd     *exec.Cmd
+	atExec  func(pid int) error // StartStopped's, or nil
+	prepare Prepare             // StartStopped's, or nil
+	reply   chan error
 }
 
+// Prepare sets up the spawner's thread for one start (namespaces of its own, see
+// StartStopped) and returns how to undo it, which runs right after the fork, whether the
+// start succeeded or not.
+type Prepare func() (undo func() error, err error)
+
 var (
-	plain  spawner
-	tracer = spawner{setup: func() error {
-		// A program started stopped is set up by its pid (StartStopped), not by a step of
-		// its own that sets no_new_privs before its exec: its thread of birth does.
+	plain    spawner
+	tracerMu sync.Mutex
+	tracer   *spawner // replaced when its thread is no longer fit (see StartStopped)
+)
+
+const prSetNoNewPrivs = 38 // PR_SET_NO_NEW_PRIVS
+
+// newTracer is the spawner of StartStopped: its thread has no_new_privs, which the programs
+// it starts inherit, as a step of their own would set it before their exec.
+func newTracer() *spawner {
+	return &spawner{setup: func() error {
 		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
 			return fmt.Errorf("no_new_privs: %w", e)
 		}
 		return nil
 	}}
-)
+}
 
-const prSetNoNewPrivs = 38 // PR_SET_NO_NEW_PRIVS
+// ErrUnfit is a start's error when the spawner's thread could not be put back as it was
+// after a start: it starts nothing more (its programs keep it alive for their parent-death
+// signal), and the next start gets a new one.
+var ErrUnfit = errors.New("child: the spawner's thread could not be restored")
 
-func (s *spawner) start(cmd *exec.Cmd, atExec func(pid int) error) error {
+func (s *spawner) start(req spawnReq) error {
 	s.once.Do(func() {
 		s.reqs = make(chan spawnReq)
 		ready := make(chan struct{})
@@ -66,14 +84,14 @@ func (s *spawner) start(cmd *exec.Cmd, atExec func(pid int) error) error {
 					req.reply <- req.cmd.Start()
 					continue
 				}
-				req.reply <- startStopped(req.cmd, req.atExec)
+				req.reply <- s.startStopped(req)
 			}
 		}()
 		<-ready
 	})
-	reply := make(chan error, 1)
-	s.reqs <- spawnReq{cmd, atExec, reply}
-	return <-reply
+	req.reply = make(chan error, 1)
+	s.reqs <- req
+	return <-req.reply
 }
 
 // StartCmd starts cmd from the spawner. It is exec.Cmd.Start for every program the harness
@@ -88,24 +106,49 @@ func StartCmd(cmd *exec.Cmd) error {
 	if cmd.SysProcAttr == nil || cmd.SysProcAttr.Pdeathsig == 0 {
 		return cmd.Start()
 	}
-	return plain.start(cmd, nil)
+	return plain.start(spawnReq{cmd: cmd})
 }
 
 // StartStopped starts cmd, which must have a parent-death signal, with the program stopped
 // at its exec, before its first instruction: atExec then runs with its pid, on the thread
 // that started it (its tracer: SysProcAttr.Ptrace, which StartStopped sets), and the program
 // goes on once atExec returns nil, with an empty signal mask. What atExec sets by the pid
-// (resource limits, niceness) is in force before the program runs, without a step of the
-// harness's own between fork and exec. The program also runs with no_new_privs, which it
-// inherits from the thread. If atExec fails, or the program ends before it runs, it is
-// killed and reaped (its streams must all be files: nothing calls cmd.Wait) and the error
-// returned. An error that is ErrNoTracing may mean that this machine lets no program be
-// traced (a seccomp filter, Yama): start it another way.
-func StartStopped(cmd *exec.Cmd, atExec func(pid int) error) error {
+// (resource limits, niceness, a cgroup) is in force before the program runs, without a
+// step of the harness's own between fork and exec. The program also runs with
+// no_new_privs, which it inherits from the thread. If atExec fails, or the program ends
+// before it runs, it is killed and reaped (its streams must all be files: nothing calls
+// cmd.Wait) and the error returned. An error that is ErrNoTracing may mean that this
+// machine lets no program be traced (a seccomp filter, Yama): start it another way.
+//
+// prepare, when not nil, runs on that thread just before the fork, to give the program
+// what the thread then has (namespaces of its own, made and set up there); its undo runs
+// right after the fork. If undo fails, the thread is retired (ErrUnfit) and a new one
+// serves the next start; so does an atExec whose error is ErrUnfit (it changed the thread
+// and could not change it back).
+func StartStopped(cmd *exec.Cmd, prepare Prepare, atExec func(pid int) error) error {
 	if cmd.SysProcAttr == nil || cmd.SysProcAttr.Pdeathsig == 0 {
 		return errors.New("child: StartStopped needs a parent-death signal")
 	}
-	return tracer.start(cmd, atExec)
+	for tries := 0; ; tries++ {
+		tracerMu.Lock()
+		if tracer == nil {
+			tracer = newTracer()
+		}
+		s := tracer
+		tracerMu.Unlock()
+		err := s.start(spawnReq{cmd: cmd, atExec: atExec, prepare: prepare})
+		if s.unfit.Load() {
+			tracerMu.Lock()
+			if tracer == s {
+				tracer = nil
+			}
+			tracerMu.Unlock()
+		}
+		// A start that reached a thread found unfit before it is tried once more.
+		if !errors.Is(err, ErrUnfit) || tries > 0 {
+			return err
+		}
+	}
 }
 
 // ErrNoTracing is StartStopped's error when the program could not ask to be traced.
@@ -114,12 +157,40 @@ var ErrNoTracing = errors.New("child: programs cannot be traced here")
 // ptraceSetSigmask is PTRACE_SETSIGMASK: set a stopped tracee's blocked signals.
 const ptraceSetSigmask = 0x420b
 
-// startStopped is StartStopped on the tracer's thread.
-func startStopped(cmd *exec.Cmd, atExec func(pid int) error) error {
+// retire marks the spawner's thread unfit: it starts nothing more, and stays (its programs'
+// parent-death signal is tied to it).
+func (s *spawner) retire(why error) {
+	s.err = fmt.Errorf("%w: %v", ErrUnfit, why)
+	s.unfit.Store(true)
+}
+
+// startStopped is StartStopped on the tracer's thread. A thread it cannot restore after a
+// prepared start is marked unfit (s.err).
+func (s *spawner) startStopped(req spawnReq) error {
+	cmd, atExec := req.cmd, req.atExec
 	attr := *cmd.SysProcAttr
 	attr.Ptrace = true
 	cmd.SysProcAttr = &attr
-	if err := cmd.Start(); err != nil {
+	var undo func() error
+	if req.prepare != nil {
+		var err error
+		undo, err = req.prepare()
+		if err != nil {
+			if undo != nil {
+				if uerr := undo(); uerr != nil {
+					s.retire(uerr)
+				}
+			}
+			return err
+		}
+	}
+	err := cmd.Start()
+	if undo != nil {
+		if uerr := undo(); uerr != nil {
+			s.retire(uerr)
+		}
+	}
+	if err != nil {
 		if errors.Is(err, syscall.EPERM) {
 			// PTRACE_TRACEME was refused, or the exec itself: the caller can try without
 			// tracing, which tells the two apart.
@@ -162,6 +233,9 @@ func startStopped(cmd *exec.Cmd, atExec func(pid int) error) error {
 		}
 	}
 	if err := atExec(pid); err != nil {
+		if errors.Is(err, ErrUnfit) {
+			s.retire(err)
+		}
 		return fail(err)
 	}
 	// The harness's own threads may block signals the program must meet (SIGINT, SIGHUP).

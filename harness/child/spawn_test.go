@@ -60,7 +60,7 @@ func TestStartStopped(t *testing.T) {
 	var out []byte
 	cmd.Stdout = writerFunc(func(b []byte) (int, error) { out = append(out, b...); return len(b), nil })
 	var state string
-	err := StartStopped(cmd, func(pid int) error {
+	err := StartStopped(cmd, nil, func(pid int) error {
 		st, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 		state = strings.Fields(string(st[bytes.LastIndexByte(st, ')')+1:]))[0]
 		return err
@@ -81,7 +81,7 @@ func TestStartStopped(t *testing.T) {
 	sleeper := exec.Command("sleep", "30")
 	sleeper.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	pid := 0
-	err = StartStopped(sleeper, func(p int) error { pid = p; return errors.New("no") })
+	err = StartStopped(sleeper, nil, func(p int) error { pid = p; return errors.New("no") })
 	if err == nil || err.Error() != "no" {
 		t.Fatalf("StartStopped: %v, want atExec's error", err)
 	}

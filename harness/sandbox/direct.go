@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -16,15 +17,19 @@ import (
 	"gauntlet/harness/child"
 )
 
-// A program that runs as the harness's own user, outside a box and a cgroup, needs nothing
-// of the exec role but its limits, its niceness, no_new_privs and a clean signal mask, and
-// those can be set from outside while the program is stopped at its exec (child.StartStopped,
-// a trace that ends before the program's first instruction). So it starts directly: the
-// role's start of the Go runtime (about 3 ms of CPU here, most of a trivial case) is gone
-// from every such run (issue 15). This is how a grade or a fuzzing campaign that is not
-// root runs every program. Everything else (a box, a sandbox user, a cgroup, a harness that
-// ignores a signal, which only an exec from a process that resets it passes on as the
-// default) still goes through the role.
+// Most of what the exec role does for a program can be done from outside while the program
+// is stopped at its exec (child.StartStopped, a trace that ends before the program's first
+// instruction): its limits, its niceness, its cgroups, an empty signal mask. And the rest
+// can be given to it by the thread it is forked from: no_new_privs (that thread has it), the
+// user (the fork's SysProcAttr.Credential) and the box (namespaces made on that thread just
+// before the fork, and left right after it). So a program that is not the harness's own
+// binary starts directly: the role's start of the Go runtime (about 3 ms of CPU here, most
+// of a trivial case) is gone from every such start (issue 15). The harness's own programs
+// (the reference and mock programs) still start through the role, which goes on as the
+// program: one start of the runtime either way. So does every program when the harness
+// ignores a signal (only an exec from a process that resets it passes on the default
+// action) or once tracing is refused here; and a boxed program whose start fails (the role
+// then says why, in its words).
 
 var (
 	// noTracing is set once a traced start was refused: every start after it uses the role.
@@ -35,19 +40,29 @@ var (
 
 // startsDirect says whether the program of settings s may start without the exec role.
 func startsDirect(s execrole.Settings) bool {
-	return s.Box == nil && s.UID < 0 && len(s.Cgroup) == 0 && !noTracing.Load() && !execrole.IgnoresASignal()
+	if noTracing.Load() || execrole.IgnoresASignal() {
+		return false
+	}
+	if s.Box == nil && s.UID < 0 {
+		return true
+	}
+	// A box or a user needs root, as the role does; the harness's own programs stay.
+	return os.Geteuid() == 0 && s.UID > 0 && !execrole.IsHarnessBinary(s.Path, s.Self)
 }
 
 // errUseRole is startDirect's error when the program must be started through the role
-// after all (tracing is refused here).
+// after all.
 var errUseRole = errors.New("sandbox: start through the exec role")
 
 // directCommand is the command that starts the program of s itself (argv[0] included in
-// argv): leading a session of its own, killed if the harness dies. The caller sets the
-// folder and the streams.
+// argv): leading a session of its own, as the sandbox user of s if any, killed if the
+// harness dies. The caller sets the folder and the streams.
 func directCommand(s execrole.Settings, env, argv []string) *exec.Cmd {
-	return &exec.Cmd{Path: s.Path, Args: argv, Env: env,
-		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}}
+	attr := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	if s.UID >= 0 {
+		attr.Credential = &syscall.Credential{Uid: uint32(s.UID), Gid: uint32(s.GID), Groups: []uint32{}}
+	}
+	return &exec.Cmd{Path: s.Path, Args: argv, Env: env, SysProcAttr: attr}
 }
 
 // startDirect starts the program of s (startsDirect) from newCmd's command (directCommand
@@ -55,8 +70,9 @@ func directCommand(s execrole.Settings, env, argv []string) *exec.Cmd {
 // starts with: the harness's, which the exec of a program forked with CLONE_VM folds into
 // the program's. A start the kernel refuses for a moment because the file is open for
 // writing (ETXTBSY) is retried with a fresh command, as the role retries its exec. The
-// reasons it gives for a program that cannot start are worded as the role words them.
-func startDirect(s execrole.Settings, newCmd func() *exec.Cmd) (*exec.Cmd, int64, error) {
+// reasons it gives for a program that cannot start are worded as the role words them; a
+// boxed program that cannot start gets errUseRole, so that the role tries and says why.
+func startDirect(s execrole.Settings, dir string, newCmd func() *exec.Cmd) (*exec.Cmd, int64, error) {
 	// Opened first, as the role does: a file the harness cannot read is refused alike.
 	fd, err := syscall.Open(s.Path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
@@ -65,7 +81,26 @@ func startDirect(s execrole.Settings, newCmd func() *exec.Cmd) (*exec.Cmd, int64
 	syscall.Close(fd)
 	s = s.WithUserTasks(os.Getuid())
 	limits := s.Limits()
-	atExec := func(pid int) error {
+	atExec := func(pid int) (retErr error) {
+		for _, procs := range s.Cgroup {
+			if err := execrole.JoinCgroupByPid(procs, pid); err != nil {
+				return fmt.Errorf("cgroup: join %s: %w", procs, err)
+			}
+		}
+		if s.UID >= 0 && os.Geteuid() == 0 {
+			// Another user's limits are the business of CAP_SYS_RESOURCE, which a root in a
+			// container may lack; the program's own user may lower them. So this thread
+			// becomes that user for a moment (credentials are a thread's in Linux).
+			back, err := actAs(s.UID, s.GID)
+			if err != nil {
+				return err
+			}
+			defer func() {
+				if err := back(); err != nil {
+					retErr = fmt.Errorf("%w: %v", child.ErrUnfit, err)
+				}
+			}()
+		}
 		for _, l := range limits {
 			var old unix.Rlimit
 			known := unix.Prlimit(pid, l.Resource, nil, &old) == nil
@@ -81,10 +116,21 @@ func startDirect(s execrole.Settings, newCmd func() *exec.Cmd) (*exec.Cmd, int64
 		}
 		return nil
 	}
+	var prepare child.Prepare
+	if s.UID >= 0 {
+		// The folder is entered by the thread, as root, before any mount of the box: as in
+		// the role, the program works in it even where the box covers its path, and the
+		// sandbox user need not reach it through the folders above.
+		prepare = func() (func() error, error) { return enterBoxHere(s.Box, dir) }
+	}
 	for tries := 0; ; tries++ {
 		rss := ownPeakRSS()
 		cmd := newCmd()
-		err := child.StartStopped(cmd, atExec)
+		cmd.Dir = dir
+		if prepare != nil {
+			cmd.Dir = "" // the thread's, inherited
+		}
+		err := child.StartStopped(cmd, prepare, atExec)
 		var pe *fs.PathError
 		switch {
 		case err == nil:
@@ -95,12 +141,103 @@ func startDirect(s execrole.Settings, newCmd func() *exec.Cmd) (*exec.Cmd, int64
 			return nil, 0, errUseRole
 		case errors.As(err, &pe) && errors.Is(pe.Err, syscall.ETXTBSY) && tries < execrole.TextBusyRetries:
 			time.Sleep(time.Millisecond)
+		case s.Box != nil || s.UID >= 0:
+			// The box, the user or the folder: the role, which opens the program before it
+			// drops to the user and execs it by that descriptor, may still start it, or
+			// say why not.
+			return nil, 0, errUseRole
 		case errors.As(err, &pe):
 			return nil, 0, fmt.Errorf("exec %s: %w", s.Path, pe.Err)
 		default:
 			return nil, 0, err
 		}
 	}
+}
+
+// enterBoxHere gives the calling thread (the tracing spawner's, locked) a working folder,
+// dir, and namespaces of its own, and makes box b in them (no box when b is nil), as the
+// role does in its process: the program forked next from this thread starts there. It
+// returns how to take the thread back to the namespaces it had, which undoes everything
+// when the box could not be made too.
+func enterBoxHere(b *execrole.Box, dir string) (undo func() error, err error) {
+	if b == nil {
+		if err := unix.Unshare(unix.CLONE_FS); err != nil {
+			return nil, err
+		}
+		return nil, unix.Chdir(dir)
+	}
+	kinds := []struct {
+		name string
+		flag int
+	}{{"mnt", unix.CLONE_NEWNS}, {"ipc", unix.CLONE_NEWIPC}, {"uts", unix.CLONE_NEWUTS}, {"net", unix.CLONE_NEWNET}}
+	var held []int
+	for _, k := range kinds {
+		fd, err := unix.Open("/proc/thread-self/ns/"+k.name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			for _, fd := range held {
+				unix.Close(fd)
+			}
+			return nil, fmt.Errorf("box: %w", err)
+		}
+		held = append(held, fd)
+	}
+	undo = func() error {
+		var errs []error
+		// The mount namespace last: the others' files are found through it.
+		for i := len(kinds) - 1; i >= 0; i-- {
+			if err := unix.Setns(held[i], kinds[i].flag); err != nil {
+				errs = append(errs, fmt.Errorf("back to the harness's %s namespace: %w", kinds[i].name, err))
+			}
+			unix.Close(held[i])
+		}
+		return errors.Join(errs...)
+	}
+	// A mount namespace of the thread's own needs a root and working folder of its own.
+	flags := unix.CLONE_FS | unix.CLONE_NEWNS | unix.CLONE_NEWIPC | unix.CLONE_NEWUTS
+	if b.Net == "" {
+		flags |= unix.CLONE_NEWNET
+	}
+	if err := unix.Unshare(flags); err != nil {
+		return undo, fmt.Errorf("box: %w", err)
+	}
+	if err := unix.Chdir(dir); err != nil {
+		return undo, err
+	}
+	if b.Net != "" {
+		if err := execrole.JoinNet(b.Net); err != nil {
+			return undo, fmt.Errorf("box: join the network %s: %w", b.Net, err)
+		}
+	}
+	if err := execrole.EnterBox(b); err != nil {
+		return undo, fmt.Errorf("box: %w", err)
+	}
+	return undo, nil
+}
+
+// actAs makes the calling thread (locked) user uid and group gid, with root kept as its
+// saved user, and returns how to make it root again. Only raw system calls touch a single
+// thread: the syscall package's change every thread of the process.
+func actAs(uid, gid int) (back func() error, err error) {
+	var rg, eg, sg int
+	if _, _, e := syscall.RawSyscall(unix.SYS_GETRESGID, uintptr(unsafe.Pointer(&rg)), uintptr(unsafe.Pointer(&eg)), uintptr(unsafe.Pointer(&sg))); e != 0 {
+		return nil, e
+	}
+	if _, _, e := syscall.RawSyscall(unix.SYS_SETRESGID, uintptr(gid), uintptr(gid), uintptr(sg)); e != 0 {
+		return nil, fmt.Errorf("act as group %d: %w", gid, e)
+	}
+	if _, _, e := syscall.RawSyscall(unix.SYS_SETRESUID, uintptr(uid), uintptr(uid), 0); e != 0 {
+		syscall.RawSyscall(unix.SYS_SETRESGID, uintptr(rg), uintptr(eg), uintptr(sg))
+		return nil, fmt.Errorf("act as user %d: %w", uid, e)
+	}
+	return func() error {
+		if _, _, e := syscall.RawSyscall(unix.SYS_SETRESUID, 0, 0, 0); e != 0 {
+			return fmt.Errorf("back to root: %w", e)
+		}
+		if _, _, e := syscall.RawSyscall(unix.SYS_SETRESGID, uintptr(rg), uintptr(eg), uintptr(sg)); e != 0 {
+			return fmt.Errorf("back to group %d: %w", rg, e)
+		}
+		return nil
+	}, nil
 }
 
 // ownPeakRSS is the harness's peak resident set in bytes.

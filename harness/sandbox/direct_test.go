@@ -3,10 +3,13 @@ package sandbox_test
 import (
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 
+	"gauntlet/harness/cgroup"
 	"gauntlet/harness/sandbox"
 )
 
@@ -27,10 +30,11 @@ func ignoreHUP() (restore func()) {
 	return func() { signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP) }
 }
 
-// A program of the harness's own user, outside a box, starts without the exec role, set up
-// while it is stopped at its exec: it has the limits, the niceness, no_new_privs, the
-// empty signal mask and the session of its own that the role gives (the same program
-// started through the role prints the same), and it is no longer traced.
+// A program that is not the harness's own binary starts without the exec role, set up
+// while it is stopped at its exec, whether it runs as the harness's own user outside a box
+// or as a sandbox user in a box and a cgroup: it sees what it sees when started through
+// the role (its limits, niceness, no_new_privs, empty signal mask, session; its user, its
+// mounts, its private /tmp, its network, its cgroups), and it is no longer traced.
 func TestDirectStartGivesWhatTheRoleGives(t *testing.T) {
 	// The shell's own status is read last, by itself once it has exec'd grep: while the
 	// shell forks, it blocks every signal for a moment.
@@ -38,37 +42,78 @@ func TestDirectStartGivesWhatTheRoleGives(t *testing.T) {
 set -- $(cut -d')' -f2 /proc/$$/stat)
 echo "session leader: $([ "$4" = $$ ] && echo yes || echo no)"
 echo "nice: ${17}"
+[ "$(id -u)" -ne 0 ] && echo "uid: not root" || echo "uid: root"
+echo "groups: $(id -G | wc -w)"
+echo "init: $([ -e /proc/1 ] && echo seen || echo hidden)"
+echo "tmp: $(stat -c '%a %U' /tmp) $(ls -A /tmp | wc -l)"
+echo "net: $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\n' ' ')"
+echo "hostname: $(cat /proc/sys/kernel/hostname)"
+while read -r id parent dev root point opts rest; do echo "mount $point ${rest#* - }"; done < /proc/self/mountinfo | sort
+sed 's/^/cgroup /' /proc/self/cgroup
 exec grep -E '^(NoNewPrivs|SigBlk|SigIgn|TracerPid):' /proc/self/status
 `
-	run := func(t *testing.T) (out string, direct bool) {
-		t.Helper()
-		before := sandbox.DirectStarts()
-		res, err := sandbox.Run(ownUserConfig(), sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", script}})
-		if err != nil {
-			t.Fatal(err)
+	boxed := func() sandbox.Config {
+		cfg := testConfig()
+		cfg.Box = &sandbox.Box{}
+		if cgroup.Problem() == nil {
+			g, err := cgroup.New("gauntlet-sandbox-direct-"+strconv.Itoa(os.Getpid()), cgroup.Limits{Memory: 1 << 30, Processes: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { g.Remove() })
+			cfg.Cgroup = g.ProcFiles()
 		}
-		if p := res.Procs[0]; p.Exit != (sandbox.Exit{}) || len(p.Stderr) > 0 {
-			t.Fatalf("%s", res)
-		}
-		return string(res.Procs[0].Stdout), sandbox.DirectStarts() == before+1
+		return cfg
 	}
-	direct, wasDirect := run(t)
-	if !wasDirect {
-		t.Fatal("the program of the harness's own user was started through the exec role")
-	}
-	restore := ignoreHUP()
-	role, wasDirect := run(t)
-	restore()
-	if wasDirect {
-		t.Fatal("a harness that ignores SIGHUP started a program without the exec role")
-	}
-	if direct != role {
-		t.Errorf("started directly, the program sees\n%s\nthrough the exec role\n%s", direct, role)
-	}
-	for _, want := range []string{"NoNewPrivs:\t1\n", "SigBlk:\t0000000000000000\n", "SigIgn:\t0000000000000000\n",
-		"TracerPid:\t0\n", "session leader: yes\n", "nice: 10\n"} {
-		if !strings.Contains(direct, want) {
-			t.Errorf("started directly, the program does not see %q:\n%s", want, direct)
-		}
+	for _, tc := range []struct {
+		name   string
+		config func() sandbox.Config
+		boxed  bool
+	}{{"own user", ownUserConfig, false}, {"sandbox user in a box", boxed, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.boxed {
+				boxOrSkip(t)
+			}
+			cfg := tc.config()
+			run := func(t *testing.T) (out string, direct bool) {
+				t.Helper()
+				before := sandbox.DirectStarts()
+				res, err := sandbox.Run(cfg, sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", script}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p := res.Procs[0]; p.Exit != (sandbox.Exit{}) || len(p.Stderr) > 0 {
+					t.Fatalf("%s", res)
+				}
+				return string(res.Procs[0].Stdout), sandbox.DirectStarts() == before+1
+			}
+			direct, wasDirect := run(t)
+			if !wasDirect {
+				t.Fatal("the program was started through the exec role")
+			}
+			restore := ignoreHUP()
+			role, wasDirect := run(t)
+			restore()
+			if wasDirect {
+				t.Fatal("a harness that ignores SIGHUP started a program without the exec role")
+			}
+			if direct != role {
+				t.Errorf("started directly, the program sees\n%s\nthrough the exec role\n%s", direct, role)
+			}
+			want := []string{"NoNewPrivs:\t1\n", "SigBlk:\t0000000000000000\n", "SigIgn:\t0000000000000000\n",
+				"TracerPid:\t0\n", "session leader: yes\n", "nice: 10\n"}
+			if tc.boxed {
+				want = append(want, "uid: not root\n", "groups: 1\n", "init: hidden\n", "tmp: 1777 root 0\n", "net: lo \n",
+					"mount /tmp - tmpfs tmpfs rw,size=65536k\n")
+				for _, procs := range cfg.Cgroup {
+					want = append(want, "/"+filepath.Base(filepath.Dir(procs))+"\n")
+				}
+			}
+			for _, w := range want {
+				if !strings.Contains(direct, w) {
+					t.Errorf("started directly, the program does not see %q:\n%s", w, direct)
+				}
+			}
+		})
 	}
 }

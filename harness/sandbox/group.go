@@ -350,9 +350,8 @@ func (g *Group) startOne(spec Spec) (err error) {
 	// is reaped with Process.Wait (p.wait), never cmd.Wait.
 	var cmd *exec.Cmd
 	if startsDirect(s) {
-		c, rss, err := startDirect(s, func() *exec.Cmd {
+		c, rss, err := startDirect(s, g.dir, func() *exec.Cmd {
 			c := directCommand(s, g.env(spec), argv)
-			c.Dir = g.dir
 			c.Stdin, c.Stdout, c.Stderr = files[0], files[1], files[2]
 			c.ExtraFiles = spec.ExtraFiles
 			return c
