@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gauntlet/execrole"
+	"gauntlet/harness/child"
 )
 
 var selfCopyPath atomic.Pointer[string]
@@ -35,6 +36,38 @@ func selfCopy() string {
 // SIGKILL if the caller dies, and its environment is env plus the role's setting. A program
 // that cannot be started exits 127 with the reason on its stderr. path must be absolute.
 func Command(cfg Config, env []string, path string, args ...string) *exec.Cmd {
+	return roleCommand(commandSettings(cfg, path), cfg.Box, env, append([]string{path}, args...))
+}
+
+// Starter returns how to start the command that Command(cfg, env, path, args...) made, once
+// its streams and folder are set (child.Spec.Starter): a program that can start without the
+// exec role does (see direct.go), in a command of its own, which it returns; any other,
+// and one whose direct start fails, starts through the role, which then exits 127 with
+// the reason on its stderr.
+func Starter(cfg Config, env []string, path string) func(cmd *exec.Cmd) (*exec.Cmd, error) {
+	s := commandSettings(cfg, path)
+	return func(roleCmd *exec.Cmd) (*exec.Cmd, error) {
+		if startsDirect(s) {
+			dir := roleCmd.Dir
+			if dir == "" {
+				dir, _ = os.Getwd()
+			}
+			cmd, _, err := startDirect(s, dir, func() *exec.Cmd {
+				c := directCommand(s, env, roleCmd.Args)
+				c.Stdin, c.Stdout, c.Stderr = roleCmd.Stdin, roleCmd.Stdout, roleCmd.Stderr
+				c.ExtraFiles = roleCmd.ExtraFiles
+				return c
+			})
+			if err == nil {
+				return cmd, nil
+			}
+		}
+		return roleCmd, child.StartCmd(roleCmd)
+	}
+}
+
+// commandSettings are the exec role's settings for a program Command starts.
+func commandSettings(cfg Config, path string) execrole.Settings {
 	s := roleSettings(cfg.Limits.withDefaults(), cfg.Box, cfg.Cgroup, path)
 	switch id := cfg.Identity; {
 	case id.Lease != nil:
@@ -44,7 +77,7 @@ func Command(cfg Config, env []string, path string, args ...string) *exec.Cmd {
 	default:
 		s.NProcRel = true
 	}
-	return roleCommand(s, cfg.Box, env, append([]string{path}, args...))
+	return s
 }
 
 // roleSettings are the exec role's settings for the program at path under these limits,

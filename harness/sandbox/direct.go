@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -73,6 +74,10 @@ func directCommand(s execrole.Settings, env, argv []string) *exec.Cmd {
 // reasons it gives for a program that cannot start are worded as the role words them; a
 // boxed program that cannot start gets errUseRole, so that the role tries and says why.
 func startDirect(s execrole.Settings, dir string, newCmd func() *exec.Cmd) (*exec.Cmd, int64, error) {
+	if !filepath.IsAbs(dir) {
+		// The spawner's thread has a folder of its own, not the harness's.
+		return nil, 0, errUseRole
+	}
 	// Opened first, as the role does: a file the harness cannot read is refused alike.
 	fd, err := syscall.Open(s.Path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {

@@ -1,7 +1,9 @@
 package sandbox_test
 
 import (
+	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strconv"
@@ -10,6 +12,7 @@ import (
 	"testing"
 
 	"gauntlet/harness/cgroup"
+	"gauntlet/harness/child"
 	"gauntlet/harness/sandbox"
 )
 
@@ -113,6 +116,59 @@ exec grep -E '^(NoNewPrivs|SigBlk|SigIgn|TracerPid):' /proc/self/status
 				if !strings.Contains(direct, w) {
 					t.Errorf("started directly, the program does not see %q:\n%s", w, direct)
 				}
+			}
+		})
+	}
+}
+
+// A command of Command started by its Starter (as the fuzzer's recorder starts its
+// programs) starts directly, as the sandbox user in its folder; one that cannot start
+// that way starts through the exec role, which exits 127 with the reason on stderr.
+func TestStarter(t *testing.T) {
+	boxOrSkip(t)
+	lease, err := sandbox.NewLease()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lease.Release()
+	dir := t.TempDir()
+	os.Chmod(dir, 0o777)
+	cfg := sandbox.Config{Identity: sandbox.Identity{Lease: lease}, Box: &sandbox.Box{Keep: []string{dir}}}
+	notExec := filepath.Join(dir, "not-executable")
+	if err := os.WriteFile(notExec, []byte("\x7fELF"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, path string
+		args       []string
+		direct     bool
+		status     int
+		stdout     string
+		stderr     string
+	}{
+		{"a shell", "/bin/sh", []string{"-c", "id -u; pwd"}, true, 0, strconv.Itoa(lease.UID()) + "\n" + dir + "\n", ""},
+		{"a file that is not executable", notExec, nil, false, 127, "", "exec " + notExec + ": permission denied"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr strings.Builder
+			before := sandbox.DirectStarts()
+			c, err := child.Start(child.Spec{Path: tc.path, Args: tc.args, Dir: dir, Stderr: &stderr,
+				Build: func(path string, args []string) *exec.Cmd {
+					return sandbox.Command(cfg, os.Environ(), path, args...)
+				},
+				Starter: sandbox.Starter(cfg, os.Environ(), tc.path)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.In.Close()
+			io.Copy(&stdout, c.Out)
+			c.Cmd.Wait()
+			if direct := sandbox.DirectStarts() > before; direct != tc.direct {
+				t.Errorf("started directly: %v, want %v", direct, tc.direct)
+			}
+			if got := c.Cmd.ProcessState.ExitCode(); got != tc.status || stdout.String() != tc.stdout || !strings.Contains(stderr.String(), tc.stderr) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout %q, stderr with %q",
+					got, stdout.String(), stderr.String(), tc.status, tc.stdout, tc.stderr)
 			}
 		})
 	}
