@@ -2,11 +2,15 @@ package grade
 
 import (
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"gauntlet/harness/execfile"
 )
 
 // benchCase grades one trivial case (a player that answers one line) again and again:
@@ -47,6 +51,23 @@ func cpuTime() time.Duration {
 
 func BenchmarkTrivialCase(b *testing.B)      { benchCase(b, false) }
 func BenchmarkTrivialCaseBoxed(b *testing.B) { benchCase(b, true) }
+
+// BenchmarkTrivialCaseFloor starts and reaps the trivial case's player by itself, with the
+// empty input the case gives it: the bare cost of the process a trivial case starts, which
+// its CPU is compared with.
+func BenchmarkTrivialCaseFloor(b *testing.B) {
+	player := filepath.Join(b.TempDir(), "toyplayer")
+	if err := execfile.Write(player, []byte(refPlayer), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	before := cpuTime()
+	for b.Loop() {
+		if out, err := exec.Command(player).Output(); err != nil || string(out) != "^echo \n" {
+			b.Fatalf("%q, %v", out, err)
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-before).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
 
 // A case is known to wait from its commands: a mock player that sleeps or hangs on
 // purpose, a signal sent after a delay; anything else is busy.

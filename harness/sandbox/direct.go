@@ -68,8 +68,8 @@ func directCommand(s execrole.Settings, env, argv []string) *exec.Cmd {
 
 // startDirect starts the program of s (startsDirect) from newCmd's command (directCommand
 // with the folder and streams set, all of them files) and returns it with the peak RSS it
-// starts with: the harness's, which the exec of a program forked with CLONE_VM folds into
-// the program's. A start the kernel refuses for a moment because the file is open for
+// starts with (at most): the harness's, which the exec of a program forked with CLONE_VM
+// folds into the program's. A start the kernel refuses for a moment because the file is open for
 // writing (ETXTBSY) is retried with a fresh command, as the role retries its exec. The
 // reasons it gives for a program that cannot start are worded as the role words them; a
 // boxed program that cannot start gets errUseRole, so that the role tries and says why.
@@ -129,7 +129,6 @@ func startDirect(s execrole.Settings, dir string, newCmd func() *exec.Cmd) (*exe
 		prepare = func() (func() error, error) { return enterBoxHere(s.Box, dir) }
 	}
 	for tries := 0; ; tries++ {
-		rss := ownPeakRSS()
 		cmd := newCmd()
 		cmd.Dir = dir
 		if prepare != nil {
@@ -140,7 +139,10 @@ func startDirect(s execrole.Settings, dir string, newCmd func() *exec.Cmd) (*exe
 		switch {
 		case err == nil:
 			directStarts.Add(1)
-			return cmd, rss, nil
+			// Read once the program has exec'd: the peak it folded in is the harness's at
+			// that moment, which a read before the fork could miss (the harness grows
+			// meanwhile, in its other goroutines), and the harness's peak only grows.
+			return cmd, ownPeakRSS(), nil
 		case errors.Is(err, child.ErrNoTracing):
 			noTracing.Store(true)
 			return nil, 0, errUseRole
