@@ -322,8 +322,8 @@ func run(q string) int {
 	report := make([]byte, 0, len(execStage)+256)
 	limits := s.Limits()
 	// Tell the harness the peak RSS the process starts the program with (this step's and
-	// the harness's own, startRSS): the one the harness reads at the end includes it.
-	if hwm := startRSS(); hwm > 0 && s.ErrFD >= 0 {
+	// the harness's own, PeakRSS): the one the harness reads at the end includes it.
+	if hwm := PeakRSS(); hwm > 0 && s.ErrFD >= 0 {
 		syscall.Write(s.ErrFD, []byte("hwm "+strconv.FormatInt(hwm, 10)+"\n"))
 	}
 	resetSignals()
@@ -450,8 +450,7 @@ func IgnoresASignal() bool {
 // thread of the runtime moves, at once (the world stopped), so that no thread outside can
 // start one. Under v2 (no tasks file) the process moves by its pid.
 func joinCgroup(procs string, allThreads bool) error {
-	tasks := procs[:strings.LastIndexByte(procs, '/')+1] + "tasks"
-	fd, err := syscall.Open(tasks, syscall.O_WRONLY|syscall.O_CLOEXEC, 0)
+	fd, err := syscall.Open(tasksFile(procs), syscall.O_WRONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return os.WriteFile(procs, []byte(strconv.Itoa(os.Getpid())), 0)
 	}
@@ -591,13 +590,15 @@ const TextBusyRetries = 200
 
 var textBusyPause = syscall.NsecToTimespec(int64(time.Millisecond))
 
-// startRSS returns the peak resident set the kernel already counts for this process, in
-// bytes: ru_maxrss, what wait4 will report at the least whatever the program does. It is
-// the role's own peak and, above all, the peak of the harness that forked it: the harness
-// forks with CLONE_VM (vfork) and the exec folded the harness's peak into the process's
-// maxrss (a harness of 96 MiB made every program it started report 96 MiB). Reading it
-// costs one system call, where /proc/self/status cost 1.5% of a fuzzing campaign's CPU.
-func startRSS() int64 {
+// PeakRSS returns the peak resident set the kernel already counts for this process, in
+// bytes: ru_maxrss. In the role it is what wait4 will report at the least whatever the
+// program does: the role's own peak and, above all, the peak of the harness that forked
+// it: the harness forks with CLONE_VM (vfork) and the exec folded the harness's peak into
+// the process's maxrss (a harness of 96 MiB made every program it started report 96 MiB).
+// The harness reads its own for a program it starts without the role, for the same
+// reason. Reading it costs one system call, where /proc/self/status cost 1.5% of a
+// fuzzing campaign's CPU.
+func PeakRSS() int64 {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
@@ -704,8 +705,7 @@ func JoinNet(path string) error {
 // into the cgroup whose cgroup.procs file is procs: under cgroup v1 by its only thread,
 // through the tasks file (see joinCgroup), else by its pid.
 func JoinCgroupByPid(procs string, pid int) error {
-	file := procs[:strings.LastIndexByte(procs, '/')+1] + "tasks"
-	f, err := os.OpenFile(file, os.O_WRONLY, 0)
+	f, err := os.OpenFile(tasksFile(procs), os.O_WRONLY, 0)
 	if os.IsNotExist(err) {
 		f, err = os.OpenFile(procs, os.O_WRONLY, 0)
 	}
@@ -717,6 +717,12 @@ func JoinCgroupByPid(procs string, pid int) error {
 		err = cerr
 	}
 	return err
+}
+
+// tasksFile is the cgroup v1 tasks file beside a group's cgroup.procs file: one thread moves
+// by writing its id there.
+func tasksFile(procs string) string {
+	return procs[:strings.LastIndexByte(procs, '/')+1] + "tasks"
 }
 
 // IsHarnessBinary says whether the file at path is the harness's own binary: the one

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // A spawner is a goroutine that programs gauntlet starts with a parent-death signal are
@@ -47,13 +49,11 @@ var (
 	tracer   *spawner // replaced when its thread is no longer fit (see StartStopped)
 )
 
-const prSetNoNewPrivs = 38 // PR_SET_NO_NEW_PRIVS
-
 // newTracer is the spawner of StartStopped: its thread has no_new_privs, which the programs
 // it starts inherit, as a step of their own would set it before their exec.
 func newTracer() *spawner {
 	return &spawner{setup: func() error {
-		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0); e != 0 {
 			return fmt.Errorf("no_new_privs: %w", e)
 		}
 		return nil
@@ -154,9 +154,6 @@ func StartStopped(cmd *exec.Cmd, prepare Prepare, atExec func(pid int) error) er
 // ErrNoTracing is StartStopped's error when the program could not ask to be traced.
 var ErrNoTracing = errors.New("child: programs cannot be traced here")
 
-// ptraceSetSigmask is PTRACE_SETSIGMASK: set a stopped tracee's blocked signals.
-const ptraceSetSigmask = 0x420b
-
 // retire marks the spawner's thread unfit: it starts nothing more, and stays (its programs'
 // parent-death signal is tied to it).
 func (s *spawner) retire(why error) {
@@ -240,7 +237,7 @@ func (s *spawner) startStopped(req spawnReq) error {
 	}
 	// The harness's own threads may block signals the program must meet (SIGINT, SIGHUP).
 	var none uint64
-	if _, _, e := syscall.Syscall6(syscall.SYS_PTRACE, ptraceSetSigmask, uintptr(pid), 8, uintptr(unsafe.Pointer(&none)), 0, 0); e != 0 {
+	if _, _, e := syscall.Syscall6(syscall.SYS_PTRACE, unix.PTRACE_SETSIGMASK, uintptr(pid), 8, uintptr(unsafe.Pointer(&none)), 0, 0); e != 0 {
 		return fail(fmt.Errorf("empty the program's signal mask: %w", e))
 	}
 	if err := syscall.PtraceDetach(pid); err != nil {

@@ -142,7 +142,7 @@ func startDirect(s execrole.Settings, dir string, newCmd func() *exec.Cmd) (*exe
 			// Read once the program has exec'd: the peak it folded in is the harness's at
 			// that moment, which a read before the fork could miss (the harness grows
 			// meanwhile, in its other goroutines), and the harness's peak only grows.
-			return cmd, ownPeakRSS(), nil
+			return cmd, execrole.PeakRSS(), nil
 		case errors.Is(err, child.ErrNoTracing):
 			noTracing.Store(true)
 			return nil, 0, errUseRole
@@ -245,13 +245,4 @@ func actAs(uid, gid int) (back func() error, err error) {
 		}
 		return nil
 	}, nil
-}
-
-// ownPeakRSS is the harness's peak resident set in bytes.
-func ownPeakRSS() int64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return ru.Maxrss << 10
 }

@@ -29,7 +29,10 @@ func ownUserConfig() sandbox.Config {
 // default action back.
 func ignoreHUP() (restore func()) {
 	signal.Ignore(syscall.SIGHUP)
-	// signal.Reset would leave SIGHUP ignored (see TestIgnoredSignalsReset).
+	// signal.Reset (or Stop) would leave SIGHUP ignored: the runtime gives back the action
+	// it found when it began handling the signal, here SIG_IGN. And the role never stays in
+	// a process that ignores a signal, nor does a program start without it. A channel that
+	// stays registered keeps the runtime's handler in place instead.
 	return func() { signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP) }
 }
 

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -305,12 +304,7 @@ func TestEnvironment(t *testing.T) {
 // TestIgnoredSignalsReset: a harness that ignores SIGHUP (started by nohup) must still give
 // its subjects the default action, which ends them.
 func TestIgnoredSignalsReset(t *testing.T) {
-	signal.Ignore(syscall.SIGHUP)
-	// signal.Reset (or Stop) would leave SIGHUP ignored: the runtime gives back the action
-	// it found when it began handling the signal, here SIG_IGN. And the role never stays in
-	// a process that ignores a signal (TestProgramThatStaysJoinsTheNetWithEveryThread). A
-	// channel that stays registered keeps the runtime's handler in place instead.
-	defer signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP)
+	defer ignoreHUP()()
 	g, err := sandbox.Start(testConfig(), sandbox.Spec{Path: prog("sleeper")})
 	if err != nil {
 		t.Fatal(err)
