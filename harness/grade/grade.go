@@ -312,25 +312,26 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 			go func(j job) {
 				defer wg.Done()
 				var o Outcome
+				var dir string
 				if boxErr != nil {
-					<-sem
 					o = Outcome{Case: j.c, Pairing: j.p, Verdict: HarnessError,
 						Detail: "no box for the subject (refused; -unsafe grades without it): " + boxErr.Error()}
 				} else {
-					var dir string
 					o, dir = runCase(g, j.c, j.p, subj, opt)
-					// The slot is free once the verdict is in: removing the case's folder
-					// (its files, what the run left) overlaps the next case. Run returns
-					// only once every folder is gone.
-					<-sem
-					if dir != "" {
-						os.RemoveAll(dir)
-					}
 				}
 				o.Counted = j.counted
 				out[j.slot] = o
+				// Told before the slot is free, so that a caller who stops the grade on
+				// this outcome (-failfast) does so before the next case starts.
 				if opt.OnOutcome != nil {
 					opt.OnOutcome(o)
+				}
+				// The slot is free once the verdict is in: removing the case's folder (its
+				// files, what the run left) overlaps the next case. Run returns only once
+				// every folder is gone.
+				<-sem
+				if dir != "" {
+					os.RemoveAll(dir)
 				}
 			}(j)
 		}

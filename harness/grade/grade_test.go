@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -494,5 +495,32 @@ func TestCaseFoldersGoneWhenRunReturns(t *testing.T) {
 	}
 	for _, e := range left {
 		t.Errorf("left in the scratch folder: %s", e.Name())
+	}
+}
+
+// A caller that stops the grade on an outcome (-failfast) is told before the case's slot
+// is free: with one slot, no case starts after the first failure.
+func TestStopOnAnOutcomeStartsNoMoreCases(t *testing.T) {
+	t.Parallel()
+	files := fstest.MapFS{}
+	for i := range 4 {
+		files[fmt.Sprintf("toy/c%d.txtar", i)] = &fstest.MapFile{Data: []byte(header("player/basics") + "run $PLAYER\nstdout '^\\^echo $'\n")}
+	}
+	cases, err := LoadCases(files, "toy", toy.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	subj, opt := setup(t, "#!/bin/sh\necho wrong\n")
+	opt.Jobs = 1
+	stop := make(chan struct{})
+	var once sync.Once
+	opt.Stop = stop
+	opt.OnOutcome = func(o Outcome) {
+		if !o.Verdict.Passed() {
+			once.Do(func() { close(stop) })
+		}
+	}
+	if outs := Run(toy, cases, subj, opt); len(outs) != 1 {
+		t.Errorf("%d case runs after a stop on the first failure, want 1: %+v", len(outs), outs)
 	}
 }
