@@ -41,8 +41,9 @@ func Command(cfg Config, env []string, path string, args ...string) *exec.Cmd {
 
 // Starter returns how to start the command that Command(cfg, env, path, args...) made, once
 // its streams and folder are set (child.Spec.Starter): a program that can start without the
-// exec role does (see direct.go), in a command of its own, which it returns; any other,
-// and one whose direct start fails, starts through the role, which then exits 127 with
+// exec role does (see direct.go), in a command of its own, which it returns; any other
+// (a sandbox user's, where the harness lacks CAP_SYS_RESOURCE: see actas.go), and one
+// whose direct start fails, starts through the role, which then exits 127 with
 // the reason on its stderr.
 func Starter(cfg Config, env []string, path string) func(cmd *exec.Cmd) (*exec.Cmd, error) {
 	s := commandSettings(cfg, path)
@@ -52,7 +53,9 @@ func Starter(cfg Config, env []string, path string) func(cmd *exec.Cmd) (*exec.C
 			if dir == "" {
 				dir, _ = os.Getwd()
 			}
-			cmd, _, err := startDirect(s, dir, func() *exec.Cmd {
+			// Runs of one Config may overlap (a fuzzing campaign's share its user): none
+			// is known to start alone.
+			cmd, _, err := startDirect(s, dir, false, func() *exec.Cmd {
 				c := directCommand(s, env, roleCmd.Args)
 				c.Stdin, c.Stdout, c.Stderr = roleCmd.Stdin, roleCmd.Stdout, roleCmd.Stderr
 				c.ExtraFiles = roleCmd.ExtraFiles

@@ -29,8 +29,9 @@ import (
 // (the reference and mock programs) still start through the role, which goes on as the
 // program: one start of the runtime either way. So does every program when the harness
 // ignores a signal (only an exec from a process that resets it passes on the default
-// action) or once tracing is refused here; and a boxed program whose start fails (the role
-// then says why, in its words).
+// action) or once tracing is refused here; a boxed program whose start fails (the role
+// then says why, in its words); and a sandbox user's program whose limits only that user
+// could set while it may not be alone (actas.go).
 
 var (
 	// noTracing is set once a traced start was refused: every start after it uses the role.
@@ -67,15 +68,23 @@ func directCommand(s execrole.Settings, env, argv []string) *exec.Cmd {
 }
 
 // startDirect starts the program of s (startsDirect) from newCmd's command (directCommand
-// with the folder and streams set, all of them files) and returns it with the peak RSS it
-// starts with (at most): the harness's, which the exec of a program forked with CLONE_VM
-// folds into the program's. A start the kernel refuses for a moment because the file is open for
-// writing (ETXTBSY) is retried with a fresh command, as the role retries its exec. The
-// reasons it gives for a program that cannot start are worded as the role words them; a
-// boxed program that cannot start gets errUseRole, so that the role tries and says why.
-func startDirect(s execrole.Settings, dir string, newCmd func() *exec.Cmd) (*exec.Cmd, int64, error) {
+// with the folder and streams set, all of them files); alone says that no process of the
+// program's user can be alive until it has started (see actas.go). It returns the program
+// with the peak RSS it starts with (at most): the harness's, which the exec of a program
+// forked with CLONE_VM folds into the program's. A start the kernel refuses for a moment
+// because the file is open for writing (ETXTBSY) is retried with a fresh command, as the
+// role retries its exec. The reasons it gives for a program that cannot start are worded
+// as the role words them; a boxed program that cannot start, and one whose limits only
+// its user could set while it may not be alone, get errUseRole: the role starts them.
+func startDirect(s execrole.Settings, dir string, alone bool, newCmd func() *exec.Cmd) (*exec.Cmd, int64, error) {
 	if !filepath.IsAbs(dir) {
 		// The spawner's thread has a folder of its own, not the harness's.
+		return nil, 0, errUseRole
+	}
+	// Another user's limits: as root with CAP_SYS_RESOURCE, else as that user, which only
+	// a program that starts alone may risk (see actas.go).
+	actAsUser := s.UID >= 0 && os.Geteuid() == 0 && !canSetOthersLimits()
+	if actAsUser && !alone {
 		return nil, 0, errUseRole
 	}
 	// Opened first, as the role does: a file the harness cannot read is refused alike.
@@ -92,10 +101,9 @@ func startDirect(s execrole.Settings, dir string, newCmd func() *exec.Cmd) (*exe
 				return fmt.Errorf("cgroup: join %s: %w", procs, err)
 			}
 		}
-		if s.UID >= 0 && os.Geteuid() == 0 {
-			// Another user's limits are the business of CAP_SYS_RESOURCE, which a root in a
-			// container may lack; the program's own user may lower them. So this thread
-			// becomes that user for a moment (credentials are a thread's in Linux).
+		if actAsUser {
+			// The program's own user may lower its limits: this thread becomes that user
+			// for a moment (credentials are a thread's in Linux).
 			back, err := actAs(s.UID, s.GID)
 			if err != nil {
 				return err

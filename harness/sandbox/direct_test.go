@@ -1,6 +1,8 @@
 package sandbox_test
 
 import (
+	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -129,8 +131,9 @@ exec grep -E '^(NoNewPrivs|SigBlk|SigIgn|TracerPid):' /proc/self/status
 }
 
 // A command of Command started by its Starter (as the fuzzer's recorder starts its
-// programs) starts directly, as the sandbox user in its folder; one that cannot start
-// that way starts through the exec role, which exits 127 with the reason on stderr.
+// programs) runs as the sandbox user in its folder: started directly where the harness may
+// set another user's limits, else through the exec role; one that cannot start directly
+// starts through the role, which exits 127 with the reason on stderr.
 func TestStarter(t *testing.T) {
 	boxOrSkip(t)
 	lease, err := sandbox.NewLease()
@@ -153,7 +156,9 @@ func TestStarter(t *testing.T) {
 		stdout     string
 		stderr     string
 	}{
-		{"a shell", "/bin/sh", []string{"-c", "id -u; pwd"}, true, 0, strconv.Itoa(lease.UID()) + "\n" + dir + "\n", ""},
+		// The runs of a Config may overlap: their programs start directly only where the
+		// harness may set another user's limits as root (TestNoThreadBecomesAUserWhose...).
+		{"a shell", "/bin/sh", []string{"-c", "id -u; pwd"}, sandbox.CanSetOthersLimits(), 0, strconv.Itoa(lease.UID()) + "\n" + dir + "\n", ""},
 		{"a file that is not executable", notExec, nil, false, 127, "", "exec " + notExec + ": permission denied"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -179,4 +184,68 @@ func TestStarter(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A program of a sandbox user may send any signal to a thread whose real user is that
+// user, and one SIGKILL to one thread ends the whole process. Were the harness to set a
+// program's limits by becoming its user for a moment (as it must without CAP_SYS_RESOURCE)
+// while another program of that user runs, that program could kill the harness. Here a
+// hostile program of the user sends SIGKILL to every thread of the harness without pause
+// while forty more programs of its user start in a second run: any such moment kills the
+// test (it did, before runs kept count of their users).
+func TestNoThreadBecomesAUserWhoseProgramsRun(t *testing.T) {
+	boxOrSkip(t)
+	lease, err := sandbox.NewLease()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lease.Release()
+	cfg := testConfig()
+	cfg.Identity = sandbox.Identity{Lease: lease}
+	cfg.Box = &sandbox.Box{}
+	cfg.Limits.Processes = 100
+	ok := func(res *sandbox.Result, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range res.Procs {
+			if p.Exit != (sandbox.Exit{}) {
+				t.Fatalf("%s", res)
+			}
+		}
+	}
+	// A run alone first, so that the threads that start programs exist.
+	before := sandbox.DirectStarts()
+	ok(sandbox.Run(cfg, sandbox.Spec{Path: "/bin/true"}))
+	if sandbox.DirectStarts() != before+1 {
+		t.Error("the first program of a run alone with its user did not start directly")
+	}
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{strconv.Itoa(os.Getpid())}
+	for _, task := range tasks {
+		args = append(args, task.Name())
+	}
+	killer, err := sandbox.Start(cfg, sandbox.Spec{Name: "killer", Path: prog("tkiller"), Args: args, Stdout: sandbox.Pipe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer killer.Stop()
+	if line, err := bufio.NewReader(killer.Process("killer").Stdout()).ReadString('\n'); line != "ready\n" {
+		t.Fatalf("the killer said %q, %v", line, err)
+	}
+	// The run's end kills every process of its user, the killer's included: the programs
+	// start in one run, one after another, the killer alive throughout.
+	var specs []sandbox.Spec
+	for i := range 40 {
+		specs = append(specs, sandbox.Spec{Name: fmt.Sprint("true ", i), Path: "/bin/true"})
+	}
+	g, err := sandbox.Start(cfg, specs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok(g.Wait(), nil)
 }

@@ -100,6 +100,9 @@ func (g *Group) finish() {
 	case <-time.After(killTimeout):
 		r.Errors = append(r.Errors, "a started process was not reaped")
 	}
+	if len(r.Errors) == 0 {
+		releaseUsers(g.users) // everything the run started is gone
+	}
 	g.trk.mu.Lock()
 	for _, z := range g.track.zombs {
 		r.Hygiene.Add(z)

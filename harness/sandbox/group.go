@@ -55,6 +55,7 @@ type Group struct {
 	trk     *tracker
 	track   *runTrack
 	lease   *lease
+	users   []int // the sandbox users the run holds (liveUsers) until its finish
 	dir     string
 	before  hygiene.DirState
 	devnull *os.File
@@ -153,6 +154,13 @@ func Start(cfg Config, specs ...Spec) (*Group, error) {
 	if d := cfg.Identity.Delegate; d != nil && g.lease == nil {
 		g.track.delegate = d.UID()
 	}
+	if g.lease != nil {
+		g.users = append(g.users, g.lease.uid)
+	}
+	if d := cfg.Identity.Delegate; d != nil {
+		g.users = append(g.users, d.UID())
+	}
+	holdUsers(g.users)
 	// Before the first start: every process of the run has a pid allocated after it.
 	g.track.from = hygiene.MarkPids()
 	g.trk.add(g.track)
@@ -350,7 +358,9 @@ func (g *Group) startOne(spec Spec) (err error) {
 	// is reaped with Process.Wait (p.wait), never cmd.Wait.
 	var cmd *exec.Cmd
 	if startsDirect(s) {
-		c, rss, err := startDirect(s, g.dir, func() *exec.Cmd {
+		// Alone: the run's first program, of the only live run with its user.
+		alone := g.lease != nil && g.lease.exclusive && len(g.procs) == 0 && runsOf(g.lease.uid) == 1
+		c, rss, err := startDirect(s, g.dir, alone, func() *exec.Cmd {
 			c := directCommand(s, g.env(spec), argv)
 			c.Stdin, c.Stdout, c.Stderr = files[0], files[1], files[2]
 			c.ExtraFiles = spec.ExtraFiles
