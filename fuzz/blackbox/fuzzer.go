@@ -104,7 +104,9 @@ type fuzzer struct {
 	tmp   string
 	rec   record.Options
 	kinds []string
-	boxed bool // the programs run as a sandbox user in a box (see box)
+	boxed bool // the programs run as sandbox users in a box (see box)
+	// users lends each run that starts a program a sandbox user of its own, when boxed.
+	users *sandbox.UserPool
 }
 
 // Run fuzzes the subjects. The error is a usage or harness error (a reference program
@@ -172,12 +174,14 @@ func Run(opt Options) (*Summary, error) {
 	return f.loop()
 }
 
-// box runs every program of the campaign (subject and reference alike) as one sandbox
-// user in a box, as the grader runs a subject, when the fuzzer is root and the machine
-// allows boxes; otherwise they run as the fuzzer's own user, and Options.Log says so.
+// box runs every program of the campaign (subject and reference alike) as a sandbox user
+// in a box, as the grader runs a subject, when the fuzzer is root and the machine allows
+// boxes; otherwise they run as the fuzzer's own user, and Options.Log says so. Each run
+// borrows a user of its own from the campaign's pool (runOne): runs overlap, and a program
+// that starts alone with its user may start without the exec role (sandbox.Identity.Alone).
 // The boxes share one network namespace, made for the campaign, with only its loopback:
 // the games fuzzed here talk over pipes, and a namespace made and freed for every program
-// was a fifth of a campaign's CPU (issue 15). Like the sandbox user, it is the campaign's
+// was a fifth of a campaign's CPU (issue 15). Like the sandbox users, it is the campaign's
 // alone.
 func (f *fuzzer) box() (release func(), err error) {
 	if problem := sandbox.BoxProblem(); problem != nil {
@@ -186,28 +190,23 @@ func (f *fuzzer) box() (release func(), err error) {
 		}
 		return func() {}, nil
 	}
-	lease, err := sandbox.NewLease()
-	if err != nil {
-		return nil, err
-	}
 	keep := []string{f.tmp, f.opt.RefDir}
 	for _, s := range f.opt.Subjects {
 		keep = append(keep, filepath.Dir(s.Path))
 	}
 	net, err := sandbox.NewNet()
 	if err != nil {
-		lease.Release()
 		return nil, err
 	}
-	f.rec.Identity = sandbox.Identity{Lease: lease}
+	f.users = &sandbox.UserPool{}
 	f.rec.Box = &sandbox.Box{Keep: keep, Net: net}
 	f.boxed = true
 	if f.opt.Log != nil {
-		fmt.Fprintf(f.opt.Log, "note: the programs run as sandbox user %d in a box, as in a grade\n", lease.UID())
+		fmt.Fprintln(f.opt.Log, "note: the programs run as sandbox users in a box, as in a grade")
 	}
 	return func() {
 		net.Close()
-		lease.Release()
+		f.users.Close()
 	}, nil
 }
 
@@ -263,15 +262,23 @@ func (f *fuzzer) pickKind(r *rand.Rand) string {
 	return f.kinds[len(f.kinds)-1]
 }
 
-// runOne runs one program on a case.
+// runOne runs one program on a case, as a sandbox user of its own when boxed.
 func (f *fuzzer) runOne(c shrinker, prog string) (*record.Result, error) {
+	opt := f.rec
+	if f.users != nil {
+		user, mark, err := f.users.Borrow()
+		if err != nil {
+			return nil, err
+		}
+		defer f.users.Return(user, mark)
+		opt.Identity = sandbox.Identity{Lease: user, Alone: true}
+	}
 	switch c := c.(type) {
 	case *PlayerCase:
-		opt := f.rec
 		opt.Dir = f.tmp
 		return record.Run(prog, c.Args, c.script(f.g.Hello()), opt)
 	case *HubCase:
-		return c.run(prog, f.opt.RefDir, f.tmp, f.rec)
+		return c.run(prog, f.opt.RefDir, f.tmp, opt)
 	}
 	panic("blackbox: unknown case type")
 }

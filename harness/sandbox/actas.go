@@ -4,6 +4,8 @@ import (
 	"sync"
 
 	"golang.org/x/sys/unix"
+
+	"gauntlet/harness/hygiene"
 )
 
 // Setting another user's limits (prlimit) takes CAP_SYS_RESOURCE, which a root in a
@@ -29,37 +31,64 @@ var canSetOthersLimits = sync.OnceValue(func() bool {
 })
 
 // liveUsers counts, for each sandbox user, the runs of this process that may have a
-// process of that user alive: a run that runs as it or lets a judge start programs as it
-// (Identity.Delegate), from its Start until a finish that killed and reaped everything.
-// A run whose finish could not is never taken off: its user stays busy.
+// process of that user alive: a run that runs as it with a lease (NewLease, Identity.Lease)
+// or lets a judge start programs as it (Identity.Delegate), from its Start until its
+// finish. Runs of a case overlap when one runs in the background. The last of such
+// overlapping runs to finish clears the user (clearUser): every process of it started
+// since the first of them began is killed, the escaped ones with them. A user that could
+// not be cleared is never taken off: it stays busy.
 var liveUsers = struct {
 	sync.Mutex
-	n map[int]int
-}{n: map[int]int{}}
+	m map[int]*userRuns
+}{m: map[int]*userRuns{}}
 
-// holdUsers marks the users of uids busy for one more run.
-func holdUsers(uids []int) {
+// userRuns is what liveUsers knows of one user.
+type userRuns struct {
+	n     int             // live runs
+	since hygiene.PidMark // the pid allocation when the first of them began
+}
+
+// holdUsers marks the users of uids busy for one more run, which begins after mark.
+func holdUsers(uids []int, mark hygiene.PidMark) {
 	liveUsers.Lock()
 	defer liveUsers.Unlock()
 	for _, u := range uids {
-		liveUsers.n[u]++
+		ur := liveUsers.m[u]
+		if ur == nil {
+			ur = &userRuns{since: mark}
+			liveUsers.m[u] = ur
+		}
+		ur.n++
 	}
 }
 
-// releaseUsers takes one run off the users of uids.
-func releaseUsers(uids []int) {
+// releaseUser takes a finished run off user uid. When it was the user's last live run,
+// every process of the user started since the first of its runs began is killed (the
+// lock held, so that no run starts meanwhile) and returned; ok is false when they could
+// not all be killed, and the user then stays busy.
+func releaseUser(uid int) (escaped []hygiene.Proc, ok bool) {
 	liveUsers.Lock()
 	defer liveUsers.Unlock()
-	for _, u := range uids {
-		if liveUsers.n[u]--; liveUsers.n[u] <= 0 {
-			delete(liveUsers.n, u)
-		}
+	ur := liveUsers.m[uid]
+	if ur == nil {
+		return nil, true
 	}
+	if ur.n > 1 {
+		ur.n--
+		return nil, true
+	}
+	if escaped, ok = clearUser(uid, ur.since); ok {
+		delete(liveUsers.m, uid)
+	}
+	return escaped, ok
 }
 
 // runsOf is the number of live runs that hold user uid.
 func runsOf(uid int) int {
 	liveUsers.Lock()
 	defer liveUsers.Unlock()
-	return liveUsers.n[uid]
+	if ur := liveUsers.m[uid]; ur != nil {
+		return ur.n
+	}
+	return 0
 }

@@ -53,9 +53,10 @@ func Starter(cfg Config, env []string, path string) func(cmd *exec.Cmd) (*exec.C
 			if dir == "" {
 				dir, _ = os.Getwd()
 			}
-			// Runs of one Config may overlap (a fuzzing campaign's share its user): none
-			// is known to start alone.
-			cmd, _, err := startDirect(s, dir, false, func() *exec.Cmd {
+			// Runs of one Config may overlap: a program starts alone only on the caller's
+			// word (Identity.Alone).
+			alone := cfg.Identity.Lease != nil && cfg.Identity.Alone
+			cmd, _, err := startDirect(s, dir, alone, func() *exec.Cmd {
 				c := directCommand(s, env, roleCmd.Args)
 				c.Stdin, c.Stdout, c.Stderr = roleCmd.Stdin, roleCmd.Stdout, roleCmd.Stderr
 				c.ExtraFiles = roleCmd.ExtraFiles

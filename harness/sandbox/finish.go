@@ -100,8 +100,20 @@ func (g *Group) finish() {
 	case <-time.After(killTimeout):
 		r.Errors = append(r.Errors, "a started process was not reaped")
 	}
-	if len(r.Errors) == 0 {
-		releaseUsers(g.users) // everything the run started is gone
+	// The tracker tells the run's processes by session, owner, token and parent: one that
+	// left its session, made itself non-dumpable (/proc shows root as its owner), wiped its
+	// environment and lost its parent escapes all of them. Its real user does not lie: the
+	// last run of its user to finish kills it (releaseUser).
+	for _, u := range g.users {
+		escaped, ok := releaseUser(u)
+		reapAdopted(escaped)
+		for _, p := range escaped {
+			r.Hygiene.Add(hygiene.Finding{Kind: hygiene.LeftRunning, Pid: p.Pid, Command: p.Comm})
+			log.Notef(transcript.Harness, "pid %d (%s) left running: killed", p.Pid, p.Comm)
+		}
+		if !ok {
+			r.Errors = append(r.Errors, fmt.Sprintf("processes of sandbox user %d could not all be killed", u))
+		}
 	}
 	g.trk.mu.Lock()
 	for _, z := range g.track.zombs {

@@ -154,15 +154,15 @@ func Start(cfg Config, specs ...Spec) (*Group, error) {
 	if d := cfg.Identity.Delegate; d != nil && g.lease == nil {
 		g.track.delegate = d.UID()
 	}
-	if g.lease != nil {
+	if g.lease != nil && g.lease.exclusive {
 		g.users = append(g.users, g.lease.uid)
 	}
 	if d := cfg.Identity.Delegate; d != nil {
 		g.users = append(g.users, d.UID())
 	}
-	holdUsers(g.users)
 	// Before the first start: every process of the run has a pid allocated after it.
 	g.track.from = hygiene.MarkPids()
+	holdUsers(g.users, g.track.from)
 	g.trk.add(g.track)
 	g.start = time.Now()
 	for _, s := range specs {

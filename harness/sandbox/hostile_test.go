@@ -135,6 +135,13 @@ var hostileCases = []hostileCase{
 		check:   checkGrandchild,
 	},
 	{
+		// Only its real user gives it away: another session, no parent of the run,
+		// /proc/PID owned by root, no token in its environment.
+		name: "grandchild that hides from all but its user", prog: "escapee",
+		verdict: sandbox.Hygiene,
+		check:   checkGrandchild,
+	},
+	{
 		name: "grandchild in its own session, harness user", prog: "grandchild", args: []string{"setsid"},
 		config:  func(c *sandbox.Config) { c.Identity.Same = true },
 		verdict: sandbox.Hygiene,

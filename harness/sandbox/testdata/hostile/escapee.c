@@ -1,0 +1,35 @@
+/* Exits at once with status 0, leaving a grandchild that hides from every way of telling
+ * a run's processes but their real user: in a session of its own, orphaned, non-dumpable
+ * (its /proc/PID then shows root as the owner), its environment wiped in place, its
+ * streams closed. It waits for ever. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+int main(void) {
+    puts("parent done");
+    fflush(stdout);
+    pid_t child = fork();
+    if (child == 0) {
+        setsid();
+        if (fork() == 0) {
+            prctl(PR_SET_DUMPABLE, 0);
+            for (char **e = environ; *e; e++) {
+                memset(*e, 0, strlen(*e));
+            }
+            close(0);
+            close(1);
+            close(2);
+            for (;;) {
+                pause();
+            }
+        }
+        _exit(0);
+    }
+    waitpid(child, NULL, 0);
+    return 0;
+}
