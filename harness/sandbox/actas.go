@@ -15,9 +15,9 @@ import (
 // harness: a hostile subject that loops over thread ids would end the grader or the judge
 // the moment another of its programs is set up. So a direct start acts as its user only
 // when no process of that user can be alive: the run's first program, of a run whose user
-// no other run of this process may have alive (liveUsers). Any other start without the
-// capability goes through the exec role, which sets its own limits before it becomes the
-// user.
+// no other run of this process may have alive (liveUsers), and no other run of the user
+// may begin until it is set up (startAlone). Any other start without the capability goes
+// through the exec role, which sets its own limits before it becomes the user.
 
 // canSetOthersLimits says whether the harness may set the limits of another user's process
 // as it is: CAP_SYS_RESOURCE in its effective set.
@@ -46,12 +46,16 @@ var liveUsers = struct {
 type userRuns struct {
 	n     int             // live runs
 	since hygiene.PidMark // the pid allocation when the first of them began
+	// alone is held while a program of the user is set up as the user (startAlone): a run
+	// that begins meanwhile waits, so that none of its programs exists in that moment.
+	alone sync.Mutex
 }
 
-// holdUsers marks the users of uids busy for one more run, which begins after mark.
+// holdUsers marks the users of uids busy for one more run, which begins after mark; it
+// returns once no program of theirs is being set up as its user.
 func holdUsers(uids []int, mark hygiene.PidMark) {
+	var held []*userRuns
 	liveUsers.Lock()
-	defer liveUsers.Unlock()
 	for _, u := range uids {
 		ur := liveUsers.m[u]
 		if ur == nil {
@@ -59,7 +63,32 @@ func holdUsers(uids []int, mark hygiene.PidMark) {
 			liveUsers.m[u] = ur
 		}
 		ur.n++
+		held = append(held, ur)
 	}
+	liveUsers.Unlock()
+	for _, ur := range held {
+		ur.alone.Lock()
+		ur.alone.Unlock()
+	}
+}
+
+// startAlone runs start, telling it whether its program starts alone with user uid: it is
+// the first program of its run (first), a run that holds the user, and no other live run
+// does. Until start returns, no other run of the user can begin (holdUsers waits).
+func startAlone(uid int, first bool, start func(alone bool)) {
+	liveUsers.Lock()
+	ur := liveUsers.m[uid]
+	liveUsers.Unlock()
+	if ur == nil || !first {
+		start(false)
+		return
+	}
+	ur.alone.Lock()
+	defer ur.alone.Unlock()
+	liveUsers.Lock()
+	alone := ur.n == 1
+	liveUsers.Unlock()
+	start(alone)
 }
 
 // releaseUser takes a finished run off user uid. When it was the user's last live run,
@@ -81,14 +110,4 @@ func releaseUser(uid int) (escaped []hygiene.Proc, ok bool) {
 		delete(liveUsers.m, uid)
 	}
 	return escaped, ok
-}
-
-// runsOf is the number of live runs that hold user uid.
-func runsOf(uid int) int {
-	liveUsers.Lock()
-	defer liveUsers.Unlock()
-	if ur := liveUsers.m[uid]; ur != nil {
-		return ur.n
-	}
-	return 0
 }

@@ -358,14 +358,22 @@ func (g *Group) startOne(spec Spec) (err error) {
 	// is reaped with Process.Wait (p.wait), never cmd.Wait.
 	var cmd *exec.Cmd
 	if startsDirect(s) {
-		// Alone: the run's first program, of the only live run with its user.
-		alone := g.lease != nil && g.lease.exclusive && len(g.procs) == 0 && runsOf(g.lease.uid) == 1
-		c, rss, err := startDirect(s, g.dir, alone, func() *exec.Cmd {
-			c := directCommand(s, g.env(spec), argv)
-			c.Stdin, c.Stdout, c.Stderr = files[0], files[1], files[2]
-			c.ExtraFiles = spec.ExtraFiles
-			return c
-		})
+		var c *exec.Cmd
+		var rss int64
+		var err error
+		start := func(alone bool) {
+			c, rss, err = startDirect(s, g.dir, alone, func() *exec.Cmd {
+				c := directCommand(s, g.env(spec), argv)
+				c.Stdin, c.Stdout, c.Stderr = files[0], files[1], files[2]
+				c.ExtraFiles = spec.ExtraFiles
+				return c
+			})
+		}
+		if g.lease != nil && g.lease.exclusive {
+			startAlone(g.lease.uid, len(g.procs) == 0, start)
+		} else {
+			start(false)
+		}
 		switch {
 		case err == nil:
 			cmd, p.startRSS = c, rss
