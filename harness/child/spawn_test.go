@@ -3,13 +3,17 @@ package child
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"gauntlet/harness/buildtest"
 )
@@ -88,4 +92,68 @@ func TestStartStopped(t *testing.T) {
 	if err := syscall.Kill(pid, 0); err != syscall.ESRCH {
 		t.Errorf("the program whose atExec failed is still there (kill: %v)", err)
 	}
+}
+
+// A harness started with signals blocked (by a parent that blocked them) passes them on
+// blocked to every thread of its runtime, the spawner's too, and a fork inherits its
+// thread's mask: the program, stopped at its exec, gets an empty mask before it runs, as
+// the exec role gives it. Here this test binary is started with SIGUSR1 blocked (which the
+// Go runtime leaves blocked) and starts a program that shows its mask.
+func TestStartStoppedEmptiesTheSignalMask(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []byte
+	done := make(chan error, 1)
+	go func() {
+		// The fork inherits the mask of the thread it runs on.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		var set, old unix.Sigset_t
+		set.Val[0] = 1 << (uint(syscall.SIGUSR1) - 1)
+		if err := unix.PthreadSigmask(unix.SIG_BLOCK, &set, &old); err != nil {
+			done <- err
+			return
+		}
+		defer unix.PthreadSigmask(unix.SIG_SETMASK, &old, nil)
+		cmd := exec.Command(self)
+		cmd.Env = append(os.Environ(), roleEnv+"=sigmask")
+		out, err = cmd.CombinedOutput()
+		done <- err
+	}()
+	if err := <-done; err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if want := "probe: SigBlk:\t0000000000000200\nprogram: SigBlk:\t0000000000000000\n"; string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+// probeSigmask prints this process's blocked signals, then those of a program it starts
+// stopped at its exec.
+func probeSigmask() int {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 1
+	}
+	for _, l := range strings.Split(string(status), "\n") {
+		if strings.HasPrefix(l, "SigBlk:") {
+			fmt.Printf("probe: %s\n", l)
+		}
+	}
+	cmd := exec.Command("grep", "^SigBlk:", "/proc/self/status")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := StartStopped(cmd, nil, func(int) error { return nil }); err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	if err := cmd.Wait(); err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	fmt.Printf("program: %s", out.String())
+	return 0
 }
