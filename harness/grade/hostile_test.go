@@ -9,9 +9,11 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/cgroup"
+	"gauntlet/harness/execfile"
 )
 
 // The hostile corpus: subjects that try to cheat, escape or harm the grading machine, each
@@ -203,5 +205,56 @@ func TestHostileEscapeSequences(t *testing.T) {
 	}
 	if !strings.Contains(o.Log, `\x1b[2J`) {
 		t.Errorf("the escaped output is not shown:\n%s", o.Log)
+	}
+}
+
+// A player that leaves behind a process hiding from every sweep but by its user (its own
+// session, non-dumpable so that /proc shows root as its owner, its environment wiped,
+// orphaned) fails its case as HYGIENE, the process killed; before the run's last look by
+// real user, such a case passed (the case's cgroup killed the process at the end, where
+// the machine has cgroups, unreported; without them it lived on).
+func TestHostileHidingLeftover(t *testing.T) {
+	src, err := filepath.Abs(filepath.Join("..", "sandbox", "testdata", "hostile", "escapee.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	escapee, err := buildtest.CProgram(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := os.ReadFile(escapee)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subj, opt := boxedSetup(t, "")
+	hider := filepath.Join(filepath.Dir(subj.Programs["toyplayer"]), "hider")
+	if err := execfile.Write(hider, bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	player := "#!/bin/sh\n" + hider + " >/dev/null\nprintf '^'\nread x\necho \"echo $x\"\n"
+	if err := execfile.Write(subj.Programs["toyplayer"], []byte(player), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o := gradeOne(t, subj, opt, "run $PLAYER\nstdout '^\\^echo $'\n")
+	if o.Verdict != Hygiene || !strings.Contains(o.Detail, "left running") {
+		t.Errorf("%s (%s), want %s: a process left running\n%s", o.Verdict, o.Detail, Hygiene, o.Log)
+	}
+	// Killed, it may take a moment to die; a zombie left to init is gone enough.
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		out, _ := exec.Command("pgrep", "-x", "hider").Output()
+		var live []string
+		for _, pid := range strings.Fields(string(out)) {
+			if st, err := os.ReadFile("/proc/" + pid + "/stat"); err == nil && !strings.Contains(string(st), ") Z ") {
+				live = append(live, pid)
+			}
+		}
+		if len(live) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			exec.Command("pkill", "-KILL", "-x", "hider").Run()
+			t.Errorf("the hidden process outlived its case: pid %v", live)
+			break
+		}
 	}
 }
