@@ -106,7 +106,15 @@ func (g *Group) finish() {
 	// last run of its user to finish kills it (releaseUser).
 	for _, u := range g.users {
 		escaped, ok := releaseUser(u)
-		reapAdopted(escaped)
+		g.trk.mu.Lock()
+		var adopted []hygiene.Proc // not the programs started, which their waiters reap
+		for _, p := range escaped {
+			if _, started := g.track.roots[p.Pid]; !started {
+				adopted = append(adopted, p)
+			}
+		}
+		g.trk.mu.Unlock()
+		reapAdopted(adopted)
 		for _, p := range escaped {
 			r.Hygiene.Add(hygiene.Finding{Kind: hygiene.LeftRunning, Pid: p.Pid, Command: p.Comm})
 			log.Notef(transcript.Harness, "pid %d (%s) left running: killed", p.Pid, p.Comm)
