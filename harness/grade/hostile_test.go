@@ -209,10 +209,10 @@ func TestHostileEscapeSequences(t *testing.T) {
 }
 
 // A player that leaves behind a process hiding from every sweep but by its user (its own
-// session, non-dumpable so that /proc shows root as its owner, its environment wiped,
-// orphaned) fails its case as HYGIENE, the process killed; before the run's last look by
-// real user, such a case passed (the case's cgroup killed the process at the end, where
-// the machine has cgroups, unreported; without them it lived on).
+// session, non-dumpable so that the files of its /proc/PID are root's, its environment
+// wiped, orphaned) fails its case as HYGIENE, the process killed. When the sweeps read a
+// process's user from /proc/PID/stat, such a case passed (the case's cgroup killed the
+// process at the end, where the machine has cgroups, unreported; without them it lived on).
 func TestHostileHidingLeftover(t *testing.T) {
 	src, err := filepath.Abs(filepath.Join("..", "sandbox", "testdata", "hostile", "escapee.c"))
 	if err != nil {

@@ -36,7 +36,7 @@ type Proc struct {
 	PPid  int
 	Pgid  int
 	Sid   int
-	UID   uint32 // owner of /proc/PID: the effective uid (root for non-dumpable processes)
+	UID   uint32 // owner of the folder /proc/PID: the effective uid, dumpable or not
 	State byte   // R running, S sleeping, D disk wait, Z zombie, T stopped, t traced, ...
 	Comm  string // the command name the kernel keeps (at most 15 bytes)
 	// Start is the start time in clock ticks after boot: with Pid it names a process
@@ -74,10 +74,11 @@ func ReadProc(pid int) (Proc, error) {
 	if err != nil {
 		return Proc{}, fmt.Errorf("%s: %w", path, err)
 	}
-	// The owner of the stat file is the owner of /proc/PID: the process's effective uid
-	// (root while it is not dumpable).
+	// The owner of the folder /proc/PID is the process's effective uid. Not that of its
+	// files: the kernel shows those as root's while the process is not dumpable, which a
+	// process may choose (prctl) to hide whose it is.
 	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
+	if err := syscall.Stat(procRoot+"/"+strconv.Itoa(pid), &st); err != nil {
 		return Proc{}, ErrGone
 	}
 	p.UID = st.Uid
@@ -198,10 +199,10 @@ func readPids(names []string, want func(pid int, owner func() (uint32, bool)) bo
 	return procs, nil
 }
 
-// Owners returns the owner of every process in /proc: the effective uid, as in Proc.UID
-// (root while a process is not dumpable). It reads no file: one stat of each /proc/PID,
-// where Scan opens and reads each process's stat, so a caller that needs only the users
-// (the pool of sandbox users) pays a fraction of a scan.
+// Owners returns the owner of every process in /proc: the effective uid, as in Proc.UID.
+// It reads no file: one stat of each /proc/PID, where Scan opens and reads each process's
+// stat, so a caller that needs only the users (the pool of sandbox users) pays a fraction
+// of a scan.
 func Owners() (map[uint32]bool, error) {
 	names, err := pidNames()
 	if err != nil {

@@ -111,3 +111,12 @@ func releaseUser(uid int) (escaped []hygiene.Proc, ok bool) {
 	}
 	return escaped, ok
 }
+
+// aloneWith says whether at most one live run holds user uid: the run that asks, whose
+// processes are then all of that user's (see tracker.update).
+func aloneWith(uid int) bool {
+	liveUsers.Lock()
+	defer liveUsers.Unlock()
+	ur := liveUsers.m[uid]
+	return ur == nil || ur.n <= 1
+}

@@ -100,10 +100,9 @@ func (g *Group) finish() {
 	case <-time.After(killTimeout):
 		r.Errors = append(r.Errors, "a started process was not reaped")
 	}
-	// The tracker tells the run's processes by session, owner, token and parent: one that
-	// left its session, made itself non-dumpable (/proc shows root as its owner), wiped its
-	// environment and lost its parent escapes all of them. Its real user does not lie: the
-	// last run of its user to finish kills it (releaseUser).
+	// A second line behind the sweeps: the last run of a sandbox user to finish kills every
+	// process of that user started since the first of its runs began (releaseUser), such
+	// as one a judge's run left, or one the sweeps could not tell as the run's.
 	for _, u := range g.users {
 		escaped, ok := releaseUser(u)
 		g.trk.mu.Lock()

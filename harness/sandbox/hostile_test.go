@@ -135,8 +135,9 @@ var hostileCases = []hostileCase{
 		check:   checkGrandchild,
 	},
 	{
-		// Only its real user gives it away: another session, no parent of the run,
-		// /proc/PID owned by root, no token in its environment.
+		// Only its user gives it away: another session, no parent of the run, no token
+		// in its environment, and the files of its /proc/PID root's (the sweeps read
+		// its user from the folder, which stays its own).
 		name: "grandchild that hides from all but its user", prog: "escapee",
 		verdict: sandbox.Hygiene,
 		check:   checkGrandchild,

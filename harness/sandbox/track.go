@@ -250,9 +250,13 @@ func (t *tracker) sweep(r *runTrack) []hygiene.Proc {
 
 // update finds the processes of one run in a scan: those seen before (same start time),
 // those in the sessions of the processes the harness started, those owned by the run's own
-// user, orphans carrying the run's token, and every descendant of these.
+// user while no other live run holds it, orphans carrying the run's token, and every
+// descendant of these.
 func (t *tracker) update(r *runTrack, procs []hygiene.Proc, byPid map[int]int, children map[int][]int) []hygiene.Proc {
 	now := time.Now()
+	// A user's processes are the run's only while no other live run holds the user: a
+	// case's runs overlap when one is in the background, and each has its own processes.
+	byOwner := r.uid >= 0 && aloneWith(r.uid)
 	mine := map[int]bool{}
 	var queue []int
 	for i, p := range procs {
@@ -263,7 +267,7 @@ func (t *tracker) update(r *runTrack, procs []hygiene.Proc, byPid map[int]int, c
 			ok = true
 		case r.sids[p.Sid]:
 			ok = true
-		case r.uid >= 0 && int(p.UID) == r.uid:
+		case byOwner && int(p.UID) == r.uid:
 			ok = true
 		case (p.PPid == selfPid || p.PPid == 1) && !p.Zombie():
 			key := procKey{p.Pid, p.Start}

@@ -1,10 +1,7 @@
 package sandbox
 
 import (
-	"bufio"
 	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 
@@ -20,6 +17,14 @@ type UserPool struct {
 	mu   sync.Mutex
 	idle []*Lease
 }
+
+// CaseUsers lends the sandbox users of this process's graded cases: a case borrows one for
+// all its runs and gives it back at its end (harness/scriptcmds). A new lease reads every
+// process (usedIDs); a user lent again costs only a look at the processes started since
+// its last case began. The users of one case are never another's at the same time, and a
+// user comes back with nothing of its case left running; its files in the case's folders
+// are gone with them, and the box hides the machine's shared temporary folders.
+var CaseUsers UserPool
 
 // Borrow lends a user for one run, and marks the pid allocation: every process of the run
 // will have a pid allocated after the mark, which Return needs.
@@ -83,8 +88,9 @@ func clearUser(uid int, mark hygiene.PidMark) (killed []hygiene.Proc, ok bool) {
 		found := 0
 		for _, pr := range procs {
 			k := key{pr.Pid, pr.Start}
-			// /proc shows a process of uid as uid's, or as root's once it is non-dumpable.
-			if pr.State == 'Z' || seen[k] || pr.UID != uint32(uid) && (pr.UID != 0 || !ownedBy(pr.Pid, uid)) {
+			// A sandbox user's process cannot change its effective user (no privilege, and
+			// no_new_privs keeps setuid files from giving one).
+			if pr.State == 'Z' || seen[k] || pr.UID != uint32(uid) {
 				continue
 			}
 			if err := syscall.Kill(pr.Pid, syscall.SIGKILL); err != nil && err != syscall.ESRCH {
@@ -109,29 +115,4 @@ func reapAdopted(procs []hygiene.Proc) {
 			go syscall.Wait4(p.Pid, nil, 0, nil)
 		}
 	}
-}
-
-// ownedBy says whether process pid has uid as its real, effective or saved user: from its
-// status file, which tells the truth where the owner of /proc/PID does not (a process that
-// made itself non-dumpable shows as root's there). A process gone by now is not.
-func ownedBy(pid, uid int) bool {
-	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		ids, ok := strings.CutPrefix(sc.Text(), "Uid:")
-		if !ok {
-			continue
-		}
-		for _, id := range strings.Fields(ids)[:3] {
-			if id == strconv.Itoa(uid) {
-				return true
-			}
-		}
-		return false
-	}
-	return false
 }

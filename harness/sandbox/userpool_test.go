@@ -17,9 +17,9 @@ import (
 )
 
 // A user comes back to the pool only once nothing its run started is left: a process of
-// the user that outlived the run (even one that made itself non-dumpable, so that /proc
-// shows root as its owner) is killed when the user is returned, and the same user is lent
-// to the next run.
+// the user that outlived the run (even one that made itself non-dumpable, so that the files
+// of its /proc/PID are root's) is killed when the user is returned, and the same user is
+// lent to the next run.
 func TestUserPoolClearsAUserBeforeLendingItAgain(t *testing.T) {
 	boxOrSkip(t)
 	var pool sandbox.UserPool
@@ -28,41 +28,8 @@ func TestUserPoolClearsAUserBeforeLendingItAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// What a run leaves behind: a process of its own session, out of the run's reach. The
-	// test programs' folder is the harness's alone: the user runs a copy.
-	dir, err := os.MkdirTemp("", "gauntlet-userpool-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	os.Chmod(dir, 0o755)
-	bin, err := os.ReadFile(prog("nodump"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	nodump := filepath.Join(dir, "nodump")
-	if err := execfile.Write(nodump, bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	// Started through a shell that leaves at once: an orphan, as a run's leftover is.
-	cmd := exec.Command("/bin/sh", "-c", `"$0" & echo $!`, nodump)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true,
-		Credential: &syscall.Credential{Uid: uint32(user.UID()), Gid: uint32(user.GID()), Groups: []uint32{}}}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	br := bufio.NewReader(out)
-	pidLine, _ := br.ReadString('\n')
-	line, err := br.ReadString('\n')
-	cmd.Wait()
-	pid, perr := strconv.Atoi(strings.TrimSpace(pidLine))
-	if perr != nil || line != "hidden\n" {
-		t.Fatalf("the shell said %q, the program %q (%v)", pidLine, line, err)
-	}
+	// What a run leaves behind: a process of its own session, out of the run's reach.
+	pid := startHidden(t, user.UID(), user.GID())
 	defer syscall.Kill(pid, syscall.SIGKILL)
 	pool.Return(user, mark)
 	for deadline := time.Now().Add(5 * time.Second); alive(pid); time.Sleep(10 * time.Millisecond) {
@@ -88,4 +55,45 @@ func alive(pid int) bool {
 	}
 	i := bytes.LastIndexByte(b, ')')
 	return i < 0 || i+2 >= len(b) || b[i+2] != 'Z'
+}
+
+// startHidden starts, as user uid, a program that makes itself non-dumpable (so that the
+// files of its /proc/PID are root's) and waits for ever, through a shell that leaves at once: an
+// orphan, as a run's leftover is. It returns its pid.
+func startHidden(t *testing.T, uid, gid int) int {
+	t.Helper()
+	// The test programs' folder is the harness's alone: the user runs a copy.
+	dir, err := os.MkdirTemp("", "gauntlet-hidden-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755)
+	bin, err := os.ReadFile(prog("nodump"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodump := filepath.Join(dir, "nodump")
+	if err := execfile.Write(nodump, bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("/bin/sh", "-c", `"$0" & echo $!`, nodump)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true,
+		Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(out)
+	pidLine, _ := br.ReadString('\n')
+	line, err := br.ReadString('\n')
+	cmd.Wait()
+	pid, perr := strconv.Atoi(strings.TrimSpace(pidLine))
+	if perr != nil || line != "hidden\n" {
+		t.Fatalf("the shell said %q, the program %q (%v)", pidLine, line, err)
+	}
+	return pid
 }

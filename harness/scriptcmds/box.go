@@ -64,12 +64,12 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 	if err := os.Mkdir(b.bin, 0o755); err != nil {
 		return nil, err
 	}
-	lease, err := sandbox.NewLease()
+	lease, mark, err := sandbox.CaseUsers.Borrow()
 	if err != nil {
 		return nil, err
 	}
 	b.lease = lease
-	env.Defer(lease.Release)
+	env.Defer(func() { sandbox.CaseUsers.Return(lease, mark) })
 	limits := sandbox.DefaultLimits()
 	if j := env.Getenv(LimitsVar); j != "" {
 		if err := json.Unmarshal([]byte(j), &limits); err != nil {

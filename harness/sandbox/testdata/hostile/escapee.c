@@ -1,7 +1,7 @@
 /* Exits at once with status 0, leaving a grandchild that hides from every way of telling
- * a run's processes but their real user: in a session of its own, orphaned, non-dumpable
- * (its /proc/PID then shows root as the owner), its environment wiped in place, its
- * streams closed. It waits for ever. */
+ * a run's processes but its user: in a session of its own, orphaned, non-dumpable (the
+ * files of its /proc/PID then belong to root), its environment wiped in place, its streams
+ * closed. It waits for ever. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>

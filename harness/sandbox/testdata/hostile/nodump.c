@@ -1,4 +1,4 @@
-/* Makes itself non-dumpable (its /proc/PID then shows root as the owner), says so on
+/* Makes itself non-dumpable (the files of its /proc/PID then belong to root), says so on
  * stdout, and waits for ever. */
 #include <stdio.h>
 #include <sys/prctl.h>
