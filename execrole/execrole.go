@@ -74,8 +74,11 @@ type Settings struct {
 	Self string
 }
 
-// Replaced are the world-writable folders a box replaces with private ones.
-var Replaced = []string{"/tmp", "/var/tmp", "/dev/shm"}
+// Replaced are the world-writable folders a box replaces with private ones: those of the
+// file-system standard. /run/lock (also /var/lock) is one on Debian's kind of system: left
+// shared, a subject's files there would outlive its case, and could fill /run, where the
+// grader keeps its leases.
+var Replaced = []string{"/tmp", "/var/tmp", "/dev/shm", "/run/lock"}
 
 // Encode writes s as the value of Env: words "key value" with Go-quoted values, one word
 // pair per value (a list repeats its key).

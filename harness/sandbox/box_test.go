@@ -23,8 +23,9 @@ func boxOrSkip(t *testing.T) {
 }
 
 // TestBoxIsolates runs a shell as a sandbox user in a box and checks each wall from
-// inside: private /tmp and /dev/shm, /proc showing its own processes only, no route to
-// the harness's listening socket, only loopback, and the kept folder still there.
+// inside: private /tmp, /dev/shm, /var/tmp and /run/lock (nothing written there is left on
+// the machine), /proc showing its own processes only, no route to the harness's listening
+// socket, only loopback, and the kept folder still there.
 func TestBoxIsolates(t *testing.T) {
 	boxOrSkip(t)
 	// A file in the real /tmp that the box must not show.
@@ -40,9 +41,11 @@ func TestBoxIsolates(t *testing.T) {
 		t.Fatal(err)
 	}
 	port := buildtest.LoopbackService(t, "reached\n")
+	tag := strconv.Itoa(os.Getpid())
 	script := `
 test -e ` + marker.Name() + ` && echo "tmp: shared" || echo "tmp: private"
 echo x > /tmp/left && echo x > /dev/shm/left && echo "tmp: writable"
+for d in /var/tmp /run/lock /var/lock; do [ -d $d ] && echo x > $d/left-` + tag + `; done
 echo "procs: $(ls -d /proc/[0-9]* | wc -l)"
 echo "netdevs: $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\n' ' ')"
 (exec 3<>/dev/tcp/127.0.0.1/` + strconv.Itoa(port) + ` && echo "net: reached harness") 2>/dev/null || echo "net: cut off"
@@ -69,8 +72,8 @@ cat ` + keep + `/input
 	if procs == 0 || procs > 8 {
 		t.Errorf("the box sees %d processes in /proc, want only its own few", procs)
 	}
-	// What the box wrote in its /tmp and /dev/shm is gone with it.
-	for _, f := range []string{"/tmp/left", "/dev/shm/left"} {
+	// What the box wrote in the machine's world-writable folders is gone with it.
+	for _, f := range []string{"/tmp/left", "/dev/shm/left", "/var/tmp/left-" + tag, "/run/lock/left-" + tag, "/var/lock/left-" + tag} {
 		if _, err := os.Stat(f); err == nil {
 			os.Remove(f)
 			t.Errorf("%s written in the box is on the machine", f)
