@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"gauntlet/harness/execfile"
 	"gauntlet/harness/hygiene"
 	"gauntlet/harness/tcp"
 )
@@ -340,4 +341,28 @@ func LoopbackService(tb testing.TB, reply string) int {
 		<-done
 	})
 	return l.Port
+}
+
+// PublicCopy copies the program at path into a folder of its own that every user may
+// search, removed when the test ends, and returns the copy's path: for a test that runs a
+// program as another user, who cannot reach the test's own folders.
+func PublicCopy(tb testing.TB, path string) string {
+	tb.Helper()
+	dir, err := os.MkdirTemp("", "gauntlet-public-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cp := filepath.Join(dir, filepath.Base(path))
+	if err := execfile.Write(cp, data, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	return cp
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/cgroup"
 	"gauntlet/harness/execfile"
+	"gauntlet/harness/hygiene"
 )
 
 // The hostile corpus: subjects that try to cheat, escape or harm the grading machine, each
@@ -241,18 +243,23 @@ func TestHostileHidingLeftover(t *testing.T) {
 	}
 	// Killed, it may take a moment to die; a zombie left to init is gone enough.
 	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		out, _ := exec.Command("pgrep", "-x", "hider").Output()
-		var live []string
-		for _, pid := range strings.Fields(string(out)) {
-			if st, err := os.ReadFile("/proc/" + pid + "/stat"); err == nil && !strings.Contains(string(st), ") Z ") {
-				live = append(live, pid)
+		procs, err := hygiene.Scan()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var live []int
+		for _, p := range procs {
+			if p.Comm == "hider" && !p.Zombie() {
+				live = append(live, p.Pid)
 			}
 		}
 		if len(live) == 0 {
 			break
 		}
 		if time.Now().After(deadline) {
-			exec.Command("pkill", "-KILL", "-x", "hider").Run()
+			for _, pid := range live {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
 			t.Errorf("the hidden process outlived its case: pid %v", live)
 			break
 		}

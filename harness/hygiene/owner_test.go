@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
 	"gauntlet/harness/hygiene"
 )
 
@@ -31,20 +30,7 @@ func TestOwnerOfANonDumpableProcess(t *testing.T) {
 	cmd := exec.Command(bin)
 	if uid == 0 {
 		uid = 1_799_999_997 // outside the sandbox's pool, no account's
-		dir, err := os.MkdirTemp("", "gauntlet-nodump-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer os.RemoveAll(dir)
-		os.Chmod(dir, 0o755)
-		data, err := os.ReadFile(bin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Path = filepath.Join(dir, "nodump")
-		if err := execfile.Write(cmd.Path, data, 0o755); err != nil {
-			t.Fatal(err)
-		}
+		cmd.Path = buildtest.PublicCopy(t, bin)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: uid, Groups: []uint32{}}}
 	}
 	out, err := cmd.StdoutPipe()

@@ -73,7 +73,8 @@ func (p *UserPool) Close() {
 // clearUser kills every live process of user uid started since mark, and says whether a
 // last look found no other. It looks again while a look finds new ones: a process may fork
 // while it is looked at. A process sent SIGKILL never runs its own code again, so it
-// counts as gone even before it has died.
+// counts as gone even before it has died. It is signalled as the sweeps signal (signalProc:
+// its start time checked, through a pidfd), so a pid used again meanwhile is never hit.
 func clearUser(uid int, mark hygiene.PidMark) (killed []hygiene.Proc, ok bool) {
 	type key struct {
 		pid   int
@@ -93,9 +94,7 @@ func clearUser(uid int, mark hygiene.PidMark) (killed []hygiene.Proc, ok bool) {
 			if pr.State == 'Z' || seen[k] || pr.UID != uint32(uid) {
 				continue
 			}
-			if err := syscall.Kill(pr.Pid, syscall.SIGKILL); err != nil && err != syscall.ESRCH {
-				return killed, false
-			}
+			signalProc(pr, syscall.SIGKILL)
 			seen[k] = true
 			killed = append(killed, pr)
 			found++

@@ -2,17 +2,15 @@ package sandbox_test
 
 import (
 	"bufio"
-	"bytes"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"gauntlet/harness/execfile"
+	"gauntlet/harness/buildtest"
+	"gauntlet/harness/hygiene"
 	"gauntlet/harness/sandbox"
 )
 
@@ -49,12 +47,8 @@ func TestUserPoolClearsAUserBeforeLendingItAgain(t *testing.T) {
 
 // alive says whether process pid exists and is not a zombie.
 func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	return i < 0 || i+2 >= len(b) || b[i+2] != 'Z'
+	p, err := hygiene.ReadProc(pid)
+	return err == nil && !p.Zombie()
 }
 
 // startHidden starts, as user uid, a program that makes itself non-dumpable (so that the
@@ -63,20 +57,7 @@ func alive(pid int) bool {
 func startHidden(t *testing.T, uid, gid int) int {
 	t.Helper()
 	// The test programs' folder is the harness's alone: the user runs a copy.
-	dir, err := os.MkdirTemp("", "gauntlet-hidden-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	os.Chmod(dir, 0o755)
-	bin, err := os.ReadFile(prog("nodump"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	nodump := filepath.Join(dir, "nodump")
-	if err := execfile.Write(nodump, bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	nodump := buildtest.PublicCopy(t, prog("nodump"))
 	cmd := exec.Command("/bin/sh", "-c", `"$0" & echo $!`, nodump)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true,
 		Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}}
