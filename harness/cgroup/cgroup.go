@@ -23,6 +23,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"gauntlet/harness/rawfile"
 )
 
 // Group is one case's cgroup.
@@ -181,7 +183,7 @@ func New(name string, lim Limits) (*Group, error) {
 }
 
 func write(dir, file string, n int64) error {
-	return os.WriteFile(filepath.Join(dir, file), []byte(strconv.FormatInt(n, 10)), 0)
+	return rawfile.Write(filepath.Join(dir, file), []byte(strconv.FormatInt(n, 10)))
 }
 
 func (g *Group) dirs() []string {
@@ -203,7 +205,7 @@ func (g *Group) ProcFiles() []string {
 // Join puts the process pid in the group.
 func Join(procFiles []string, pid int) error {
 	for _, f := range procFiles {
-		if err := os.WriteFile(f, []byte(strconv.Itoa(pid)), 0); err != nil {
+		if err := rawfile.Write(f, []byte(strconv.Itoa(pid))); err != nil {
 			return fmt.Errorf("join %s: %w", f, err)
 		}
 	}
@@ -231,7 +233,7 @@ func (g *Group) Events() Events {
 
 // keyed reads the number after key in a "key value" per line file.
 func keyed(file, key string) int {
-	b, err := os.ReadFile(file)
+	b, err := rawfile.Read(file, nil)
 	if err != nil {
 		return 0
 	}
@@ -270,7 +272,7 @@ func (g *Group) Remove() error {
 }
 
 func members(dir string) []int {
-	b, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+	b, _ := rawfile.Read(filepath.Join(dir, "cgroup.procs"), nil)
 	var out []int
 	for _, f := range strings.Fields(string(b)) {
 		if n, err := strconv.Atoi(f); err == nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -263,5 +264,21 @@ func TestHostileHidingLeftover(t *testing.T) {
 			t.Errorf("the hidden process outlived its case: pid %v", live)
 			break
 		}
+	}
+}
+
+// The runs of a graded case meet on one network of the case's (a server in the background
+// and its clients after it), never the grader's: both runs of the case below see the same
+// network namespace, and not the grader's. That another case at the same time never shares
+// it is sandbox's TestUserPoolLendsANetWithEachUser.
+func TestCaseRunsShareTheCaseNetwork(t *testing.T) {
+	own, err := os.Readlink("/proc/self/ns/net")
+	if err != nil {
+		t.Fatal(err)
+	}
+	subj, opt := boxedSetup(t, "#!/bin/sh\nreadlink /proc/self/ns/net\n")
+	script := "run $PLAYER\nstdout '^net:'\n! stdout '" + regexp.QuoteMeta(own) + "'\ncp stdout first\nrun $PLAYER\ncmp stdout first\n"
+	if o := gradeOne(t, subj, opt, script); o.Verdict != Pass {
+		t.Errorf("%s (%s), want %s\n%s", o.Verdict, o.Detail, Pass, o.Log)
 	}
 }

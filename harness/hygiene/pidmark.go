@@ -2,8 +2,9 @@ package hygiene
 
 import (
 	"bytes"
-	"os"
 	"strconv"
+
+	"gauntlet/harness/rawfile"
 )
 
 // A PidMark is where the kernel's allocation of pids stood at one moment (MarkPids). Every
@@ -24,9 +25,10 @@ type PidMark struct {
 // a kernel without checkpoint/restore) makes ScanSince read every process.
 func MarkPids() PidMark {
 	var m PidMark
+	var buf [4096]byte // /proc/stat fits on a small machine; rawfile.Read grows it else
 	last, err1 := readIntFile(procRoot + "/sys/kernel/ns_last_pid")
-	stat, err2 := os.ReadFile(procRoot + "/stat")
-	load, err3 := os.ReadFile(procRoot + "/loadavg")
+	load, err3 := rawfile.Read(procRoot+"/loadavg", buf[:0:128])
+	stat, err2 := rawfile.Read(procRoot+"/stat", buf[128:128])
 	if err1 != nil || err2 != nil || err3 != nil {
 		return m
 	}
@@ -110,7 +112,8 @@ func ScanSince(m *PidMark, keepPid func(pid int) bool, keepOwner func(uid uint32
 }
 
 func readIntFile(path string) (int, error) {
-	b, err := os.ReadFile(path)
+	var buf [32]byte
+	b, err := rawfile.Read(path, buf[:0])
 	if err != nil {
 		return 0, err
 	}

@@ -25,6 +25,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"gauntlet/harness/rawfile"
 )
 
 // procRoot is where the proc file system is mounted.
@@ -131,12 +133,7 @@ func parseStat(b []byte) (Proc, error) {
 
 // pidNames lists the names of the process folders of /proc.
 func pidNames() ([]string, error) {
-	d, err := os.Open(procRoot)
-	if err != nil {
-		return nil, err
-	}
-	defer d.Close()
-	names, err := d.Readdirnames(-1)
+	names, err := rawfile.Names(procRoot)
 	if err != nil {
 		return nil, err
 	}

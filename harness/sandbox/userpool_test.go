@@ -78,3 +78,54 @@ func startHidden(t *testing.T, uid, gid int) int {
 	}
 	return pid
 }
+
+// Each user lent at a time has a network namespace of its own, which comes back with the
+// user: two users lent at once never share one (a case cannot reach another case's
+// programs), and a user lent again brings the same one (made once, not per case).
+func TestUserPoolLendsANetWithEachUser(t *testing.T) {
+	boxOrSkip(t)
+	var pool sandbox.UserPool
+	defer pool.Close()
+	netOf := func(n *sandbox.Net) string {
+		t.Helper()
+		res, err := sandbox.Run(sandbox.Config{Box: &sandbox.Box{Net: n}}, sandbox.Spec{Path: "/bin/readlink", Args: []string{"/proc/self/ns/net"}})
+		if err != nil || len(res.Procs) != 1 {
+			t.Fatalf("%v %+v", err, res)
+		}
+		return strings.TrimSpace(string(res.Procs[0].Stdout))
+	}
+	var users []*sandbox.Lease
+	var marks []hygiene.PidMark
+	var names []string
+	for range 2 {
+		u, mark, err := pool.Borrow()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := pool.Net(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again, _ := pool.Net(u); again != n {
+			t.Error("a user's net changed while it was lent")
+		}
+		users, marks, names = append(users, u), append(marks, mark), append(names, netOf(n))
+	}
+	if !strings.HasPrefix(names[0], "net:[") || names[0] == names[1] {
+		t.Errorf("two users lent at once: networks %q and %q, want two", names[0], names[1])
+	}
+	pool.Return(users[0], marks[0])
+	u, mark, err := pool.Borrow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := pool.Net(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u != users[0] || netOf(n) != names[0] {
+		t.Errorf("a user lent again: uid %d in %s, want uid %d in %s", u.UID(), netOf(n), users[0].UID(), names[0])
+	}
+	pool.Return(u, mark)
+	pool.Return(users[1], marks[1])
+}

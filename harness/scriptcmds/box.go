@@ -48,7 +48,7 @@ type caseBox struct {
 	copiedBack     map[string]bool // files of WORK that came from box/: later runs may update them
 	group          *cgroup.Group   // the case's totals (nil where the machine has no cgroups)
 	seen           cgroup.Events   // the group's counters after the last run
-	net            *sandbox.Net    // the network the case's runs share, once one needs it (see network)
+	net            *sandbox.Net    // the network the case's runs share (see network)
 }
 
 type caseBoxKey struct{}
@@ -70,6 +70,9 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 	}
 	b.lease = lease
 	env.Defer(func() { sandbox.CaseUsers.Return(lease, mark) })
+	if b.net, err = sandbox.CaseUsers.Net(lease); err != nil {
+		return nil, fmt.Errorf("the case's network: %w", err)
+	}
 	limits := sandbox.DefaultLimits()
 	if j := env.Getenv(LimitsVar); j != "" {
 		if err := json.Unmarshal([]byte(j), &limits); err != nil {

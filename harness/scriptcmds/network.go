@@ -16,31 +16,17 @@ import (
 	"gauntlet/harness/tcp"
 )
 
-// network returns the case's network namespace, made on first use: a graded case's runs
-// each get a loopback of their own, but from the first background run (or freeport, or
-// waitport) on they share this one, so that a server left running in the background and
-// the clients run after it meet.
-func (b *caseBox) network(ts *testscript.TestScript) (*sandbox.Net, error) {
-	if b.net == nil {
-		n, err := sandbox.NewNet()
-		if err != nil {
-			return nil, fmt.Errorf("the case's network: %w", err)
-		}
-		b.net = n
-		ts.Defer(func() { n.Close() })
-	}
-	return b.net, nil
-}
+// network returns the case's network namespace: a graded case's runs all meet on its
+// loopback (a server left running in the background and the clients run after it), and no
+// other case's or the machine's. It goes with the case's user, and is lent again with it
+// (sandbox.UserPool.Net).
+func (b *caseBox) network() *sandbox.Net { return b.net }
 
 // inCaseNetwork runs f where the case's programs meet over the loopback: in the case's
 // network namespace when the case is graded (boxed), else in the harness's own.
 func inCaseNetwork(ts *testscript.TestScript, f func() error) error {
 	if box, _ := ts.Value(caseBoxKey{}).(*caseBox); box != nil {
-		n, err := box.network(ts)
-		if err != nil {
-			return err
-		}
-		return n.Do(f)
+		return box.network().Do(f)
 	}
 	return f()
 }
@@ -57,13 +43,9 @@ func FreePort(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s", usage("freeport"))
 	}
 	port := 0
-	err := inCaseNetwork(ts, func() error {
-		ln, err := tcp.Listen("127.0.0.1", 0)
-		if err != nil {
-			return err
-		}
-		port = ln.Port
-		return ln.Close()
+	err := inCaseNetwork(ts, func() (err error) {
+		port, err = tcp.FreePort("127.0.0.1")
+		return err
 	})
 	if err != nil {
 		ts.Fatalf("freeport: harness error: %v", err)

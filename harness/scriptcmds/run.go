@@ -38,8 +38,8 @@ import (
 //
 // A last argument `&` or `&NAME&` runs the program in the background, as testscript's exec
 // does: the command returns at once, and `await` (NAME, or all) waits for it and makes the
-// same checks. In a graded case, runs of the case meet on one loopback from the first
-// background run on (see caseNet).
+// same checks. In a graded case, the runs of the case meet on one loopback, the case's
+// (see network).
 func Run(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("run: use -status instead of '!'")
@@ -157,13 +157,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 		// Graded: the judge runs as root in the script's folder and starts the subject as
 		// the case's user in box/; the subject runs as that user in box/, with its inputs.
 		cfg.Box = &sandbox.Box{Keep: box.keep}
-		if background {
-			// A program in the background is there to be reached by the case's later runs.
-			if _, err := box.network(ts); err != nil {
-				ts.Fatalf("run: harness error: %v", err)
-			}
-		}
-		cfg.Box.Net = box.net
+		cfg.Box.Net = box.network()
 		cfg.GiveWorkDir = false
 		if box.group != nil {
 			cfg.Cgroup = box.group.ProcFiles()

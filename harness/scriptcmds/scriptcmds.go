@@ -34,6 +34,7 @@ import (
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/faults"
 	"gauntlet/harness/mockhub"
+	"gauntlet/harness/rawfile"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/suite"
 	"gauntlet/harness/transcript"
@@ -427,51 +428,32 @@ type markedProc struct {
 // entry). It reads each /proc/PID/environ with one buffer and no copy: it runs at the end
 // of nearly every case, over every process of the machine.
 func findMarked(marker []byte) []markedProc {
-	d, err := os.Open("/proc")
+	names, err := rawfile.Names("/proc")
 	if err != nil {
 		return nil
 	}
-	names, _ := d.Readdirnames(-1)
-	d.Close()
 	var out []markedProc
 	self := os.Getpid()
 	entry := append([]byte{0}, marker...) // the marker after another entry
-	buf := make([]byte, 64<<10)
+	buf := make([]byte, 0, 64<<10)
 	for _, name := range names {
 		pid, err := strconv.Atoi(name)
 		if err != nil || pid == self {
 			continue
 		}
 		// A zombie's environment reads empty, so zombies (already dead) are never counted.
-		env := readEnviron("/proc/"+name+"/environ", &buf)
+		env, err := rawfile.Read("/proc/"+name+"/environ", buf)
+		if err != nil {
+			continue
+		}
+		buf = env[:0] // grown, when the environment did not fit
 		if !bytes.HasPrefix(env, marker) && !bytes.Contains(env, entry) {
 			continue
 		}
-		comm, _ := os.ReadFile("/proc/" + name + "/comm")
+		comm, _ := rawfile.Read("/proc/"+name+"/comm", nil)
 		out = append(out, markedProc{pid: pid, comm: strings.TrimSpace(string(comm))})
 	}
 	return out
-}
-
-// readEnviron reads the file at path into *buf, growing it when the file does not fit, and
-// returns what it read (nothing when the process is gone or not readable).
-func readEnviron(path string, buf *[]byte) []byte {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return nil
-	}
-	defer syscall.Close(fd)
-	n := 0
-	for {
-		if n == len(*buf) {
-			*buf = append(*buf, make([]byte, len(*buf))...)
-		}
-		m, err := syscall.Read(fd, (*buf)[n:])
-		if err != nil || m <= 0 {
-			return (*buf)[:n]
-		}
-		n += m
-	}
 }
 
 // Transcript prints the conversation recorded in transcript files (JSON lines, e.g. written

@@ -53,6 +53,31 @@ func socket() (int, error) {
 	return syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
 }
 
+// FreePort returns a TCP port of host that no socket holds, for a server to be started
+// with: the kernel's choice for a bind to port 0 without SO_REUSEADDR, which passes over
+// every port that such a bind would be refused, those that a closed connection still holds
+// (TIME_WAIT) included, so that a server that binds it without SO_REUSEADDR is not
+// refused either. Another program may take it before the server does.
+func FreePort(host string) (int, error) {
+	addr, err := ParseHost(host)
+	if err != nil {
+		return 0, err
+	}
+	fd, err := socket()
+	if err != nil {
+		return 0, os.NewSyscallError("socket", err)
+	}
+	defer syscall.Close(fd)
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: addr}); err != nil {
+		return 0, os.NewSyscallError("bind", err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		return 0, os.NewSyscallError("getsockname", err)
+	}
+	return sa.(*syscall.SockaddrInet4).Port, nil
+}
+
 // Listener is a listening socket.
 type Listener struct {
 	f    *os.File
