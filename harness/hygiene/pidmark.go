@@ -3,6 +3,7 @@ package hygiene
 import (
 	"bytes"
 	"strconv"
+	"syscall"
 
 	"gauntlet/harness/rawfile"
 )
@@ -80,6 +81,90 @@ func (m PidMark) newSince(now PidMark) func(pid int) bool {
 		return func(pid int) bool { return pid > lo && pid <= hi }
 	}
 	return func(pid int) bool { return pid > lo || pid <= hi }
+}
+
+// newPids returns the pids the kernel may have allocated between m and now, when they are
+// known (see newSince) and at most limit of them; else ok is false.
+func (m PidMark) newPids(now PidMark, limit int) (pids []int, ok bool) {
+	if m.newSince(now) == nil {
+		return nil, false
+	}
+	pidMax, err := readIntFile(procRoot + "/sys/kernel/pid_max")
+	if err != nil {
+		return nil, false
+	}
+	lo, hi := m.last, now.last
+	spans := [][2]int{{lo + 1, hi}} // first and last pid of each span
+	if lo > hi {
+		spans = [][2]int{{lo + 1, pidMax - 1}, {1, hi}} // round the end of the cycle
+	}
+	n := 0
+	for _, s := range spans {
+		n += max(0, s[1]-s[0]+1)
+	}
+	if n > limit {
+		return nil, false
+	}
+	pids = make([]int, 0, n)
+	for _, s := range spans {
+		for pid := s[0]; pid <= s[1]; pid++ {
+			pids = append(pids, pid)
+		}
+	}
+	return pids, true
+}
+
+// probeLimit is the most pids UserSince looks up one by one; past it, listing /proc is
+// cheaper (a listing costs about what a hundred lookups of pids that are gone do).
+var probeLimit = 128
+
+// UserSince returns the live processes of user uid (as in Proc.UID) that may have started
+// since mark m. When few pids were allocated since, it looks each one up instead of
+// listing /proc: the cost follows what happened since the mark, not how many processes
+// the machine has. Threads, which have pids too, are left out.
+func UserSince(m PidMark, uid uint32) ([]Proc, error) {
+	now := MarkPids()
+	pids, ok := m.newPids(now, probeLimit)
+	if !ok {
+		names, err := pidNames()
+		if err != nil {
+			return nil, err
+		}
+		isNew := m.newSince(now)
+		return readPids(names, func(pid int, owner func() (uint32, bool)) bool {
+			if isNew != nil && !isNew(pid) {
+				return false
+			}
+			u, ok := owner()
+			return ok && u == uid
+		})
+	}
+	var procs []Proc
+	for _, pid := range pids {
+		var st syscall.Stat_t
+		// A thread's pid looks like a process's here: the lookup of /proc/TID works.
+		if syscall.Stat(procRoot+"/"+strconv.Itoa(pid), &st) != nil || st.Uid != uid || !leader(pid) {
+			continue
+		}
+		if p, err := ReadProc(pid); err == nil {
+			procs = append(procs, p)
+		}
+	}
+	return procs, nil
+}
+
+// leader says whether pid is the pid of a process (the leader of its thread group), not
+// of one of its other threads.
+func leader(pid int) bool {
+	var buf [2048]byte
+	status, err := rawfile.Read(procRoot+"/"+strconv.Itoa(pid)+"/status", buf[:0])
+	if err != nil {
+		return false
+	}
+	_, rest, ok := bytes.Cut(status, []byte("\nTgid:"))
+	line, _, _ := bytes.Cut(rest, []byte("\n"))
+	tgid, err := strconv.Atoi(string(bytes.TrimSpace(line)))
+	return ok && err == nil && tgid == pid
 }
 
 // ScanSince is Scan limited to the processes that may have started since mark m (every

@@ -3,7 +3,9 @@ package hygiene
 import (
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
+	"syscall"
 	"testing"
 )
 
@@ -90,5 +92,87 @@ func TestNewSince(t *testing.T) {
 		if tc.from.newSince(tc.to) != nil {
 			t.Errorf("%s: a range of new pids, want none (any pid may be new)", tc.name)
 		}
+	}
+}
+
+// UserSince finds the processes of a user started since a mark, by looking up each new pid
+// or, past probeLimit, by listing /proc: the same answer either way, threads left out.
+func TestUserSince(t *testing.T) {
+	m := MarkPids()
+	if !m.ok {
+		t.Skip("no ns_last_pid on this kernel")
+	}
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	// Threads of this process started since the mark: their pids are new, but they are no
+	// processes. Each goroutine holds a thread of its own; idle threads are used first, so
+	// several make sure of new ones.
+	tids, done := make(chan int), make(chan struct{})
+	defer close(done)
+	for range 8 {
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+			tids <- syscall.Gettid()
+			<-done
+		}()
+	}
+	var all, newTids []int
+	for range 8 {
+		all = append(all, <-tids)
+	}
+	isNew := m.newSince(MarkPids())
+	for _, tid := range all {
+		if isNew != nil && isNew(tid) {
+			newTids = append(newTids, tid)
+		}
+	}
+	if len(newTids) == 0 {
+		t.Fatal("no thread started since the mark")
+	}
+	defer func(limit int) { probeLimit = limit }(probeLimit)
+	for _, limit := range []int{probeLimit, 0} {
+		probeLimit = limit
+		procs, err := UserSince(m, uint32(os.Geteuid()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pids []int
+		for _, p := range procs {
+			pids = append(pids, p.Pid)
+		}
+		if !slices.Contains(pids, cmd.Process.Pid) || slices.Contains(pids, os.Getpid()) || slices.ContainsFunc(pids, func(pid int) bool { return slices.Contains(newTids, pid) }) {
+			t.Errorf("probe limit %d: %v, want the child %d, and neither the threads %v nor this process", limit, pids, cmd.Process.Pid, newTids)
+		}
+		if procs, _ := UserSince(m, 12345678); len(procs) != 0 {
+			t.Errorf("probe limit %d: a user with no process has %v", limit, procs)
+		}
+	}
+}
+
+// The new pids of a mark run round the end of the kernel's cycle when the later mark's last
+// pid is lower, and are not listed past the limit.
+func TestNewPids(t *testing.T) {
+	pidMax, err := readIntFile("/proc/sys/kernel/pid_max")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := PidMark{last: pidMax - 3, forks: 10, tasks: 50, ok: true}
+	now := PidMark{last: 2, forks: 14, tasks: 50, ok: true}
+	if pids, ok := m.newPids(now, 10); !ok || !slices.Equal(pids, []int{pidMax - 2, pidMax - 1, 1, 2}) {
+		t.Errorf("round the end: %v %v, want [%d %d 1 2]", pids, ok, pidMax-2, pidMax-1)
+	}
+	if _, ok := m.newPids(now, 3); ok {
+		t.Error("four new pids listed under a limit of three")
+	}
+	m.last, now.last = 100, 103
+	if pids, ok := m.newPids(now, 10); !ok || !slices.Equal(pids, []int{101, 102, 103}) {
+		t.Errorf("%v %v, want [101 102 103]", pids, ok)
+	}
+	now.forks = m.forks + uint64(pidMax) // the cycle may have gone round
+	if _, ok := m.newPids(now, 1<<30); ok {
+		t.Error("new pids listed when the cycle may have gone round")
 	}
 }

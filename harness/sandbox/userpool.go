@@ -121,16 +121,16 @@ func clearUser(uid int, mark hygiene.PidMark) (killed []hygiene.Proc, ok bool) {
 	}
 	seen := map[key]bool{}
 	for range 5 {
-		procs, err := hygiene.ScanSince(&mark, nil, nil)
+		// A sandbox user's process cannot change its effective user (no privilege, and
+		// no_new_privs keeps setuid files from giving one).
+		procs, err := hygiene.UserSince(mark, uint32(uid))
 		if err != nil {
 			return killed, false
 		}
 		found := 0
 		for _, pr := range procs {
 			k := key{pr.Pid, pr.Start}
-			// A sandbox user's process cannot change its effective user (no privilege, and
-			// no_new_privs keeps setuid files from giving one).
-			if pr.State == 'Z' || seen[k] || pr.UID != uint32(uid) {
+			if pr.State == 'Z' || seen[k] {
 				continue
 			}
 			signalProc(pr, syscall.SIGKILL)
