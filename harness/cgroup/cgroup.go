@@ -162,6 +162,16 @@ func New(name string, lim Limits) (*Group, error) {
 			return nil, fmt.Errorf("cgroup: %w", err)
 		}
 	}
+	if err := g.SetLimits(lim); err != nil {
+		g.Remove()
+		return nil, err
+	}
+	return g, nil
+}
+
+// SetLimits sets the group's totals. Lowering the memory total below what the group holds
+// fails when the kernel cannot reclaim enough.
+func (g *Group) SetLimits(lim Limits) error {
 	var err error
 	if g.v2 {
 		err = errors.Join(write(g.mem, "memory.max", lim.Memory), write(g.mem, "memory.swap.max", 0),
@@ -170,16 +180,21 @@ func New(name string, lim Limits) (*Group, error) {
 			err = nil // no swap accounting: memory.max alone
 		}
 	} else {
+		// With swap accounting, swap counts too (else swap would lift the limit). The
+		// memory and swap total may never be below the memory one: the order that keeps
+		// it so depends on whether the totals go up or down, so the memory one is tried
+		// again after.
+		memsw := write(g.mem, "memory.memsw.limit_in_bytes", lim.Memory)
 		err = errors.Join(write(g.mem, "memory.limit_in_bytes", lim.Memory),
 			write(g.pid, "pids.max", int64(lim.Processes)))
-		// With swap accounting, swap counts too (else swap would lift the limit).
-		write(g.mem, "memory.memsw.limit_in_bytes", lim.Memory)
+		if memsw != nil {
+			write(g.mem, "memory.memsw.limit_in_bytes", lim.Memory)
+		}
 	}
 	if err != nil {
-		g.Remove()
-		return nil, fmt.Errorf("cgroup: %w", err)
+		return fmt.Errorf("cgroup: %w", err)
 	}
-	return g, nil
+	return nil
 }
 
 func write(dir, file string, n int64) error {
@@ -246,6 +261,32 @@ func keyed(file, key string) int {
 	return 0
 }
 
+// Kill kills whatever is in the group, and says whether it emptied it. The group stays,
+// for the next case of the same user (a group made again costs the kernel more than the
+// case's own work in a trivial case).
+func (g *Group) Kill() bool {
+	empty := true
+	for _, d := range g.dirs() {
+		empty = kill(d) && empty
+	}
+	return empty
+}
+
+// kill kills the members of the group at dir until there are none, for at most 200 ms.
+func kill(dir string) bool {
+	for try := 0; try < 100; try++ {
+		pids := members(dir)
+		if len(pids) == 0 {
+			return true
+		}
+		for _, p := range pids {
+			syscall.Kill(p, syscall.SIGKILL)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	return len(members(dir)) == 0
+}
+
 // Remove kills whatever is still in the group and removes it.
 func (g *Group) Remove() error {
 	var errs []error
@@ -254,16 +295,7 @@ func (g *Group) Remove() error {
 			continue
 		}
 		// A group can only be removed once empty; its processes are killed first.
-		for try := 0; try < 100; try++ {
-			pids := members(d)
-			if len(pids) == 0 {
-				break
-			}
-			for _, p := range pids {
-				syscall.Kill(p, syscall.SIGKILL)
-			}
-			time.Sleep(2 * time.Millisecond)
-		}
+		kill(d)
 		if err := os.Remove(d); err != nil {
 			errs = append(errs, err)
 		}

@@ -83,6 +83,36 @@ func TestHostileMemoryTotal(t *testing.T) {
 	}
 }
 
+// A case's cgroup goes with its user to the user's next case (scriptcmds' caseGroup): a
+// case that ran into the memory total, then one that did not, each with the same user and
+// group, get each their own verdict.
+func TestCaseTotalsAreEachCasesOwn(t *testing.T) {
+	buildtest.Long(t)
+	if err := cgroup.Problem(); err != nil {
+		t.Skipf("no cgroups here (%v): the case totals are not available, as the grader says", err)
+	}
+	player := "#!/bin/sh\nif [ \"$1\" = hog ]; then for i in 1 2 3 4; do head -c 100000000 /dev/zero | tail -c 90000000 >/dev/null & done; wait; fi\nexit 0\n"
+	subj, opt := boxedSetup(t, player)
+	opt.Limits.CaseMemory = 128 << 20
+	opt.Timeout = 20e9
+	opt.Jobs = 1
+	files := fstest.MapFS{
+		"toy/a.txtar": {Data: []byte(header("player/basics") + "run $PLAYER hog\n")},
+		"toy/b.txtar": {Data: []byte(header("player/basics") + "run $PLAYER calm\n")},
+	}
+	cases, err := LoadCases(files, "toy", toy.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := Run(toy, cases, subj, opt)
+	if len(outs) != 2 || outs[0].Verdict != Limit || outs[1].Verdict != Pass {
+		for _, o := range outs {
+			t.Logf("%s: %s (%s)", o.Case.ID, o.Verdict, o.Detail)
+		}
+		t.Fatalf("want %s, then %s", Limit, Pass)
+	}
+}
+
 // What a subject leaves in /tmp, /dev/shm and SysV IPC is gone with its box, and the
 // machine's own are untouched.
 func TestHostileLeftoversGone(t *testing.T) {

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"io"
 	"os"
 	"sync"
 	"syscall"
@@ -16,7 +17,9 @@ import (
 type UserPool struct {
 	mu   sync.Mutex
 	idle []*Lease
-	nets map[*Lease]*Net // the network namespace that goes with a user (Net)
+	// kept is what goes with each user and is lent again with it (Keep): its network
+	// namespace (Net), a case's cgroup. It is closed when the user is released.
+	kept map[*Lease]map[any]io.Closer
 }
 
 // CaseUsers lends the sandbox users of this process's graded cases: a case borrows one for
@@ -54,11 +57,11 @@ func (p *UserPool) Return(l *Lease, mark hygiene.PidMark) {
 	reapAdopted(killed)
 	if !ok {
 		p.mu.Lock()
-		n := p.nets[l]
-		delete(p.nets, l)
+		kept := p.kept[l]
+		delete(p.kept, l)
 		p.mu.Unlock()
-		if n != nil {
-			n.Close()
+		for _, c := range kept {
+			c.Close()
 		}
 		l.Release()
 		return
@@ -73,10 +76,10 @@ func (p *UserPool) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, l := range p.idle {
-		if n := p.nets[l]; n != nil {
-			n.Close()
-			delete(p.nets, l)
+		for _, c := range p.kept[l] {
+			c.Close()
 		}
+		delete(p.kept, l)
 		l.Release()
 	}
 	p.idle = nil
@@ -95,18 +98,49 @@ func (p *UserPool) Close() {
 func (p *UserPool) Net(l *Lease) (*Net, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if n := p.nets[l]; n != nil {
+	if n, ok := p.kept[l][netKey{}].(*Net); ok {
 		return n, nil
 	}
 	n, err := NewNet()
 	if err != nil {
 		return nil, err
 	}
-	if p.nets == nil {
-		p.nets = map[*Lease]*Net{}
-	}
-	p.nets[l] = n
+	p.keepLocked(l, netKey{}, n)
 	return n, nil
+}
+
+type netKey struct{}
+
+// Kept returns what Keep keeps with user l under key, or nil.
+func (p *UserPool) Kept(l *Lease, key any) io.Closer {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.kept[l][key]
+}
+
+// Keep keeps c with borrowed user l under key (a value of a type of the caller's own): it
+// is lent again with the user, and closed when the pool releases the user (Close, or a
+// user whose processes could not all be killed). What is kept must hold nothing of one
+// borrower that the next could see: the caller empties it at its borrower's end. A nil c
+// forgets what was kept under key, unclosed.
+func (p *UserPool) Keep(l *Lease, key any, c io.Closer) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c == nil {
+		delete(p.kept[l], key)
+		return
+	}
+	p.keepLocked(l, key, c)
+}
+
+func (p *UserPool) keepLocked(l *Lease, key any, c io.Closer) {
+	if p.kept == nil {
+		p.kept = map[*Lease]map[any]io.Closer{}
+	}
+	if p.kept[l] == nil {
+		p.kept[l] = map[any]io.Closer{}
+	}
+	p.kept[l][key] = c
 }
 
 // clearUser kills every live process of user uid started since mark, and says whether a

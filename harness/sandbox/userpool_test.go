@@ -129,3 +129,38 @@ func TestUserPoolLendsANetWithEachUser(t *testing.T) {
 	pool.Return(u, mark)
 	pool.Return(users[1], marks[1])
 }
+
+// closeCounter counts its closings.
+type closeCounter struct{ n int }
+
+func (c *closeCounter) Close() error { c.n++; return nil }
+
+// What is kept with a user comes back with it, and is closed once, when the pool releases
+// the user; what is forgotten is not closed.
+func TestUserPoolKeepsWithTheUser(t *testing.T) {
+	boxOrSkip(t)
+	var pool sandbox.UserPool
+	type key struct{}
+	type other struct{}
+	u, mark, err := pool.Borrow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, forgotten := &closeCounter{}, &closeCounter{}
+	pool.Keep(u, key{}, kept)
+	pool.Keep(u, other{}, forgotten)
+	pool.Keep(u, other{}, nil)
+	pool.Return(u, mark)
+	again, mark, err := pool.Borrow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again != u || pool.Kept(again, key{}) != kept || pool.Kept(again, other{}) != nil {
+		t.Errorf("lent again: uid %d with %v and %v, want uid %d with what was kept only", again.UID(), pool.Kept(again, key{}), pool.Kept(again, other{}), u.UID())
+	}
+	pool.Return(again, mark)
+	pool.Close()
+	if kept.n != 1 || forgotten.n != 0 {
+		t.Errorf("after Close: closed %d and %d times, want 1 and 0", kept.n, forgotten.n)
+	}
+}

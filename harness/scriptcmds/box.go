@@ -90,13 +90,20 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 	}
 	env.Defer(func() { unix.Unmount(b.box, unix.MNT_DETACH) })
 	if cgroup.Problem() == nil {
-		g, err := cgroup.New("gauntlet-case-"+filepath.Base(top)+"-"+strconv.Itoa(lease.UID()),
+		g, err := caseGroup(lease, "gauntlet-case-"+filepath.Base(top)+"-"+strconv.Itoa(lease.UID()),
 			cgroup.Limits{Memory: limits.CaseMemory, Processes: limits.Processes})
 		if err != nil {
 			return nil, err
 		}
-		b.group = g
-		env.Defer(func() { g.Remove() })
+		b.group, b.seen = g.Group, g.Events()
+		env.Defer(func() {
+			if !g.Kill() {
+				// Something of the case would outlive it there: the group goes (the
+				// kernel refuses to remove a group with members), and the user with it.
+				sandbox.CaseUsers.Keep(lease, caseGroupKey{}, nil)
+				g.Remove()
+			}
+		})
 	}
 	b.keep = []string{top}
 	for _, kv := range env.Vars {
@@ -105,6 +112,47 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 		}
 	}
 	return b, nil
+}
+
+// caseGroupKey keeps a case's cgroup with its user (sandbox.UserPool.Keep).
+type caseGroupKey struct{}
+
+// keptGroup is a case's cgroup, kept with the case's user for its next case: a group
+// made and removed per case was a tenth of a boxed trivial case's CPU, and the kernel's
+// work to free it comes after. Its totals are set again for each case that asks for
+// others; its counters go on, so a case reads them against what they were at its start
+// (caseBox.seen). The group is emptied at each case's end, and the user comes back only
+// once every process of it is killed; what a case leaves charged to the group is page
+// cache the kernel reclaims before any total is reached.
+type keptGroup struct {
+	*cgroup.Group
+	limits cgroup.Limits
+}
+
+func (g *keptGroup) Close() error { return g.Remove() }
+
+// caseGroup returns the cgroup kept with the case's user (a new one named name, the first
+// time), with the given totals.
+func caseGroup(lease *sandbox.Lease, name string, lim cgroup.Limits) (*keptGroup, error) {
+	if g, ok := sandbox.CaseUsers.Kept(lease, caseGroupKey{}).(*keptGroup); ok {
+		if g.limits == lim {
+			return g, nil
+		}
+		if err := g.SetLimits(lim); err == nil {
+			g.limits = lim
+			return g, nil
+		}
+		// The group holds more than the new total allows: a new group.
+		sandbox.CaseUsers.Keep(lease, caseGroupKey{}, nil)
+		g.Remove()
+	}
+	g, err := cgroup.New(name, lim)
+	if err != nil {
+		return nil, err
+	}
+	kg := &keptGroup{Group: g, limits: lim}
+	sandbox.CaseUsers.Keep(lease, caseGroupKey{}, kg)
+	return kg, nil
 }
 
 // dirs maps the script's current folder, inside WORK, to the subject's: the same place
