@@ -83,6 +83,12 @@ func (m PidMark) newSince(now PidMark) func(pid int) bool {
 	return func(pid int) bool { return pid > lo || pid <= hi }
 }
 
+// NewSince returns a test of whether a pid may have been allocated since mark m, taken
+// now: every process started since m has a pid it accepts (processes listed before the
+// call included). It returns nil when that cannot be told (the kernel's cycle of pids may
+// have gone round, or a mark could not be read): then any pid may be new.
+func (m PidMark) NewSince() func(pid int) bool { return m.newSince(MarkPids()) }
+
 // newPids returns the pids the kernel may have allocated between m and now, when they are
 // known (see newSince) and at most limit of them; else ok is false.
 func (m PidMark) newPids(now PidMark, limit int) (pids []int, ok bool) {
@@ -170,25 +176,31 @@ func leader(pid int) bool {
 // ScanSince is Scan limited to the processes that may have started since mark m (every
 // one, when that cannot be told; none, when m is nil), the pids keepPid accepts, and the
 // processes whose owner keepOwner accepts (as in Proc.UID; each owner costs a stat of
-// /proc/PID). keepPid and keepOwner may be nil.
-func ScanSince(m *PidMark, keepPid func(pid int) bool, keepOwner func(uid uint32) bool) ([]Proc, error) {
+// /proc/PID) among those that may have started since mark ownersSince (nil: among all).
+// keepPid and keepOwner may be nil.
+func ScanSince(m *PidMark, keepPid func(pid int) bool, keepOwner func(uid uint32) bool, ownersSince *PidMark) ([]Proc, error) {
 	names, err := pidNames()
 	if err != nil {
 		return nil, err
 	}
-	isNew := func(int) bool { return false }
-	if m != nil {
-		// Marked after the listing: every process listed that started since m has a pid
-		// allocated before now.
-		if isNew = m.newSince(MarkPids()); isNew == nil {
-			isNew = func(int) bool { return true }
+	// Marked after the listing: every process listed that started since a mark has a pid
+	// allocated before now.
+	now := MarkPids()
+	since := func(m *PidMark, none bool) func(int) bool {
+		if m == nil {
+			return func(int) bool { return !none }
 		}
+		if isNew := m.newSince(now); isNew != nil {
+			return isNew
+		}
+		return func(int) bool { return true }
 	}
+	isNew, ownerMayKeep := since(m, true), since(ownersSince, false)
 	return readPids(names, func(pid int, owner func() (uint32, bool)) bool {
 		if isNew(pid) || keepPid != nil && keepPid(pid) {
 			return true
 		}
-		if keepOwner == nil {
+		if keepOwner == nil || !ownerMayKeep(pid) {
 			return false
 		}
 		uid, ok := owner()

@@ -33,17 +33,21 @@ func TestScanSince(t *testing.T) {
 		return pids
 	}
 	child, self := cmd.Process.Pid, os.Getpid()
-	got := pidsOf(ScanSince(&m, nil, nil))
+	got := pidsOf(ScanSince(&m, nil, nil, nil))
 	if !slices.Contains(got, child) || slices.Contains(got, self) || slices.Contains(got, 1) {
 		t.Errorf("since the mark: %v, want the child %d and neither this process %d nor init", got, child, self)
 	}
-	got = pidsOf(ScanSince(nil, func(pid int) bool { return pid == self }, nil))
+	got = pidsOf(ScanSince(nil, func(pid int) bool { return pid == self }, nil, nil))
 	if !slices.Equal(got, []int{self}) {
 		t.Errorf("no mark, this pid asked for: %v, want [%d]", got, self)
 	}
-	got = pidsOf(ScanSince(nil, nil, func(uid uint32) bool { return uid == uint32(os.Geteuid()) }))
+	got = pidsOf(ScanSince(nil, nil, func(uid uint32) bool { return uid == uint32(os.Geteuid()) }, nil))
 	if !slices.Contains(got, child) || !slices.Contains(got, self) {
 		t.Errorf("no mark, this user's: %v, want the child %d and this process %d", got, child, self)
+	}
+	got = pidsOf(ScanSince(nil, nil, func(uid uint32) bool { return uid == uint32(os.Geteuid()) }, &m))
+	if !slices.Contains(got, child) || slices.Contains(got, self) {
+		t.Errorf("no mark, this user's since the mark: %v, want the child %d and not this process %d", got, child, self)
 	}
 	// A mark from a whole cycle of forks ago: any pid may be new.
 	max, err := readIntFile("/proc/sys/kernel/pid_max")
@@ -52,7 +56,7 @@ func TestScanSince(t *testing.T) {
 	}
 	old := m
 	old.forks -= uint64(max) / 2
-	got = pidsOf(ScanSince(&old, nil, nil))
+	got = pidsOf(ScanSince(&old, nil, nil, nil))
 	if !slices.Contains(got, 1) || !slices.Contains(got, self) {
 		t.Errorf("since a mark a cycle ago: %v, want every process", got)
 	}

@@ -189,7 +189,8 @@ func (t *tracker) scanRuns() ([]hygiene.Proc, error) {
 	t.mu.Lock()
 	uids := map[uint32]bool{}
 	pids := map[int]bool{}
-	var since *hygiene.PidMark // the oldest run's that may own any process
+	var since *hygiene.PidMark  // the oldest run's that may own any process
+	var oldest *hygiene.PidMark // the oldest run's of all
 	for r := range t.runs {
 		switch {
 		case r.uid >= 0:
@@ -198,6 +199,9 @@ func (t *tracker) scanRuns() ([]hygiene.Proc, error) {
 			uids[uint32(r.delegate)] = true
 		case since == nil || r.from.Before(*since):
 			since = &r.from
+		}
+		if oldest == nil || r.from.Before(*oldest) {
+			oldest = &r.from
 		}
 		for pid := range r.roots {
 			pids[pid] = true
@@ -212,7 +216,11 @@ func (t *tracker) scanRuns() ([]hygiene.Proc, error) {
 	if len(uids) > 0 {
 		keepOwner = func(uid uint32) bool { return uids[uid] }
 	}
-	return hygiene.ScanSince(since, keepPid, keepOwner)
+	// A process of a run's user (or delegate) started after the oldest live run began: a
+	// user that comes back to a pool, or to a case's later run, has none of an earlier run
+	// left (the last of its runs to finish, and the pool, kill every one since the first
+	// began: clearUser), so the owners of older processes need no look.
+	return hygiene.ScanSince(since, keepPid, keepOwner, oldest)
 }
 
 // sweep scans /proc once and updates every run (or only r, when r is not nil). It returns

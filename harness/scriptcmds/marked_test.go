@@ -4,12 +4,23 @@ import (
 	"os/exec"
 	"slices"
 	"testing"
+
+	"gauntlet/harness/hygiene"
 )
 
 // findMarked finds the processes whose environment holds the marker as a whole entry,
-// first or after another, and not one whose variable only ends with the marker's.
+// first or after another, and not one whose variable only ends with the marker's; of those
+// started since the mark it is given (every one, with no mark).
 func TestFindMarked(t *testing.T) {
 	marker := MarkerVar + "=" + "0123456789abcdef"
+	early := exec.Command("sleep", "30")
+	early.Env = []string{marker}
+	if err := early.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer early.Wait()
+	defer early.Process.Kill()
+	mark := hygiene.MarkPids()
 	envs := map[string][]string{
 		"first":  {marker, "A=1"},
 		"middle": {"A=1", marker, "B=2"},
@@ -27,26 +38,33 @@ func TestFindMarked(t *testing.T) {
 		defer cmd.Process.Kill()
 		pids[cmd.Process.Pid] = name
 	}
-	var found []string
-	for _, p := range findMarked([]byte(marker + "\x00")) {
-		if name, ok := pids[p.pid]; ok {
-			found = append(found, name)
-			if p.comm != "sleep" {
-				t.Errorf("%s: command %q, want sleep", name, p.comm)
+	pids[early.Process.Pid] = "early"
+	for _, tc := range []struct {
+		mark hygiene.PidMark
+		want []string
+	}{{mark, []string{"first", "middle"}}, {hygiene.PidMark{}, []string{"early", "first", "middle"}}} {
+		var found []string
+		for _, p := range findMarked([]byte(marker+"\x00"), tc.mark) {
+			if name, ok := pids[p.pid]; ok {
+				found = append(found, name)
+				if p.comm != "sleep" {
+					t.Errorf("%s: command %q, want sleep", name, p.comm)
+				}
 			}
 		}
-	}
-	slices.Sort(found)
-	if want := []string{"first", "middle"}; !slices.Equal(found, want) {
-		t.Errorf("found %v, want %v", found, want)
+		slices.Sort(found)
+		if !slices.Equal(found, tc.want) {
+			t.Errorf("found %v, want %v", found, tc.want)
+		}
 	}
 }
 
-// BenchmarkFindMarked is one search of every process of the machine, as noprocs makes at
-// the end of nearly every case.
+// BenchmarkFindMarked is one search of every process of the machine, as noprocs made at
+// the end of nearly every case before it had the case's pid mark (it now reads only the
+// processes started since the case began).
 func BenchmarkFindMarked(b *testing.B) {
 	marker := []byte(MarkerVar + "=0123456789abcdef\x00")
 	for b.Loop() {
-		findMarked(marker)
+		findMarked(marker, hygiene.PidMark{})
 	}
 }

@@ -33,6 +33,7 @@ import (
 
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/faults"
+	"gauntlet/harness/hygiene"
 	"gauntlet/harness/mockhub"
 	"gauntlet/harness/rawfile"
 	"gauntlet/harness/sandbox"
@@ -80,6 +81,8 @@ type envNames struct{}
 // Setup prepares a script's environment for these commands: the case marker, and a bin
 // directory at the front of PATH for mkplayer's wrappers. Call it from testscript.Params.Setup.
 func Setup(env *testscript.Env) error {
+	// Every process the script starts has a pid allocated after this mark (noprocs).
+	env.Values[caseMarkKey{}] = hygiene.MarkPids()
 	id := make([]byte, 8)
 	rand.Read(id)
 	bin := filepath.Join(env.WorkDir, ".bin")
@@ -390,11 +393,12 @@ func NoProcs(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s", usage("noprocs"))
 	}
 	marker := []byte(MarkerVar + "=" + ts.Getenv(MarkerVar) + "\x00")
+	mark, _ := ts.Value(caseMarkKey{}).(hygiene.PidMark)
 	var left []markedProc
 	// Processes that were just killed may take a moment to disappear.
 	for try := 0; try < 50; try++ {
 		left = nil
-		for _, p := range findMarked(marker) {
+		for _, p := range findMarked(marker, mark) {
 			if allowed[p.comm] {
 				syscall.Kill(p.pid, syscall.SIGKILL)
 				continue
@@ -424,21 +428,25 @@ type markedProc struct {
 	comm string
 }
 
+// caseMarkKey holds the pid mark taken as the script began (hygiene.PidMark).
+type caseMarkKey struct{}
+
 // findMarked returns the processes whose environment holds marker (a whole "NAME=VALUE\x00"
-// entry). It reads each /proc/PID/environ with one buffer and no copy: it runs at the end
-// of nearly every case, over every process of the machine.
-func findMarked(marker []byte) []markedProc {
+// entry), of those started since mark: only their environment is read (every process's,
+// when the mark cannot tell). It reads each /proc/PID/environ with one buffer and no copy.
+func findMarked(marker []byte, mark hygiene.PidMark) []markedProc {
 	names, err := rawfile.Names("/proc")
 	if err != nil {
 		return nil
 	}
+	isNew := mark.NewSince() // after the listing, so that it covers every process listed
 	var out []markedProc
 	self := os.Getpid()
 	entry := append([]byte{0}, marker...) // the marker after another entry
 	buf := make([]byte, 0, 64<<10)
 	for _, name := range names {
 		pid, err := strconv.Atoi(name)
-		if err != nil || pid == self {
+		if err != nil || pid == self || isNew != nil && !isNew(pid) {
 			continue
 		}
 		// A zombie's environment reads empty, so zombies (already dead) are never counted.
