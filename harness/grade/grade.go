@@ -277,6 +277,14 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 			jobs = append(jobs, job{c, p, k == 0, len(jobs)})
 		}
 	}
+	// The cases' folders: in a tmpfs of the grade's own where the grader may mount one.
+	casesDir := opt.Scratch
+	if opt.Scratch != "" && os.Geteuid() == 0 {
+		if dir, release, err := sandbox.MemoryFolder(opt.Scratch, "cases-"); err == nil {
+			casesDir = dir
+			defer release()
+		}
+	}
 	out := make([]Outcome, len(jobs))
 	ran := make([]bool, len(jobs))
 	// Busy cases take one of -j slots; cases that mostly wait (Case.Waits) take one of
@@ -317,7 +325,7 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 					o = Outcome{Case: j.c, Pairing: j.p, Verdict: HarnessError,
 						Detail: "no box for the subject (refused; -unsafe grades without it): " + boxErr.Error()}
 				} else {
-					o, dir = runCase(g, j.c, j.p, subj, opt)
+					o, dir = runCase(casesDir, g, j.c, j.p, subj, opt)
 				}
 				o.Counted = j.counted
 				out[j.slot] = o
@@ -354,10 +362,10 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	return done
 }
 
-// runCase runs one case in a pairing in a folder of its own under opt.Scratch and returns
-// its outcome and that folder, for the caller to remove ("" when none was made).
-func runCase(g Game, c *Case, p Pairing, subj Subject, opt Options) (Outcome, string) {
-	dir, err := os.MkdirTemp(opt.Scratch, "case-")
+// runCase runs one case in a pairing in a folder of its own under parent and returns its
+// outcome and that folder, for the caller to remove ("" when none was made).
+func runCase(parent string, g Game, c *Case, p Pairing, subj Subject, opt Options) (Outcome, string) {
+	dir, err := os.MkdirTemp(parent, "case-")
 	if err != nil {
 		return Outcome{Case: c, Pairing: p, Verdict: HarnessError, Detail: err.Error()}, ""
 	}

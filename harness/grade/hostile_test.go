@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -302,7 +303,12 @@ func TestHostileHidingLeftover(t *testing.T) {
 // network namespace, and not the grader's. That another case at the same time never shares
 // it is sandbox's TestUserPoolLendsANetWithEachUser.
 func TestCaseRunsShareTheCaseNetwork(t *testing.T) {
-	own, err := os.Readlink("/proc/self/ns/net")
+	// The grader's namespace is its threads' (the first thread's, which /proc/self names,
+	// may not be: a goroutine that runs in a case's namespace on it and cannot go back
+	// wedges it there).
+	runtime.LockOSThread()
+	own, err := os.Readlink("/proc/thread-self/ns/net")
+	runtime.UnlockOSThread()
 	if err != nil {
 		t.Fatal(err)
 	}

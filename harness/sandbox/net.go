@@ -25,40 +25,28 @@ type Net struct {
 }
 
 // NewNet makes a network namespace for runs to share. No goroutine of the harness ever
-// runs in it but those of Net.Do, on threads of their own.
+// runs in it but those of Net.Do, on a thread of their own while they do (inThreadNet).
 func NewNet() (*Net, error) {
-	type made struct {
-		fd  int
-		err error
-	}
-	ch := make(chan made, 1)
-	go func() {
-		// The thread is never unlocked: it leaves the process with this goroutine, and
-		// nothing else of the harness ever runs in the namespace.
-		runtime.LockOSThread()
-		if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
-			ch <- made{-1, fmt.Errorf("new network namespace: %w", err)}
-			return
-		}
+	fd := -1
+	err := inThreadNet(func() error { return unix.Unshare(unix.CLONE_NEWNET) }, func() error {
 		if err := execrole.LoopbackUp(); err != nil {
-			ch <- made{-1, fmt.Errorf("loopback: %w", err)}
-			return
+			return fmt.Errorf("loopback: %w", err)
 		}
-		fd, err := unix.Open("/proc/thread-self/ns/net", unix.O_RDONLY|unix.O_CLOEXEC, 0)
-		ch <- made{fd, err}
-	}()
-	m := <-ch
-	if m.err != nil {
-		return nil, m.err
+		var err error
+		fd, err = unix.Open("/proc/thread-self/ns/net", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("new network namespace: %w", err)
 	}
-	return &Net{fd: m.fd, path: "/proc/" + strconv.Itoa(os.Getpid()) + "/fd/" + strconv.Itoa(m.fd)}, nil
+	return &Net{fd: fd, path: "/proc/" + strconv.Itoa(os.Getpid()) + "/fd/" + strconv.Itoa(fd)}, nil
 }
 
 // ErrNetClosed is Do's error on a closed Net.
 var ErrNetClosed = errors.New("sandbox: the shared network namespace is closed")
 
 // Do runs f on a thread of its own inside the namespace (a socket f opens belongs to it)
-// and returns its error. The thread is thrown away afterwards.
+// and returns its error.
 func (n *Net) Do(f func() error) error {
 	n.mu.Lock()
 	fd := -1
@@ -74,16 +62,44 @@ func (n *Net) Do(f func() error) error {
 	if fd < 0 {
 		return ErrNetClosed
 	}
-	ch := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: see NewNet
+	return inThreadNet(func() error {
 		err := unix.Setns(fd, unix.CLONE_NEWNET)
 		unix.Close(fd)
 		if err != nil {
-			ch <- fmt.Errorf("join the shared network namespace: %w", err)
+			return fmt.Errorf("join the shared network namespace: %w", err)
+		}
+		return nil
+	}, f)
+}
+
+// inThreadNet runs f on a thread of its own that enter moved into another network
+// namespace, then takes the thread back to the harness's namespace and lets other
+// goroutines have it again. A thread that cannot be taken back is never let go: it leaves
+// the process with the goroutine (or, the process's first thread, stays wedged), so that
+// nothing else of the harness ever runs in another namespace. Before, every thread was
+// thrown away; the first thread then stayed in a case's namespace whenever the runtime
+// ran the goroutine there, and /proc/self/ns/net (the first thread's) named that one.
+func inThreadNet(enter, f func() error) error {
+	ch := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		home, err := unix.Open("/proc/thread-self/ns/net", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			runtime.UnlockOSThread()
+			ch <- err
 			return
 		}
-		ch <- f()
+		defer unix.Close(home)
+		if err := enter(); err != nil {
+			// The namespace may have changed all the same: the thread goes, locked.
+			ch <- err
+			return
+		}
+		err = f()
+		if unix.Setns(home, unix.CLONE_NEWNET) == nil {
+			runtime.UnlockOSThread()
+		}
+		ch <- err
 	}()
 	return <-ch
 }

@@ -6,9 +6,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -161,5 +163,50 @@ func TestProgramThatStaysJoinsTheNetWithEveryThread(t *testing.T) {
 	}
 	if threads < 2 || nets != want {
 		t.Errorf("the program's %d threads are in %s, want all in the shared %s", threads, nets, want)
+	}
+}
+
+// No thread of the harness stays in a shared namespace once NewNet and Net.Do are done:
+// each goes back to the harness's namespace, the process's first thread included (which
+// /proc/self names).
+func TestNetLeavesNoThreadInIt(t *testing.T) {
+	boxOrSkip(t)
+	home := func(path string) string {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		ns, err := os.Readlink(path)
+		if err != nil {
+			t.Error(err) // not Fatal: some calls are on goroutines of their own
+		}
+		return ns
+	}
+	want := home("/proc/thread-self/ns/net")
+	for range 20 {
+		n, err := sandbox.NewNet()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := n.Do(func() error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		n.Close()
+	}
+	if got := home("/proc/self/ns/net"); got != want {
+		t.Errorf("the first thread is in %s, want %s", got, want)
+	}
+	var wg sync.WaitGroup
+	got := make([]string, 32)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = home("/proc/thread-self/ns/net")
+		}()
+	}
+	wg.Wait()
+	for _, ns := range got {
+		if ns != want {
+			t.Errorf("a thread of the harness is in %s, want %s", ns, want)
+		}
 	}
 }

@@ -90,3 +90,26 @@ func checkAncestors(dir string) error {
 		}
 	}
 }
+
+// MemoryFolder makes a folder named prefix* under parent (a scratch folder of MakeScratch)
+// with a tmpfs of its own mounted on it, searchable by others (0711), and returns how to
+// unmount and remove it. The grader keeps its cases' folders there: making and removing a
+// case's few folders on a disk's file system (ext4) cost the kernel about 0.7 ms of CPU a
+// case, a seventh of a boxed trivial case. Only root may mount it; the mount is the
+// machine's (the grader has no mount namespace of its own), so a grader killed before its
+// end leaves it mounted, holding the cases then under way, until the machine restarts or
+// root unmounts it.
+func MemoryFolder(parent, prefix string) (dir string, release func(), err error) {
+	dir, err = os.MkdirTemp(parent, prefix)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, "mode=0711"); err != nil {
+		os.Remove(dir)
+		return "", nil, fmt.Errorf("a tmpfs on %s: %w", dir, err)
+	}
+	return dir, func() {
+		syscall.Unmount(dir, syscall.MNT_DETACH)
+		os.Remove(dir)
+	}, nil
+}
