@@ -94,10 +94,8 @@ func TestUserPoolLendsANetWithEachUser(t *testing.T) {
 		}
 		return strings.TrimSpace(string(res.Procs[0].Stdout))
 	}
-	var users []*sandbox.Lease
-	var marks []hygiene.PidMark
-	var names []string
-	for range 2 {
+	borrow := func() (*sandbox.Lease, hygiene.PidMark, *sandbox.Net) {
+		t.Helper()
 		u, mark, err := pool.Borrow()
 		if err != nil {
 			t.Fatal(err)
@@ -109,20 +107,20 @@ func TestUserPoolLendsANetWithEachUser(t *testing.T) {
 		if again, _ := pool.Net(u); again != n {
 			t.Error("a user's net changed while it was lent")
 		}
+		return u, mark, n
+	}
+	var users []*sandbox.Lease
+	var marks []hygiene.PidMark
+	var names []string
+	for range 2 {
+		u, mark, n := borrow()
 		users, marks, names = append(users, u), append(marks, mark), append(names, netOf(n))
 	}
 	if !strings.HasPrefix(names[0], "net:[") || names[0] == names[1] {
 		t.Errorf("two users lent at once: networks %q and %q, want two", names[0], names[1])
 	}
 	pool.Return(users[0], marks[0])
-	u, mark, err := pool.Borrow()
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := pool.Net(u)
-	if err != nil {
-		t.Fatal(err)
-	}
+	u, mark, n := borrow()
 	if u != users[0] || netOf(n) != names[0] {
 		t.Errorf("a user lent again: uid %d in %s, want uid %d in %s", u.UID(), netOf(n), users[0].UID(), names[0])
 	}
