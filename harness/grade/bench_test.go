@@ -13,10 +13,16 @@ import (
 	"gauntlet/harness/execfile"
 )
 
-// benchCase grades one trivial case (a player that answers one line) again and again:
-// the bare cost of a case run, with or without the box of a graded submission.
+// benchCase grades a trivial case (a player that answers one line) b.N times over, in one
+// grade of b.N cases at -j 1: the cost of a case run in a grade, with or without the box of
+// a graded submission. A grade's own costs (the tmpfs of its cases' folders, the box's
+// probe) are shared by its cases, as in a real grade.
 func benchCase(b *testing.B, boxed bool) {
-	cases, err := LoadCases(fstest.MapFS{"toy/c.txtar": {Data: []byte(header("player/basics") + "run $PLAYER\nstdout '^\\^echo $'\n")}}, "toy", toy.ProgramVars())
+	files := fstest.MapFS{}
+	for i := range b.N {
+		files[fmt.Sprintf("toy/c%06d.txtar", i)] = &fstest.MapFile{Data: []byte(header("player/basics") + "run $PLAYER\nstdout '^\\^echo $'\n")}
+	}
+	cases, err := LoadCases(files, "toy", toy.ProgramVars())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -28,14 +34,20 @@ func benchCase(b *testing.B, boxed bool) {
 		subj, opt = setup(b, refPlayer)
 	}
 	opt.Jobs = 1
+	b.ResetTimer()
 	before := cpuTime()
-	for b.Loop() {
-		if outs := Run(toy, cases, subj, opt); len(outs) != 1 || outs[0].Verdict != Pass {
-			b.Fatalf("%+v", outs)
-		}
-	}
+	outs := Run(toy, cases, subj, opt)
 	// CPU of the grader and of every process the cases started, per case run.
 	b.ReportMetric(float64((cpuTime()-before).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	b.StopTimer()
+	if len(outs) != b.N {
+		b.Fatalf("%d outcomes for %d cases", len(outs), b.N)
+	}
+	for _, o := range outs {
+		if o.Verdict != Pass {
+			b.Fatalf("%+v", o)
+		}
+	}
 }
 
 // cpuTime is the CPU this process and its reaped children used so far.

@@ -16,36 +16,38 @@ import (
 // (which all started after the run did) then reads only those pids, where it read every
 // process of the user (every process of the machine, for a root harness): ScanSince.
 type PidMark struct {
-	last  int    // the last pid allocated (/proc/sys/kernel/ns_last_pid)
+	last  int    // the last pid allocated (the last field of /proc/loadavg)
 	forks uint64 // tasks forked since boot (/proc/stat "processes")
 	tasks int    // tasks alive, threads included (/proc/loadavg)
 	ok    bool   // all three read
 }
 
-// MarkPids marks the pid allocation now. A mark that could not be read (no ns_last_pid on
-// a kernel without checkpoint/restore) makes ScanSince read every process.
+// MarkPids marks the pid allocation now. A mark that could not be read makes ScanSince
+// read every process. Two files: /proc/loadavg has both the last pid allocated (as
+// /proc/sys/kernel/ns_last_pid, which a kernel without checkpoint/restore lacks) and the
+// tasks alive; /proc/stat the forks.
 func MarkPids() PidMark {
 	var m PidMark
 	var buf [4096]byte // /proc/stat fits on a small machine; rawfile.Read grows it else
-	last, err1 := readIntFile(procRoot + "/sys/kernel/ns_last_pid")
-	load, err3 := rawfile.Read(procRoot+"/loadavg", buf[:0:128])
+	load, err1 := rawfile.Read(procRoot+"/loadavg", buf[:0:128])
 	stat, err2 := rawfile.Read(procRoot+"/stat", buf[128:128])
-	if err1 != nil || err2 != nil || err3 != nil {
+	if err1 != nil || err2 != nil {
 		return m
 	}
 	// "processes N" in /proc/stat; "0.00 0.01 0.05 R/T PID" in /proc/loadavg.
 	_, rest, ok1 := bytes.Cut(stat, []byte("\nprocesses "))
 	n, _, _ := bytes.Cut(rest, []byte("\n"))
-	forks, err4 := strconv.ParseUint(string(n), 10, 64)
+	forks, err3 := strconv.ParseUint(string(n), 10, 64)
 	fields := bytes.Fields(load)
-	var tasks int
-	var err5 error = strconv.ErrSyntax
-	if len(fields) >= 4 {
+	var tasks, last int
+	var err4, err5 error = strconv.ErrSyntax, strconv.ErrSyntax
+	if len(fields) >= 5 {
 		if _, t, ok := bytes.Cut(fields[3], []byte("/")); ok {
-			tasks, err5 = strconv.Atoi(string(t))
+			tasks, err4 = strconv.Atoi(string(t))
 		}
+		last, err5 = strconv.Atoi(string(fields[4]))
 	}
-	if !ok1 || err4 != nil || err5 != nil {
+	if !ok1 || err3 != nil || err4 != nil || err5 != nil {
 		return m
 	}
 	return PidMark{last: last, forks: forks, tasks: tasks, ok: true}

@@ -9,12 +9,31 @@ import (
 	"testing"
 )
 
+// A mark reads on Linux (the tests of marks would skip without one): its last pid is at or
+// after that of a process started just before, and it counts forks and tasks.
+func TestMarkPids(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	m := MarkPids()
+	pidMax, err := readIntFile("/proc/sys/kernel/pid_max")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The child's pid is at most the last one, unless the cycle went round in between.
+	behind := (m.last - cmd.Process.Pid + pidMax) % pidMax
+	if !m.ok || m.forks == 0 || m.tasks == 0 || behind > 1000 {
+		t.Errorf("mark %+v, want one read, at or after the pid %d of a process started before it", m, cmd.Process.Pid)
+	}
+}
+
 // A scan since a mark reads the processes started after it (and the pids asked for), not
 // the older ones; once the kernel's cycle of pids may have gone round, it reads them all.
 func TestScanSince(t *testing.T) {
 	m := MarkPids()
 	if !m.ok {
-		t.Skip("no ns_last_pid on this kernel: ScanSince reads every process")
+		t.Skip("no pid mark on this machine: ScanSince reads every process")
 	}
 	cmd := exec.Command("sleep", "30")
 	if err := cmd.Start(); err != nil {
@@ -104,7 +123,7 @@ func TestNewSince(t *testing.T) {
 func TestUserSince(t *testing.T) {
 	m := MarkPids()
 	if !m.ok {
-		t.Skip("no ns_last_pid on this kernel")
+		t.Skip("no pid mark on this machine")
 	}
 	cmd := exec.Command("sleep", "30")
 	if err := cmd.Start(); err != nil {

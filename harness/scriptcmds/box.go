@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"gauntlet/harness/cgroup"
+	"gauntlet/harness/hygiene"
 	"gauntlet/harness/sandbox"
 )
 
@@ -49,6 +50,7 @@ type caseBox struct {
 	group          *cgroup.Group   // the case's totals (nil where the machine has no cgroups)
 	seen           cgroup.Events   // the group's counters after the last run
 	net            *sandbox.Net    // the network the case's runs share (see network)
+	mark           hygiene.PidMark // the pid allocation as the user was lent, before any start
 }
 
 type caseBoxKey struct{}
@@ -68,7 +70,7 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.lease = lease
+	b.lease, b.mark = lease, mark
 	env.Defer(func() { sandbox.CaseUsers.Return(lease, mark) })
 	if b.net, err = sandbox.CaseUsers.Net(lease); err != nil {
 		return nil, fmt.Errorf("the case's network: %w", err)

@@ -81,8 +81,6 @@ type envNames struct{}
 // Setup prepares a script's environment for these commands: the case marker, and a bin
 // directory at the front of PATH for mkplayer's wrappers. Call it from testscript.Params.Setup.
 func Setup(env *testscript.Env) error {
-	// Every process the script starts has a pid allocated after this mark (noprocs).
-	env.Values[caseMarkKey{}] = hygiene.MarkPids()
 	id := make([]byte, 8)
 	rand.Read(id)
 	bin := filepath.Join(env.WorkDir, ".bin")
@@ -92,9 +90,15 @@ func Setup(env *testscript.Env) error {
 			return fmt.Errorf("harness error: the case's box: %w", err)
 		}
 		env.Values[caseBoxKey{}] = b
+		// Every process the script starts has a pid allocated after this mark (noprocs):
+		// the one taken as the case's user was lent.
+		env.Values[caseMarkKey{}] = b.mark
 		bin = b.bin
-	} else if err := os.MkdirAll(bin, 0o755); err != nil {
-		return err
+	} else {
+		env.Values[caseMarkKey{}] = hygiene.MarkPids()
+		if err := os.MkdirAll(bin, 0o755); err != nil {
+			return err
+		}
 	}
 	path := ""
 	for _, kv := range env.Vars {
