@@ -49,8 +49,10 @@ type Proc struct {
 	Threads  int
 }
 
-// Zombie reports whether the process has ended but not been reaped by its parent.
-func (p Proc) Zombie() bool { return p.State == 'Z' || p.State == 'X' }
+// Zombie reports whether the process has ended but not been reaped by its parent: all its
+// threads have ended. The state in /proc/PID/stat is the first thread's: a process whose
+// first thread ended (pthread_exit in main) while others run shows Z, and lives on.
+func (p Proc) Zombie() bool { return (p.State == 'Z' || p.State == 'X') && p.Threads <= 1 }
 
 // ErrGone is returned by ReadProc for a process that no longer exists.
 var ErrGone = errors.New("process gone")

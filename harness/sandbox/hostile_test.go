@@ -143,6 +143,13 @@ var hostileCases = []hostileCase{
 		check:   checkGrandchild,
 	},
 	{
+		// Its first thread a zombie, which /proc/PID/stat shows as the process's state,
+		// and another thread alive, holding the pipes.
+		name: "child whose first thread ended while another runs", prog: "deadleader",
+		verdict: sandbox.Hygiene,
+		check:   checkGrandchild,
+	},
+	{
 		name: "grandchild in its own session, harness user", prog: "grandchild", args: []string{"setsid"},
 		config:  func(c *sandbox.Config) { c.Identity.Same = true },
 		verdict: sandbox.Hygiene,

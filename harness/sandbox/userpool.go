@@ -164,7 +164,7 @@ func clearUser(uid int, mark hygiene.PidMark) (killed []hygiene.Proc, ok bool) {
 		found := 0
 		for _, pr := range procs {
 			k := key{pr.Pid, pr.Start}
-			if pr.State == 'Z' || seen[k] {
+			if pr.Zombie() || seen[k] {
 				continue
 			}
 			signalProc(pr, syscall.SIGKILL)

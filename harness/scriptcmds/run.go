@@ -78,7 +78,15 @@ type aRun struct {
 	res              *sandbox.Result
 	sent, overflowed bool
 	sentAfter        time.Duration // when the signal went, for the log
+	// heldOpen: the program's output was still held open once the run had ended and the
+	// sandbox had killed all it found of it, and its reading was cut off.
+	heldOpen bool
 }
+
+// outputDrain is how long the reading of a program's output may go on once its run has
+// ended: whatever still holds the pipes then is something the sandbox could not find,
+// and the harness must not wait on it for ever.
+const outputDrain = 2 * time.Second
 
 // startRun parses run's arguments, starts the program and watches it until it ends, in a
 // goroutine of its own.
@@ -235,7 +243,22 @@ watch:
 			}
 		}
 	}
-	readers.Wait()
+	drained := make(chan struct{})
+	go func() {
+		readers.Wait()
+		close(drained)
+	}()
+	select {
+	case <-drained:
+	case <-time.After(outputDrain):
+		r.heldOpen = true
+		for _, s := range []io.Reader{p.Stdout(), p.Stderr()} {
+			if c, ok := s.(io.Closer); ok {
+				c.Close() // the blocked read returns
+			}
+		}
+		<-drained
+	}
 	if r.stdin != nil {
 		r.stdin.Close()
 	}
@@ -293,6 +316,8 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 	switch {
 	case len(res.Errors) > 0:
 		ts.Fatalf("run: harness error: %s", strings.Join(res.Errors, "; "))
+	case r.heldOpen:
+		ts.Fatalf("run: harness error: %s ended, but something it started that the sandbox could not find still held its output open %v later (its output was cut off there)", r.name, outputDrain)
 	case res.DeadlinePassed:
 		diag := ""
 		if res.Hang != nil {

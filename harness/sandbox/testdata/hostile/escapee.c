@@ -1,7 +1,8 @@
 /* Exits at once with status 0, leaving a grandchild that hides from every way of telling
  * a run's processes but its user: in a session of its own, orphaned, non-dumpable (the
  * files of its /proc/PID then belong to root), its environment wiped in place, its streams
- * closed. It waits for ever. */
+ * closed (with the argument "keep", left open: it then holds the run's output). It waits
+ * for ever. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -10,7 +11,8 @@
 
 extern char **environ;
 
-int main(void) {
+int main(int argc, char **argv) {
+    int keep = argc > 1 && strcmp(argv[1], "keep") == 0;
     puts("parent done");
     fflush(stdout);
     pid_t child = fork();
@@ -21,9 +23,11 @@ int main(void) {
             for (char **e = environ; *e; e++) {
                 memset(*e, 0, strlen(*e));
             }
-            close(0);
-            close(1);
-            close(2);
+            if (!keep) {
+                close(0);
+                close(1);
+                close(2);
+            }
             for (;;) {
                 pause();
             }
