@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
+
+	"gauntlet/harness/hygiene"
 )
 
 // MakeScratch makes a scratch folder named prefix* under parent for a harness that runs
@@ -95,12 +99,22 @@ func checkAncestors(dir string) error {
 // with a tmpfs of its own mounted on it, searchable by others (0711), and returns how to
 // unmount and remove it. The grader keeps its cases' folders there: making and removing a
 // case's few folders on a disk's file system (ext4) cost the kernel about 0.7 ms of CPU a
-// case, a seventh of a boxed trivial case. Only root may mount it; the mount is the
+// case, a seventh of a boxed trivial case. Only root may mount it. The mount is the
 // machine's (the grader has no mount namespace of its own), so a grader killed before its
-// end leaves it mounted, holding the cases then under way, until the machine restarts or
-// root unmounts it.
+// end leaves it mounted: the folder's name carries the pid and start time of the process
+// that made it, and each new one first unmounts and removes those of processes gone.
 func MemoryFolder(parent, prefix string) (dir string, release func(), err error) {
-	dir, err = os.MkdirTemp(parent, prefix)
+	self, err := hygiene.ReadProc(os.Getpid())
+	if err != nil {
+		return "", nil, err
+	}
+	clearMemoryFolders(prefix)
+	return makeMemoryFolder(parent, prefix, self.Pid, self.Start)
+}
+
+// makeMemoryFolder is MemoryFolder for the process pid that started at start.
+func makeMemoryFolder(parent, prefix string, pid int, start uint64) (dir string, release func(), err error) {
+	dir, err = os.MkdirTemp(parent, fmt.Sprintf("%s%d.%d-", prefix, pid, start))
 	if err != nil {
 		return "", nil, err
 	}
@@ -112,4 +126,34 @@ func MemoryFolder(parent, prefix string) (dir string, release func(), err error)
 		syscall.Unmount(dir, syscall.MNT_DETACH)
 		os.Remove(dir)
 	}, nil
+}
+
+// clearMemoryFolders unmounts and removes the memory folders named prefix* of processes
+// that are gone (their pid no longer holds a process started at the time in the name).
+func clearMemoryFolders(prefix string) {
+	info, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(info), "\n") {
+		// "36 35 98:0 / /mnt/point rw,... shared:1 - tmpfs tmpfs rw,...": the fifth field
+		// is the mount point (spaces written \040), the one after "-" the type.
+		f := strings.Fields(line)
+		sep := slices.Index(f, "-")
+		if len(f) < 5 || sep < 0 || sep+1 >= len(f) || f[sep+1] != "tmpfs" {
+			continue
+		}
+		point := f[4]
+		rest, ok := strings.CutPrefix(filepath.Base(point), prefix)
+		if !ok || strings.Contains(point, "\\") {
+			continue
+		}
+		var pid int
+		var start uint64
+		if n, _ := fmt.Sscanf(rest, "%d.%d-", &pid, &start); n != 2 || hygiene.Alive(pid, start) {
+			continue
+		}
+		syscall.Unmount(point, syscall.MNT_DETACH)
+		os.RemoveAll(point)
+	}
 }

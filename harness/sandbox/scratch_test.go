@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gauntlet/harness/hygiene"
 )
 
 // The scratch swap: where the temporary folder is writable by everyone without the sticky
@@ -46,5 +48,44 @@ func TestMakeScratchRefusesSwappablePlaces(t *testing.T) {
 	}
 	if st, err := os.Stat(dir); err != nil || st.Mode().Perm() != 0o711 {
 		t.Errorf("scratch %s: %v %v, want mode 0711", dir, st.Mode(), err)
+	}
+}
+
+// A memory folder left mounted by a grader that is gone is unmounted and removed by the
+// next one made; one of a live process stays.
+func TestMemoryFolderClearsThoseOfGoneProcesses(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("only root mounts a memory folder")
+	}
+	self, err := hygiene.ReadProc(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := t.TempDir()
+	// This pid with another start time: a process gone whose pid came back.
+	stale, _, err := makeMemoryFolder(parent, "cases-", self.Pid, self.Start+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(stale, "left"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	alive, releaseAlive, err := makeMemoryFolder(parent, "cases-", self.Pid, self.Start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer releaseAlive()
+	dir, release, err := MemoryFolder(parent, "cases-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	mounts, _ := os.ReadFile("/proc/self/mountinfo")
+	mounted := func(d string) bool { return strings.Contains(string(mounts), " "+d+" ") }
+	if _, err := os.Stat(stale); err == nil || mounted(stale) {
+		t.Errorf("the memory folder of a process gone is still there (mounted: %v)", mounted(stale))
+	}
+	if !mounted(alive) || !mounted(dir) {
+		t.Errorf("a live process's memory folders: mounted %v and %v, want both", mounted(alive), mounted(dir))
 	}
 }
