@@ -100,8 +100,8 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 		b.group, b.seen = g.Group, g.Events()
 		env.Defer(func() {
 			if !g.Kill() {
-				// Something of the case would outlive it there: the group goes (the
-				// kernel refuses to remove a group with members), and the user with it.
+				// Something of the case is still in the group: the group goes (Remove
+				// kills its members again first), and the user's next case gets a new one.
 				sandbox.CaseUsers.Keep(lease, caseGroupKey{}, nil)
 				g.Remove()
 			}
