@@ -366,3 +366,19 @@ func PublicCopy(tb testing.TB, path string) string {
 	}
 	return cp
 }
+
+// HostileProgram compiles the hostile test program NAME.c of the sandbox's corpus
+// (harness/sandbox/testdata/hostile) and returns its binary, for the tests of other
+// packages that play it against their layer.
+func HostileProgram(tb testing.TB, name string) string {
+	tb.Helper()
+	root, err := moduleRoot()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	bin, err := CProgram(filepath.Join(root, "harness", "sandbox", "testdata", "hostile", name+".c"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return bin
+}

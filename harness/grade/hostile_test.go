@@ -248,15 +248,7 @@ func TestHostileEscapeSequences(t *testing.T) {
 // process's user from /proc/PID/stat, such a case passed (the case's cgroup killed the
 // process at the end, where the machine has cgroups, unreported; without them it lived on).
 func TestHostileHidingLeftover(t *testing.T) {
-	src, err := filepath.Abs(filepath.Join("..", "sandbox", "testdata", "hostile", "escapee.c"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	escapee, err := buildtest.CProgram(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, err := os.ReadFile(escapee)
+	bin, err := os.ReadFile(buildtest.HostileProgram(t, "escapee"))
 	if err != nil {
 		t.Fatal(err)
 	}

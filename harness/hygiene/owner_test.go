@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
@@ -18,14 +17,7 @@ import (
 // /proc/PID/stat, a sandbox user's process could pass for root's and hide from the
 // sweeps that look for its user's processes.) Root runs it as another user.
 func TestOwnerOfANonDumpableProcess(t *testing.T) {
-	src, err := filepath.Abs(filepath.Join("..", "sandbox", "testdata", "hostile", "nodump.c"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, err := buildtest.CProgram(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := buildtest.HostileProgram(t, "nodump")
 	uid := uint32(os.Geteuid())
 	cmd := exec.Command(bin)
 	if uid == 0 {

@@ -119,10 +119,7 @@ func TestDefaultLimitsLetSmallFilesThrough(t *testing.T) {
 // for ever.
 func TestRunDoesNotWaitOnOutputHeldOpen(t *testing.T) {
 	t.Parallel()
-	escapee, err := buildtest.CProgram(filepath.Join("..", "sandbox", "testdata", "hostile", "escapee.c"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	escapee := buildtest.HostileProgram(t, "escapee")
 	mark := hygiene.MarkPids()
 	defer func() {
 		// The escaped process lives on (docs/harness.md, known gaps): the test ends it.
