@@ -2,6 +2,7 @@ package hygiene
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"syscall"
 
@@ -74,6 +75,14 @@ func (m PidMark) newSince(now PidMark) func(pid int) bool {
 	if err != nil {
 		return nil
 	}
+	return m.newSinceIn(now, max)
+}
+
+// newSinceIn is newSince in a cycle of max pids.
+func (m PidMark) newSinceIn(now PidMark, max int) func(pid int) bool {
+	if !m.ok || !now.ok || now.forks < m.forks {
+		return nil
+	}
 	n := now.forks - m.forks
 	if 2*n+uint64(m.tasks)+reservedPids >= uint64(max) {
 		return nil
@@ -94,11 +103,11 @@ func (m PidMark) NewSince() func(pid int) bool { return m.newSince(MarkPids()) }
 // newPids returns the pids the kernel may have allocated between m and now, when they are
 // known (see newSince) and at most limit of them; else ok is false.
 func (m PidMark) newPids(now PidMark, limit int) (pids []int, ok bool) {
-	if m.newSince(now) == nil {
+	if !m.ok || !now.ok || now.forks < m.forks {
 		return nil, false
 	}
 	pidMax, err := readIntFile(procRoot + "/sys/kernel/pid_max")
-	if err != nil {
+	if err != nil || m.newSinceIn(now, pidMax) == nil {
 		return nil, false
 	}
 	lo, hi := m.last, now.last
@@ -132,33 +141,41 @@ var probeLimit = 128
 // the machine has. Threads, which have pids too, are left out.
 func UserSince(m PidMark, uid uint32) ([]Proc, error) {
 	now := MarkPids()
-	pids, ok := m.newPids(now, probeLimit)
-	if !ok {
-		names, err := pidNames()
-		if err != nil {
-			return nil, err
-		}
-		isNew := m.newSince(now)
-		return readPids(names, func(pid int, owner func() (uint32, bool)) bool {
-			if isNew != nil && !isNew(pid) {
-				return false
-			}
-			u, ok := owner()
-			return ok && u == uid
-		})
+	want := func(pid int, owner func() (uint32, bool)) bool {
+		u, ok := owner()
+		return ok && u == uid
 	}
+	if pids, ok := m.newPids(now, probeLimit); ok {
+		return probePids(pids, want), nil
+	}
+	names, err := pidNames()
+	if err != nil {
+		return nil, err
+	}
+	isNew := m.newSince(now)
+	return readPids(names, func(pid int, owner func() (uint32, bool)) bool {
+		return (isNew == nil || isNew(pid)) && want(pid, owner)
+	})
+}
+
+// probePids is readPids for pids looked up one by one, which may be gone or be threads'
+// (a thread's id looks like a process's pid in /proc): only the processes among them that
+// want accepts, given each one's pid and owner.
+func probePids(pids []int, want func(pid int, owner func() (uint32, bool)) bool) []Proc {
 	var procs []Proc
 	for _, pid := range pids {
 		var st syscall.Stat_t
-		// A thread's pid looks like a process's here: the lookup of /proc/TID works.
-		if syscall.Stat(procRoot+"/"+strconv.Itoa(pid), &st) != nil || st.Uid != uid || !leader(pid) {
+		if syscall.Stat(procRoot+"/"+strconv.Itoa(pid), &st) != nil {
+			continue // gone, or never used
+		}
+		if !want(pid, func() (uint32, bool) { return st.Uid, true }) || !leader(pid) {
 			continue
 		}
 		if p, err := ReadProc(pid); err == nil {
 			procs = append(procs, p)
 		}
 	}
-	return procs, nil
+	return procs
 }
 
 // leader says whether pid is the pid of a process (the leader of its thread group), not
@@ -176,11 +193,20 @@ func leader(pid int) bool {
 }
 
 // ScanSince is Scan limited to the processes that may have started since mark m (every
-// one, when that cannot be told; none, when m is nil), the pids keepPid accepts, and the
-// processes whose owner keepOwner accepts (as in Proc.UID; each owner costs a stat of
-// /proc/PID) among those that may have started since mark ownersSince (nil: among all).
-// keepPid and keepOwner may be nil.
-func ScanSince(m *PidMark, keepPid func(pid int) bool, keepOwner func(uid uint32) bool, ownersSince *PidMark) ([]Proc, error) {
+// one, when that cannot be told; none, when m is nil), the pids of keep, and the processes
+// whose owner keepOwner accepts (as in Proc.UID; each owner costs a stat of /proc/PID)
+// among those that may have started since mark ownersSince (nil: among all). keepOwner may
+// be nil. When few pids were allocated since the marks, it looks up those and keep's
+// instead of listing /proc (as UserSince does): a run's sweeps then cost what the run did,
+// where listing /proc was a twentieth of a boxed trivial case's CPU (issue 15).
+func ScanSince(m *PidMark, keep []int, keepOwner func(uid uint32) bool, ownersSince *PidMark) ([]Proc, error) {
+	kept := make(map[int]bool, len(keep))
+	for _, pid := range keep {
+		kept[pid] = true
+	}
+	if procs, ok := probeSince(m, kept, keepOwner, ownersSince); ok {
+		return procs, nil
+	}
 	names, err := pidNames()
 	if err != nil {
 		return nil, err
@@ -199,7 +225,7 @@ func ScanSince(m *PidMark, keepPid func(pid int) bool, keepOwner func(uid uint32
 	}
 	isNew, ownerMayKeep := since(m, true), since(ownersSince, false)
 	return readPids(names, func(pid int, owner func() (uint32, bool)) bool {
-		if isNew(pid) || keepPid != nil && keepPid(pid) {
+		if isNew(pid) || kept[pid] {
 			return true
 		}
 		if keepOwner == nil || !ownerMayKeep(pid) {
@@ -208,6 +234,51 @@ func ScanSince(m *PidMark, keepPid func(pid int) bool, keepOwner func(uid uint32
 		uid, ok := owner()
 		return ok && keepOwner(uid)
 	})
+}
+
+// probeSince is ScanSince by looking up each pid that may be wanted, when the marks tell
+// few enough (ok); it returns ok false when /proc must be listed instead.
+func probeSince(m *PidMark, kept map[int]bool, keepOwner func(uid uint32) bool, ownersSince *PidMark) (procs []Proc, ok bool) {
+	if keepOwner != nil && ownersSince == nil {
+		return nil, false // the owners of every process count
+	}
+	// Marked before the lookups: a process started after it started after the scan began.
+	now := MarkPids()
+	newPids := func(m *PidMark) (map[int]bool, bool) {
+		if m == nil {
+			return nil, true
+		}
+		pids, ok := m.newPids(now, probeLimit)
+		set := make(map[int]bool, len(pids))
+		for _, pid := range pids {
+			set[pid] = true
+		}
+		return set, ok
+	}
+	isNew, ok1 := newPids(m)
+	mayOwn := map[int]bool{}
+	ok2 := true
+	if keepOwner != nil {
+		mayOwn, ok2 = newPids(ownersSince)
+	}
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	var pids []int
+	for _, set := range []map[int]bool{isNew, kept, mayOwn} {
+		for pid := range set {
+			pids = append(pids, pid)
+		}
+	}
+	slices.Sort(pids)
+	pids = slices.Compact(pids)
+	return probePids(pids, func(pid int, owner func() (uint32, bool)) bool {
+		if isNew[pid] || kept[pid] {
+			return true
+		}
+		uid, ok := owner()
+		return ok && keepOwner(uid)
+	}), true
 }
 
 func readIntFile(path string) (int, error) {

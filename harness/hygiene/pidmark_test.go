@@ -29,7 +29,9 @@ func TestMarkPids(t *testing.T) {
 }
 
 // A scan since a mark reads the processes started after it (and the pids asked for), not
-// the older ones; once the kernel's cycle of pids may have gone round, it reads them all.
+// the older ones nor threads; once the kernel's cycle of pids may have gone round, it reads
+// them all. The answers are the same whether it looks up each new pid or, past
+// probeLimit, lists /proc.
 func TestScanSince(t *testing.T) {
 	m := MarkPids()
 	if !m.ok {
@@ -40,6 +42,7 @@ func TestScanSince(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	newTids := newThreads(t, m)
 	pidsOf := func(procs []Proc, err error) []int {
 		t.Helper()
 		if err != nil {
@@ -49,24 +52,36 @@ func TestScanSince(t *testing.T) {
 		for _, p := range procs {
 			pids = append(pids, p.Pid)
 		}
+		if slices.ContainsFunc(pids, func(pid int) bool { return slices.Contains(newTids, pid) }) {
+			t.Errorf("threads %v read as processes: %v", newTids, pids)
+		}
 		return pids
 	}
 	child, self := cmd.Process.Pid, os.Getpid()
-	got := pidsOf(ScanSince(&m, nil, nil, nil))
-	if !slices.Contains(got, child) || slices.Contains(got, self) || slices.Contains(got, 1) {
-		t.Errorf("since the mark: %v, want the child %d and neither this process %d nor init", got, child, self)
-	}
-	got = pidsOf(ScanSince(nil, func(pid int) bool { return pid == self }, nil, nil))
-	if !slices.Equal(got, []int{self}) {
-		t.Errorf("no mark, this pid asked for: %v, want [%d]", got, self)
-	}
-	got = pidsOf(ScanSince(nil, nil, func(uid uint32) bool { return uid == uint32(os.Geteuid()) }, nil))
-	if !slices.Contains(got, child) || !slices.Contains(got, self) {
-		t.Errorf("no mark, this user's: %v, want the child %d and this process %d", got, child, self)
-	}
-	got = pidsOf(ScanSince(nil, nil, func(uid uint32) bool { return uid == uint32(os.Geteuid()) }, &m))
-	if !slices.Contains(got, child) || slices.Contains(got, self) {
-		t.Errorf("no mark, this user's since the mark: %v, want the child %d and not this process %d", got, child, self)
+	mine := func(uid uint32) bool { return uid == uint32(os.Geteuid()) }
+	defer func(limit int) { probeLimit = limit }(probeLimit)
+	for _, limit := range []int{probeLimit, 0} {
+		probeLimit = limit
+		got := pidsOf(ScanSince(&m, nil, nil, nil))
+		if !slices.Contains(got, child) || slices.Contains(got, self) || slices.Contains(got, 1) {
+			t.Errorf("probe limit %d, since the mark: %v, want the child %d and neither this process %d nor init", limit, got, child, self)
+		}
+		got = pidsOf(ScanSince(nil, []int{self}, nil, nil))
+		if !slices.Equal(got, []int{self}) {
+			t.Errorf("probe limit %d, no mark, this pid asked for: %v, want [%d]", limit, got, self)
+		}
+		got = pidsOf(ScanSince(nil, nil, mine, nil))
+		if !slices.Contains(got, child) || !slices.Contains(got, self) {
+			t.Errorf("probe limit %d, no mark, this user's: %v, want the child %d and this process %d", limit, got, child, self)
+		}
+		got = pidsOf(ScanSince(nil, nil, mine, &m))
+		if !slices.Contains(got, child) || slices.Contains(got, self) {
+			t.Errorf("probe limit %d, no mark, this user's since the mark: %v, want the child %d and not this process %d", limit, got, child, self)
+		}
+		got = pidsOf(ScanSince(nil, nil, func(uint32) bool { return false }, &m))
+		if len(got) != 0 {
+			t.Errorf("probe limit %d, no mark, no owner's: %v, want none", limit, got)
+		}
 	}
 	// A mark from a whole cycle of forks ago: any pid may be new.
 	max, err := readIntFile("/proc/sys/kernel/pid_max")
@@ -75,10 +90,41 @@ func TestScanSince(t *testing.T) {
 	}
 	old := m
 	old.forks -= uint64(max) / 2
-	got = pidsOf(ScanSince(&old, nil, nil, nil))
+	got := pidsOf(ScanSince(&old, nil, nil, nil))
 	if !slices.Contains(got, 1) || !slices.Contains(got, self) {
 		t.Errorf("since a mark a cycle ago: %v, want every process", got)
 	}
+}
+
+// newThreads starts threads of this process (ended with the test) and returns those whose
+// ids are new since mark m: their ids look like pids, but they are no processes. Each
+// goroutine holds a thread of its own; idle threads are used first, so several make sure
+// of new ones.
+func newThreads(t *testing.T, m PidMark) []int {
+	t.Helper()
+	tids, done := make(chan int), make(chan struct{})
+	t.Cleanup(func() { close(done) })
+	for range 8 {
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+			tids <- syscall.Gettid()
+			<-done
+		}()
+	}
+	var all, fresh []int
+	for range 8 {
+		all = append(all, <-tids)
+	}
+	isNew := m.newSince(MarkPids())
+	for _, tid := range all {
+		if isNew != nil && isNew(tid) {
+			fresh = append(fresh, tid)
+		}
+	}
+	if len(fresh) == 0 {
+		t.Fatal("no thread started since the mark")
+	}
+	return fresh
 }
 
 // The pids allocated between two marks: between their last pids, or round the end of the
@@ -131,30 +177,8 @@ func TestUserSince(t *testing.T) {
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	// Threads of this process started since the mark: their pids are new, but they are no
-	// processes. Each goroutine holds a thread of its own; idle threads are used first, so
-	// several make sure of new ones.
-	tids, done := make(chan int), make(chan struct{})
-	defer close(done)
-	for range 8 {
-		go func() {
-			runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
-			tids <- syscall.Gettid()
-			<-done
-		}()
-	}
-	var all, newTids []int
-	for range 8 {
-		all = append(all, <-tids)
-	}
-	isNew := m.newSince(MarkPids())
-	for _, tid := range all {
-		if isNew != nil && isNew(tid) {
-			newTids = append(newTids, tid)
-		}
-	}
-	if len(newTids) == 0 {
-		t.Fatal("no thread started since the mark")
-	}
+	// processes.
+	newTids := newThreads(t, m)
 	defer func(limit int) { probeLimit = limit }(probeLimit)
 	for _, limit := range []int{probeLimit, 0} {
 		probeLimit = limit

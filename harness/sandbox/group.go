@@ -339,13 +339,6 @@ func (g *Group) startOne(spec Spec) (err error) {
 			outR[fd] = r
 		}
 	}
-	errR, errW, err := pipe()
-	if err != nil {
-		return err
-	}
-	childEnds = append(childEnds, errW)
-	defer errR.Close()
-
 	s := roleSettings(g.cfg.Limits, g.cfg.Box, g.cfg.Cgroup, path)
 	s.ErrFD = 3 + len(spec.ExtraFiles)
 	if g.lease != nil {
@@ -382,7 +375,16 @@ func (g *Group) startOne(spec Spec) (err error) {
 			return fmt.Errorf("sandbox: start %s: %s", spec.Name, err)
 		}
 	}
+	// The role's error pipe: only a start through the role has one (see below).
+	var errR *os.File
 	if cmd == nil {
+		r, errW, err := pipe()
+		if err != nil {
+			return err
+		}
+		errR = r
+		defer errR.Close()
+		childEnds = append(childEnds, errW)
 		cmd = roleCommand(s, g.cfg.Box, g.env(spec), argv)
 		cmd.Dir = g.dir
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
@@ -428,22 +430,24 @@ func (g *Group) startOne(spec Spec) (err error) {
 	g.procs = append(g.procs, p)
 	go p.wait()
 
-	// The role closes the error pipe by exec'ing (close-on-exec) or writes why it failed.
 	for _, f := range childEnds {
 		f.Close()
 	}
 	childEnds = nil
-	errR.SetReadDeadline(time.Now().Add(10 * time.Second))
-	report, _ := io.ReadAll(io.LimitReader(errR, 4096))
-	msg := string(report)
-	if rest, ok := strings.CutPrefix(msg, "hwm "); ok {
-		n, after, _ := strings.Cut(rest, "\n")
-		p.startRSS, _ = strconv.ParseInt(n, 10, 64)
-		msg = after
-	}
-	if msg != "" {
-		log.Notef(transcript.Harness, "could not start %s: %s", spec.Name, msg)
-		return fmt.Errorf("sandbox: start %s: %s", spec.Name, msg)
+	// The role closes the error pipe by exec'ing (close-on-exec) or writes why it failed.
+	if errR != nil {
+		errR.SetReadDeadline(time.Now().Add(10 * time.Second))
+		report, _ := io.ReadAll(io.LimitReader(errR, 4096))
+		msg := string(report)
+		if rest, ok := strings.CutPrefix(msg, "hwm "); ok {
+			n, after, _ := strings.Cut(rest, "\n")
+			p.startRSS, _ = strconv.ParseInt(n, 10, 64)
+			msg = after
+		}
+		if msg != "" {
+			log.Notef(transcript.Harness, "could not start %s: %s", spec.Name, msg)
+			return fmt.Errorf("sandbox: start %s: %s", spec.Name, msg)
+		}
 	}
 	if p.inFile != nil {
 		p.fed = make(chan struct{})

@@ -188,7 +188,7 @@ func (t *tracker) loop() {
 func (t *tracker) scanRuns() ([]hygiene.Proc, error) {
 	t.mu.Lock()
 	uids := map[uint32]bool{}
-	pids := map[int]bool{}
+	var pids []int              // the processes the runs started, and those seen at the last sweep
 	var since *hygiene.PidMark  // the oldest run's that may own any process
 	var oldest *hygiene.PidMark // the oldest run's of all
 	for r := range t.runs {
@@ -204,14 +204,13 @@ func (t *tracker) scanRuns() ([]hygiene.Proc, error) {
 			oldest = &r.from
 		}
 		for pid := range r.roots {
-			pids[pid] = true
+			pids = append(pids, pid)
 		}
 		for pid := range r.marks {
-			pids[pid] = true
+			pids = append(pids, pid)
 		}
 	}
 	t.mu.Unlock()
-	keepPid := func(pid int) bool { return pids[pid] }
 	var keepOwner func(uint32) bool
 	if len(uids) > 0 {
 		keepOwner = func(uid uint32) bool { return uids[uid] }
@@ -220,7 +219,7 @@ func (t *tracker) scanRuns() ([]hygiene.Proc, error) {
 	// user that comes back to a pool, or to a case's later run, has none of an earlier run
 	// left (the last of its runs to finish, and the pool, kill every one since the first
 	// began: clearUser), so the owners of older processes need no look.
-	return hygiene.ScanSince(since, keepPid, keepOwner, oldest)
+	return hygiene.ScanSince(since, pids, keepOwner, oldest)
 }
 
 // sweep scans /proc once and updates every run (or only r, when r is not nil). It returns
