@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/cgroup"
 	"gauntlet/harness/child"
 	"gauntlet/harness/sandbox"
@@ -248,4 +249,59 @@ func TestNoThreadBecomesAUserWhoseProgramsRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	ok(g.Wait(), nil)
+}
+
+// probeLimitsEnv makes this test binary, started as a program, print its address-space
+// limits (soft, hard) as /proc/self/limits shows them.
+const probeLimitsEnv = "SANDBOX_TEST_PROBE_LIMITS"
+
+func probeLimits() {
+	limits, _ := os.ReadFile("/proc/self/limits")
+	for _, line := range strings.Split(string(limits), "\n") {
+		if f := strings.Fields(line); strings.HasPrefix(line, "Max address space") && len(f) >= 5 {
+			fmt.Println(f[3], f[4])
+		}
+	}
+}
+
+// The harness's own programs (here a copy of this binary that the harness names as its
+// own, as a grade does with its folder of reference and mock programs) start directly too,
+// as the sandbox user in the box, but without the address-space limit other programs get:
+// through the role they went on in its process, where the limit could not apply.
+func TestOwnProgramsStartDirectlyWithoutTheAddressSpaceLimit(t *testing.T) {
+	boxOrSkip(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := buildtest.PublicCopy(t, self)
+	sandbox.SetSelfCopy(own)
+	defer sandbox.SetSelfCopy("")
+	lease, err := sandbox.NewLease()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lease.Release()
+	for _, tc := range []struct {
+		name string
+		spec sandbox.Spec
+		want string
+	}{
+		{"own", sandbox.Spec{Path: own, Env: []string{probeLimitsEnv + "=1"}}, "unlimited unlimited\n"},
+		{"other", sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", "awk '/^Max address space/ {print $4, $5}' /proc/self/limits"}},
+			"1073741824 1073741824\n"},
+	} {
+		before := sandbox.DirectStarts()
+		res, err := sandbox.Run(sandbox.Config{Identity: sandbox.Identity{Lease: lease, Alone: true}, Box: &sandbox.Box{Keep: []string{filepath.Dir(own)}},
+			Limits: sandbox.Limits{AddressSpace: 1 << 30}}, tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sandbox.DirectStarts() != before+1 {
+			t.Errorf("%s: the program was started through the exec role", tc.name)
+		}
+		if p := res.Procs[0]; string(p.Stdout) != tc.want || p.Exit != (sandbox.Exit{}) {
+			t.Errorf("%s: exit %+v, stdout %q (stderr %q), want %q", tc.name, p.Exit, p.Stdout, p.Stderr, tc.want)
+		}
+	}
 }

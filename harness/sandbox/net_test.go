@@ -121,9 +121,11 @@ func probeNet() {
 	fmt.Printf("stayed=%v threads=%d nets=%s\n", execrole.Stayed(), len(tasks), strings.Join(slices.Sorted(maps.Keys(nets)), ","))
 }
 
-// A program that is the harness's own binary goes on in the role's process (no second
-// start of the runtime) when it joins a shared network namespace too, with every thread of
-// its runtime in the namespace: a socket it opens on any thread is on the shared loopback.
+// A program that is the harness's own binary and starts through the role (here it must:
+// the sandbox user cannot reach the test binary by its path) goes on in the role's process
+// (no second start of the runtime) when it joins a shared network namespace too, with every
+// thread of its runtime in the namespace: a socket it opens on any thread is on the shared
+// loopback.
 func TestProgramThatStaysJoinsTheNetWithEveryThread(t *testing.T) {
 	boxOrSkip(t)
 	self, err := os.Executable()
