@@ -706,18 +706,24 @@ func JoinNet(path string) error {
 
 // JoinCgroupByPid moves the single-threaded process pid (a program stopped at its exec)
 // into the cgroup whose cgroup.procs file is procs: under cgroup v1 by its only thread,
-// through the tasks file (see joinCgroup), else by its pid.
+// through the tasks file (see joinCgroup), else by its pid. Raw system calls, not os.File,
+// which would register the file with the runtime's poller and take it off again: the
+// harness does this for every program it starts.
 func JoinCgroupByPid(procs string, pid int) error {
-	f, err := os.OpenFile(tasksFile(procs), os.O_WRONLY, 0)
-	if os.IsNotExist(err) {
-		f, err = os.OpenFile(procs, os.O_WRONLY, 0)
+	path := tasksFile(procs)
+	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_CLOEXEC, 0)
+	if err == syscall.ENOENT {
+		path = procs
+		fd, err = syscall.Open(path, syscall.O_WRONLY|syscall.O_CLOEXEC, 0)
 	}
 	if err != nil {
-		return err
+		return &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	_, err = f.WriteString(strconv.Itoa(pid))
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if _, err = syscall.Write(fd, []byte(strconv.Itoa(pid))); err != nil {
+		err = &os.PathError{Op: "write", Path: path, Err: err}
+	}
+	if cerr := syscall.Close(fd); err == nil && cerr != nil {
+		err = &os.PathError{Op: "close", Path: path, Err: cerr}
 	}
 	return err
 }
