@@ -267,7 +267,8 @@ func probeLimits() {
 // The harness's own programs (here a copy of this binary that the harness names as its
 // own, as a grade does with its folder of reference and mock programs) start directly too,
 // as the sandbox user in the box, but without the address-space limit other programs get:
-// through the role they went on in its process, where the limit could not apply.
+// through the role they went on in its process, where the limit could not apply. As the
+// harness's own user outside a box, where they always started directly, they keep it.
 func TestOwnProgramsStartDirectlyWithoutTheAddressSpaceLimit(t *testing.T) {
 	boxOrSkip(t)
 	self, err := os.Executable()
@@ -282,18 +283,23 @@ func TestOwnProgramsStartDirectlyWithoutTheAddressSpaceLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lease.Release()
+	boxed := sandbox.Config{Identity: sandbox.Identity{Lease: lease, Alone: true}, Box: &sandbox.Box{Keep: []string{filepath.Dir(own)}},
+		Limits: sandbox.Limits{AddressSpace: 1 << 30}}
+	unboxed := sandbox.Config{Identity: sandbox.Identity{Same: true}, Limits: sandbox.Limits{AddressSpace: 1 << 30}}
+	ownSpec := sandbox.Spec{Path: own, Env: []string{probeLimitsEnv + "=1"}}
 	for _, tc := range []struct {
 		name string
+		cfg  sandbox.Config
 		spec sandbox.Spec
 		want string
 	}{
-		{"own", sandbox.Spec{Path: own, Env: []string{probeLimitsEnv + "=1"}}, "unlimited unlimited\n"},
-		{"other", sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", "awk '/^Max address space/ {print $4, $5}' /proc/self/limits"}},
+		{"own", boxed, ownSpec, "unlimited unlimited\n"},
+		{"other", boxed, sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", "awk '/^Max address space/ {print $4, $5}' /proc/self/limits"}},
 			"1073741824 1073741824\n"},
+		{"own, unboxed as the harness's user", unboxed, ownSpec, "1073741824 1073741824\n"},
 	} {
 		before := sandbox.DirectStarts()
-		res, err := sandbox.Run(sandbox.Config{Identity: sandbox.Identity{Lease: lease, Alone: true}, Box: &sandbox.Box{Keep: []string{filepath.Dir(own)}},
-			Limits: sandbox.Limits{AddressSpace: 1 << 30}}, tc.spec)
+		res, err := sandbox.Run(tc.cfg, tc.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
