@@ -273,6 +273,11 @@ var hostileCases = []hostileCase{
 
 func checkGrandchild(t *testing.T, res *sandbox.Result) {
 	p := res.Procs[0]
+	if p.Exit.Code == 3 && !p.Exit.Signaled() {
+		// escapee.c and deadleader.c: the machine refused a fork, so there was nothing to
+		// find (the harness is not at fault, but the case proves nothing).
+		t.Errorf("the program could not make the process the case is about (exit 3)")
+	}
 	if p.Exit.Code != 0 || p.Exit.Signaled() || string(p.Stdout) != "parent done\n" {
 		t.Errorf("exit %v, stdout %q", p.Exit, p.Stdout)
 	}

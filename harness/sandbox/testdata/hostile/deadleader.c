@@ -1,7 +1,8 @@
 /* Exits at once with status 0, leaving a child whose first thread has ended while another
  * thread of it runs on, holding stdout and stderr open. The kernel then shows the child's
  * first thread, a zombie, as the process (state Z in /proc/PID/stat): a harness that takes
- * that for a dead process never kills the thread, and waits for ever on the pipes. */
+ * that for a dead process never kills the thread, and waits for ever on the pipes. If the
+ * fork is refused, it exits with status 3 (see escapee.c). */
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/wait.h>
@@ -24,5 +25,5 @@ int main(void) {
         pthread_create(&t, NULL, hold, NULL);
         pthread_exit(NULL);
     }
-    return 0;
+    return child < 0 ? 3 : 0;
 }

@@ -2,7 +2,8 @@
  * a run's processes but its user: in a session of its own, orphaned, non-dumpable (the
  * files of its /proc/PID then belong to root), its environment wiped in place, its streams
  * closed (with the argument "keep", left open: it then holds the run's output). It waits
- * for ever. */
+ * for ever. If the grandchild could not be made (a fork refused), it exits with status 3
+ * instead, so that a test tells that from a grandchild the harness missed. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -18,7 +19,8 @@ int main(int argc, char **argv) {
     pid_t child = fork();
     if (child == 0) {
         setsid();
-        if (fork() == 0) {
+        pid_t grandchild = fork();
+        if (grandchild == 0) {
             prctl(PR_SET_DUMPABLE, 0);
             for (char **e = environ; *e; e++) {
                 memset(*e, 0, strlen(*e));
@@ -32,8 +34,11 @@ int main(int argc, char **argv) {
                 pause();
             }
         }
-        _exit(0);
+        _exit(grandchild < 0 ? 1 : 0); /* 1: the fork was refused */
     }
-    waitpid(child, NULL, 0);
+    int status;
+    if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        return 3;
+    }
     return 0;
 }
