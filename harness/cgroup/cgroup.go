@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"gauntlet/harness/mountinfo"
 	"gauntlet/harness/rawfile"
 )
 
@@ -104,38 +105,24 @@ func contains(list []string, s string) bool {
 
 // cgroupMounts maps each v1 controller to its mount point, and "" to the v2 mount.
 func cgroupMounts() (map[string]string, error) {
-	f, err := os.Open("/proc/self/mountinfo")
+	mounts, err := mountinfo.Read()
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	m := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		sep := -1
-		for i, x := range fields {
-			if x == "-" {
-				sep = i
-				break
-			}
-		}
-		if sep < 0 || sep+3 >= len(fields) || len(fields) < 5 {
-			continue
-		}
-		point, fstype, opts := fields[4], fields[sep+1], fields[sep+3]
-		switch fstype {
+	for _, mt := range mounts {
+		switch mt.FSType {
 		case "cgroup2":
-			m[""] = point
+			m[""] = mt.Point
 		case "cgroup":
-			for _, o := range strings.Split(opts, ",") {
+			for _, o := range strings.Split(mt.Super, ",") {
 				if o == "memory" || o == "pids" {
-					m[o] = point
+					m[o] = mt.Point
 				}
 			}
 		}
 	}
-	return m, sc.Err()
+	return m, nil
 }
 
 // Problem says why this machine cannot give a case a group, or nil.

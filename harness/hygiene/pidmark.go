@@ -68,7 +68,7 @@ const reservedPids = 300
 // handed out since): while that stays below the cycle's size, the new pids lie between
 // the two marks' last pids.
 func (m PidMark) newSince(now PidMark) func(pid int) bool {
-	if !m.ok || !now.ok || now.forks < m.forks {
+	if !m.readBefore(now) {
 		return nil
 	}
 	max, err := readIntFile(procRoot + "/sys/kernel/pid_max")
@@ -78,9 +78,13 @@ func (m PidMark) newSince(now PidMark) func(pid int) bool {
 	return m.newSinceIn(now, max)
 }
 
+// readBefore says whether m and now were both read and m was taken first (or at the same
+// count of forks): the only marks between which new pids can be told.
+func (m PidMark) readBefore(now PidMark) bool { return m.ok && now.ok && now.forks >= m.forks }
+
 // newSinceIn is newSince in a cycle of max pids.
 func (m PidMark) newSinceIn(now PidMark, max int) func(pid int) bool {
-	if !m.ok || !now.ok || now.forks < m.forks {
+	if !m.readBefore(now) {
 		return nil
 	}
 	n := now.forks - m.forks
@@ -103,7 +107,7 @@ func (m PidMark) NewSince() func(pid int) bool { return m.newSince(MarkPids()) }
 // newPids returns the pids the kernel may have allocated between m and now, when they are
 // known (see newSince) and at most limit of them; else ok is false.
 func (m PidMark) newPids(now PidMark, limit int) (pids []int, ok bool) {
-	if !m.ok || !now.ok || now.forks < m.forks {
+	if !m.readBefore(now) {
 		return nil, false
 	}
 	pidMax, err := readIntFile(procRoot + "/sys/kernel/pid_max")

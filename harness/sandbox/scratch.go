@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 
 	"gauntlet/harness/hygiene"
+	"gauntlet/harness/mountinfo"
 )
 
 // MakeScratch makes a scratch folder named prefix* under parent for a harness that runs
@@ -131,29 +131,21 @@ func makeMemoryFolder(parent, prefix string, pid int, start uint64) (dir string,
 // clearMemoryFolders unmounts and removes the memory folders named prefix* of processes
 // that are gone (their pid no longer holds a process started at the time in the name).
 func clearMemoryFolders(prefix string) {
-	info, err := os.ReadFile("/proc/self/mountinfo")
+	mounts, err := mountinfo.Read()
 	if err != nil {
 		return
 	}
-	for _, line := range strings.Split(string(info), "\n") {
-		// "36 35 98:0 / /mnt/point rw,... shared:1 - tmpfs tmpfs rw,...": the fifth field
-		// is the mount point (spaces written \040), the one after "-" the type.
-		f := strings.Fields(line)
-		sep := slices.Index(f, "-")
-		if len(f) < 5 || sep < 0 || sep+1 >= len(f) || f[sep+1] != "tmpfs" {
-			continue
-		}
-		point := f[4]
-		rest, ok := strings.CutPrefix(filepath.Base(point), prefix)
-		if !ok || strings.Contains(point, "\\") {
-			continue
+	for _, m := range mounts {
+		rest, ok := strings.CutPrefix(filepath.Base(m.Point), prefix)
+		if m.FSType != "tmpfs" || !ok || strings.Contains(m.Point, "\\") {
+			continue // another mount, or a point with a character the kernel escapes
 		}
 		var pid int
 		var start uint64
 		if n, _ := fmt.Sscanf(rest, "%d.%d-", &pid, &start); n != 2 || hygiene.Alive(pid, start) {
 			continue
 		}
-		syscall.Unmount(point, syscall.MNT_DETACH)
-		os.RemoveAll(point)
+		syscall.Unmount(m.Point, syscall.MNT_DETACH)
+		os.RemoveAll(m.Point)
 	}
 }
