@@ -10,6 +10,7 @@ import (
 
 	"gauntlet/fuzz/record"
 	"gauntlet/harness/execfile"
+	"gauntlet/harness/faults"
 )
 
 // HubFaults are the faults the fuzzer gives the mock players of a hub under test, by the
@@ -37,6 +38,20 @@ type HubCase struct {
 	Faults [][]string // per seat, mockplayer fault rules
 	Kind   string     // the first fault's kind (for the regression's category)
 	Notes  []string
+}
+
+// waits: a mock player's rule sleeps or hangs. The rules are the fuzzer's own, so they
+// parse; one that did not would fail the case where it is played, not here.
+func (c *HubCase) waits() bool {
+	for _, rules := range c.Faults {
+		script, _ := faults.Parse(strings.Join(rules, "\n"))
+		for _, r := range script {
+			if r.Op == faults.Sleep || r.Op == faults.Hang {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (c *HubCase) clone() *HubCase {

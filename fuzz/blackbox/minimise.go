@@ -26,6 +26,10 @@ type shrinker interface {
 	variants(g Game, pass int) []shrinker
 	// size measures the case, for reports: steps (or seats) and bytes.
 	size() (steps, bytes int)
+	// waits reports whether the case waits on purpose (a pause, a signal, a player that
+	// sleeps or hangs), whatever the program under test does: the campaign plays such
+	// cases beside its busy ones (playAhead).
+	waits() bool
 }
 
 // Budget bounds one minimisation.

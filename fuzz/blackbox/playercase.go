@@ -79,6 +79,15 @@ func (c *PlayerCase) signals() bool {
 	return false
 }
 
+func (c *PlayerCase) waits() bool {
+	for _, st := range c.Steps {
+		if st.Op == OpSignal || st.Op == OpSleep {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *PlayerCase) clone() *PlayerCase {
 	d := *c
 	d.Args = append([]string(nil), c.Args...)
