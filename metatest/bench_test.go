@@ -25,6 +25,21 @@ func BenchmarkProcessFloor(b *testing.B) {
 	b.ReportMetric(float64((childCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
 
+// BenchmarkGoProcessFloor starts and reaps the smallest Go program (internal/emptygo): the
+// Go runtime's own start and exit, the floor of every reference and mock program, which
+// are written in Go. Compare with BenchmarkProcessFloor (a C program) and with the
+// reference game's seven processes (BenchmarkReferenceGameA).
+func BenchmarkGoProcessFloor(b *testing.B) {
+	prog := filepath.Join(buildtest.Programs(b, "gauntlet/metatest/internal/emptygo"), "emptygo")
+	cpu := childCPU()
+	for b.Loop() {
+		if err := exec.Command(prog).Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64((childCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
 // benchGrade grades the built-in reference programs with -j 2, as the README's command
 // does: the whole grade, in the box when the machine gives one.
 func benchGrade(b *testing.B, game string) {

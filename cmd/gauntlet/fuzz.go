@@ -60,9 +60,11 @@ Flags (before the programs):
   --min-time D       time the minimiser may take per failure (default 1m)
   --no-verify        do not run each regression file through the suite runner (by default
                      it must pass on the reference and fail on PROGRAM)
-  -j N               cases played at once (default: twice the number of CPUs, as a case
-                     mostly waits on its programs). The cases are taken in order, so with
-                     --runs the findings do not depend on N
+  -j N               busy cases played at once (default: twice the number of CPUs, as a
+                     case mostly waits on its programs); cases that wait on purpose (a
+                     pause, a signal, a mock player that sleeps or hangs) play beside
+                     them, up to 4N. The cases are taken in order, so with --runs the
+                     findings do not depend on N
 
 Progress is shown when stdout is a terminal. SIGINT (Ctrl-C) ends the run early, keeping what
 it found. Findings are grouped by the rule of the spec they break (the reference's exit

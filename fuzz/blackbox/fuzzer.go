@@ -45,9 +45,10 @@ type Options struct {
 	// Stop, when closed, ends the run early as if its time were up (the failure being
 	// minimised is written as it stands).
 	Stop <-chan struct{}
-	// Jobs is how many cases are played at once (default 1). Each case still plays the
-	// subject and the reference side by side; the cases are taken in order, so the findings
-	// of a campaign with Runs set are the same whatever Jobs is.
+	// Jobs is how many busy cases are played at once (default 1); up to waitingPerJob
+	// times as many cases that wait on purpose play beside them (playAhead). Each case
+	// still plays the subject and the reference side by side; the cases are taken in
+	// order, so the findings of a campaign with Runs set are the same whatever Jobs is.
 	Jobs int
 	// InProcess gives a reference player's in-process form by name (nil, or false: the
 	// reference runs as a process). With it, a player case without a signal plays the
