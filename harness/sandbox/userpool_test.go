@@ -68,12 +68,22 @@ func startHidden(t *testing.T, uid, gid int) int {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// The shell's line (the pid) and the program's ("hidden") come in either order: both
+	// write to the pipe as soon as the program is started.
 	br := bufio.NewReader(out)
-	pidLine, _ := br.ReadString('\n')
-	line, err := br.ReadString('\n')
+	first, _ := br.ReadString('\n')
+	second, err := br.ReadString('\n')
 	cmd.Wait()
+	pidLine, line := first, second
+	if first == "hidden\n" {
+		pidLine, line = second, first
+	}
 	pid, perr := strconv.Atoi(strings.TrimSpace(pidLine))
-	if perr != nil || line != "hidden\n" {
+	if perr != nil {
+		t.Fatalf("no pid from the shell: it and the program said %q and %q (%v)", first, second, err)
+	}
+	if line != "hidden\n" {
+		syscall.Kill(pid, syscall.SIGKILL)
 		t.Fatalf("the shell said %q, the program %q (%v)", pidLine, line, err)
 	}
 	return pid
