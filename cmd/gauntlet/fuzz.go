@@ -244,10 +244,7 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	}()
 	opt.Stop = stop
 	fmt.Fprintf(stdout, "gauntlet fuzz %s --role %s --seed %d: fuzzing %s\n", g.Name(), opt.Role, *seed, strings.Join(progs, " "))
-	// A campaign's live heap is small and its garbage is each case's: collecting at 5x the
-	// live heap rather than 2x cut the collector's share of the fuzzer's own CPU from 11%
-	// to 2% (a 2310A campaign: 10% more runs per second), for 16 MB more (22 to 38 MB).
-	debug.SetGCPercent(400)
+	debug.SetGCPercent(blackbox.GCPercent)
 	sum, err := blackbox.Run(opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet fuzz: %v\n", err)

@@ -3,14 +3,15 @@ package blackbox
 import (
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"testing"
 )
 
 // BenchmarkPlayerCampaign is the fuzzer's rate: a campaign of 100 player cases against the
 // reference 2310A (boxed when the machine allows it, as the CLI runs it), at the CLI's
-// default -j (twice the CPUs), with the reference in process where it can. It reports the
-// campaign's cases per second; compare with metatest's BenchmarkProcessFloor, the
-// machine's start-and-reap rate. Run on demand:
+// default -j (twice the CPUs) and its GCPercent, with the reference in process where it
+// can. It reports the campaign's cases per second; compare with metatest's
+// BenchmarkProcessFloor, the machine's start-and-reap rate. Run on demand:
 // go test -run XXX -bench PlayerCampaign ./fuzz/blackbox
 func BenchmarkPlayerCampaign(b *testing.B) {
 	ref := refDir(b)
@@ -18,6 +19,7 @@ func BenchmarkPlayerCampaign(b *testing.B) {
 	if !ok {
 		b.Fatal("no game dealer2310")
 	}
+	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
 	var runs int
 	var secs float64
 	for b.Loop() {
