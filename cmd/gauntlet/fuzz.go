@@ -56,7 +56,9 @@ Flags (before the programs):
                        hub:    %s
   --step-timeout D   longest wait for one reply (default 2s)
   --timeout D        longest wait for a hub to end (default 10s)
-  --min-tries N      cases the minimiser may run per failure (default 300; 0: no minimising)
+  --min-tries N      cases the minimiser may run per failure (default 300; 0: no minimising).
+                     It tries up to -j at once and counts them as if one at a time: those
+                     run beside the first it keeps do not count
   --min-time D       time the minimiser may take per failure (default 1m)
   --no-verify        do not run each regression file through the suite runner (by default
                      it must pass on the reference and fail on PROGRAM)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -152,8 +153,9 @@ func TestExitCodeMutantIsOneFinding(t *testing.T) {
 }
 
 // Cases played ahead on several workers are taken in order: the campaign finds the same
-// failures, at the same case numbers, whatever Jobs is, and whether the reference plays as
-// a process or in process; and each finding's case is the case of its number.
+// failures, at the same case numbers, and minimises them to the same cases in as many
+// tries, whatever Jobs is, and whether the reference plays as a process or in process;
+// and each finding's case is the case of its number.
 func TestJobsKeepTheCampaign(t *testing.T) {
 	buildtest.Long(t) // two campaigns of a few seconds
 	buggy := buildtest.Path(t, "gauntlet/fuzz/testdata/buggyeait")
@@ -163,7 +165,7 @@ func TestJobsKeepTheCampaign(t *testing.T) {
 			Game: g, Role: RolePlayer, RefDir: refDir(t),
 			Subjects: []Subject{{Path: buggy, Ref: "EAIT"}},
 			Seed:     3, Runs: 120, Kinds: []string{"boundary", "malformed", "wrong-turn", "crlf"},
-			Jobs: jobs, InProcess: in,
+			Jobs: jobs, InProcess: in, Minimise: Budget{Tries: 40, Time: time.Minute},
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -174,7 +176,7 @@ func TestJobsKeepTheCampaign(t *testing.T) {
 	got := func(s *Summary) string {
 		out := fmt.Sprintf("runs %d, duplicates %d, skipped %d;", s.Runs, s.Duplicates, s.Skipped)
 		for _, fd := range s.Findings {
-			out += fmt.Sprintf(" run %d %s %s;", fd.Run, fd.Rule.ID, fd.Case)
+			out += fmt.Sprintf(" run %d %s %s, minimised in %d tries to %s;", fd.Run, fd.Rule.ID, fd.Case, fd.Tries, fd.Minimised)
 		}
 		return out
 	}
@@ -183,6 +185,9 @@ func TestJobsKeepTheCampaign(t *testing.T) {
 	}
 	if len(three.Findings) == 0 {
 		t.Fatal("no finding: the campaign shows nothing of the order")
+	}
+	if !slices.ContainsFunc(three.Findings, func(fd Finding) bool { return fd.Tries > 1 && fd.Minimised != fd.Case }) {
+		t.Error("no finding was minimised: the campaign shows nothing of the minimiser's order")
 	}
 	f := &fuzzer{g: g, kinds: []string{"boundary", "malformed", "wrong-turn", "crlf"},
 		opt: Options{Role: RolePlayer, Seed: 3, Subjects: []Subject{{Path: buggy, Ref: "EAIT"}}}}

@@ -595,7 +595,7 @@ func (f *fuzzer) keep(c shrinker, subj Subject, sig Signature, run, n int) (Find
 			}
 			s, _, ok, _, err := f.differs(v, subj, true)
 			return err == nil && ok && s.Key() == sig.Key()
-		}, f.opt.Minimise)
+		}, f.opt.Minimise, f.opt.Jobs)
 	}
 	fd.Steps[1], _ = small.size()
 	fd.Minimised = describe(small)

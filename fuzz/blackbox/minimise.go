@@ -1,8 +1,10 @@
 package blackbox
 
 import (
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gauntlet/harness/faults"
@@ -34,29 +36,41 @@ type shrinker interface {
 
 // Budget bounds one minimisation.
 type Budget struct {
-	Tries int           // candidate runs at most (each runs the subject and the reference)
+	// Tries: candidate runs at most (each runs the subject and the reference), as a
+	// minimiser trying one candidate at a time counts them; one trying several at once
+	// (Options.Jobs) may also run, and not count, those beside the first it keeps.
+	Tries int
 	Time  time.Duration // wall time at most
 }
 
 // minimise shrinks c while same(candidate) holds, within the budget, and returns the
-// smallest case kept and the number of candidates tried.
-func minimise(g Game, c shrinker, same func(shrinker) bool, b Budget) (shrinker, int) {
+// smallest case kept and the number of candidates tried. It tries up to jobs variants at
+// once (same must allow that) and keeps the first, in the passes' order, that still
+// fails: the case kept and the tries counted are those of trying the variants one at a
+// time, a batch counting its variants up to the first kept and none after it, so they do
+// not depend on jobs (the time budget aside, which is checked before each batch).
+func minimise(g Game, c shrinker, same func(shrinker) bool, b Budget, jobs int) (shrinker, int) {
 	deadline := time.Now().Add(b.Time)
+	jobs = max(jobs, 1)
 	tries := 0
 	for round := 0; round < 4; round++ {
 		progress := false
 		for pass := 0; pass < numPasses; pass++ {
 			for kept := true; kept; {
 				kept = false
-				for _, v := range c.variants(g, pass) {
+				vs := c.variants(g, pass)
+				for i := 0; i < len(vs); {
 					if tries >= b.Tries || time.Now().After(deadline) {
 						return c, tries
 					}
-					tries++
-					if same(v) {
-						c, kept, progress = v, true, true
+					batch := vs[i:min(i+jobs, len(vs), i+b.Tries-tries)]
+					if k := firstSame(batch, same); k >= 0 {
+						tries += k + 1
+						c, kept, progress = batch[k], true, true
 						break
 					}
+					tries += len(batch)
+					i += len(batch)
 				}
 			}
 		}
@@ -65,6 +79,28 @@ func minimise(g Game, c shrinker, same func(shrinker) bool, b Budget) (shrinker,
 		}
 	}
 	return c, tries
+}
+
+// firstSame tries the variants at once and returns the index of the first for which same
+// holds, or -1.
+func firstSame(vs []shrinker, same func(shrinker) bool) int {
+	if len(vs) == 1 {
+		if same(vs[0]) {
+			return 0
+		}
+		return -1
+	}
+	holds := make([]bool, len(vs))
+	var wg sync.WaitGroup
+	for i, v := range vs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			holds[i] = same(v)
+		}()
+	}
+	wg.Wait()
+	return slices.Index(holds, true)
 }
 
 // chunks returns the ways to cut a list of n items: for sizes n/2, n/4, ..., 1, every run of

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -85,15 +86,32 @@ func TestMinimisePlayerCase(t *testing.T) {
 		}
 		return false
 	}
-	small, tries := minimise(g, c, fails, Budget{Tries: 10000, Time: time.Minute})
+	small, tries := minimise(g, c, fails, Budget{Tries: 10000, Time: time.Minute}, 1)
 	got := small.(*PlayerCase).Steps
 	want := []Step{{Op: OpSignal, Sig: syscall.SIGHUP}, {Op: OpSend, Text: "Q"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("minimised to %+v after %d tries, want %+v", got, tries, want)
 	}
-	// The budget is respected.
-	if _, tries := minimise(g, c, fails, Budget{Tries: 7, Time: time.Minute}); tries != 7 {
-		t.Errorf("a budget of 7 tries ran %d", tries)
+	// Trying variants four at a time keeps the same case after the same count of tries.
+	if small4, tries4 := minimise(g, c, fails, Budget{Tries: 10000, Time: time.Minute}, 4); !reflect.DeepEqual(small4, small) || tries4 != tries {
+		t.Errorf("four at a time: %+v after %d tries; one at a time: %+v after %d", small4.(*PlayerCase).Steps, tries4, got, tries)
+	}
+	// The budget is respected, and a cut budget ends on the same case either way. Variants
+	// run beside the first kept are not counted (a one-at-a-time minimiser would not have
+	// run them), but a batch never goes past the budget: a case where nothing is kept runs
+	// exactly the budget.
+	for _, budget := range []int{7, 30, 61} {
+		one, n1 := minimise(g, c, fails, Budget{Tries: budget, Time: time.Minute}, 1)
+		four, n4 := minimise(g, c, fails, Budget{Tries: budget, Time: time.Minute}, 4)
+		if n1 > budget || n4 != n1 || !reflect.DeepEqual(four, one) {
+			t.Errorf("a budget of %d tries: %d tries one at a time, %d four at a time, the same case: %v",
+				budget, n1, n4, reflect.DeepEqual(four, one))
+		}
+	}
+	var runs atomic.Int64
+	never := func(shrinker) bool { runs.Add(1); return false }
+	if _, tries := minimise(g, c, never, Budget{Tries: 7, Time: time.Minute}, 4); tries != 7 || runs.Load() != 7 {
+		t.Errorf("a budget of 7 tries counted %d and ran %d", tries, runs.Load())
 	}
 }
 
@@ -123,7 +141,10 @@ func TestMinimiseHubCase(t *testing.T) {
 		}
 		return false
 	}
-	small, _ := minimise(g, c, fails, Budget{Tries: 10000, Time: time.Minute})
+	small, tries := minimise(g, c, fails, Budget{Tries: 10000, Time: time.Minute}, 1)
+	if small3, tries3 := minimise(g, c, fails, Budget{Tries: 10000, Time: time.Minute}, 3); !reflect.DeepEqual(small3, small) || tries3 != tries {
+		t.Errorf("three at a time: %s after %d tries; one at a time: %s after %d", small3.(*HubCase).Describe(), tries3, small.(*HubCase).Describe(), tries)
+	}
 	h := small.(*HubCase)
 	if len(h.Setup.Players) != 2 || len(h.Setup.Files["game.roll"]) != 2 {
 		t.Errorf("kept %d seats and roll file %q", len(h.Setup.Players), h.Setup.Files["game.roll"])
