@@ -360,7 +360,8 @@ const GCPercent = 400
 
 // aheadPerJob is how many cases per job may be played ahead of the loop, under way or
 // waiting to be taken: more than one, so that a case that waits out a step timeout at the
-// head of the line does not hold the other workers back (at most Jobs are under way).
+// head of the line does not hold the other workers back (at most Jobs busy ones are under
+// way).
 const aheadPerJob = 4
 
 // waitingPerJob is how many cases that wait on purpose (a pause, a signal's settling, a

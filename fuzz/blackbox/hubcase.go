@@ -40,8 +40,8 @@ type HubCase struct {
 	Notes  []string
 }
 
-// waits: a mock player's rule sleeps or hangs. The rules are the fuzzer's own, so they
-// parse; one that did not would fail the case where it is played, not here.
+// waits reports whether a mock player's rule sleeps or hangs. The rules are the fuzzer's
+// own, so they parse; one that did not would fail the case where it is played, not here.
 func (c *HubCase) waits() bool {
 	for _, rules := range c.Faults {
 		script, _ := faults.Parse(strings.Join(rules, "\n"))

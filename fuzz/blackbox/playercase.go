@@ -79,6 +79,7 @@ func (c *PlayerCase) signals() bool {
 	return false
 }
 
+// waits reports whether the case pauses or sends a signal (which the runner lets settle).
 func (c *PlayerCase) waits() bool {
 	for _, st := range c.Steps {
 		if st.Op == OpSignal || st.Op == OpSleep {
