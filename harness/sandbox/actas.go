@@ -93,23 +93,24 @@ func startAlone(uid int, first bool, start func(alone bool)) {
 
 // releaseUser takes a finished run off user uid. When it was the user's last live run,
 // every process of the user started since the first of its runs began is killed (the
-// lock held, so that no run starts meanwhile) and returned; ok is false when they could
-// not all be killed, and the user then stays busy.
-func releaseUser(uid int) (escaped []hygiene.Proc, ok bool) {
+// lock held, so that no run starts meanwhile) and returned, with the user's zombies that
+// are the harness's children (clearUser); ok is false when they could not all be killed,
+// and the user then stays busy.
+func releaseUser(uid int) (escaped, zombies []hygiene.Proc, ok bool) {
 	liveUsers.Lock()
 	defer liveUsers.Unlock()
 	ur := liveUsers.m[uid]
 	if ur == nil {
-		return nil, true
+		return nil, nil, true
 	}
 	if ur.n > 1 {
 		ur.n--
-		return nil, true
+		return nil, nil, true
 	}
-	if escaped, ok = clearUser(uid, ur.since); ok {
+	if escaped, zombies, ok = clearUser(uid, ur.since); ok {
 		delete(liveUsers.m, uid)
 	}
-	return escaped, ok
+	return escaped, zombies, ok
 }
 
 // aloneWith says whether at most one live run holds user uid: the run that asks, whose

@@ -104,10 +104,10 @@ func (g *Group) finish() {
 	// process of that user started since the first of its runs began (releaseUser), such
 	// as one a judge's run left, or one the sweeps could not tell as the run's.
 	for _, u := range g.users {
-		escaped, ok := releaseUser(u)
+		escaped, zombies, ok := releaseUser(u)
 		g.trk.mu.Lock()
 		var adopted []hygiene.Proc // not the programs started, which their waiters reap
-		for _, p := range escaped {
+		for _, p := range append(escaped, zombies...) {
 			if _, started := g.track.roots[p.Pid]; !started {
 				adopted = append(adopted, p)
 			}

@@ -53,8 +53,10 @@ func (p *UserPool) Borrow() (*Lease, hygiene.PidMark, error) {
 // but zombies), and the user is lent again. A user whose processes cannot all be seen gone
 // is released instead, never to be lent by this pool again.
 func (p *UserPool) Return(l *Lease, mark hygiene.PidMark) {
-	killed, ok := clearUser(l.UID(), mark)
-	reapAdopted(killed)
+	killed, zombies, ok := clearUser(l.UID(), mark)
+	// Every program the borrower started has been waited for by now: a child of the
+	// harness among the user's processes is one it adopted (see reapAdopted).
+	reapAdopted(append(killed, zombies...))
 	if !ok {
 		p.mu.Lock()
 		kept := p.kept[l]
@@ -148,7 +150,12 @@ func (p *UserPool) keepLocked(l *Lease, key any, c io.Closer) {
 // while it is looked at. A process sent SIGKILL never runs its own code again, so it
 // counts as gone even before it has died. It is signalled as the sweeps signal (signalProc:
 // its start time checked, through a pidfd), so a pid used again meanwhile is never hit.
-func clearUser(uid int, mark hygiene.PidMark) (killed []hygiene.Proc, ok bool) {
+//
+// It also returns the zombies of the user that are the harness's children: processes it
+// adopted (it is a subreaper) that died before it could kill them, such as a program's
+// child killed with the program's group; a zombie holds its pid, and counts against its
+// user's process limit, until it is reaped.
+func clearUser(uid int, mark hygiene.PidMark) (killed, zombies []hygiene.Proc, ok bool) {
 	type key struct {
 		pid   int
 		start uint64
@@ -159,12 +166,19 @@ func clearUser(uid int, mark hygiene.PidMark) (killed []hygiene.Proc, ok bool) {
 		// no_new_privs keeps setuid files from giving one).
 		procs, err := hygiene.UserSince(mark, uint32(uid))
 		if err != nil {
-			return killed, false
+			return killed, zombies, false
 		}
 		found := 0
 		for _, pr := range procs {
 			k := key{pr.Pid, pr.Start}
-			if pr.Zombie() || seen[k] {
+			if seen[k] {
+				continue
+			}
+			if pr.Zombie() {
+				if pr.PPid == selfPid {
+					seen[k] = true
+					zombies = append(zombies, pr)
+				}
 				continue
 			}
 			signalProc(pr, syscall.SIGKILL)
@@ -173,10 +187,10 @@ func clearUser(uid int, mark hygiene.PidMark) (killed []hygiene.Proc, ok bool) {
 			found++
 		}
 		if found == 0 {
-			return killed, true
+			return killed, zombies, true
 		}
 	}
-	return killed, false
+	return killed, zombies, false
 }
 
 // reapAdopted reaps, once dead, the processes of procs that the harness adopted (it is a

@@ -2,12 +2,15 @@ package sandbox_test
 
 import (
 	"bufio"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/hygiene"
@@ -43,6 +46,54 @@ func TestUserPoolClearsAUserBeforeLendingItAgain(t *testing.T) {
 		t.Errorf("a cleared user was not lent again: got uid %d, want %d", again.UID(), user.UID())
 	}
 	pool.Return(again, mark)
+}
+
+// A process of the user that the harness adopted (it is a subreaper) and that died before
+// the user came back, as a program's child killed with its group does, is reaped when the
+// user is returned: a zombie holds its pid, and counts against its user's process limit,
+// until its parent reaps it. A fuzzing campaign left one such zombie per run of a shell
+// wrapper, for as long as it ran.
+func TestUserPoolReapsTheZombiesItAdopted(t *testing.T) {
+	boxOrSkip(t)
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	var pool sandbox.UserPool
+	defer pool.Close()
+	user, mark, err := pool.Borrow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The shell leaves a child that ends a moment later, with no parent but this process.
+	cmd := exec.Command("/bin/sh", "-c", "sleep 0.1 & echo $!")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true,
+		Credential: &syscall.Credential{Uid: uint32(user.UID()), Gid: uint32(user.GID()), Groups: []uint32{}}}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatalf("no pid from the shell: %q", out)
+	}
+	defer syscall.Wait4(pid, nil, syscall.WNOHANG, nil)
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if p, err := hygiene.ReadProc(pid); err == nil && p.Zombie() && p.PPid == os.Getpid() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the shell's child did not become this process's zombie")
+		}
+	}
+	pool.Return(user, mark)
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := hygiene.ReadProc(pid); err != nil {
+			break // reaped
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the user came back with its zombie unreaped")
+		}
+	}
 }
 
 // alive says whether process pid exists and is not a zombie.
