@@ -2,6 +2,7 @@ package blackbox
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -70,23 +71,14 @@ func NewPlayerCase(ref string, args []string, events []judge.Line) *PlayerCase {
 }
 
 // signals reports whether the case sends the player a signal.
-func (c *PlayerCase) signals() bool {
-	for _, st := range c.Steps {
-		if st.Op == OpSignal {
-			return true
-		}
-	}
-	return false
-}
+func (c *PlayerCase) signals() bool { return c.has(OpSignal) }
 
 // waits reports whether the case pauses or sends a signal (which the runner lets settle).
-func (c *PlayerCase) waits() bool {
-	for _, st := range c.Steps {
-		if st.Op == OpSignal || st.Op == OpSleep {
-			return true
-		}
-	}
-	return false
+func (c *PlayerCase) waits() bool { return c.has(OpSignal, OpSleep) }
+
+// has reports whether a step of the case is one of ops.
+func (c *PlayerCase) has(ops ...Op) bool {
+	return slices.ContainsFunc(c.Steps, func(st Step) bool { return slices.Contains(ops, st.Op) })
 }
 
 func (c *PlayerCase) clone() *PlayerCase {
