@@ -17,7 +17,7 @@ import (
 	"gauntlet/fuzz/blackbox"
 	"gauntlet/fuzz/live"
 	"gauntlet/fuzz/record"
-	"gauntlet/programs"
+	"gauntlet/harness/sandbox"
 	"gauntlet/programs/standalone"
 )
 
@@ -73,7 +73,11 @@ it found. Findings are grouped by the rule of the spec they break (the reference
 status's row of the exit table, or the kind of line it wrote where the outputs part): one
 entry per rule, with how many runs broke it and its smallest regression file. Exit status:
 0 when nothing failed, 10 + N when N rules were broken (at most 99), 2 on a usage or
-harness error.
+harness error. Before its first case, a run plays one unmutated case with each reference, as
+the subject's cases will be played; if that does not end normally, the harness cannot run
+the programs as it means to, and the run stops with status 2 rather than blame PROGRAM.
+As root, where the machine allows it, every program (PROGRAM, the references, and PROGRAM
+again when a regression file is verified) runs as a sandbox user in a box, as in a grade.
 Games: %s.
 
 Games whose programs choose their own moves are fuzzed against the game's judge instead:
@@ -209,26 +213,23 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 			return usageErr("no %s mutation %q (known: %s)", opt.Role, k, strings.Join(all, ","))
 		}
 	}
-	// The references run as separate processes: links named after them, pointing at this
-	// binary, which runs as the program it is called by (as gauntlet play does).
-	self, err := os.Executable()
+	// The references run as separate processes: hard links named after them to a copy of
+	// this binary, which runs as the program it is called by, in the folders a grade makes
+	// (programLinks): one only the fuzzer may enter, and the mock player where a hub run as
+	// a sandbox user can reach it. Links to this binary where it lies would leave the boxed
+	// programs none: its folder may be hidden, or closed to them.
+	scratch, _, err := sandbox.MakeScratch("", "gauntlet-fuzz-programs-")
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet fuzz: %v\n", err)
 		return 2
 	}
-	dir, err := os.MkdirTemp("", "gauntlet-fuzz-bin-")
+	defer os.RemoveAll(scratch)
+	pf, err := programLinks(scratch)
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet fuzz: %v\n", err)
 		return 2
 	}
-	defer os.RemoveAll(dir)
-	for _, p := range programs.All() {
-		if err := os.Symlink(self, filepath.Join(dir, p.Name)); err != nil {
-			fmt.Fprintf(stderr, "gauntlet fuzz: %v\n", err)
-			return 2
-		}
-	}
-	opt.RefDir = dir
+	opt.RefDir, opt.Published, opt.Keep = pf.bin, pf.published, []string{scratch}
 	if f, ok := stdout.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 			opt.Progress = f

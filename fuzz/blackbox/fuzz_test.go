@@ -98,7 +98,7 @@ func TestFindsBuggyPlayer(t *testing.T) {
 	}
 	// The file is a suite case: independently of Verify, it passes on the reference under
 	// the suite's own runner.
-	if res := runScript(game(t, "stlucia"), refDir(t), fd.File, Subject{}); !res.Passed {
+	if res := runScript(game(t, "stlucia"), refDir(t), fd.File, Subject{}, nil); !res.Passed {
 		t.Errorf("the regression file fails on the reference:\n%s", res.Log)
 	}
 	if _, err := os.Stat(filepath.Join(out, "summary.txt")); err != nil {
@@ -350,5 +350,64 @@ func TestRunErrors(t *testing.T) {
 	_, err := Run(Options{Game: g, Role: RolePlayer, RefDir: ref, Runs: 1, Subjects: []Subject{{Path: "/nonexistent", Ref: "EAIT"}}})
 	if err == nil {
 		t.Error("no error for a subject that cannot start")
+	}
+}
+
+// TestCampaignRefusesAHarnessThatCannotPlay: when the harness cannot run the programs as it
+// means to (here the mock player a hub's seats run is missing, or the reference player
+// only fails), the campaign stops with an error before its first case, instead of playing
+// cases that all differ, or all agree, for a reason that is not the subject's. Before the
+// check, a hub campaign whose mock players the box hid found nothing, at a rate that
+// looked like speed.
+func TestCampaignRefusesAHarnessThatCannotPlay(t *testing.T) {
+	ref := refDir(t)
+	broken := t.TempDir()
+	if err := execfile.Write(filepath.Join(broken, "2310A"), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	subject := filepath.Join(ref, "stlucia")
+	tests := []struct {
+		name string
+		opt  Options
+		want string
+	}{
+		{"no mock player", Options{Game: game(t, "stlucia"), Role: RoleHub, RefDir: ref,
+			Published: map[string]string{"mockplayer": filepath.Join(t.TempDir(), "mockplayer")},
+			Subjects:  []Subject{{Path: subject, Ref: "stlucia"}}}, "the reference stlucia did not play"},
+		{"a failing reference", Options{Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: broken,
+			Subjects: []Subject{{Path: filepath.Join(ref, "2310A"), Ref: "2310A"}}}, "the reference 2310A did not play"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.opt.Runs, tc.opt.Seed = 5, 1
+			sum, err := Run(tc.opt)
+			t.Log(err)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one saying %q (summary %+v)", err, tc.want, sum)
+			}
+		})
+	}
+}
+
+// TestCampaignCheckPlaysEverySetup: the check before a campaign passes on the references
+// whatever the seed (each seed gives it another game), for both roles of both games.
+func TestCampaignCheckPlaysEverySetup(t *testing.T) {
+	ref := refDir(t)
+	seeds := 12
+	if testing.Short() {
+		seeds = 2
+	}
+	for _, tc := range []struct {
+		game, prog string
+		role       Role
+	}{{"stlucia", "stlucia", RoleHub}, {"stlucia", "EAIT", RolePlayer}, {"dealer2310", "2310dealer", RoleHub}, {"dealer2310", "2310B", RolePlayer}} {
+		for seed := range uint64(seeds) {
+			f := &fuzzer{opt: Options{Game: game(t, tc.game), Role: tc.role, RefDir: ref, Seed: seed,
+				Subjects: []Subject{{Path: filepath.Join(ref, tc.prog), Ref: tc.prog}}},
+				g: game(t, tc.game), tmp: t.TempDir(), rec: record.Options{ExitTimeout: 10 * time.Second}}
+			if err := f.check(); err != nil {
+				t.Errorf("%s %s seed %d: %v", tc.game, tc.role, seed, err)
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -30,10 +31,18 @@ type Options struct {
 	// RefDir is a folder holding the reference programs, mockplayer and mockhub by name
 	// (links to the gauntlet binary, or testscript's copies of a test binary).
 	RefDir string
-	Seed   uint64
-	Runs   int           // stop after this many cases (0: no limit)
-	Time   time.Duration // stop after this long (0: no limit); Runs or Time must be set
-	Out    string        // folder for the findings ("" writes nothing)
+	// Published maps a program to the path a sandbox user runs it by, where RefDir is a
+	// folder only the fuzzer may enter (the CLI's, as a grade's: cmd/gauntlet's
+	// programLinks): the mock player a hub's seats run, and the reference programs a
+	// regression file's judge starts as the sandbox user. A program it leaves out runs from
+	// RefDir. Keep must hold their folders.
+	Published map[string]string
+	// Keep lists more folders the boxes keep visible: where the Published programs lie.
+	Keep []string
+	Seed uint64
+	Runs int           // stop after this many cases (0: no limit)
+	Time time.Duration // stop after this long (0: no limit); Runs or Time must be set
+	Out  string        // folder for the findings ("" writes nothing)
 	// Kinds are the mutations (player role) or faults (hub role) to use; nil means all.
 	Kinds       []string
 	StepTimeout time.Duration // wait for one reply (default 2s)
@@ -106,6 +115,8 @@ type fuzzer struct {
 	rec   record.Options
 	kinds []string
 	boxed bool // the programs run as sandbox users in a box (see box)
+	// scriptBox is how Verify runs the regression files: in the campaign's box, or nil.
+	scriptBox *ScriptBox
 	// users lends each run that starts a program a sandbox user of its own, when boxed.
 	users *sandbox.UserPool
 }
@@ -172,7 +183,49 @@ func Run(opt Options) (*Summary, error) {
 		return nil, err
 	}
 	defer release()
+	if err := f.check(); err != nil {
+		return nil, err
+	}
 	return f.loop()
+}
+
+// check plays one unmutated case with each reference the campaign compares with, as a
+// process, and requires it to end normally (exit status 0). It fails when the harness
+// cannot run the programs as it means to (a reference or the mock player out of the
+// box's reach): every case would then differ, or agree, for a reason that is not the
+// subject's, and the campaign's verdicts would mean nothing.
+func (f *fuzzer) check() error {
+	r := rand.New(rand.NewPCG(f.opt.Seed, math.MaxUint64)) // not a case's stream
+	checked := map[string]bool{}
+	for _, s := range f.opt.Subjects {
+		if checked[s.Ref] {
+			continue
+		}
+		checked[s.Ref] = true
+		var c shrinker
+		if f.opt.Role == RoleHub {
+			setup := f.g.Setup(r)
+			for i := 0; i < 100 && !f.g.Finite(setup); i++ {
+				setup = f.g.Setup(r)
+			}
+			c = NewHubCase(setup)
+		} else {
+			args, events, err := f.g.Conversation(r, s.Ref)
+			if err != nil {
+				return err
+			}
+			c = NewPlayerCase(s.Ref, args, events)
+		}
+		res, err := f.runRef(c, s.Ref, false)
+		if err != nil {
+			return fmt.Errorf("blackbox: the reference %s: %w", s.Ref, err)
+		}
+		if res.Exit != (record.Exit{}) {
+			line, _, _ := strings.Cut(string(res.Stderr), "\n")
+			return fmt.Errorf("blackbox: the reference %s did not play an unmutated case to its end (%s, stderr %q): the harness cannot run the programs as it means to", s.Ref, res.Exit, line)
+		}
+	}
+	return nil
 }
 
 // box runs every program of the campaign (subject and reference alike) as a sandbox user
@@ -192,6 +245,7 @@ func (f *fuzzer) box() (release func(), err error) {
 		return func() {}, nil
 	}
 	keep := []string{f.tmp, f.opt.RefDir}
+	keep = append(keep, f.opt.Keep...)
 	for _, s := range f.opt.Subjects {
 		keep = append(keep, filepath.Dir(s.Path))
 	}
@@ -202,6 +256,7 @@ func (f *fuzzer) box() (release func(), err error) {
 	f.users = &sandbox.UserPool{}
 	f.rec.Box = &sandbox.Box{Keep: keep, Net: net}
 	f.boxed = true
+	f.scriptBox = &ScriptBox{Scratch: f.tmp, Keep: keep, Published: f.opt.Published}
 	if f.opt.Log != nil {
 		fmt.Fprintln(f.opt.Log, "note: the programs run as sandbox users in a box, as in a grade")
 	}
@@ -279,7 +334,7 @@ func (f *fuzzer) runOne(c shrinker, prog string) (*record.Result, error) {
 		opt.Dir = f.tmp
 		return record.Run(prog, c.Args, c.script(f.g.Hello()), opt)
 	case *HubCase:
-		return c.run(prog, f.opt.RefDir, f.tmp, opt)
+		return c.run(prog, f.opt.RefDir, f.opt.Published["mockplayer"], f.tmp, opt)
 	}
 	panic("blackbox: unknown case type")
 }
@@ -626,7 +681,7 @@ func (f *fuzzer) keep(c shrinker, subj Subject, sig Signature, run, n int) (Find
 		return fd, err
 	}
 	if f.opt.Verify {
-		fd.Verified = Verify(f.g, f.opt.RefDir, fd.File, subj)
+		fd.Verified = Verify(f.g, f.opt.RefDir, fd.File, subj, f.scriptBox)
 	}
 	return fd, nil
 }

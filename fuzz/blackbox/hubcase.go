@@ -97,8 +97,9 @@ func (c *HubCase) mockFlags(i int) []string {
 }
 
 // prepare writes the case's files and its mock players' wrappers into dir, as mkplayer
-// does: dir/.bin/pN runs mockplayer with the seat's flags.
-func (c *HubCase) prepare(dir string) (bin string, err error) {
+// does: dir/.bin/pN runs mockplayer (the program at that path, when it is given; else
+// found through PATH) with the seat's flags.
+func (c *HubCase) prepare(dir, mockplayer string) (bin string, err error) {
 	for name, data := range c.Setup.Files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
 			return "", err
@@ -110,7 +111,12 @@ func (c *HubCase) prepare(dir string) (bin string, err error) {
 	}
 	for i := range c.Setup.Players {
 		var b strings.Builder
-		b.WriteString("#!/bin/sh\nexec mockplayer")
+		b.WriteString("#!/bin/sh\nexec ")
+		if mockplayer != "" {
+			b.WriteString(shellQuote(mockplayer))
+		} else {
+			b.WriteString("mockplayer")
+		}
 		for _, f := range c.mockFlags(i) {
 			b.WriteString(" " + shellQuote(f))
 		}
@@ -201,9 +207,9 @@ func NewHubCase(s HubSetup) *HubCase {
 	return &HubCase{Setup: s, Faults: make([][]string, len(s.Players))}
 }
 
-// run runs hub on the case in a fresh folder under tmp, with mockplayer and the reference
-// programs found in refDir.
-func (c *HubCase) run(hub, refDir, tmp string, opt record.Options) (*record.Result, error) {
+// run runs hub on the case in a fresh folder under tmp, with the reference programs found
+// in refDir, and the mock player at mockplayer ("": found in refDir).
+func (c *HubCase) run(hub, refDir, mockplayer, tmp string, opt record.Options) (*record.Result, error) {
 	dir, err := os.MkdirTemp(tmp, "hub-")
 	if err != nil {
 		return nil, err
@@ -213,7 +219,7 @@ func (c *HubCase) run(hub, refDir, tmp string, opt record.Options) (*record.Resu
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return nil, err
 	}
-	bin, err := c.prepare(dir)
+	bin, err := c.prepare(dir, mockplayer)
 	if err != nil {
 		return nil, err
 	}

@@ -160,27 +160,51 @@ func scriptQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
+// ScriptBox is how Verify runs a regression file's programs: as the campaign ran its cases
+// (fuzzer.box). A nil *ScriptBox runs them as the fuzzer's own user without a box, as an
+// unboxed campaign does (a fuzzer that is not root, or a machine without boxes).
+type ScriptBox struct {
+	Scratch string   // the folder the script's folders go in, which sandbox users may search
+	Keep    []string // the folders every box keeps visible (see sandbox.Box.Keep)
+	// Published are the paths the sandbox user runs programs by (Options.Published): the
+	// references the judge starts, and the mock player of mkplayer's wrappers.
+	Published map[string]string
+}
+
 // Verify runs a regression file through the suite runner twice: with every program the
 // reference, where it must pass, and with the subject in place of its reference, where it
-// must fail. It returns "" when both hold, else what went wrong.
-func Verify(g Game, refDir, file string, subj Subject) string {
-	if res := runScript(g, refDir, file, Subject{}); !res.Passed {
+// must fail. It returns "" when both hold, else what went wrong. With box, the subject runs
+// as a sandbox user in a case box, as in a grade (scriptcmds.SandboxUserVar): never as the
+// fuzzer's user when the campaign itself boxed it.
+func Verify(g Game, refDir, file string, subj Subject, box *ScriptBox) string {
+	if res := runScript(g, refDir, file, Subject{}, box); !res.Passed {
 		return "fails on the reference: " + lastLines(res.Log, 3)
 	}
-	if res := runScript(g, refDir, file, subj); res.Passed {
+	if res := runScript(g, refDir, file, subj, box); res.Passed {
 		return "passes on " + subj.Path
 	}
 	return ""
 }
 
 // runScript runs one script with the game's programs set to the references, except
-// subj.Ref, which is set to subj.Path when that is given.
-func runScript(g Game, refDir, file string, subj Subject) suite.Result {
-	work, err := os.MkdirTemp("", "gauntlet-fuzz-verify-")
+// subj.Ref, which is set to subj.Path when that is given; in box when that is given.
+func runScript(g Game, refDir, file string, subj Subject, box *ScriptBox) suite.Result {
+	parent := ""
+	if box != nil {
+		parent = box.Scratch
+	}
+	work, err := os.MkdirTemp(parent, "verify-")
 	if err != nil {
 		return suite.Result{Log: err.Error()}
 	}
 	defer os.RemoveAll(work)
+	if box != nil {
+		// The sandbox user is handed the script's folder, inside this one (as a grade's
+		// case folder).
+		if err := os.Chmod(work, 0o711); err != nil {
+			return suite.Result{Log: err.Error()}
+		}
+	}
 	res := suite.Run(testscript.Params{
 		Files:               []string{file},
 		WorkdirRoot:         work,
@@ -192,8 +216,17 @@ func runScript(g Game, refDir, file string, subj Subject) suite.Result {
 				prog := p
 				if p == subj.Ref && subj.Path != "" {
 					prog = subj.Path
+				} else if box != nil && box.Published[p] != "" {
+					prog = box.Published[p]
 				}
 				env.Setenv(scriptVar(g, p), prog)
+			}
+			if box != nil {
+				env.Setenv(scriptcmds.SandboxUserVar, "1")
+				env.Setenv(scriptcmds.BoxKeepVar, strings.Join(box.Keep, string(os.PathListSeparator)))
+				if mp := box.Published["mockplayer"]; mp != "" {
+					env.Setenv(scriptcmds.MockPlayerVar, mp)
+				}
 			}
 			return scriptcmds.Setup(env)
 		},

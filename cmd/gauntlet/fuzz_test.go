@@ -1,0 +1,95 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gauntlet/harness/buildtest"
+	"gauntlet/harness/execfile"
+	"gauntlet/harness/sandbox"
+)
+
+// mutantOf writes, in a folder every user may write, the reference program pkg (a copy)
+// and a shell wrapper named name around it whose exit status from becomes to, and which
+// first writes its user id in a new file uid.* of the folder. It returns the wrapper and
+// the folder.
+func mutantOf(t *testing.T, pkg, name string, from, to int) (prog, dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in, err := os.Open(buildtest.Path(t, pkg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	real := filepath.Join(dir, "real-"+name)
+	if err := execfile.WriteFrom(real, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755, in); err != nil {
+		t.Fatal(err)
+	}
+	script := "#!/bin/sh\nid -u > \"$(mktemp '" + dir + "/uid.XXXXXX')\"\n'" + real + "' \"$@\"\ns=$?\n" +
+		"[ $s = " + strconv.Itoa(from) + " ] && exit " + strconv.Itoa(to) + "\nexit $s\n"
+	prog = filepath.Join(dir, name)
+	if err := execfile.Write(prog, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return prog, dir
+}
+
+// TestFuzzRunsTheSubjectOnlyInTheBox fuzzes a mutant player and a mutant hub through the
+// CLI, as root on a machine that gives boxes, and checks that the campaign found the one
+// bug of each and verified its regression file, and that the subject never ran as root.
+// Before, the regression files were verified with the subject run as root outside the box,
+// and a hub's mock players could not be started in the box at all (their program was a
+// link, in a folder only root could enter, to a binary the box may hide), so that every hub
+// case ended with "Unable to start subprocess" for the subject and the reference alike,
+// and a hub campaign found nothing.
+func TestFuzzRunsTheSubjectOnlyInTheBox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fuzzing campaigns of several seconds: full mode only")
+	}
+	if problem := sandbox.BoxProblem(); problem != nil {
+		t.Skipf("no box on this machine (%v): the fuzzer runs everything as its own user", problem)
+	}
+	gauntletBinary(t)
+	tests := []struct {
+		name, pkg, game, role, rule string
+		from, to                    int
+		flags                       []string
+	}{
+		// The player exits 0 where the reference exits 6 (issue 15's mutant).
+		{"2310A", "gauntlet/cmd/2310A", "dealer2310", "player", "[player/exit-6]", 6, 0,
+			[]string{"--runs", "60", "--seed", "9"}},
+		// The hub exits 8 where the reference exits 7 (an invalid message).
+		{"stlucia", "gauntlet/cmd/stlucia", "stlucia", "hub", "[hub/exit-7]", 7, 8,
+			[]string{"--runs", "6", "--seed", "2", "--mutate", "garbage", "--min-tries", "60"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.role, func(t *testing.T) {
+			prog, dir := mutantOf(t, tc.pkg, tc.name, tc.from, tc.to)
+			args := append([]string{"fuzz", tc.game, "--role", tc.role, "--out", t.TempDir()}, tc.flags...)
+			code, stdout, stderr := gauntlet(append(args, prog)...)
+			if code != fuzzExitRules(1) || !strings.Contains(stdout, "rule 1 "+tc.rule) || strings.Contains(stdout, "rule 2 ") {
+				t.Fatalf("exit %d, want %d and one rule %s\nstdout:\n%s\nstderr:\n%s", code, fuzzExitRules(1), tc.rule, stdout, stderr)
+			}
+			if strings.Contains(stdout, "NOT VERIFIED") {
+				t.Errorf("the regression file is not verified:\n%s", stdout)
+			}
+			files, _ := filepath.Glob(filepath.Join(dir, "uid.*"))
+			if len(files) == 0 {
+				t.Fatal("the subject never ran")
+			}
+			for _, f := range files {
+				if data, err := os.ReadFile(f); err != nil || strings.TrimSpace(string(data)) == "0" {
+					t.Fatalf("the subject ran as root (%d runs logged their user)", len(files))
+				}
+			}
+		})
+	}
+}
