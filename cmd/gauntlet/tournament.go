@@ -8,8 +8,11 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
+	"time"
 
+	"gauntlet/harness/sandbox"
 	"gauntlet/harness/tournament"
 	refhub "gauntlet/hub/referee"
 	hub "gauntlet/hub/stratego"
@@ -27,6 +30,12 @@ that broke the game), and an Elo estimate against the field with its 95% error. 
 FILE, each result is written there as it comes, and a tournament run again with the same
 FILE plays only the games not yet in it (Ctrl-C stops starting games).
 
+As root, every program of a game runs as a sandbox user of its own in a box, as a graded
+submission does: it cannot touch its opponent, the other programs or the results, and what
+it leaves running is killed when its game ends. Not root, the programs run as you (a note
+on stderr says so): not for prizes. Root on a machine without boxes refuses to play unless
+-unsafe.
+
 Flags:
 `
 
@@ -41,6 +50,7 @@ func tournamentCmd(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.String("T", "2s", "each AI's time for each line it owes")
 	turns := fs.String("m", "5000", "turn limit of each game (stratego)")
 	refereeProg := fs.String("referee", "", "the referee `PROGRAM` (referee)")
+	unsafe := fs.Bool("unsafe", false, "as root where the machine cannot box the programs, run them unboxed as root (never for prizes)")
 	fs.Usage = func() { fmt.Fprint(stderr, tournamentUsage); fs.PrintDefaults() }
 	if wantsHelp(args) {
 		fs.SetOutput(stdout)
@@ -83,18 +93,28 @@ func tournamentCmd(args []string, stdout, stderr io.Writer) int {
 			close(stop)
 		}
 	}()
-	match := hub.Match("-T", *timeout, "-m", *turns)
+	progs, ref := ais, ""
 	if args[0] == "referee" {
 		if *refereeProg == "" {
 			fmt.Fprint(stderr, "gauntlet tournament: referee: name the referee with -referee PROGRAM\n")
 			return 2
 		}
-		ref, err := filepath.Abs(*refereeProg)
-		if err != nil {
+		var err error
+		if ref, err = filepath.Abs(*refereeProg); err != nil {
 			fmt.Fprintf(stderr, "gauntlet tournament: %v\n", err)
 			return 2
 		}
-		match = refhub.Match(ref, "-t", *timeout, "-T", *timeout)
+		progs = append([]string{ref}, ais...)
+	}
+	boxes, err := tournamentBoxes(progs, programCPU(args[0], *turns, *timeout), *unsafe, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "gauntlet tournament: %v\n", err)
+		return 2
+	}
+	defer boxes.Close()
+	match := hub.Match(boxes, "-T", *timeout, "-m", *turns)
+	if ref != "" {
+		match = refhub.Match(boxes, ref, "-t", *timeout, "-T", *timeout)
 	}
 	results, err := tournament.Run(ais, match,
 		tournament.Options{Rounds: *rounds, Jobs: *jobs, Save: *save, Progress: stdout, Stop: stop})
@@ -128,4 +148,47 @@ func tournamentCmd(args []string, stdout, stderr io.Writer) int {
 	default:
 	}
 	return 0
+}
+
+// tournamentBoxes decides how a tournament runs its programs, as a grade decides for a
+// submission (boxDecision): as root, each as a sandbox user of its own in a box
+// (tournament.Boxes), and a refusal where the machine cannot give boxes unless unsafe;
+// not root, as the user, with a note on stderr (a bot could then harm its opponent: fine
+// for trying one's own bots, not for prizes). A nil *Boxes runs them unboxed.
+func tournamentBoxes(progs []string, cpu time.Duration, unsafe bool, stderr io.Writer) (*tournament.Boxes, error) {
+	if os.Geteuid() != 0 {
+		fmt.Fprintln(stderr, "note: not root: the programs run as you, without boxes, and one could harm another or the results; run as root for prizes (docs/security.md)")
+		return nil, nil
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	boxes, err := tournament.NewBoxes(progs, cwd, sandbox.Limits{CPU: cpu})
+	if err != nil {
+		if !unsafe {
+			return nil, fmt.Errorf("cannot box the programs on this machine (%v); refusing to play (-unsafe runs them unboxed, as root: never for prizes)", err)
+		}
+		fmt.Fprintf(stderr, "note: -unsafe: the programs run unboxed, as root (%v)\n", err)
+		return nil, nil
+	}
+	return boxes, nil
+}
+
+// programCPU is the CPU time each program of a tournament game may use: for stratego, what
+// its turn limit at its time per move allows (the manager stops an AI while its opponent
+// moves); for a referee game, whose length the runner does not bound, an hour. At least a
+// minute either way, and what a flag that does not parse leaves is the hour (the manager
+// then refuses the flag itself).
+func programCPU(game, turns, perMove string) time.Duration {
+	const fallback = time.Hour
+	if game != "stratego" {
+		return fallback
+	}
+	n, err1 := strconv.Atoi(turns)
+	d, err2 := time.ParseDuration(perMove)
+	if err1 != nil || err2 != nil || n <= 0 || d <= 0 {
+		return fallback
+	}
+	return max(time.Minute, time.Duration(n)*d)
 }

@@ -2,13 +2,19 @@ package main
 
 import (
 	"errors"
-	"gauntlet/harness/buildtest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"gauntlet/harness/buildtest"
+	"gauntlet/harness/execfile"
+	"gauntlet/harness/sandbox"
 )
 
 // A round robin of the two reference AIs: a line per game, the table, a saved file that
@@ -203,5 +209,90 @@ func TestKeepAndRerun(t *testing.T) {
 	}
 	if code, _, stderr := gauntlet("grade", "dealer2310", buggy, buggy, "-keep", keep); code != 2 || !strings.Contains(stderr, "-keep is for one submission") {
 		t.Errorf("-keep with a cohort: exit %d, %s", code, stderr)
+	}
+}
+
+// As root, a tournament runs every program as a sandbox user in a box, and what a program
+// leaves running is gone when its game ends. Each AI here is a shell wrapper that writes its
+// user id in a new file of a folder every user may write, leaves a `sleep` running in the
+// background and then runs a reference AI. Before the boxes, the AIs ran as root, and the
+// sleeps outlived the tournament.
+func TestTournamentBoxesThePrograms(t *testing.T) {
+	if problem := sandbox.BoxProblem(); problem != nil {
+		t.Skipf("no box on this machine (%v): the programs run as the tournament's user", problem)
+	}
+	exe := gauntletBinary(t)
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const marker = "3017"
+	var ais []string
+	for _, name := range []string{"stratego-hunter", "stratego-random"} {
+		if err := os.Symlink(exe, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+		wrapper := filepath.Join(dir, "ai-"+name)
+		script := "#!/bin/sh\nid -u > \"$(mktemp '" + dir + "/uid.XXXXXX')\"\nsleep " + marker + " </dev/null >/dev/null 2>&1 &\nexec '" + filepath.Join(dir, name) + "'\n"
+		if err := execfile.Write(wrapper, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		ais = append(ais, wrapper)
+	}
+	code, stdout, stderr := gauntlet(append([]string{"tournament", "stratego"}, ais...)...)
+	left := sleepsLeft(t, marker)
+	if code != 0 || !strings.Contains(stdout, "[2/2]") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "uid.*"))
+	if len(files) != 4 {
+		t.Errorf("%d AI starts logged their user, want 4 (two games of two)", len(files))
+	}
+	for _, f := range files {
+		if data, err := os.ReadFile(f); err != nil || strings.TrimSpace(string(data)) == "0" {
+			t.Fatalf("an AI ran as root (%q, %v)", data, err)
+		}
+	}
+	if left > 0 {
+		t.Errorf("%d processes the AIs left running outlived the tournament", left)
+	}
+}
+
+// sleepsLeft kills the processes running "sleep MARKER" and returns how many there were.
+func sleepsLeft(t *testing.T, marker string) int {
+	t.Helper()
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	n := 0
+	for _, p := range procs {
+		data, err := os.ReadFile(p)
+		if err != nil || string(data) != "sleep\x00"+marker+"\x00" {
+			continue
+		}
+		n++
+		if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p))); err == nil {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	return n
+}
+
+// The CPU time of a tournament's programs: what a Stratego game's turn limit allows at its
+// time per move, at least a minute; an hour where that cannot be known.
+func TestProgramCPU(t *testing.T) {
+	for _, tc := range []struct {
+		game, turns, perMove string
+		want                 time.Duration
+	}{
+		{"stratego", "5000", "2s", 10000 * time.Second},
+		{"stratego", "10", "1s", time.Minute},
+		{"stratego", "x", "2s", time.Hour},
+		{"stratego", "5000", "soon", time.Hour},
+		{"referee", "5000", "2s", time.Hour},
+	} {
+		if got := programCPU(tc.game, tc.turns, tc.perMove); got != tc.want {
+			t.Errorf("programCPU(%q, %q, %q) = %v, want %v", tc.game, tc.turns, tc.perMove, got, tc.want)
+		}
 	}
 }

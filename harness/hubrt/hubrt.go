@@ -78,9 +78,27 @@ type readResult struct {
 // stderr is /dev/null, and a name without '/' is looked up in PATH like execvp does. If one
 // fails to start, those already started are killed and reaped and the error is returned.
 func Start(progs []string, args func(i int) []string) (*Hub, error) {
+	return StartWith(progs, args, nil)
+}
+
+// Launch changes how player i starts: it is given the player's child.Spec (its path and
+// arguments, its pipes) before the start, and may set how the command is made and started
+// (Spec.Build, Spec.Starter). A tournament's starts each program as a sandbox user in a box
+// (harness/tournament). An error keeps the player from starting.
+type Launch func(i int, s *child.Spec) error
+
+// StartWith is Start with each player started as launch says (nil: as Start does).
+func StartWith(progs []string, args func(i int) []string, launch Launch) (*Hub, error) {
 	h := &Hub{interrupt: make(chan struct{})}
 	for i, prog := range progs {
-		p, err := startPlayer(prog, args(i))
+		s := child.Spec{Path: prog, Args: args(i), Shell: true}
+		if launch != nil {
+			if err := launch(i, &s); err != nil {
+				h.Kill()
+				return nil, err
+			}
+		}
+		p, err := startPlayer(s)
 		if err != nil {
 			h.Kill()
 			return nil, err
@@ -90,11 +108,11 @@ func Start(progs []string, args func(i int) []string) (*Hub, error) {
 	return h, nil
 }
 
-func startPlayer(prog string, args []string) (*player, error) {
+func startPlayer(s child.Spec) (*player, error) {
 	// The player inherits the pipe ends themselves, without the copying goroutines of
 	// exec.Cmd, so Wait never closes a pipe the hub still reads; a file the kernel cannot
 	// execute (a script without "#!") runs with the shell, as the specs' execvp does.
-	c, err := child.Start(child.Spec{Path: prog, Args: args, Shell: true})
+	c, err := child.Start(s)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/child"
 	"gauntlet/harness/execfile"
 )
 
@@ -189,4 +190,38 @@ func TestScriptWithoutShebangRunsLikeExecvp(t *testing.T) {
 func TestMain(m *testing.M) {
 	buildtest.WaitingTests()
 	os.Exit(m.Run())
+}
+
+// StartWith hands each player's spec to the launch before its start: what the launch sets
+// is how the player runs (here its arguments and folder), and a launch that fails stops the
+// start, with the players already started killed and reaped.
+func TestStartWithLaunch(t *testing.T) {
+	dir := t.TempDir()
+	p := script(t, dir, "where", `echo "$1 $(pwd)"; read x`)
+	var seen []int
+	launch := func(i int, s *child.Spec) error {
+		seen = append(seen, i)
+		if i == 2 {
+			return errors.New("no user to lend")
+		}
+		s.Args, s.Dir = []string{"seat" + strconv.Itoa(i)}, dir
+		return nil
+	}
+	h, err := StartWith([]string{p, p}, noArgs, launch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if l, err := h.ReadLine(i); err != nil || l != "seat"+strconv.Itoa(i)+" "+dir {
+			t.Errorf("player %d: %q, %v", i, l, err)
+		}
+	}
+	h.Kill()
+	_, err = StartWith([]string{p, p, p}, noArgs, launch)
+	if err == nil || !strings.Contains(err.Error(), "no user to lend") {
+		t.Fatalf("a failed launch: %v", err)
+	}
+	if len(seen) != 5 {
+		t.Errorf("launch called for %v", seen)
+	}
 }

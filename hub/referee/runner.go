@@ -47,6 +47,12 @@ func Main() int {
 
 // Run runs one match and returns the exit status.
 func Run(args []string, stdout, stderr io.Writer) int {
+	return RunWith(args, stdout, stderr, nil)
+}
+
+// RunWith is Run with the referee and the players started as launch says
+// (hubrt.StartWith): a tournament's starts each as a sandbox user in a box.
+func RunWith(args []string, stdout, stderr io.Writer, launch hubrt.Launch) int {
 	fs := flag.NewFlagSet("referee-runner", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	moveTime := fs.Duration("t", 2*time.Second, "")
@@ -56,7 +62,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	progs := fs.Args()
-	h, err := hubrt.Start(progs, func(int) []string { return nil })
+	h, err := hubrt.StartWith(progs, func(int) []string { return nil }, launch)
 	if err != nil {
 		fmt.Fprintf(stderr, "ERROR starting the match: %v\n", err)
 		return ExitMatchError

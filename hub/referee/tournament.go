@@ -13,10 +13,13 @@ import (
 // moves first) and b, judged by the referee program, with the runner's flags args. Points
 // are the referee's scores (or 0 for the offender and 1 for the other when a player broke
 // the game); a higher score wins.
-func Match(referee string, args ...string) tournament.Match {
+// With boxes, each game's programs start in them (tournament.Boxes).
+func Match(boxes *tournament.Boxes, referee string, args ...string) tournament.Match {
 	return func(a, b string) (tournament.Result, error) {
 		var out, errb bytes.Buffer
-		if status := Run(append(append([]string(nil), args...), referee, a, b), &out, &errb); status != 0 {
+		launch, done := boxes.Game()
+		defer done()
+		if status := RunWith(append(append([]string(nil), args...), referee, a, b), &out, &errb, launch); status != 0 {
 			return tournament.Result{}, fmt.Errorf("the runner exited %d: %s", status, strings.TrimSpace(errb.String()))
 		}
 		line := strings.TrimSpace(out.String())

@@ -61,6 +61,12 @@ type options struct {
 
 // Run runs the manager with args (without the program name) and returns its exit status.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return RunWith(args, stdin, stdout, stderr, nil)
+}
+
+// RunWith is Run with the AIs started as launch says (hubrt.StartWith): a tournament's
+// starts each as a sandbox user in a box.
+func RunWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hubrt.Launch) int {
 	fs := flag.NewFlagSet("stratego", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var o options
@@ -92,7 +98,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer f.Close()
 		moveLog = f
 	}
-	m, err := start(fs.Args(), stdin, stderr)
+	m, err := start(fs.Args(), stdin, stderr, launch)
 	if err != nil {
 		fmt.Fprintf(stderr, "stratego: %v\n", err)
 		return 1
@@ -115,7 +121,7 @@ type manager struct {
 	sides [2]*side
 }
 
-func start(names []string, stdin io.Reader, stderr io.Writer) (*manager, error) {
+func start(names []string, stdin io.Reader, stderr io.Writer, launch hubrt.Launch) (*manager, error) {
 	m := &manager{}
 	var progs []string
 	var human *bufio.Reader
@@ -132,7 +138,7 @@ func start(names []string, stdin io.Reader, stderr io.Writer) (*manager, error) 
 		}
 		m.sides[c] = s
 	}
-	h, err := hubrt.Start(progs, func(int) []string { return nil })
+	h, err := hubrt.StartWith(progs, func(int) []string { return nil }, launch)
 	if err != nil {
 		return nil, err
 	}

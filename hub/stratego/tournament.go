@@ -11,11 +11,14 @@ import (
 
 // Match is a tournament match: one game of the reference manager between the AI programs
 // a (RED) and b (BLUE), with the manager's flags args, scored by the 2012 competition's
-// points. A game the manager could not run (an AI that does not exist) is an error.
-func Match(args ...string) tournament.Match {
+// points. A game the manager could not run (an AI that does not exist) is an error. With
+// boxes, each game's AIs start in them (tournament.Boxes).
+func Match(boxes *tournament.Boxes, args ...string) tournament.Match {
 	return func(a, b string) (tournament.Result, error) {
 		var out, errb bytes.Buffer
-		if status := Run(append(append([]string(nil), args...), a, b), strings.NewReader(""), &out, &errb); status != 0 {
+		launch, done := boxes.Game()
+		defer done()
+		if status := RunWith(append(append([]string(nil), args...), a, b), strings.NewReader(""), &out, &errb, launch); status != 0 {
 			return tournament.Result{}, fmt.Errorf("the manager exited %d: %s", status, strings.TrimSpace(errb.String()))
 		}
 		line := strings.TrimSpace(out.String())
