@@ -76,6 +76,8 @@ entry per rule, with how many runs broke it and its smallest regression file. Ex
 harness error. Before its first case, a run plays one unmutated case with each reference, as
 the subject's cases will be played; if that does not end normally, the harness cannot run
 the programs as it means to, and the run stops with status 2 rather than blame PROGRAM.
+PROGRAM then plays that case too: a note says so if it exits 126 or 127 (a program it runs
+that cannot be run; in the box, /tmp, /var/tmp and /dev/shm are private).
 As root, where the machine allows it, every program (PROGRAM, the references, and PROGRAM
 again when a regression file is verified) runs as a sandbox user in a box, as in a grade.
 Games: %s.

@@ -411,3 +411,23 @@ func TestCampaignCheckPlaysEverySetup(t *testing.T) {
 		}
 	}
 }
+
+// A subject that cannot run what it runs (a wrapper whose program is missing, or hidden by
+// the box) gets a note before the campaign, in the log: the shell's status 127 on an
+// unmutated case.
+func TestCampaignNotesASubjectThatCannotRun(t *testing.T) {
+	ref := refDir(t)
+	wrapper := filepath.Join(t.TempDir(), "2310A")
+	if err := execfile.Write(wrapper, []byte("#!/bin/sh\nexec /nonexistent/2310A \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	_, err := Run(Options{Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: ref, Seed: 1, Runs: 1,
+		Subjects: []Subject{{Path: wrapper, Ref: "2310A"}}, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "note: " + wrapper + " exited 127 on an unmutated case"; !strings.Contains(log.String(), want) {
+		t.Errorf("the log lacks %q:\n%s", want, log.String())
+	}
+}

@@ -194,14 +194,14 @@ func Run(opt Options) (*Summary, error) {
 // cannot run the programs as it means to (a reference or the mock player out of the
 // box's reach): every case would then differ, or agree, for a reason that is not the
 // subject's, and the campaign's verdicts would mean nothing.
+//
+// It then plays the same case with each subject, and where one exits 126 or 127 (a shell's
+// "cannot execute" and "not found": most often a wrapper that runs a file the box hides),
+// Options.Log gets a note saying so, before the campaign blames every case on it.
 func (f *fuzzer) check() error {
 	r := rand.New(rand.NewPCG(f.opt.Seed, math.MaxUint64)) // not a case's stream
 	checked := map[string]bool{}
 	for _, s := range f.opt.Subjects {
-		if checked[s.Ref] {
-			continue
-		}
-		checked[s.Ref] = true
 		var c shrinker
 		if f.opt.Role == RoleHub {
 			setup := f.g.Setup(r)
@@ -216,16 +216,36 @@ func (f *fuzzer) check() error {
 			}
 			c = NewPlayerCase(s.Ref, args, events)
 		}
-		res, err := f.runRef(c, s.Ref, false)
-		if err != nil {
-			return fmt.Errorf("blackbox: the reference %s: %w", s.Ref, err)
+		if !checked[s.Ref] {
+			checked[s.Ref] = true
+			res, err := f.runRef(c, s.Ref, false)
+			if err != nil {
+				return fmt.Errorf("blackbox: the reference %s: %w", s.Ref, err)
+			}
+			if res.Exit != (record.Exit{}) {
+				return fmt.Errorf("blackbox: the reference %s did not play an unmutated case to its end (%s, stderr %q): the harness cannot run the programs as it means to", s.Ref, res.Exit, firstLine(res.Stderr))
+			}
 		}
-		if res.Exit != (record.Exit{}) {
-			line, _, _ := strings.Cut(string(res.Stderr), "\n")
-			return fmt.Errorf("blackbox: the reference %s did not play an unmutated case to its end (%s, stderr %q): the harness cannot run the programs as it means to", s.Ref, res.Exit, line)
+		res, err := f.runOne(c, s.Path)
+		if err != nil {
+			return fmt.Errorf("blackbox: %s: %w", s.Path, err)
+		}
+		if code := res.Exit.Code; f.opt.Log != nil && res.Exit.Signal == 0 && !res.Exit.Hung && (code == 126 || code == 127) {
+			why := ""
+			if f.boxed {
+				why = "; in the box /tmp, /var/tmp, /dev/shm and /run/lock are private, so a program it runs from there must lie in its own folder"
+			}
+			fmt.Fprintf(f.opt.Log, "note: %s exited %d on an unmutated case (stderr %q): a shell's status for a program it could not run%s\n",
+				s.Path, code, firstLine(res.Stderr), why)
 		}
 	}
 	return nil
+}
+
+// firstLine is the first line of b, without its newline.
+func firstLine(b []byte) string {
+	line, _, _ := strings.Cut(string(b), "\n")
+	return line
 }
 
 // box runs every program of the campaign (subject and reference alike) as a sandbox user
