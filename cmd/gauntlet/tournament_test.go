@@ -228,7 +228,8 @@ func TestTournamentBoxesThePrograms(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	const marker = "3017"
+	// Seconds no other test's sleep uses: this process's own number.
+	marker := strconv.Itoa(100000 + os.Getpid())
 	var ais []string
 	for _, name := range []string{"stratego-hunter", "stratego-random"} {
 		if err := os.Symlink(exe, filepath.Join(dir, name)); err != nil {
@@ -260,22 +261,32 @@ func TestTournamentBoxesThePrograms(t *testing.T) {
 	}
 }
 
-// sleepsLeft kills the processes running "sleep MARKER" and returns how many there were.
+// sleepsLeft returns how many processes run "sleep MARKER" a second after it is called
+// (a process killed at the end of its game may take a moment to die on a busy machine),
+// and kills them.
 func sleepsLeft(t *testing.T, marker string) int {
 	t.Helper()
-	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	n := 0
-	for _, p := range procs {
-		data, err := os.ReadFile(p)
-		if err != nil || string(data) != "sleep\x00"+marker+"\x00" {
-			continue
+	var pids []int
+	for deadline := time.Now().Add(time.Second); ; time.Sleep(20 * time.Millisecond) {
+		pids = pids[:0]
+		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, p := range procs {
+			data, err := os.ReadFile(p)
+			if err != nil || string(data) != "sleep\x00"+marker+"\x00" {
+				continue
+			}
+			if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p))); err == nil {
+				pids = append(pids, pid)
+			}
 		}
-		n++
-		if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p))); err == nil {
-			syscall.Kill(pid, syscall.SIGKILL)
+		if len(pids) == 0 || time.Now().After(deadline) {
+			break
 		}
 	}
-	return n
+	for _, pid := range pids {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	return len(pids)
 }
 
 // The CPU time of a tournament's programs: what a Stratego game's turn limit allows at its
