@@ -376,6 +376,14 @@ func runCase(parent string, g Game, c *Case, p Pairing, subj Subject, opt Option
 func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options) Outcome {
 	o := Outcome{Case: c, Pairing: p}
 	if opt.SandboxUsers {
+		// testscript's exec runs its program as the grader, outside the box, and no case
+		// can be given another exec: a case that uses it is the suite's error, and the
+		// subject does not run.
+		if cmd := scriptcmds.UnboxedCommand(c.Script); cmd != "" {
+			o.Verdict = HarnessError
+			o.Detail = fmt.Sprintf("the case starts a program with testscript's exec (%q), which would run it as the grader, outside the box: a case starts programs with run", cmd)
+			return o
+		}
 		// The sandbox user is handed the script's folder, inside this one.
 		if err := os.Chmod(dir, 0o711); err != nil {
 			o.Verdict, o.Detail = HarnessError, err.Error()

@@ -310,3 +310,23 @@ func TestCaseRunsShareTheCaseNetwork(t *testing.T) {
 		t.Errorf("%s (%s), want %s\n%s", o.Verdict, o.Detail, Pass, o.Log)
 	}
 }
+
+// A case that starts the subject with testscript's own exec (a staff-written case, through
+// -suite or gauntlet run) would run it as the grader, outside the box: the grader refuses
+// the case as its own error and the subject never runs. Before, the subject ran as root.
+func TestCaseWithExecIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	searchable(t, dir)
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	mark := filepath.Join(dir, "ran")
+	subj, opt := boxedSetup(t, "#!/bin/sh\nid -u > '"+mark+"'\nexit 0\n")
+	o := gradeOne(t, subj, opt, "exec $PLAYER\n")
+	if o.Verdict != HarnessError || !strings.Contains(o.Detail, "testscript's exec") {
+		t.Errorf("a case with exec: %s (%s), want %s naming exec", o.Verdict, o.Detail, HarnessError)
+	}
+	if data, err := os.ReadFile(mark); err == nil {
+		t.Errorf("the subject ran, as user %s", strings.TrimSpace(string(data)))
+	}
+}
