@@ -85,6 +85,10 @@ func play(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	hubArgs, shown := fs.Args(), fs.Args()
+	if len(hubArgs) > 0 && os.Geteuid() == 0 {
+		// play runs what it is given as its caller, as the programs would run from a shell.
+		fmt.Fprintln(stderr, "gauntlet play: note: as root, the programs HUB-ARGS names run as root, without a box: play shows a game; to judge programs, grade them or play a tournament, which box them")
+	}
 	if len(hubArgs) == 0 {
 		shown = ex.Args
 		hubArgs = append([]string{}, ex.Args...)
