@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"gauntlet/harness/child"
+	"gauntlet/harness/execfile"
 	"gauntlet/harness/mockhub"
 	"gauntlet/harness/sandbox"
 )
@@ -37,8 +38,26 @@ func New(gauntlet, prog string, log io.Writer) (*Judges, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &Judges{gauntlet: gauntlet, prog: prog, dir: dir,
-		keep: []string{dir, filepath.Dir(gauntlet), filepath.Dir(prog)}}
+	// The judges run from an execute-only copy of the binary in the scratch folder: the
+	// box keeps that folder, not the binary's own, which the subject could then read
+	// (with the suites in it) and whose folder it could list.
+	own := filepath.Join(dir, "gauntlet")
+	if err := copyExecuteOnly(gauntlet, own); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	if self, err := os.Executable(); err == nil && self == gauntlet {
+		// The copy is this binary: the exec role goes on as the judge instead of
+		// starting the copy again (sandbox.SetSelfCopy).
+		sandbox.SetSelfCopy(own)
+	}
+	j := &Judges{gauntlet: own, prog: prog, dir: dir,
+		keep: []string{dir, filepath.Dir(prog)}}
+	// A program that is a link keeps the folder of the file it names visible too (a link
+	// to a build folder, or to the gauntlet binary itself, as a reference is run).
+	if target, err := filepath.EvalSymlinks(prog); err == nil && filepath.Dir(target) != filepath.Dir(prog) {
+		j.keep = append(j.keep, filepath.Dir(target))
+	}
 	if problem := sandbox.BoxProblem(); problem != nil {
 		fmt.Fprintf(log, "note: the program runs without the grader's box (%v)\n", problem)
 		return j, nil
@@ -207,4 +226,14 @@ func (c Campaign) Run(stream uint64, run Case) ([]Finding, error) {
 	}
 	fmt.Fprintf(c.Log, "%d cases in %v, %d findings (seed %d)\n", n, time.Since(start).Round(time.Millisecond), len(found), c.Seed)
 	return found, nil
+}
+
+// copyExecuteOnly copies the program src to dst, which others may run but not read.
+func copyExecuteOnly(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	return execfile.WriteFrom(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o711, in)
 }

@@ -1,0 +1,59 @@
+package judgerun
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"gauntlet/harness/execfile"
+)
+
+// The judges run from an execute-only copy of the gauntlet binary in the campaign's
+// scratch folder, and the boxes keep that folder and the program's, never the binary's
+// own folder: a subject that could read the binary would have every suite in it.
+func TestJudgesRunFromAnExecuteOnlyCopy(t *testing.T) {
+	binDir, progDir := t.TempDir(), t.TempDir()
+	gauntlet := filepath.Join(binDir, "gauntlet")
+	if err := execfile.Write(gauntlet, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(progDir, "client")
+	j, err := New(gauntlet, prog, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if filepath.Dir(j.gauntlet) != j.dir {
+		t.Errorf("the judges run %s, outside the scratch folder %s", j.gauntlet, j.dir)
+	}
+	if st, err := os.Stat(j.gauntlet); err != nil || st.Mode().Perm() != 0o711 {
+		t.Errorf("the copy: %v, %v; want mode 0711", st.Mode(), err)
+	}
+	if slices.Contains(j.keep, binDir) || !slices.Contains(j.keep, progDir) {
+		t.Errorf("the boxes keep %q: want the program's folder and not the binary's %s", j.keep, binDir)
+	}
+}
+
+// A program that is a link (to a build folder, or to the gauntlet binary, as the
+// references are run) keeps the folder of the file it names visible too.
+func TestJudgesKeepTheFolderALinkNames(t *testing.T) {
+	binDir, progDir := t.TempDir(), t.TempDir()
+	gauntlet := filepath.Join(binDir, "gauntlet")
+	if err := execfile.Write(gauntlet, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(progDir, "clue-client")
+	if err := os.Symlink(gauntlet, prog); err != nil {
+		t.Fatal(err)
+	}
+	j, err := New(gauntlet, prog, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if !slices.Contains(j.keep, binDir) || !slices.Contains(j.keep, progDir) {
+		t.Errorf("the boxes keep %q: want %s (the link's) and %s (its target's)", j.keep, progDir, binDir)
+	}
+}
