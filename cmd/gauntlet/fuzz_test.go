@@ -14,8 +14,8 @@ import (
 
 // mutantOf writes, in a folder every user may write, the reference program pkg (a copy)
 // and a shell wrapper named name around it whose exit status from becomes to, and which
-// first writes its user id in a new file uid.* of the folder. It returns the wrapper and
-// the folder.
+// first writes its user id, and the variable GAUNTLET_TEST_SECRET if it has it, in a new
+// file uid.* of the folder. It returns the wrapper and the folder.
 func mutantOf(t *testing.T, pkg, name string, from, to int) (prog, dir string) {
 	t.Helper()
 	dir = t.TempDir()
@@ -33,7 +33,7 @@ func mutantOf(t *testing.T, pkg, name string, from, to int) (prog, dir string) {
 	if err := execfile.WriteFrom(real, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755, in); err != nil {
 		t.Fatal(err)
 	}
-	script := "#!/bin/sh\nid -u > \"$(mktemp '" + dir + "/uid.XXXXXX')\"\n'" + real + "' \"$@\"\ns=$?\n" +
+	script := "#!/bin/sh\nf=\"$(mktemp '" + dir + "/uid.XXXXXX')\"\nid -u > \"$f\"\nprintenv GAUNTLET_TEST_SECRET >> \"$f\"\n'" + real + "' \"$@\"\ns=$?\n" +
 		"[ $s = " + strconv.Itoa(from) + " ] && exit " + strconv.Itoa(to) + "\nexit $s\n"
 	prog = filepath.Join(dir, name)
 	if err := execfile.Write(prog, []byte(script), 0o755); err != nil {
@@ -44,7 +44,8 @@ func mutantOf(t *testing.T, pkg, name string, from, to int) (prog, dir string) {
 
 // TestFuzzRunsTheSubjectOnlyInTheBox fuzzes a mutant player and a mutant hub through the
 // CLI, as root on a machine that gives boxes, and checks that the campaign found the one
-// bug of each and verified its regression file, and that the subject never ran as root.
+// bug of each and verified its regression file, that the subject never ran as root, and
+// that it never saw the fuzzer's environment (a variable set in it).
 // Before, the regression files were verified with the subject run as root outside the box,
 // and a hub's mock players could not be started in the box at all (their program was a
 // link, in a folder only root could enter, to a binary the box may hide), so that every hub
@@ -58,6 +59,7 @@ func TestFuzzRunsTheSubjectOnlyInTheBox(t *testing.T) {
 		t.Skipf("no box on this machine (%v): the fuzzer runs everything as its own user", problem)
 	}
 	gauntletBinary(t)
+	t.Setenv("GAUNTLET_TEST_SECRET", "s3cret")
 	tests := []struct {
 		name, pkg, game, role, rule string
 		from, to                    int
@@ -86,8 +88,12 @@ func TestFuzzRunsTheSubjectOnlyInTheBox(t *testing.T) {
 				t.Fatal("the subject never ran")
 			}
 			for _, f := range files {
-				if data, err := os.ReadFile(f); err != nil || strings.TrimSpace(string(data)) == "0" {
+				data, err := os.ReadFile(f)
+				if err != nil || strings.HasPrefix(string(data), "0\n") {
 					t.Fatalf("the subject ran as root (%d runs logged their user)", len(files))
+				}
+				if strings.Contains(string(data), "s3cret") {
+					t.Fatalf("the subject saw the fuzzer's environment")
 				}
 			}
 		})

@@ -212,9 +212,11 @@ func TestKeepAndRerun(t *testing.T) {
 	}
 }
 
-// As root, a tournament runs every program as a sandbox user in a box, and what a program
-// leaves running is gone when its game ends. Each AI here is a shell wrapper that writes its
-// user id in a new file of a folder every user may write, leaves a `sleep` running in the
+// As root, a tournament runs every program as a sandbox user in a box, without the
+// tournament's environment, and what a program leaves running is gone when its game ends.
+// Each AI here is a shell wrapper that writes its user id (and a variable of the
+// tournament's environment, if it has it) in a new file of a folder every user may write,
+// leaves a `sleep` running in the
 // background and then runs a reference AI. Before the boxes, the AIs ran as root, and the
 // sleeps outlived the tournament.
 func TestTournamentBoxesThePrograms(t *testing.T) {
@@ -236,12 +238,13 @@ func TestTournamentBoxesThePrograms(t *testing.T) {
 			t.Fatal(err)
 		}
 		wrapper := filepath.Join(dir, "ai-"+name)
-		script := "#!/bin/sh\nid -u > \"$(mktemp '" + dir + "/uid.XXXXXX')\"\nsleep " + marker + " </dev/null >/dev/null 2>&1 &\nexec '" + filepath.Join(dir, name) + "'\n"
+		script := "#!/bin/sh\nf=\"$(mktemp '" + dir + "/uid.XXXXXX')\"\nid -u > \"$f\"\nprintenv GAUNTLET_TEST_SECRET >> \"$f\"\nsleep " + marker + " </dev/null >/dev/null 2>&1 &\nexec '" + filepath.Join(dir, name) + "'\n"
 		if err := execfile.Write(wrapper, []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		ais = append(ais, wrapper)
 	}
+	t.Setenv("GAUNTLET_TEST_SECRET", "s3cret")
 	code, stdout, stderr := gauntlet(append([]string{"tournament", "stratego"}, ais...)...)
 	left := sleepsLeft(t, marker)
 	if code != 0 || !strings.Contains(stdout, "[2/2]") {
@@ -252,8 +255,12 @@ func TestTournamentBoxesThePrograms(t *testing.T) {
 		t.Errorf("%d AI starts logged their user, want 4 (two games of two)", len(files))
 	}
 	for _, f := range files {
-		if data, err := os.ReadFile(f); err != nil || strings.TrimSpace(string(data)) == "0" {
+		data, err := os.ReadFile(f)
+		if err != nil || strings.HasPrefix(string(data), "0\n") {
 			t.Fatalf("an AI ran as root (%q, %v)", data, err)
+		}
+		if strings.Contains(string(data), "s3cret") {
+			t.Fatal("an AI saw the tournament's environment")
 		}
 	}
 	if left > 0 {

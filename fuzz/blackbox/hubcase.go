@@ -11,6 +11,7 @@ import (
 	"gauntlet/fuzz/record"
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/faults"
+	"gauntlet/harness/sandbox"
 )
 
 // HubFaults are the faults the fuzzer gives the mock players of a hub under test, by the
@@ -224,6 +225,6 @@ func (c *HubCase) run(hub, refDir, mockplayer, tmp string, opt record.Options) (
 		return nil, err
 	}
 	opt.Dir = dir
-	opt.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+refDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	opt.Env = sandbox.SubjectEnv("PATH=" + bin + string(os.PathListSeparator) + refDir + string(os.PathListSeparator) + os.Getenv("PATH"))
 	return record.Run(hub, c.args(bin), nil, opt)
 }

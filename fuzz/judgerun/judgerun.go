@@ -88,7 +88,8 @@ func (j *Judges) run(judge string, args ...string) (stdout, stderr string, code 
 	args = append([]string{"exec", judge}, args...)
 	spec := child.Spec{Path: j.gauntlet, Args: args, Dir: j.dir}
 	if j.lease != nil {
-		env := append(os.Environ(), fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, j.lease.UID(), j.lease.GID(), filepath.Join(j.dir, "work")))
+		// The judge hands its environment on to the program (without SubjectEnv's entry).
+		env := sandbox.SubjectEnv(fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, j.lease.UID(), j.lease.GID(), filepath.Join(j.dir, "work")))
 		spec.Build = func(path string, args []string) *exec.Cmd {
 			return sandbox.Command(sandbox.Config{Identity: sandbox.Identity{Same: true}, Box: &sandbox.Box{Keep: j.keep}}, env, path, args...)
 		}

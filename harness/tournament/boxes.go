@@ -1,7 +1,6 @@
 package tournament
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
@@ -91,7 +90,7 @@ func (b *Boxes) Game() (launch hubrt.Launch, done func()) {
 		mu.Unlock()
 		cfg := sandbox.Config{Limits: b.limits, Identity: sandbox.Identity{Lease: lease, Alone: true},
 			Box: &sandbox.Box{Keep: b.keep, Net: b.net}}
-		env := os.Environ()
+		env := sandbox.SubjectEnv()
 		s.Path = path
 		s.Build = func(path string, args []string) *exec.Cmd { return sandbox.Command(cfg, env, path, args...) }
 		s.Starter = sandbox.Starter(cfg, env, path)
