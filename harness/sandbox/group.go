@@ -242,29 +242,15 @@ func resolve(path string) (string, error) {
 	return abs, nil
 }
 
-// env builds the environment of a process: the base, Config.Env, Spec.Env, the run token;
-// a later NAME=value replaces an earlier one.
+// env builds the environment of a process: a subject's (SubjectEnv) with HOME and TMPDIR
+// the working directory, then Config.Env, Spec.Env, the run token; a later NAME=value
+// replaces an earlier one.
 func (g *Group) env(spec Spec) []string {
-	path := os.Getenv("PATH")
-	if path == "" {
-		path = "/usr/local/bin:/usr/bin:/bin"
-	}
-	all := []string{"PATH=" + path, "HOME=" + g.dir, "TMPDIR=" + g.dir, "LANG=C"}
+	all := []string{"HOME=" + g.dir, "TMPDIR=" + g.dir}
 	all = append(all, g.cfg.Env...)
 	all = append(all, spec.Env...)
 	all = append(all, TokenEnv+"="+g.track.token)
-	var out []string
-	index := map[string]int{}
-	for _, kv := range all {
-		name, _, _ := strings.Cut(kv, "=")
-		if i, ok := index[name]; ok {
-			out[i] = kv
-			continue
-		}
-		index[name] = len(out)
-		out = append(out, kv)
-	}
-	return out
+	return SubjectEnv(all...)
 }
 
 func limitValue(n int64) int64 {
