@@ -470,7 +470,7 @@ func programLinks(scratch string) (programFolders, error) {
 	}
 	own := filepath.Join(pf.bin, "gauntlet")
 	if err := os.Link(self, own); err != nil {
-		if err := copyExecutable(self, own); err != nil {
+		if err := execfile.CopyExecuteOnly(self, own); err != nil {
 			return pf, err
 		}
 	}
@@ -479,7 +479,7 @@ func programLinks(scratch string) (programFolders, error) {
 		// run it. Others may only run it: it holds every suite, and a subject that could
 		// read it could read the expected outputs.
 		os.Remove(own)
-		if err := copyExecutable(self, own); err != nil {
+		if err := execfile.CopyExecuteOnly(self, own); err != nil {
 			return pf, err
 		}
 	}
@@ -507,16 +507,6 @@ func programLinks(scratch string) (programFolders, error) {
 	// starting it again (a copy is not the file /proc/self/exe names).
 	sandbox.SetSelfCopy(own)
 	return pf, nil
-}
-
-// copyExecutable copies the file src to dst, executable (not readable) by others.
-func copyExecutable(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	return execfile.WriteFrom(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o711, in)
 }
 
 func explain(w io.Writer, g grade.Game, cases []grade.Case, filter *regexp.Regexp) {

@@ -42,7 +42,7 @@ func New(gauntlet, prog string, log io.Writer) (*Judges, error) {
 	// box keeps that folder, not the binary's own, which the subject could then read
 	// (with the suites in it) and whose folder it could list.
 	own := filepath.Join(dir, "gauntlet")
-	if err := copyExecuteOnly(gauntlet, own); err != nil {
+	if err := execfile.CopyExecuteOnly(gauntlet, own); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
@@ -227,14 +227,4 @@ func (c Campaign) Run(stream uint64, run Case) ([]Finding, error) {
 	}
 	fmt.Fprintf(c.Log, "%d cases in %v, %d findings (seed %d)\n", n, time.Since(start).Round(time.Millisecond), len(found), c.Seed)
 	return found, nil
-}
-
-// copyExecuteOnly copies the program src to dst, which others may run but not read.
-func copyExecuteOnly(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	return execfile.WriteFrom(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o711, in)
 }

@@ -10,15 +10,22 @@ import (
 	"gauntlet/harness/execfile"
 )
 
+// fakeBinary writes a program named gauntlet in dir, standing for the gauntlet binary.
+func fakeBinary(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "gauntlet")
+	if err := execfile.Write(path, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // The judges run from an execute-only copy of the gauntlet binary in the campaign's
 // scratch folder, and the boxes keep that folder and the program's, never the binary's
 // own folder: a subject that could read the binary would have every suite in it.
 func TestJudgesRunFromAnExecuteOnlyCopy(t *testing.T) {
 	binDir, progDir := t.TempDir(), t.TempDir()
-	gauntlet := filepath.Join(binDir, "gauntlet")
-	if err := execfile.Write(gauntlet, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	gauntlet := fakeBinary(t, binDir)
 	prog := filepath.Join(progDir, "client")
 	j, err := New(gauntlet, prog, io.Discard)
 	if err != nil {
@@ -40,10 +47,7 @@ func TestJudgesRunFromAnExecuteOnlyCopy(t *testing.T) {
 // references are run) keeps the folder of the file it names visible too.
 func TestJudgesKeepTheFolderALinkNames(t *testing.T) {
 	binDir, progDir := t.TempDir(), t.TempDir()
-	gauntlet := filepath.Join(binDir, "gauntlet")
-	if err := execfile.Write(gauntlet, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	gauntlet := fakeBinary(t, binDir)
 	prog := filepath.Join(progDir, "clue-client")
 	if err := os.Symlink(gauntlet, prog); err != nil {
 		t.Fatal(err)

@@ -39,3 +39,15 @@ func WriteFrom(path string, flag int, perm os.FileMode, r io.Reader) error {
 	}
 	return f.Close()
 }
+
+// CopyExecuteOnly copies the program src to a new file dst that others may run but not
+// read (mode 0711): a copy of the gauntlet binary for sandbox users, who must not read the
+// suites in it.
+func CopyExecuteOnly(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	return WriteFrom(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o711, in)
+}

@@ -56,3 +56,26 @@ func TestWriteFromHonoursFlagsAndMode(t *testing.T) {
 		t.Errorf("file = %q (%v), mode %v; want \"second\", mode kept at -rwxr-x--x", b, err, info.Mode().Perm())
 	}
 }
+
+// CopyExecuteOnly makes a new file of the same bytes that others may run but not read, and
+// refuses to replace a file already there.
+func TestCopyExecuteOnly(t *testing.T) {
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "src"), filepath.Join(dir, "dst")
+	if err := Write(src, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := CopyExecuteOnly(src, dst); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(dst)
+	if err != nil || st.Mode().Perm() != 0o711 {
+		t.Fatalf("the copy: %v, %v; want mode 0711", st, err)
+	}
+	if data, err := os.ReadFile(dst); err != nil || string(data) != "#!/bin/sh\nexit 0\n" {
+		t.Errorf("the copy holds %q, %v", data, err)
+	}
+	if err := CopyExecuteOnly(src, dst); err == nil {
+		t.Error("a second copy replaced the first")
+	}
+}
