@@ -88,7 +88,8 @@ func (j *Judges) run(judge string, args ...string) (stdout, stderr string, code 
 	args = append([]string{"exec", judge}, args...)
 	spec := child.Spec{Path: j.gauntlet, Args: args, Dir: j.dir}
 	if j.lease != nil {
-		// The judge hands its environment on to the program (without SubjectEnv's entry).
+		// The judge hands this environment on to the program, less mockhub.SubjectEnv's
+		// entry, which says as whom the program runs.
 		env := sandbox.SubjectEnv(fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, j.lease.UID(), j.lease.GID(), filepath.Join(j.dir, "work")))
 		spec.Build = func(path string, args []string) *exec.Cmd {
 			return sandbox.Command(sandbox.Config{Identity: sandbox.Identity{Same: true}, Box: &sandbox.Box{Keep: j.keep}}, env, path, args...)

@@ -12,8 +12,8 @@ import (
 // Match is a tournament match: one game of the reference runner between players a (who
 // moves first) and b, judged by the referee program, with the runner's flags args. Points
 // are the referee's scores (or 0 for the offender and 1 for the other when a player broke
-// the game); a higher score wins.
-// With boxes, each game's programs start in them (tournament.Boxes).
+// the game); a higher score wins. With boxes, each game's programs start in them
+// (tournament.Boxes).
 func Match(boxes *tournament.Boxes, referee string, args ...string) tournament.Match {
 	return func(a, b string) (tournament.Result, error) {
 		var out, errb bytes.Buffer
