@@ -382,3 +382,32 @@ func HostileProgram(tb testing.TB, name string) string {
 	}
 	return bin
 }
+
+// SearchableByOthers lets other users search dir and the folders above it that the test
+// made (t.TempDir's folder and the one testing made above it, both under the system's temp
+// folder), as the sandbox users that run a case must. It never changes a folder the test
+// did not make: one of those that others cannot search fails the test, which names it.
+// (Until 2026-11-28 two tests added the search bits to every folder up to /, with the
+// folder's plain permissions, which took the sticky bit off /tmp when the tests ran as
+// root.)
+func SearchableByOthers(tb testing.TB, dir string) {
+	tb.Helper()
+	tmp := filepath.Clean(os.TempDir())
+	for d := filepath.Clean(dir); d != "/" && d != "."; d = filepath.Dir(d) {
+		var st syscall.Stat_t
+		if err := syscall.Stat(d, &st); err != nil {
+			tb.Fatal(err)
+		}
+		if st.Mode&0o011 == 0o011 {
+			continue
+		}
+		// Only a folder strictly under the system's temp folder, owned by this user, is
+		// the test's own to change; its other bits (sticky, setgid) are kept.
+		if !strings.HasPrefix(d, tmp+"/") || int(st.Uid) != os.Getuid() {
+			tb.Fatalf("%s is not searchable by others, and the test did not make it: it will not change it", d)
+		}
+		if err := syscall.Chmod(d, st.Mode&0o7777|0o011); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}

@@ -38,19 +38,11 @@ func boxedSetup(t testing.TB, player string) (Subject, Options) {
 	return subj, opt
 }
 
-// searchable lets others search dir and every folder above it, as the sandbox users that
-// run a case must.
+// searchable lets others search dir and the folders above it that the test made, as the
+// sandbox users that run a case must (buildtest.SearchableByOthers).
 func searchable(t testing.TB, dir string) {
 	t.Helper()
-	for d := dir; d != "/"; d = filepath.Dir(d) {
-		st, err := os.Stat(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(d, st.Mode().Perm()|0o011); err != nil {
-			t.Fatal(err)
-		}
-	}
+	buildtest.SearchableByOthers(t, dir)
 }
 
 // gradeOne grades the subject on one case made of script, and returns its outcome.
