@@ -391,7 +391,7 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 		}
 	}
 	file := filepath.Join(dir, c.ID+".txtar")
-	if err := os.WriteFile(file, c.Script, 0o644); err != nil {
+	if err := os.WriteFile(file, c.Script, 0o600); err != nil {
 		o.Verdict, o.Detail = HarnessError, err.Error()
 		return o
 	}

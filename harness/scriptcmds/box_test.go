@@ -8,6 +8,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/suite"
 )
@@ -21,10 +22,7 @@ func runBoxed(t *testing.T, script string) suite.Result {
 	}
 	dir := t.TempDir()
 	os.Chmod(dir, 0o711)
-	for d := filepath.Dir(dir); d != "/"; d = filepath.Dir(d) {
-		st, _ := os.Stat(d)
-		os.Chmod(d, st.Mode().Perm()|0o011)
-	}
+	buildtest.SearchableByOthers(t, dir)
 	path := filepath.Join(dir, "case.txtar")
 	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
@@ -68,6 +66,33 @@ mine
 `
 	// The command names in.txt, so that is the input it gets.
 	script = strings.Replace(script, "echo mine > out.txt; echo forged > want.txt; id -u'", "echo mine > out.txt; echo forged > want.txt; id -u' in.txt", 1)
+	r := runBoxed(t, script)
+	if !r.Passed {
+		t.Fatalf("the case failed:\n%s", r.Log)
+	}
+}
+
+// A subject's environment names nothing of the judge: no mock player (a subject player ran
+// it as the reference player in its place), no reference program (a player started by the
+// reference dealer found the dealer by $DEALER), none of the harness's settings; its TMPDIR
+// is the box's private /tmp, which it may write. Before 2026-11-28 it got the script's
+// whole environment.
+func TestBoxedSubjectGetsNoJudgeInItsEnvironment(t *testing.T) {
+	t.Parallel()
+	script := `env DEALER=/grader/programs/x/2310dealer
+env ` + MockPlayerVar + `=/grader/programs/y/mockplayer
+env SECRET_TOKEN=hunter2
+run sh -c 'env; mktemp >/dev/null && echo tmp-writable'
+! stdout '^DEALER='
+! stdout '^` + MockPlayerVar + `='
+! stdout '^SECRET_TOKEN='
+! stdout '^` + SandboxUserVar + `='
+! stdout '^` + BoxKeepVar + `='
+! stdout '^WORK='
+stdout '^TMPDIR=/tmp$'
+stdout '^tmp-writable$'
+stdout '^` + MarkerVar + `='
+`
 	r := runBoxed(t, script)
 	if !r.Passed {
 		t.Fatalf("the case failed:\n%s", r.Log)

@@ -152,10 +152,14 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 		Identity:    sandbox.Identity{Same: ts.Getenv(SandboxUserVar) != "1"},
 		GiveWorkDir: true,
 		Deadline:    *timeout,
-		Env:         environ(ts, extraEnv),
 	}
 	r.box, _ = ts.Value(caseBoxKey{}).(*caseBox)
 	r.judge = judges[filepath.Base(prog)]
+	if r.judge {
+		cfg.Env = environ(ts, extraEnv)
+	} else {
+		cfg.Env = subjectEnviron(ts, extraEnv, r.box != nil)
+	}
 	r.cwd = ts.MkAbs(".")
 	if box := r.box; box != nil {
 		var err error

@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -131,6 +132,34 @@ func environ(ts *testscript.TestScript, extra []string) []string {
 		}
 		seen[n] = true
 		env = append(env, n+"="+ts.Getenv(n))
+	}
+	return env
+}
+
+// subjectVars are the variables of the script's environment that a program it starts,
+// other than a judge, is given: what a program of a game may look at, and the case's
+// marker (noprocs). Everything else of the script's environment names the harness's
+// settings or its programs (the mock player, the reference hub, the limits, the folders
+// the box keeps): a subject given $GAUNTLET_MOCKPLAYER ran the mock player as the
+// reference player in its place, and a player started by the reference dealer could find
+// the dealer by $DEALER (the box issue of 2026-11-28).
+var subjectVars = []string{"PATH", "HOME", "LANG", "LC_ALL", MarkerVar}
+
+// subjectEnviron is the environment of a program a script starts that is not a judge:
+// subjectVars and the variables the command names (-env). In a box, TMPDIR is the box's
+// private /tmp, which the program may write (the script's own temporary folder is in its
+// folder, which the subject cannot enter).
+func subjectEnviron(ts *testscript.TestScript, extra []string, boxed bool) []string {
+	var env []string
+	for _, n := range append(append([]string(nil), subjectVars...), extra...) {
+		if v := ts.Getenv(n); v != "" || slices.Contains(extra, n) {
+			env = append(env, n+"="+v)
+		}
+	}
+	if boxed {
+		env = append(env, "TMPDIR=/tmp")
+	} else if v := ts.Getenv("TMPDIR"); v != "" {
+		env = append(env, "TMPDIR="+v)
 	}
 	return env
 }
