@@ -183,6 +183,9 @@ func init() { Init() }
 func Init() {
 	q, ok := os.LookupEnv(Env)
 	if !ok {
+		// Not the role: a harness (or one of its programs) starting. Nothing it starts
+		// may inherit a descriptor it was itself given (see confine.go).
+		CloseInheritedOnExec()
 		return
 	}
 	status := run(q)
@@ -294,6 +297,9 @@ func run(q string) int {
 	}
 	if err := prctl(prSetNoNewPrivs, 1); err != nil {
 		return fail("no_new_privs", err)
+	}
+	if err := DenyKeyrings(); err != nil {
+		return fail("seccomp", err)
 	}
 	// A change of user clears the parent-death signal: set it again, then make sure the
 	// harness did not die in the meantime.

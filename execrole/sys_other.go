@@ -17,3 +17,9 @@ const (
 	sysExecveat     = unix.SYS_EXECVEAT
 	sysSetns        = unix.SYS_SETNS
 )
+
+// sysCloseRange is close_range(2).
+const sysCloseRange = unix.SYS_CLOSE_RANGE
+
+// keyringTables is empty: on these architectures keyrings are not denied (docs/security.md).
+var keyringTables []keyringCalls

@@ -11,6 +11,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"gauntlet/execrole"
 )
 
 // A spawner is a goroutine that programs gauntlet starts with a parent-death signal are
@@ -49,12 +51,17 @@ var (
 	tracer   *spawner // replaced when its thread is no longer fit (see StartStopped)
 )
 
-// newTracer is the spawner of StartStopped: its thread has no_new_privs, which the programs
-// it starts inherit, as a step of their own would set it before their exec.
+// newTracer is the spawner of StartStopped: its thread has no_new_privs and the keyring
+// filter (execrole.DenyKeyrings), which the programs it starts inherit, as the exec role
+// would give them before their exec.
 func newTracer() *spawner {
 	return &spawner{setup: func() error {
 		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0); e != 0 {
 			return fmt.Errorf("no_new_privs: %w", e)
+		}
+		// No keyrings for what it starts, as the exec role denies them.
+		if err := execrole.DenyKeyrings(); err != nil {
+			return fmt.Errorf("seccomp: %w", err)
 		}
 		return nil
 	}}

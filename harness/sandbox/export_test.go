@@ -5,3 +5,10 @@ func DirectStarts() int64 { return directStarts.Load() }
 
 // CanSetOthersLimits says whether this process may set another user's limits as root.
 func CanSetOthersLimits() bool { return canSetOthersLimits() }
+
+// UseRoleOnly makes every start go through the exec role (as once tracing is refused)
+// until the returned function puts things back.
+func UseRoleOnly() (restore func()) {
+	old := noTracing.Swap(true)
+	return func() { noTracing.Store(old) }
+}

@@ -27,6 +27,10 @@ func TestMain(m *testing.M) {
 		probeNet()
 		return
 	}
+	if os.Getenv(inheritedEnv) != "" {
+		probeInherited()
+		return
+	}
 	if os.Getenv(probeLimitsEnv) == "1" {
 		probeLimits()
 		return
