@@ -22,7 +22,6 @@ import (
 	"errors"
 	"math"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -43,9 +42,10 @@ const Unlimited = -1
 // Box is the isolation the role makes before it drops to the sandbox user, in the mount,
 // IPC, network and UTS namespaces the harness cloned for it (see sandbox.Box).
 type Box struct {
-	Keep    []string // absolute, clean folders bound back under the replaced ones
-	Hide    []string // folders covered by an empty read-only folder
-	TmpSize int64    // size of each private tmpfs in bytes
+	Keep     []string // absolute, clean folders bound at the same path in the box's root
+	ReadOnly []string // more of the host bound read-only, beside System
+	Hide     []string // folders covered by an empty read-only folder
+	TmpSize  int64    // size of each private tmpfs in bytes
 	// Net, when not empty, names a network namespace to join (a /proc/PID/fd/N link to
 	// it) instead of the new one: the one several runs share. The role's thread joins it
 	// when the role execs the program, every thread of the runtime when the program stays
@@ -73,12 +73,6 @@ type Settings struct {
 	// the harness's own, as a link to /proc/self/exe is (see canStay).
 	Self string
 }
-
-// Replaced are the world-writable folders a box replaces with private ones: those of the
-// file-system standard. /run/lock (also /var/lock) is one on Debian's kind of system: left
-// shared, a subject's files there would outlive its case, and could fill /run, where the
-// grader keeps its leases.
-var Replaced = []string{"/tmp", "/var/tmp", "/dev/shm", "/run/lock"}
 
 // Encode writes s as the value of Env: words "key value" with Go-quoted values, one word
 // pair per value (a list repeats its key).
@@ -119,6 +113,9 @@ func (s Settings) Encode() string {
 		for _, h := range s.Box.Hide {
 			add("hide", h)
 		}
+		for _, r := range s.Box.ReadOnly {
+			add("ro", r)
+		}
 		if s.Box.Net != "" {
 			add("net", s.Box.Net)
 		}
@@ -150,7 +147,7 @@ func Decode(q string) (Settings, error) {
 	}
 	s := Settings{Path: one("path"), NProcRel: one("nprocrel") == "1", Cgroup: v["cgroup"], Self: one("self")}
 	if _, boxed := v["tmpsize"]; boxed {
-		s.Box = &Box{Keep: v["keep"], Hide: v["hide"], Net: one("net")}
+		s.Box = &Box{Keep: v["keep"], Hide: v["hide"], ReadOnly: v["ro"], Net: one("net")}
 		n, err := strconv.ParseInt(one("tmpsize"), 10, 64)
 		if err != nil {
 			return s, errors.New("tmpsize: " + err.Error())
@@ -261,6 +258,12 @@ func run(q string) int {
 		// open the program's sockets outside, so the program is exec'd.
 		stayHere = stayHere && all
 	}
+	// Into the case's cgroups while still root, and before the box's root hides the cgroup files: the program never runs outside them.
+	for _, f := range s.Cgroup {
+		if err := joinCgroup(f, stayHere); err != nil {
+			return fail("cgroup", errors.New("join "+f+": "+err.Error()))
+		}
+	}
 	if s.Box != nil {
 		if err := enterBox(s.Box); err != nil {
 			return fail("box", err)
@@ -269,12 +272,6 @@ func run(q string) int {
 		// private build folder): exec the file already open. Not for scripts, whose
 		// interpreter reopens them by path.
 		useFD = !script
-	}
-	// Into the case's cgroups while still root: the program never runs outside them.
-	for _, f := range s.Cgroup {
-		if err := joinCgroup(f, stayHere); err != nil {
-			return fail("cgroup", errors.New("join "+f+": "+err.Error()))
-		}
 	}
 	if s.UID >= 0 {
 		// The harness starts the role without supplementary groups when it is root
@@ -752,42 +749,6 @@ func IsHarnessBinary(path, self string) bool {
 	return isHarnessBinary(fd, self)
 }
 
-// enterBox makes the box's mounts and network. It runs as root, in the namespaces the
-// harness cloned for the role, before the switch to the sandbox user.
-func enterBox(b *Box) error {
-	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
-		return errors.New("make mounts private: " + err.Error())
-	}
-	// Hidden first: a hidden folder inside a kept one stays hidden when it is bound back.
-	for _, dir := range b.Hide {
-		if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "size=4k,mode=0555"); err != nil {
-			return errors.New("hide " + dir + ": " + err.Error())
-		}
-	}
-	for _, dir := range Replaced {
-		if st, err := os.Lstat(dir); err != nil || !st.IsDir() || slices.Contains(b.Keep, dir) {
-			// Keeping the folder itself keeps it shared.
-			continue
-		}
-		if err := replaceDir(dir, b.Keep, b.TmpSize); err != nil {
-			return err
-		}
-	}
-	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "hidepid=invisible"); err != nil {
-		// Kernels before 5.8 know only the number.
-		if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "hidepid=2"); err != nil {
-			return errors.New("mount /proc with hidepid: " + err.Error())
-		}
-	}
-	if b.Net != "" {
-		return nil // the shared namespace's loopback is up already
-	}
-	if err := LoopbackUp(); err != nil {
-		return errors.New("loopback: " + err.Error())
-	}
-	return nil
-}
-
 // joinNet moves the calling thread (locked: the one that execs) into the network namespace
 // that path names, and with allThreads every other thread of the runtime too, at once (the
 // world stopped), so that a program that stays opens its sockets there whatever thread
@@ -812,50 +773,6 @@ func joinNet(path string, allThreads bool) (all bool, err error) {
 		return false, e
 	}
 	return false, nil
-}
-
-// replaceDir mounts an empty private tmpfs on dir and binds back the folders of keep that
-// lie under it, at the same path. Keep's folders are absolute and clean (the sandbox
-// cleans them).
-func replaceDir(dir string, keep []string, size int64) error {
-	type held struct {
-		rel string
-		fd  int
-	}
-	var binds []held
-	defer func() {
-		for _, h := range binds {
-			syscall.Close(h.fd)
-		}
-	}()
-	for _, k := range keep {
-		rel, under := strings.CutPrefix(k, dir+"/")
-		if !under || rel == "" {
-			continue
-		}
-		// Held open by a path-only descriptor: it stays reachable once dir is covered.
-		fd, err := syscall.Open(k, oPath|syscall.O_CLOEXEC|syscall.O_DIRECTORY, 0)
-		if err != nil {
-			return errors.New("keep " + k + ": " + err.Error())
-		}
-		binds = append(binds, held{rel, fd})
-	}
-	opts := "mode=1777,size=" + strconv.FormatInt(size, 10)
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
-		return errors.New("private " + dir + ": " + err.Error())
-	}
-	for _, h := range binds {
-		target := dir + "/" + h.rel
-		// The folders leading to it belong to root and only root may change them.
-		if err := os.MkdirAll(target, 0o755); err != nil {
-			return errors.New("keep " + target + ": " + err.Error())
-		}
-		src := "/proc/self/fd/" + strconv.Itoa(h.fd)
-		if err := syscall.Mount(src, target, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
-			return errors.New("keep " + target + ": " + err.Error())
-		}
-	}
-	return nil
 }
 
 // LoopbackUp brings up the loopback interface of the calling thread's network namespace, so

@@ -368,7 +368,7 @@ func buildSubject(g grade.Game, dir, scratch string, f gradeFlags) (grade.Subjec
 		names = append(names, p.Name)
 	}
 	res, err := build.Build(dir, scratch, names, build.Options{NoBuild: f.noBuild, Boxed: f.boxed,
-		Keep: append([]string{scratch}, filepath.SplitList(os.Getenv(scriptcmds.BoxKeepVar))...), Hide: f.hide, Paths: f.progs})
+		Keep: filepath.SplitList(os.Getenv(scriptcmds.BoxKeepVar)), Hide: f.hide, Paths: f.progs})
 	if err != nil {
 		return grade.Subject{}, nil, err
 	}

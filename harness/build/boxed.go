@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"gauntlet/execrole"
 	"gauntlet/harness/sandbox"
 )
 
@@ -56,10 +57,10 @@ func buildBoxed(orig string, res *Result, names []string, opt Options) (*Result,
 		// Where -prog says, else (nothing there) by its own name at the top.
 		p, ok := "", false
 		if rel, given := opt.Paths[n]; given {
-			p, ok = program(src, rel)
+			p, ok = program(src, rel, opt.Keep)
 		}
 		if !ok {
-			p, ok = program(src, n)
+			p, ok = program(src, n, opt.Keep)
 		}
 		if ok {
 			res.Programs[n] = p
@@ -120,21 +121,40 @@ func makeBoxed(dir string, lease *sandbox.Lease, opt Options) (ok bool, log, pro
 	return true, log, "", nil
 }
 
-// chownTree gives every file and folder of dir to uid:gid, without following links.
+// chownTree gives every file and folder of dir to uid:gid, without following links. Given
+// to root (the build taken back), nothing of it stays writable by group or others either:
+// a case's user must not change a program or a file the programs read between cases
+// (before 2026-11-28 a built file left world-writable was, and a program rewrote itself).
 func chownTree(dir string, uid, gid int) error {
 	return filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		return os.Lchown(path, uid, gid)
+		if err := os.Lchown(path, uid, gid); err != nil {
+			return err
+		}
+		if uid != 0 || d.Type()&os.ModeSymlink != 0 {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if m := info.Mode(); m.Perm()&0o022 != 0 {
+			return os.Chmod(path, m&^0o022)
+		}
+		return nil
 	})
 }
 
 // program finds the program rel as the build left it in src: a regular, executable file,
-// or a link to one inside src, or to one outside that everybody may read and run anyway.
-// Anything else (a link to a private file, a device, a folder) is not a program of the
-// submission: the grader, being root, must not lend it its own reach.
-func program(src, rel string) (string, bool) {
+// or a link to one inside src, or to one outside that the cases' boxes hold too (the
+// system's folders, execrole.System and sandbox.BindVar's, and keep, the folders the staff
+// keep visible) and that everybody may read and run anyway. Anything else (a link to a
+// private file, or to a file of the host the boxes do not hold, such as a course's
+// reference solution; a device; a folder) is not a program of the submission: the grader,
+// being root, must not lend it its own reach.
+func program(src, rel string, keep []string) (string, bool) {
 	if !filepath.IsLocal(rel) {
 		return "", false
 	}
@@ -152,5 +172,24 @@ func program(src, rel string) (string, bool) {
 	if r, err := filepath.Rel(src, real); err == nil && filepath.IsLocal(r) {
 		return p, true
 	}
-	return p, st.Mode&0o005 == 0o005
+	return p, st.Mode&0o005 == 0o005 && inBoxes(real, keep)
+}
+
+// inBoxes says whether path lies where every case's box shows the host: a system folder
+// (execrole.System, sandbox.BindVar's) or one of keep.
+func inBoxes(path string, keep []string) bool {
+	dirs := append(append(append([]string(nil), execrole.System...), filepath.SplitList(os.Getenv(sandbox.BindVar))...), keep...)
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		// The system's folders may be links themselves (/bin to usr/bin).
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			d = r
+		}
+		if rel, err := filepath.Rel(d, path); err == nil && filepath.IsLocal(rel) {
+			return true
+		}
+	}
+	return false
 }

@@ -43,6 +43,11 @@ func TestBoxedBuildIsNotRoot(t *testing.T) {
 	os.Chmod(filepath.Dir(other), 0o755)
 	os.Chmod(other, 0o755)
 	write(t, other, "secret.c", "int answer = 42;\n")
+	staff := t.TempDir()
+	buildtest.SearchableByOthers(t, staff)
+	if err := os.WriteFile(filepath.Join(staff, "solution"), []byte("#!/bin/sh\necho solved\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("GAUNTLET_GRADER_SECRET", "x")
 	src := t.TempDir()
 	marker := "gauntlet-build-daemon-" + filepath.Base(src)
@@ -56,9 +61,15 @@ func TestBoxedBuildIsNotRoot(t *testing.T) {
 		"\tsetsid bash -c 'exec -a " + marker + " sleep 30' </dev/null >/dev/null 2>&1 &\n" +
 		"\t@sleep 0.2; ps -eo args | grep -q '^" + marker + "' && echo daemon=started || echo daemon=absent\n" +
 		"\tmkdir -p private && printf '#!/bin/sh\\necho hi\\n' > private/prog && chmod 755 private/prog && chmod 700 private && ln -sf private/prog prog\n" +
-		"\tln -sf /etc/shadow shadow\n"
+		"\tln -sf /etc/shadow shadow\n" +
+		// A course's reference solution, readable by all on the grading machine but in no
+		// box: not a program of the submission (before 2026-11-28 it was, and ran).
+		"\tln -sf " + staff + "/solution solved\n" +
+		"\tln -sf /bin/true truth\n" +
+		// A built file others may write: taken back read-only to them.
+		"\ttouch open && chmod 777 open\n"
 	write(t, src, "Makefile", mk)
-	res, err := Build(src, scratchFor(t), []string{"prog", "shadow"}, Options{Boxed: true, Hide: []string{other}, Timeout: 30 * time.Second})
+	res, err := Build(src, scratchFor(t), []string{"prog", "shadow", "solved", "truth"}, Options{Boxed: true, Hide: []string{other}, Timeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,6 +92,15 @@ func TestBoxedBuildIsNotRoot(t *testing.T) {
 	}
 	if res.Programs["prog"] == "" {
 		t.Errorf("a program linked into a private folder was not found: %+v", res)
+	}
+	if res.Programs["solved"] != "" {
+		t.Errorf("a link to a file of the host that no box holds was taken as a program: %s", res.Programs["solved"])
+	}
+	if res.Programs["truth"] == "" {
+		t.Errorf("a link to a system program (/bin/true) was not taken as a program")
+	}
+	if st, err := os.Stat(filepath.Join(res.Dir, "src", "open")); err != nil || st.Mode().Perm()&0o022 != 0 {
+		t.Errorf("a built file others could write stays writable to the cases' users: %v %v", st.Mode(), err)
 	}
 	if res.Programs["shadow"] != "" {
 		t.Errorf("a link to a file outside the submission that others may not read was taken as a program: %s", res.Programs["shadow"])

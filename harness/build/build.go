@@ -45,7 +45,10 @@ type Options struct {
 	Boxed bool
 	// Hide lists folders the build must not see (the other submissions of a cohort).
 	Hide []string
-	// Keep lists folders the box keeps visible when they are in /tmp (the scratch space).
+	// Keep lists folders of the host the build's box holds beside the copy it builds (the
+	// folders the staff keep visible to submissions, scriptcmds.BoxKeepVar); a program that
+	// is a link out of the submission is one only when it names a file there or in the
+	// system's folders.
 	Keep []string
 	// Limits of every process of the build (zero: BuildLimits).
 	Limits sandbox.Limits

@@ -580,7 +580,18 @@ func (opt Options) reference(name string) string {
 // reference programs and the subject's.
 func boxKeep(subj Subject, opt Options) []string {
 	keep := []string{}
-	if opt.Scratch != "" {
+	// The folders of the published programs (programs/RANDOM/NAME: the folder that holds
+	// them all, which others may search but not list), not the whole scratch space, where
+	// every other case's folder lies. Without published programs (a caller that gives the
+	// references in BinDir alone), the scratch space.
+	seen := map[string]bool{}
+	for _, name := range slices.Sorted(maps.Keys(opt.Published)) {
+		if d := filepath.Dir(filepath.Dir(opt.Published[name])); !seen[d] {
+			seen[d] = true
+			keep = append(keep, d)
+		}
+	}
+	if len(seen) == 0 && opt.Scratch != "" {
 		keep = append(keep, opt.Scratch)
 	}
 	if opt.BinDir != "" {

@@ -322,3 +322,20 @@ func TestCaseWithExecIsRefused(t *testing.T) {
 		t.Errorf("the subject ran, as user %s", strings.TrimSpace(string(data)))
 	}
 }
+
+// A player with no logic that looks for the case's script where the grader used to write
+// it (../CASE.txtar, readable by all, beside its folder), or anywhere its box shows, and
+// prints the answer it finds: the script is the grader's alone (0600) and outside every
+// subject's box, so the case fails (before 2026-11-28 such a replayer scored 40.44/42).
+func TestHostileReplaysTheCaseScript(t *testing.T) {
+	player := "#!/bin/sh\n" +
+		"for f in ../*.txtar ../../*.txtar ../../*/*.txtar /tmp/*/*.txtar /tmp/*/*/*.txtar; do\n" +
+		"  [ -r \"$f\" ] && grep -ho 'answer-[0-9]*' \"$f\" && exit 0\n" +
+		"done\n" +
+		"grep -o ' /[^ ]*case-[^ ]*' /proc/self/mountinfo | while read d; do cat \"$d\"/*.txtar 2>/dev/null; done | grep -o 'answer-[0-9]*' | head -1\n"
+	subj, opt := boxedSetup(t, player)
+	o := gradeOne(t, subj, opt, "run $PLAYER\nstdout '^answer-4217$'\n")
+	if o.Verdict.Passed() || o.Verdict == HarnessError {
+		t.Errorf("a player that replays the case's script: %s (%s), want a failure charged to it\n%s", o.Verdict, o.Detail, o.Log)
+	}
+}

@@ -38,6 +38,10 @@ type Box struct {
 	// Hide lists folders covered by an empty read-only folder (a cohort hides every other
 	// submission from a build).
 	Hide []string
+	// ReadOnly lists more of the host the box holds read-only at the same path, beside
+	// execrole.System (an interpreter a course's submissions use, say /opt/python);
+	// BindVar adds to it for every box of the process.
+	ReadOnly []string
 	// TmpSize is the size of each private tmpfs in bytes (default 64 MiB).
 	TmpSize int64
 	// Net, when not nil, is the network namespace the run joins instead of a new one of
@@ -45,6 +49,11 @@ type Box struct {
 	// the background, its clients after it) share one (see NewNet).
 	Net *Net
 }
+
+// BindVar, in the harness's environment, lists (separated like PATH) more of the host every
+// box holds read-only, beside execrole.System: what the staff's machine keeps outside the
+// usual system folders that submissions need (docs/security.md).
+const BindVar = "GAUNTLET_BOX_BIND"
 
 // DefaultTmpSize is the default size of a box's private /tmp, /var/tmp and /dev/shm.
 const DefaultTmpSize = 64 << 20
@@ -96,7 +105,8 @@ func (b *Box) role() *execrole.Box {
 	if b == nil {
 		return nil
 	}
-	r := &execrole.Box{Hide: b.Hide, TmpSize: b.TmpSize}
+	r := &execrole.Box{Hide: b.Hide, TmpSize: b.TmpSize, ReadOnly: b.ReadOnly}
+	r.ReadOnly = append(r.ReadOnly, filepath.SplitList(os.Getenv(BindVar))...)
 	if b.Net != nil {
 		r.Net = b.Net.path
 	}

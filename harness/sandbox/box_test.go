@@ -129,3 +129,69 @@ func TestLeaseCannotBeSquatted(t *testing.T) {
 	}
 	l.Release()
 }
+
+// A box is an allow-list (since 2026-11-28): a new root holding the system's folders
+// read-only, the run's own folders, private /tmp, /var/tmp and /dev/shm, a minimal /dev and
+// its own /proc, and nothing else of the host. Before, it was the host with a few folders
+// replaced, and a subject read the checkout of the suites, a folder beside its own, and in
+// /proc/self/mountinfo the folder of every case box on the machine.
+func TestBoxHoldsOnlyWhatItNeeds(t *testing.T) {
+	boxOrSkip(t)
+	checkout, err := os.Getwd() // the package's folder, in the checkout
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := t.TempDir()
+	buildtest.SearchableByOthers(t, top)
+	keep := filepath.Join(top, "kept")
+	beside := filepath.Join(top, "beside")
+	for _, d := range []string{keep, beside} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "file"), []byte(filepath.Base(d)+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script := `
+cat ` + keep + `/file
+test -e ` + beside + `/file && echo "beside: seen" || echo "beside: hidden"
+test -e ` + checkout + `/box_test.go && echo "checkout: seen" || echo "checkout: hidden"
+test -e /etc/shadow && echo "shadow: seen" || echo "shadow: hidden"
+grep -q ` + beside + ` /proc/self/mountinfo && echo "mountinfo: names beside" || echo "mountinfo: clean"
+echo "root: $(ls -A / | tr '\n' ' ')"
+touch /newfile 2>/dev/null && echo "root: writable" || echo "root: read-only"
+touch /usr/newfile 2>/dev/null && echo "usr: writable" || echo "usr: read-only"
+echo x > /dev/null && head -c 4 /dev/urandom | wc -c
+cc --version >/dev/null 2>&1 && echo "cc: runs" || echo "cc: missing"
+`
+	// As root in the box (a judge's case), where only the box stops it.
+	for _, id := range []sandbox.Identity{{Same: true}, {}} {
+		cfg := sandbox.Config{Identity: id, Box: &sandbox.Box{Keep: []string{keep}}}
+		res, err := sandbox.Run(cfg, sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", script}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := string(res.Procs[0].Stdout)
+		for _, want := range []string{"kept\n", "beside: hidden\n", "checkout: hidden\n", "shadow: hidden\n",
+			"mountinfo: clean\n", "root: read-only\n", "usr: read-only\n", "4\n", "cc: runs\n"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("as %+v, want %q; the box said:\n%s%s", id, want, out, res.Procs[0].Stderr)
+			}
+		}
+		for _, line := range strings.Split(out, "\n") {
+			names, ok := strings.CutPrefix(line, "root: ")
+			if !ok || names == "read-only" || names == "writable" {
+				continue
+			}
+			for _, n := range strings.Fields(names) {
+				switch n {
+				case "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "tmp", "var", "dev", "proc":
+				case strings.Split(strings.TrimPrefix(keep, "/"), "/")[0]: // where the kept folder lies
+				default:
+					t.Errorf("the box's root holds %q", n)
+				}
+			}
+		}
+	}
+}

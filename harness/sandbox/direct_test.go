@@ -56,7 +56,7 @@ echo "nice: ${17}"
 [ "$(id -u)" -ne 0 ] && echo "uid: not root" || echo "uid: root"
 echo "groups: $(id -G | wc -w)"
 echo "init: $([ -e /proc/1 ] && echo seen || echo hidden)"
-echo "tmp: $(stat -c '%a %U' /tmp)$([ -z "$(ls -A /tmp)" ] && echo ", empty")"
+echo "tmp: $(stat -c '%a %U' /tmp)$([ -z "$(ls -A /tmp | grep -vx "$(pwd | cut -d/ -f3)")" ] && echo ", empty but for the working folder")"
 echo "net: $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\n' ' ')"
 echo "hostname: $(cat /proc/sys/kernel/hostname)"
 while read -r id parent dev root point opts rest; do
@@ -116,7 +116,7 @@ exec grep -E '^(NoNewPrivs|SigBlk|SigIgn|TracerPid):' /proc/self/status
 			want := []string{"NoNewPrivs:\t1\n", "SigBlk:\t0000000000000000\n", "SigIgn:\t0000000000000000\n",
 				"TracerPid:\t0\n", "session leader: yes\n", "nice: 10\n"}
 			if tc.boxed {
-				want = append(want, "uid: not root\n", "groups: 1\n", "init: hidden\n", "tmp: 1777 root, empty\n", "net: lo \n",
+				want = append(want, "uid: not root\n", "groups: 1\n", "init: hidden\n", "tmp: 1777 root, empty but for the working folder\n", "net: lo \n",
 					"mount /tmp - tmpfs tmpfs rw,size=65536k\n")
 				for _, procs := range cfg.Cgroup {
 					want = append(want, "/"+filepath.Base(filepath.Dir(procs))+"\n")

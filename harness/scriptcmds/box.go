@@ -45,7 +45,8 @@ var judges = map[string]bool{"mockhub": true, "mockclients": true}
 type caseBox struct {
 	work, box, bin string
 	lease          *sandbox.Lease
-	keep           []string
+	keep           []string        // what a subject's box holds of the case: box/, bin/ and the programs
+	judgeKeep      []string        // what a judge's box holds: the whole case folder and the programs
 	copiedBack     map[string]bool // files of WORK that came from box/: later runs may update them
 	group          *cgroup.Group   // the case's totals (nil where the machine has no cgroups)
 	seen           cgroup.Events   // the group's counters after the last run
@@ -107,12 +108,13 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 			}
 		})
 	}
-	b.keep = []string{top}
 	for _, kv := range env.Vars {
 		if v, ok := strings.CutPrefix(kv, BoxKeepVar+"="); ok {
 			b.keep = append(b.keep, filepath.SplitList(v)...)
 		}
 	}
+	b.judgeKeep = append([]string{top}, b.keep...)
+	b.keep = append([]string{b.box, b.bin}, b.keep...)
 	return b, nil
 }
 

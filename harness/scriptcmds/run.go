@@ -168,7 +168,12 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 		}
 		// Graded: the judge runs as root in the script's folder and starts the subject as
 		// the case's user in box/; the subject runs as that user in box/, with its inputs.
+		// A subject's box holds box/ and bin/ of the case, not its script (a judge's
+		// holds the whole case folder).
 		cfg.Box = &sandbox.Box{Keep: box.keep}
+		if r.judge {
+			cfg.Box.Keep = box.judgeKeep
+		}
 		cfg.Box.Net = box.network()
 		cfg.GiveWorkDir = false
 		if box.group != nil {
