@@ -217,3 +217,32 @@ func TestMainAlternatives(t *testing.T) {
 		})
 	}
 }
+
+// A player whose file cannot be run (a script whose interpreter is missing, a file that
+// is no program, one the player's user may not run) fails the conversation at its first
+// step, charged to it; it is not the judge's error (until 2026-11-28 the mock hub exited 2
+// and the case was a HARNESS-ERROR, which left the marks).
+func TestAPlayerThatCannotStartFails(t *testing.T) {
+	dir := t.TempDir()
+	c, err := Parse("args A\nsend \"hello\"\nexpect \"hi\"\neof\nexit 0\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		"no-interpreter": "#!/nonexistent/interpreter\n",
+		"not-a-program":  "\x01\x02\x03 not a program\n",
+	} {
+		prog := filepath.Join(dir, name)
+		if err := os.WriteFile(prog, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(c, prog, Options{StepTimeout: time.Second})
+		if err != nil {
+			t.Errorf("%s: the judge failed: %v", name, err)
+			continue
+		}
+		if res.OK || res.Failed == nil || !strings.Contains(res.Got, "cannot be started") {
+			t.Errorf("%s: %s, want a failure at the first step", name, res.Report())
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -76,6 +77,17 @@ func Run(c *Conversation, prog string, opt Options) (Result, error) {
 	}
 	p, err := start(prog, c.Args, wire, opt.Stderr, opt.Subject, opt.StepTimeout)
 	if err != nil {
+		if why := cannotRun(err); why != nil && len(c.Steps) > 0 {
+			// The player's own file does not run (a program hidden in a folder its user
+			// cannot search, a script whose interpreter is missing, not a program at all):
+			// the player fails the case at its first step, as a player that starts and
+			// says nothing would. It is not the judge's error (until 2026-11-28 such
+			// cases were HARNESS-ERROR and left the marks).
+			st := &c.Steps[0]
+			got := "a player that cannot be started (" + why.Error() + ")"
+			return Result{Failed: st, Want: "the player to start", Got: got, Status: "not started",
+				Divergence: &transcript.Divergence{First: 1, Got: got, Want: "the player to start"}}, nil
+		}
 		return Result{}, err
 	}
 	defer p.kill()
@@ -135,6 +147,22 @@ func start(prog string, args []string, wire child.Wire, stderr io.Writer, subj *
 	go p.read(c.Out)
 	go p.wait()
 	return p, nil
+}
+
+// cannotRun is why the exec of the player's file failed, when start's error is that: the
+// file missing, not executable by the player's user, not a program the kernel can run, or
+// a script whose interpreter is missing. Nil for any other error (the judge's own).
+func cannotRun(err error) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || !strings.Contains(pe.Op, "exec") {
+		return nil
+	}
+	for _, e := range []error{syscall.ENOENT, syscall.EACCES, syscall.ENOEXEC, syscall.ELOOP, syscall.ENOTDIR, syscall.EISDIR, syscall.ENAMETOOLONG} {
+		if errors.Is(pe.Err, e) {
+			return pe.Err
+		}
+	}
+	return nil
 }
 
 // spec is the start of a subject program a judge runs: its own process group and, as a
