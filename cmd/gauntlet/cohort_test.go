@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -619,4 +620,29 @@ func TestGradeInterrupt(t *testing.T) {
 	if _, err := os.Stat(jsonFile); err == nil {
 		t.Errorf("a partial report was written to %s", jsonFile)
 	}
+	// The interrupted grade removed its case groups (before 2026-11-28 every grade left them).
+	if left := cgroupsOf(cmd.Process.Pid); len(left) > 0 {
+		t.Errorf("the interrupted grade left its cgroups: %v", left)
+	}
+}
+
+// cgroupsOf lists the cgroups that process pid made (cgroup.OwnedName) and left, under the
+// cgroup folders of this process, where the grader made them.
+func cgroupsOf(pid int) []string {
+	var left []string
+	prefix := "gauntlet-P" + strconv.Itoa(pid) + "-"
+	filepath.WalkDir("/sys/fs/cgroup", func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), prefix) {
+			left = append(left, p)
+			return filepath.SkipDir
+		}
+		if strings.HasPrefix(d.Name(), "gauntlet-") {
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	return left
 }

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"gauntlet/harness/sandbox"
 	"gauntlet/programs"
 )
 
@@ -84,6 +85,10 @@ func wantsHelp(args []string) bool {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	// The case users' cgroups and networks, kept for the next case, go when the command
+	// ends, also after an interrupt (a grader killed outright leaves its groups to the
+	// next one: cgroup.RemoveStale).
+	defer sandbox.CaseUsers.Close()
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage())
 		return 2

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -137,11 +138,15 @@ func Problem() error {
 	return nil
 }
 
-// New makes a group named name (unique on the machine) with the given totals.
+// New makes a group with the given totals, named after name (unique among this process's
+// groups) and this process (OwnedName), so that a later grader removes it if this one ends
+// without removing it (RemoveStale, which New runs once per process).
 func New(name string, lim Limits) (*Group, error) {
 	if err := Problem(); err != nil {
 		return nil, err
 	}
+	staleOnce.Do(func() { RemoveStale() })
+	name = OwnedName(name)
 	g := &Group{v2: isV2, mem: filepath.Join(memRoot, name), pid: filepath.Join(pidRoot, name)}
 	for _, d := range g.dirs() {
 		if err := os.Mkdir(d, 0o755); err != nil {
@@ -154,6 +159,52 @@ func New(name string, lim Limits) (*Group, error) {
 		return nil, err
 	}
 	return g, nil
+}
+
+var staleOnce sync.Once
+
+// ownedPrefix starts the name of every group New makes, followed by the maker's pid and
+// "-".
+const ownedPrefix = "gauntlet-P"
+
+// OwnedName is the name New gives a group asked for as name: "gauntlet-P", this process's
+// pid, "-", and name without a leading "gauntlet-".
+func OwnedName(name string) string {
+	return ownedPrefix + strconv.Itoa(os.Getpid()) + "-" + strings.TrimPrefix(name, "gauntlet-")
+}
+
+// RemoveStale removes the groups New made for processes that no longer exist (a grader
+// killed, or one that ended before it removed its groups): each is emptied and removed.
+// Until 2026-11-28 every grade left its case groups behind (1,707 empty ones were found on
+// one machine). It returns how many it removed.
+func RemoveStale() int {
+	if Problem() != nil {
+		return 0
+	}
+	n := 0
+	for _, root := range slices.Compact([]string{memRoot, pidRoot}) {
+		ents, err := os.ReadDir(root)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			rest, ok := strings.CutPrefix(e.Name(), ownedPrefix)
+			if !ok || !e.IsDir() {
+				continue
+			}
+			pidText, _, ok := strings.Cut(rest, "-")
+			pid, err := strconv.Atoi(pidText)
+			if !ok || err != nil || pid <= 0 || syscall.Kill(pid, 0) != syscall.ESRCH {
+				continue
+			}
+			d := filepath.Join(root, e.Name())
+			kill(d)
+			if os.Remove(d) == nil {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // SetLimits sets the group's totals. Lowering the memory total below what the group holds

@@ -35,3 +35,48 @@ func TestGroupTotals(t *testing.T) {
 		}
 	}
 }
+
+// The groups of a grader that is gone are removed by the next one; the groups of a live
+// one (this process's) stay. Until 2026-11-28 every grade left its case groups behind.
+func TestRemoveStale(t *testing.T) {
+	if err := Problem(); err != nil {
+		t.Skipf("no cgroups here: %v", err)
+	}
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	// A group as the gone process's New would have named it.
+	staleName := ownedPrefix + strconv.Itoa(gone.Process.Pid) + "-stale-test"
+	var stale []string
+	for _, root := range []string{memRoot, pidRoot} {
+		d := root + "/" + staleName
+		if err := os.Mkdir(d, 0o755); err != nil && !os.IsExist(err) {
+			t.Fatal(err)
+		}
+		stale = append(stale, d)
+	}
+	t.Cleanup(func() {
+		for _, d := range stale {
+			os.Remove(d)
+		}
+	})
+	live, err := New("stale-test-live", Limits{Memory: 64 << 20, Processes: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Remove()
+	if n := RemoveStale(); n == 0 {
+		t.Error("RemoveStale removed nothing")
+	}
+	for _, d := range stale {
+		if _, err := os.Stat(d); err == nil {
+			t.Errorf("the gone grader's group %s is still there", d)
+		}
+	}
+	for _, d := range live.dirs() {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("this process's own group %s was removed: %v", d, err)
+		}
+	}
+}
