@@ -18,6 +18,7 @@ import (
 
 	"gauntlet/harness/build"
 	"gauntlet/harness/grade"
+	"gauntlet/harness/sandbox"
 )
 
 // A cohort run grades several submissions with one budget of -j slots. A slot runs one task
@@ -218,7 +219,7 @@ func (c *cohortRun) watch(sigs <-chan os.Signal, quit <-chan struct{}) {
 	select {
 	case <-sigs:
 		fmt.Fprintf(c.stderr, "gauntlet grade: stopped; the reports already written are kept\n")
-		os.RemoveAll(c.scratch)
+		sandbox.RemoveTree(c.scratch)
 		os.Exit(2)
 	case <-quit:
 	}
@@ -269,7 +270,7 @@ func (c *cohortRun) build(s *submission) {
 	empty := false
 	if err != nil {
 		s.state, s.problem = finished, "HARNESS-ERROR: "+err.Error()
-		os.RemoveAll(dir)
+		sandbox.RemoveTree(dir)
 	} else {
 		s.subj, s.built, s.state = subj, built, grading
 		s.outs = make([][]grade.Outcome, len(c.cases))
@@ -314,7 +315,7 @@ func (c *cohortRun) complete(s *submission) {
 	if c.f.outDir != "" {
 		werr = writeAtomic(c.reportPath(s), rep.WriteJSON)
 	}
-	os.RemoveAll(s.scratch)
+	sandbox.RemoveTree(s.scratch)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s.report, s.state = rep, finished
@@ -419,7 +420,7 @@ func (c *cohortRun) finish(stdout io.Writer) int {
 			if s.state == queued {
 				row.Problem = "not started"
 			}
-			os.RemoveAll(s.scratch)
+			sandbox.RemoveTree(s.scratch)
 			status = 2
 		}
 		if s.report != nil {

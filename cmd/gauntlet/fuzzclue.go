@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	clue "gauntlet/fuzz/clue"
@@ -73,6 +74,11 @@ func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
 	}
 	if *runs < 0 || *limit < 0 {
 		return usageErr("--runs and --time cannot be negative")
+	}
+	// A program that is not there is a usage error, not a finding (the judges fail a
+	// program whose file cannot run, as a grade does).
+	if fi, err := os.Stat(fs.Arg(0)); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+		return usageErr("%s is not an executable program", fs.Arg(0))
 	}
 	seedSet := false
 	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })

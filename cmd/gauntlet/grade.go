@@ -246,7 +246,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: %v\n", err)
 		return 2
 	}
-	defer os.RemoveAll(scratch)
+	defer sandbox.RemoveTree(scratch)
 	if scratchNote != "" {
 		fmt.Fprintf(stderr, "gauntlet grade: note: %s\n", scratchNote)
 	}
@@ -341,7 +341,7 @@ func interruptible(scratch string, stderr io.Writer) (<-chan struct{}, func()) {
 		select {
 		case <-sigs:
 			fmt.Fprintf(stderr, "gauntlet grade: stopped\n")
-			os.RemoveAll(scratch)
+			sandbox.RemoveTree(scratch)
 			os.Exit(2)
 		case <-quit:
 		}

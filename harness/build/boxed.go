@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
 
 	"gauntlet/execrole"
+	"gauntlet/harness/cgroup"
 	"gauntlet/harness/sandbox"
 )
 
@@ -73,10 +75,7 @@ func buildBoxed(orig string, res *Result, names []string, opt Options) (*Result,
 
 // makeBoxed runs make in dir as the leased user, in a box, with a clean environment.
 func makeBoxed(dir string, lease *sandbox.Lease, opt Options) (ok bool, log, problem string, err error) {
-	limits := opt.Limits
-	if limits == (sandbox.Limits{}) {
-		limits = BuildLimits()
-	}
+	limits := opt.limits()
 	cfg := sandbox.Config{
 		Limits:      limits,
 		Identity:    sandbox.Identity{Lease: lease},
@@ -95,9 +94,28 @@ func makeBoxed(dir string, lease *sandbox.Lease, opt Options) (ok bool, log, pro
 			}
 		}
 	}
+	// Totals over the whole build, every process of it together (one make held 4.5 GB
+	// before 2026-11-28, each of its processes within the per-process limit).
+	var group *cgroup.Group
+	memory := limits.CaseMemory
+	if memory <= 0 {
+		memory = BuildLimits().CaseMemory
+	}
+	if cgroup.Problem() == nil {
+		group, err = cgroup.New("build-"+strconv.Itoa(lease.UID()), cgroup.Limits{Memory: memory, Processes: limits.WithDefaults().Processes})
+		if err != nil {
+			return false, "", "", err
+		}
+		defer group.Remove()
+		cfg.Cgroup = group.ProcFiles()
+	}
 	r, err := sandbox.Run(cfg, sandbox.Spec{Name: "make", Path: makePath, Stdout: sandbox.Capture, Stderr: sandbox.Capture})
 	if err != nil {
 		return false, "", "", fmt.Errorf("cannot start make: %w", err)
+	}
+	var totals cgroup.Events
+	if group != nil {
+		totals = group.Events()
 	}
 	if len(r.Errors) > 0 {
 		return false, "", "", fmt.Errorf("make's box: %s", strings.Join(r.Errors, "; "))
@@ -109,6 +127,10 @@ func makeBoxed(dir string, lease *sandbox.Lease, opt Options) (ok bool, log, pro
 		log += fmt.Sprintf("\n[build log cut at %d KiB a stream]\n", MaxLog>>10)
 	}
 	switch {
+	case totals.OOMKills > 0:
+		return false, log, fmt.Sprintf("the build reached its memory total (%d MiB, all its processes together)", memory>>20), nil
+	case totals.PidsMax > 0 && p.Exit != (sandbox.Exit{}):
+		return false, log, fmt.Sprintf("the build reached its process total (%d processes at once)", cfg.Limits.WithDefaults().Processes), nil
 	case r.DeadlinePassed:
 		return false, log, fmt.Sprintf("make did not finish within %v", opt.Timeout), nil
 	case p.Limit != "":

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/cgroup"
 	"gauntlet/harness/hygiene"
 	"gauntlet/harness/sandbox"
 )
@@ -29,6 +30,8 @@ func scratchFor(t *testing.T) string {
 	d := t.TempDir()
 	os.Chmod(filepath.Dir(d), 0o755)
 	os.Chmod(d, 0o711)
+	// A boxed build's copy is a tmpfs mounted in here (before t.TempDir's own cleanup).
+	t.Cleanup(func() { sandbox.RemoveTree(d) })
 	return d
 }
 
@@ -117,4 +120,41 @@ func TestBoxedBuildIsNotRoot(t *testing.T) {
 	if len(owners) > 0 {
 		t.Errorf("after the build, files not the grader's: %v", owners)
 	}
+}
+
+// A build has totals of its own: all its files together in its copy (a tmpfs, never the
+// host's disk), and where the machine gives cgroups, all its processes' memory together.
+// Before 2026-11-28 one make held 4.5 GB and wrote 3 GB to the host's disk.
+func TestBoxedBuildTotals(t *testing.T) {
+	boxedOrSkip(t)
+	limits := BuildLimits()
+	limits.CaseDisk = 8 << 20
+	limits.CaseMemory = 96 << 20
+	t.Run("disk", func(t *testing.T) {
+		src := t.TempDir()
+		write(t, src, "Makefile", "all:\n\thead -c 20000000 /dev/zero > big\n")
+		res, err := Build(src, scratchFor(t), nil, Options{Boxed: true, Limits: limits, Timeout: 30 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.OK || !strings.Contains(res.Log, "No space left on device") {
+			t.Errorf("a build that writes 20 MB into an 8 MiB copy: ok=%v, problem %q, log:\n%s", res.OK, res.Problem, res.Log)
+		}
+	})
+	t.Run("memory", func(t *testing.T) {
+		if err := cgroup.Problem(); err != nil {
+			t.Skipf("no cgroups here: %v", err)
+		}
+		src := t.TempDir()
+		// Four processes of 40 MB each: each within the per-process limit, together over
+		// the total.
+		write(t, src, "Makefile", "all:\n\tfor i in 1 2 3 4; do (head -c 40000000 /dev/zero | tail -c 40000000 >/dev/null) & done; wait; sleep 1; exit 1\n")
+		res, err := Build(src, scratchFor(t), nil, Options{Boxed: true, Limits: limits, Timeout: 30 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.OK || !strings.Contains(res.Problem, "memory total") {
+			t.Errorf("a build over its memory total: ok=%v, problem %q, log:\n%s", res.OK, res.Problem, res.Log)
+		}
+	})
 }

@@ -50,7 +50,9 @@ type Options struct {
 	// is a link out of the submission is one only when it names a file there or in the
 	// system's folders.
 	Keep []string
-	// Limits of every process of the build (zero: BuildLimits).
+	// Limits of every process of the build (zero: BuildLimits). Limits.CaseMemory and
+	// Limits.Processes are also the totals of the whole build, where the machine gives
+	// cgroups; Limits.CaseDisk bounds all the files of its copy together (a boxed build).
 	Limits sandbox.Limits
 	// Paths says where the build leaves a program, relative to the submission's folder,
 	// when not at the top under its own name (the grader's -prog NAME=PATH).
@@ -61,7 +63,23 @@ type Options struct {
 // (a compiler needs them), the same kind of bounds on everything else.
 func BuildLimits() sandbox.Limits {
 	return sandbox.Limits{CPU: 2 * time.Minute, AddressSpace: 2 << 30, Processes: 256,
-		FileSize: 64 << 20, OpenFiles: 256}
+		FileSize: 64 << 20, OpenFiles: 256, CaseMemory: 2 << 30, CaseDisk: 512 << 20}
+}
+
+// limits are the build's limits: Limits, or BuildLimits where it is zero.
+func (o Options) limits() sandbox.Limits {
+	if o.Limits == (sandbox.Limits{}) {
+		return BuildLimits()
+	}
+	return o.Limits
+}
+
+// disk is the size of a boxed build's copy.
+func (o Options) disk() int64 {
+	if d := o.limits().CaseDisk; d > 0 {
+		return d
+	}
+	return BuildLimits().CaseDisk
 }
 
 // Result is what the build produced.
@@ -87,7 +105,17 @@ func Build(src, scratch string, names []string, opt Options) (*Result, error) {
 	if opt.Make == "" {
 		opt.Make = "make"
 	}
-	dir, err := os.MkdirTemp(scratch, "build-")
+	var dir string
+	var err error
+	if opt.Boxed {
+		// The copy is a tmpfs of its own (the grader is root): all the files the build
+		// writes together are bounded by Disk, and none reaches the host's disk (a make
+		// wrote 3 GB there before 2026-11-28). The caller removes it with
+		// sandbox.RemoveTree (its scratch space's removal unmounts it).
+		dir, _, err = sandbox.MemoryFolderOf(scratch, "build-", opt.disk())
+	} else {
+		dir, err = os.MkdirTemp(scratch, "build-")
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,12 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -104,21 +107,31 @@ func checkAncestors(dir string) error {
 // end leaves it mounted: the folder's name carries the pid and start time of the process
 // that made it, and each new one first unmounts and removes those of processes gone.
 func MemoryFolder(parent, prefix string) (dir string, release func(), err error) {
+	return MemoryFolderOf(parent, prefix, 0)
+}
+
+// MemoryFolderOf is MemoryFolder with a tmpfs of size bytes at most (0: the kernel's
+// default, half the memory): a build's copy, whose files all together are bounded so.
+func MemoryFolderOf(parent, prefix string, size int64) (dir string, release func(), err error) {
 	self, err := hygiene.ReadProc(os.Getpid())
 	if err != nil {
 		return "", nil, err
 	}
 	clearMemoryFolders(prefix)
-	return makeMemoryFolder(parent, prefix, self.Pid, self.Start)
+	return makeMemoryFolder(parent, prefix, self.Pid, self.Start, size)
 }
 
-// makeMemoryFolder is MemoryFolder for the process pid that started at start.
-func makeMemoryFolder(parent, prefix string, pid int, start uint64) (dir string, release func(), err error) {
+// makeMemoryFolder is MemoryFolderOf for the process pid that started at start.
+func makeMemoryFolder(parent, prefix string, pid int, start uint64, size int64) (dir string, release func(), err error) {
 	dir, err = os.MkdirTemp(parent, fmt.Sprintf("%s%d.%d-", prefix, pid, start))
 	if err != nil {
 		return "", nil, err
 	}
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, "mode=0711"); err != nil {
+	opts := "mode=0711"
+	if size > 0 {
+		opts += ",size=" + strconv.FormatInt(size, 10)
+	}
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
 		os.Remove(dir)
 		return "", nil, fmt.Errorf("a tmpfs on %s: %w", dir, err)
 	}
@@ -126,6 +139,34 @@ func makeMemoryFolder(parent, prefix string, pid int, start uint64) (dir string,
 		syscall.Unmount(dir, syscall.MNT_DETACH)
 		os.Remove(dir)
 	}, nil
+}
+
+// RemoveTree removes dir and everything in it, first unmounting every mount at or under it
+// (a memory folder, a case's folder): os.RemoveAll stops at a mount point.
+// It removes nothing when dir is empty, relative or the root: os.RemoveAll("") removes
+// nothing, and a caller's empty path must not become its working folder.
+func RemoveTree(dir string) error {
+	if dir == "" || !filepath.IsAbs(dir) {
+		return os.RemoveAll(dir)
+	}
+	abs := filepath.Clean(dir)
+	if abs == "/" {
+		return errors.New("sandbox: RemoveTree of /")
+	}
+	if mounts, err := mountinfo.Read(); err == nil {
+		var points []string
+		for _, m := range mounts {
+			if m.Point == abs || strings.HasPrefix(m.Point, abs+"/") {
+				points = append(points, m.Point)
+			}
+		}
+		// Deepest first.
+		sort.Sort(sort.Reverse(sort.StringSlice(points)))
+		for _, p := range points {
+			syscall.Unmount(p, syscall.MNT_DETACH)
+		}
+	}
+	return os.RemoveAll(abs)
 }
 
 // clearMemoryFolders unmounts and removes the memory folders named prefix* of processes

@@ -63,14 +63,14 @@ func TestMemoryFolderClearsThoseOfGoneProcesses(t *testing.T) {
 	}
 	parent := t.TempDir()
 	// This pid with another start time: a process gone whose pid came back.
-	stale, _, err := makeMemoryFolder(parent, "cases-", self.Pid, self.Start+1)
+	stale, _, err := makeMemoryFolder(parent, "cases-", self.Pid, self.Start+1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(stale, "left"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	alive, releaseAlive, err := makeMemoryFolder(parent, "cases-", self.Pid, self.Start)
+	alive, releaseAlive, err := makeMemoryFolder(parent, "cases-", self.Pid, self.Start, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,5 +87,41 @@ func TestMemoryFolderClearsThoseOfGoneProcesses(t *testing.T) {
 	}
 	if !mounted(alive) || !mounted(dir) {
 		t.Errorf("a live process's memory folders: mounted %v and %v, want both", mounted(alive), mounted(dir))
+	}
+}
+
+// RemoveTree unmounts what is mounted in the folder (a build's tmpfs) and removes it all;
+// given an empty path it removes nothing (it once took it for the working folder, and a
+// test's package folder went).
+func TestRemoveTree(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := RemoveTree(""); err != nil {
+		t.Errorf("RemoveTree(\"\"): %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(wd, "scratch_test.go")); err != nil {
+		t.Fatalf("RemoveTree(\"\") removed the working folder: %v", err)
+	}
+	if err := RemoveTree("/"); err == nil {
+		t.Error("RemoveTree(\"/\") did not refuse")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a tmpfs needs root")
+	}
+	top := t.TempDir()
+	mem, _, err := MemoryFolderOf(top, "build-", 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mem, "f"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := RemoveTree(top); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(top); !os.IsNotExist(err) {
+		t.Errorf("%s is still there: %v", top, err)
 	}
 }
