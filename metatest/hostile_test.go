@@ -1,18 +1,36 @@
 package metatest
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gauntlet/harness/buildtest"
 )
 
 // cheat is a dealer2310 submission with no game logic at all: each program plays back what
 // it can find of the oracle (the case's script, the expected outputs, the mock hub's
 // conversation, the grader binary that carries the suites), from its working folder and
 // the folders above it, then empties every file it can write there (the tamperer). Before
-// the box it scored 41.58/42. Boxed, only a case that needs no output at all may pass.
+// the box it scored 41.58/42. Boxed, only a case that needs no output at all may pass. It
+// also tries what the box let through until 2026-11-28 (41.80/42 then): the mock player
+// its environment named, and the case's script beside its folder.
 const cheat = `#!/bin/sh
+# The judge, if the environment names it: the mock player plays as the reference player
+# (22/22 on the players' cases before 2026-11-28).
+if [ -n "$GAUNTLET_MOCKPLAYER" ] && [ -x "$GAUNTLET_MOCKPLAYER" ]; then
+	exec "$GAUNTLET_MOCKPLAYER" -as "$(basename "$0")" -- "$@"
+fi
+# The case's own script, where the grader wrote it beside the subject's folder, or any
+# case's the box shows: its expected stdout and stderr sections played back.
+for f in ../*.txtar ../../*.txtar /tmp/*/*/*.txtar /tmp/*/*/*/*.txtar; do
+	[ -r "$f" ] || continue
+	awk '/^-- .*stdout.* --$/ {o=1; next} /^-- / {o=0} o' "$f"
+	awk '/^-- .*stderr.* --$/ {o=1; next} /^-- / {o=0} o' "$f" >&2
+	exit 0
+done
 for d in . .. ../.. ../../.. "$WORK" "$MOCKBIN" /tmp; do
 	for f in "$d"/* "$d"/*/* "$d"/.gauntlet*; do
 		[ -f "$f" ] && [ -r "$f" ] || continue
@@ -38,7 +56,7 @@ func TestReplayingCheatScoresNothing(t *testing.T) {
 	}
 	t.Parallel()
 	if os.Geteuid() != 0 {
-		t.Skip("the grader boxes a submission only as root: not root here")
+		buildtest.NeedBox(t, errors.New("the grader boxes a submission only as root: not root here"))
 	}
 	dir := t.TempDir()
 	mk := "all:\n\tcp cheat.sh 2310A && cp cheat.sh 2310B && cp cheat.sh 2310dealer && chmod 755 2310A 2310B 2310dealer\n"

@@ -187,3 +187,12 @@ func TestPauseResume(t *testing.T) {
 		t.Fatalf("resumed: still stopped")
 	}
 }
+
+func TestSubjectEnvKeepsOnlyWhatAProgramNeeds(t *testing.T) {
+	env := []string{"PATH=/usr/bin", "HOME=/none", "GAUNTLET_MOCKPLAYER=/x", "TMPDIR=/work/.tmp",
+		"GAUNTLET_CASE=m", "SECRET=s", "EXTRA=e"}
+	got := strings.Join(SubjectEnv(env, "/tmp", "EXTRA"), " ")
+	if want := "PATH=/usr/bin HOME=/none GAUNTLET_CASE=m EXTRA=e TMPDIR=/tmp"; got != want {
+		t.Errorf("SubjectEnv = %q, want %q", got, want)
+	}
+}

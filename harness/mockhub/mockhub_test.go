@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"gauntlet/games/judge"
+	"gauntlet/harness/child"
 	"gauntlet/harness/execfile"
 )
 
@@ -243,6 +244,27 @@ func TestAPlayerThatCannotStartFails(t *testing.T) {
 		}
 		if res.OK || res.Failed == nil || !strings.Contains(res.Got, "cannot be started") {
 			t.Errorf("%s: %s, want a failure at the first step", name, res.Report())
+		}
+	}
+}
+
+// A graded judge starts the subject with only what a program of a game looks at: its own
+// environment is the script's, which names the mock player (a subject that ran it played
+// as the reference player, before 2026-11-28) and the harness's settings.
+func TestJudgedSubjectGetsNoJudgeInItsEnvironment(t *testing.T) {
+	t.Setenv("GAUNTLET_MOCKPLAYER", "/grader/programs/x/mockplayer")
+	t.Setenv("DEALER", "/grader/programs/y/2310dealer")
+	t.Setenv("GAUNTLET_CASE", "marker")
+	s := spec("/subject/2310A", nil, child.Pipes, nil, &Subject{UID: 1, GID: 1, Dir: "/"}, 0)
+	env := strings.Join(s.Env, "\n") + "\n"
+	for _, bad := range []string{"GAUNTLET_MOCKPLAYER=", "DEALER="} {
+		if strings.Contains(env, bad) {
+			t.Errorf("the subject's environment has %s:\n%s", bad, env)
+		}
+	}
+	for _, want := range []string{"GAUNTLET_CASE=marker\n", "TMPDIR=/tmp\n"} {
+		if !strings.Contains(env, want) {
+			t.Errorf("the subject's environment lacks %q:\n%s", want, env)
 		}
 	}
 }

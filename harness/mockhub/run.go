@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -172,6 +173,10 @@ func spec(prog string, args []string, wire child.Wire, stderr io.Writer, subj *S
 	if subj != nil {
 		s.User = &syscall.Credential{Uid: subj.UID, Gid: subj.GID, Groups: []uint32{}}
 		s.Dir = subj.Dir
+		// Graded: the judge's environment is the script's, which names the harness's
+		// programs (the mock player played as the reference player in the subject's place
+		// before 2026-11-28); the subject gets only what a program of a game looks at.
+		s.Env = child.SubjectEnv(os.Environ(), "/tmp")
 	}
 	return s
 }

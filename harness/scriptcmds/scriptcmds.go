@@ -32,6 +32,7 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"gauntlet/harness/child"
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/faults"
 	"gauntlet/harness/hygiene"
@@ -44,7 +45,7 @@ import (
 
 // MarkerVar is set, with a value unique to each script, in the environment of everything a
 // script starts; noprocs finds leftovers by it.
-const MarkerVar = "GAUNTLET_CASE"
+const MarkerVar = child.CaseMarkerVar
 
 // LenientFile, in a script's $WORK, gets one line for every check that passed on an allowed
 // alternative rather than the reference's behaviour.
@@ -136,22 +137,13 @@ func environ(ts *testscript.TestScript, extra []string) []string {
 	return env
 }
 
-// subjectVars are the variables of the script's environment that a program it starts,
-// other than a judge, is given: what a program of a game may look at, and the case's
-// marker (noprocs). Everything else of the script's environment names the harness's
-// settings or its programs (the mock player, the reference hub, the limits, the folders
-// the box keeps): a subject given $GAUNTLET_MOCKPLAYER ran the mock player as the
-// reference player in its place, and a player started by the reference dealer could find
-// the dealer by $DEALER (the box issue of 2026-11-28).
-var subjectVars = []string{"PATH", "HOME", "LANG", "LC_ALL", MarkerVar}
-
 // subjectEnviron is the environment of a program a script starts that is not a judge:
-// subjectVars and the variables the command names (-env). In a box, TMPDIR is the box's
-// private /tmp, which the program may write (the script's own temporary folder is in its
-// folder, which the subject cannot enter).
+// child.SubjectVars of the script's and the variables the command names (-env). In a box,
+// TMPDIR is the box's private /tmp, which the program may write (the script's own
+// temporary folder is in its folder, which the subject cannot enter).
 func subjectEnviron(ts *testscript.TestScript, extra []string, boxed bool) []string {
 	var env []string
-	for _, n := range append(append([]string(nil), subjectVars...), extra...) {
+	for _, n := range append(append([]string(nil), child.SubjectVars...), extra...) {
 		if v := ts.Getenv(n); v != "" || slices.Contains(extra, n) {
 			env = append(env, n+"="+v)
 		}
