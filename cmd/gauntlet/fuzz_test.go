@@ -55,9 +55,7 @@ func TestFuzzRunsTheSubjectOnlyInTheBox(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fuzzing campaigns of several seconds: full mode only")
 	}
-	if problem := sandbox.BoxProblem(); problem != nil {
-		t.Skipf("no box on this machine (%v): the fuzzer runs everything as its own user", problem)
-	}
+	buildtest.NeedBox(t, sandbox.BoxProblem())
 	gauntletBinary(t)
 	t.Setenv("GAUNTLET_TEST_SECRET", "s3cret")
 	tests := []struct {

@@ -220,9 +220,7 @@ func TestKeepAndRerun(t *testing.T) {
 // background and then runs a reference AI. Before the boxes, the AIs ran as root, and the
 // sleeps outlived the tournament.
 func TestTournamentBoxesThePrograms(t *testing.T) {
-	if problem := sandbox.BoxProblem(); problem != nil {
-		t.Skipf("no box on this machine (%v): the programs run as the tournament's user", problem)
-	}
+	buildtest.NeedBox(t, sandbox.BoxProblem())
 	exe := gauntletBinary(t)
 	dir := t.TempDir()
 	for _, d := range []string{filepath.Dir(dir), dir} {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/sandbox"
 )
@@ -20,9 +21,7 @@ func TestCampaignSharesOneNetwork(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a fuzzing campaign: full mode only")
 	}
-	if err := sandbox.BoxProblem(); err != nil {
-		t.Skipf("no box on this machine: %v", err)
-	}
+	buildtest.NeedBox(t, sandbox.BoxProblem())
 	// A folder the campaign's sandbox users can reach and write in.
 	dir, err := os.MkdirTemp("", "gauntlet-fuzz-net-")
 	if err != nil {

@@ -19,9 +19,7 @@ import (
 // the grader refuses to grade there (cmd/gauntlet's tests), so the skip hides nothing.
 func boxedOrSkip(t *testing.T) {
 	t.Helper()
-	if err := sandbox.BoxProblem(); err != nil {
-		t.Skipf("no box here: %v", err)
-	}
+	buildtest.NeedBox(t, sandbox.BoxProblem())
 }
 
 // scratchFor makes a scratch folder the build's user can reach, as the grader's is.
@@ -142,9 +140,7 @@ func TestBoxedBuildTotals(t *testing.T) {
 		}
 	})
 	t.Run("memory", func(t *testing.T) {
-		if err := cgroup.Problem(); err != nil {
-			t.Skipf("no cgroups here: %v", err)
-		}
+		buildtest.NeedBox(t, cgroup.Problem())
 		src := t.TempDir()
 		// Four processes of 40 MB each: each within the per-process limit, together over
 		// the total.

@@ -411,3 +411,20 @@ func SearchableByOthers(tb testing.TB, dir string) {
 		}
 	}
 }
+
+// RequireBoxVar, set to 1 (as .ci/run does), makes a security test whose box (or cgroups,
+// or root) this machine cannot give fail instead of skip: CI must run them all.
+const RequireBoxVar = "GAUNTLET_REQUIRE_BOX"
+
+// NeedBox skips the test, saying why, when problem is not nil (the machine cannot give
+// what the test checks: a box, cgroups, root), or fails it when RequireBoxVar is 1.
+func NeedBox(tb testing.TB, problem error) {
+	tb.Helper()
+	if problem == nil {
+		return
+	}
+	if os.Getenv(RequireBoxVar) == "1" {
+		tb.Fatalf("%s=1, but this machine cannot run this security test: %v", RequireBoxVar, problem)
+	}
+	tb.Skipf("not on this machine: %v", problem)
+}

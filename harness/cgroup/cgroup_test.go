@@ -5,15 +5,15 @@ import (
 	"os/exec"
 	"strconv"
 	"testing"
+
+	"gauntlet/harness/buildtest"
 )
 
 // A group counts what its processes do together: a shell that joins it and starts more
 // processes than the total gets refused forks, which Events shows; Remove kills what is
 // left and removes the group.
 func TestGroupTotals(t *testing.T) {
-	if err := Problem(); err != nil {
-		t.Skipf("no cgroups here: %v", err)
-	}
+	buildtest.NeedBox(t, Problem())
 	g, err := New("gauntlet-test-"+strconv.Itoa(os.Getpid()), Limits{Memory: 64 << 20, Processes: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -39,9 +39,7 @@ func TestGroupTotals(t *testing.T) {
 // The groups of a grader that is gone are removed by the next one; the groups of a live
 // one (this process's) stay. Until 2026-11-28 every grade left its case groups behind.
 func TestRemoveStale(t *testing.T) {
-	if err := Problem(); err != nil {
-		t.Skipf("no cgroups here: %v", err)
-	}
+	buildtest.NeedBox(t, Problem())
 	gone := exec.Command("true")
 	if err := gone.Run(); err != nil {
 		t.Fatal(err)

@@ -28,9 +28,7 @@ import (
 // box (not root, no namespaces): there the grader refuses to grade (TestSandboxUsers).
 func boxedSetup(t testing.TB, player string) (Subject, Options) {
 	t.Helper()
-	if err := BoxProblem(); err != nil {
-		t.Skipf("no box on this machine: %v", err)
-	}
+	buildtest.NeedBox(t, BoxProblem())
 	subj, opt := setup(t, player)
 	searchable(t, opt.Scratch)
 	searchable(t, filepath.Dir(subj.Programs["toyplayer"]))
@@ -63,9 +61,7 @@ func gradeOne(t *testing.T, subj Subject, opt Options, script string) Outcome {
 // case's total: the kernel stops them and the verdict names the case's memory limit.
 func TestHostileMemoryTotal(t *testing.T) {
 	buildtest.Long(t)
-	if err := cgroup.Problem(); err != nil {
-		t.Skipf("no cgroups here (%v): the case totals are not available, as the grader says", err)
-	}
+	buildtest.NeedBox(t, cgroup.Problem())
 	player := "#!/bin/sh\nfor i in 1 2 3 4; do head -c 100000000 /dev/zero | tail -c 90000000 >/dev/null & done\nwait\n"
 	subj, opt := boxedSetup(t, player)
 	opt.Limits.CaseMemory = 128 << 20
@@ -81,9 +77,7 @@ func TestHostileMemoryTotal(t *testing.T) {
 // group, get each their own verdict.
 func TestCaseTotalsAreEachCasesOwn(t *testing.T) {
 	buildtest.Long(t)
-	if err := cgroup.Problem(); err != nil {
-		t.Skipf("no cgroups here (%v): the case totals are not available, as the grader says", err)
-	}
+	buildtest.NeedBox(t, cgroup.Problem())
 	player := "#!/bin/sh\nif [ \"$1\" = hog ]; then for i in 1 2 3 4; do head -c 100000000 /dev/zero | tail -c 90000000 >/dev/null & done; wait; fi\nexit 0\n"
 	subj, opt := boxedSetup(t, player)
 	opt.Limits.CaseMemory = 128 << 20

@@ -17,9 +17,7 @@ import (
 // refuses to grade there (see grade's tests), so nothing is hidden by the skip.
 func boxOrSkip(t *testing.T) {
 	t.Helper()
-	if err := sandbox.BoxProblem(); err != nil {
-		t.Skipf("no box on this machine: %v", err)
-	}
+	buildtest.NeedBox(t, sandbox.BoxProblem())
 }
 
 // TestBoxIsolates runs a shell as a sandbox user in a box and checks each wall from

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/sandbox"
 )
 
@@ -37,8 +38,8 @@ func TestKeyringsAreRefused(t *testing.T) {
 				cfg      sandbox.Config
 				roleOnly bool
 			}{"boxed, through the role", sandbox.Config{Box: &sandbox.Box{}}, true})
-	} else if os.Getenv("GAUNTLET_REQUIRE_BOX") == "1" {
-		t.Fatalf("GAUNTLET_REQUIRE_BOX=1 but no box here: %v", sandbox.BoxProblem())
+	} else if os.Getenv(buildtest.RequireBoxVar) == "1" {
+		t.Fatalf("%s=1 but no box here: %v", buildtest.RequireBoxVar, sandbox.BoxProblem())
 	}
 	for _, s := range starts {
 		t.Run(s.name, func(t *testing.T) {

@@ -17,9 +17,7 @@ import (
 // made by the caller and searchable by others.
 func runBoxed(t *testing.T, script string) suite.Result {
 	t.Helper()
-	if err := sandbox.BoxProblem(); err != nil {
-		t.Skipf("no box here: %v", err)
-	}
+	buildtest.NeedBox(t, sandbox.BoxProblem())
 	dir := t.TempDir()
 	os.Chmod(dir, 0o711)
 	buildtest.SearchableByOthers(t, dir)
