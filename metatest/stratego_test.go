@@ -165,8 +165,8 @@ func mutant(t *testing.T, pkg, file, old, new string) string {
 
 // The manager suite fails mutants of the reference manager: one whose reads have no
 // deadline (a partial line or silence hangs it, as the 2012 manager did), one with a wrong
-// combat rule (equal ranks: the attacker wins), and one that prints the values in the
-// wrong order.
+// combat rule (equal ranks: the attacker wins), one that counts moves where the 2012
+// manager counted turns, and one that prints the values in the wrong order.
 func TestStrategoManagerSuiteFailsMutants(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds mutants and grades them: full mode only")
@@ -184,6 +184,9 @@ func TestStrategoManagerSuiteFailsMutants(t *testing.T) {
 			"case att.Rank() == def.Rank():\n\t\treturn BothDie", "case att.Rank() == def.Rank():\n\t\treturn Kills",
 			// A game with a fight of equal ranks shows it; not every game has one.
 			[]string{"manager_game_random_random", "manager_game_hunter_random", "manager_game_random_hunter"}, true},
+		{"turns counted as moves", "games/stratego/game.go",
+			"func (g *Game) turn1() int { return g.moves/2 + 1 }", "func (g *Game) turn1() int { return g.moves }",
+			[]string{"manager_illegal_move", "manager_game_random_random", "manager_surrender"}, false},
 		{"values swapped", "games/stratego/game.go",
 			`strconv.Itoa(g.board.Value(Red)) + " " + strconv.Itoa(g.board.Value(Blue))`,
 			`strconv.Itoa(g.board.Value(Blue)) + " " + strconv.Itoa(g.board.Value(Red))`,
