@@ -118,10 +118,15 @@ func (j *managerJudge) Take(line string) ([]judge.Out, *judge.Violation) {
 
 // Abort ends the game as an internal error (a side lost for a reason not its own).
 func (j *managerJudge) Abort() []judge.Out {
-	if j.g == nil {
-		j.g = New(Setup{}, Setup{}, j.limit)
-	}
-	if over, _, _ := j.g.Over(); !over {
+	if j.g == nil { // during the setups: the pieces placed so far stay, as in Begin
+		var s [2]Setup
+		for c := range j.answers {
+			s[c], _ = ParseSetup(j.answers[c])
+		}
+		j.g = New(s[Red], s[Blue], j.limit)
+		j.g.endIn(0, Internal, Colour(max(j.awaiting, 0))) // no turn began: 0, as BAD_SETUP
+		j.g.reason = "the game was aborted during the setups"
+	} else if over, _, _ := j.g.Over(); !over {
 		j.g.Forfeit(Colour(max(j.awaiting, 0)), Internal, "the game was aborted")
 	}
 	return j.end()

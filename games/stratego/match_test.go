@@ -131,3 +131,18 @@ func TestJudgeViolations(t *testing.T) {
 		t.Errorf("moving a bomb: %+v, %v", v, outs)
 	}
 }
+
+// A game aborted during the setups ends as INTERNAL_ERROR in turn 0 with the setups
+// received so far on the board, as a bad setup's stay.
+func TestJudgeAbortDuringSetup(t *testing.T) {
+	j := NewJudge([2]string{"a", "b"}, 0)
+	j.Start()
+	for _, row := range tableSetup {
+		j.Take(row)
+	}
+	j.Take(tableSetup[0]) // BLUE's first row only
+	outs := j.Abort()
+	if !j.Over() || outs[len(outs)-1].Line != "b BLUE INTERNAL_ERROR 0 148 0" {
+		t.Errorf("abort: %v", outs)
+	}
+}
