@@ -44,7 +44,7 @@ func TestStrategoManagerExpectations(t *testing.T) {
 		if len(brains) != 2 || want == "" {
 			t.Fatalf("%s: want two reference AIs and want.stdout", f)
 		}
-		j := stratego.NewJudge([2]string{"red", "blue"}, 0)
+		j := stratego.NewJudge([2]string{"$MOCKBIN/red", "$MOCKBIN/blue"}, 0) // the paths the cases give, unexpanded in want.stdout
 		g, err := judge.Play(j, []judge.Responder{stratego.NewResponder(brains["red"]), stratego.NewResponder(brains["blue"])}, 20000)
 		if err != nil || len(g.Log()) != 1 {
 			t.Fatalf("%s: %v %v", f, err, g.Log())

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"gauntlet/games/judge"
 	"gauntlet/harness/live"
 )
 
@@ -64,6 +65,46 @@ func TestNew(t *testing.T) {
 	for _, tc := range bad {
 		if _, err := live.New(tc.game, tc.params, read); err == nil || !strings.Contains(err.Error(), tc.why) {
 			t.Errorf("%s %v: %v, want an error about %q", tc.game, tc.params, err, tc.why)
+		}
+	}
+}
+
+// The AI suite's manager names the opponent as a manager given the AIs as paths does (a
+// 2012 AI crashed on a name no manager sent): RED hears of ./stratego-random by default,
+// BLUE of ./stratego-hunter.
+func TestStrategoOpponentIsAPath(t *testing.T) {
+	for _, tc := range []struct {
+		params live.Params
+		want   string
+	}{
+		{live.Params{"seat": "RED"}, "RED ./stratego-random 10 10"},
+		{live.Params{"seat": "BLUE", "others": "hunter"}, "BLUE ./stratego-hunter 10 10"},
+	} {
+		g, err := live.New("stratego", tc.params, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		outs := g.Judge.Start()
+		for len(outs) > 0 && g.Judge.Awaiting() != g.Seat { // RED's setup, by the reference
+			var next []judge.Out
+			for _, o := range outs {
+				if o.To >= 0 && o.To != g.Seat {
+					for _, line := range g.Others[o.To].React(o.Line).Replies {
+						n, _ := g.Judge.Take(line)
+						next = append(next, n...)
+					}
+				}
+			}
+			outs = next
+		}
+		for _, o := range outs {
+			if o.To == g.Seat {
+				got = append(got, o.Line)
+			}
+		}
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%v: the subject was sent %q, want %q", tc.params, got, tc.want)
 		}
 	}
 }

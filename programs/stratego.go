@@ -31,6 +31,8 @@ func init() {
 			Programs:   []grade.Program{{Var: "MANAGER", Name: "stratego", Role: "manager"}, {Var: "AI", Name: "ai", Role: "ai"}},
 			Categories: game.Categories,
 			Timeout:    30 * time.Second,
+			// A submission may be an AI, a manager, or both: graded on what it built.
+			ProgramsOptional: true,
 		},
 		Live: []Live{{
 			Keys:         "seat=RED|BLUE [others=random|hunter] [seed=N] [turns=N] (the other AI defaults to random, seed 1, turns 5000)",
@@ -59,24 +61,34 @@ func strategoLive(p live.Params, _ func(string) ([]byte, error)) (*live.Game, er
 	}
 	r := rand.New(rand.NewPCG(seed, 7))
 	var brain game.Brain
-	switch p["others"] {
+	other := p["others"]
+	switch other {
 	case "", "random":
-		brain = game.Random{R: r}
+		brain, other = game.Random{R: r}, "random"
 	case "hunter":
 		brain = game.NewHunter(r)
 	default:
 		return nil, fmt.Errorf("live: others= must be random or hunter")
 	}
+	// The opponent's name is what a real manager sends: the path it was given for the
+	// other AI (OpponentName), never a word no 2012 manager sent.
 	names := [2]string{"subject", "subject"}
-	names[seat.Other()] = "reference"
+	names[seat.Other()] = OpponentName(other)
 	others := make([]judge.Responder, 2)
 	others[seat.Other()] = game.NewResponder(brain)
 	return &live.Game{Judge: game.NewJudge(names, turns), Seat: int(seat), Others: others}, nil
 }
 
+// OpponentName is the name the AI suite's manager gives an AI for its opponent, the
+// reference AI of strategy kind (random or hunter): a path to that program in the
+// manager's folder, as a manager given the AIs as paths (as the 2012 manual says) sends
+// it, e.g. "./stratego-hunter".
+func OpponentName(kind string) string { return "./stratego-" + kind }
+
 // strategoConversation draws a live game for the fuzzer: a seat, the other AI and a seed.
+// Only the play is judged: how the AI exits after QUIT is the suite's ai/end cases'.
 func strategoConversation(r *rand.Rand) string {
-	return fmt.Sprintf("judge stratego seat=%s others=%s seed=%d turns=1000\nlive\neof\nexit 0\n",
+	return fmt.Sprintf("judge stratego seat=%s others=%s seed=%d turns=500\nlive\nend\n",
 		pick(r, "RED", "BLUE"), pick(r, "random", "hunter"), 1+r.IntN(100000))
 }
 

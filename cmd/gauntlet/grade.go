@@ -276,7 +276,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	stop, stopped := interruptible(scratch, stderr)
 	defer stopped()
-	live := newProgress(stderr, g, caseRuns(g, selectCases(cases, filter)), f.failfast)
+	live := newProgress(stderr, g, g.CaseRuns(selectCases(cases, filter), subj), f.failfast)
 	anyStop := make(chan struct{})
 	go func() {
 		select {
@@ -300,7 +300,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	rep := grade.NewReport(g, subj.Name, started, built, outs)
 	rep.Notes = append(subj.Notes, notes...)
 	rep.WriteSummary(stdout, f.verbose)
-	if want := caseRuns(g, selectCases(cases, filter)); len(outs) < want && live.stopped {
+	if want := g.CaseRuns(selectCases(cases, filter), subj); len(outs) < want && live.stopped {
 		fmt.Fprintf(stdout, "STOPPED at the first failure (-failfast) after %d of %d case runs: no report file was written\n", len(outs), want)
 		return 1
 	} else if len(outs) < want {
@@ -347,15 +347,6 @@ func interruptible(scratch string, stderr io.Writer) (<-chan struct{}, func()) {
 		}
 	}()
 	return stop, func() { signal.Stop(sigs); close(quit) }
-}
-
-// caseRuns counts the case runs (cases times their pairings) of a selection.
-func caseRuns(g grade.Game, cases []grade.Case) int {
-	n := 0
-	for _, c := range cases {
-		n += len(g.Pairings(c))
-	}
-	return n
 }
 
 // buildSubject builds a submission and maps the spec's program names to what it produced.

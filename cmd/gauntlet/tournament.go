@@ -176,10 +176,10 @@ func tournamentBoxes(progs []string, cpu time.Duration, unsafe bool, stderr io.W
 }
 
 // programCPU is the CPU time each program of a tournament game may use: for stratego, what
-// its turn limit at its time per move allows (the manager stops an AI while its opponent
-// moves); for a referee game, whose length the runner does not bound, an hour. At least a
-// minute either way, and what a flag that does not parse leaves is the hour (the manager
-// then refuses the flag itself).
+// its turn limit (a turn is one move of each AI) at its time per move allows (the manager
+// stops an AI while its opponent moves); for a referee game, whose length the runner does
+// not bound, an hour. At least a minute either way, and what a flag that does not parse
+// leaves is the hour (the manager then refuses the flag itself).
 func programCPU(game, turns, perMove string) time.Duration {
 	const fallback = time.Hour
 	if game != "stratego" {

@@ -49,7 +49,9 @@ type Judge interface {
 	// Allowed says, for people, which lines the awaited seat may send now.
 	Allowed() string
 	// Take feeds the awaited seat's line. A line that breaks a rule gives a Violation and
-	// the lines the hub sends when it ends the game for it (the judge is then over).
+	// the lines the hub sends when it ends the game for it (the judge is then over), or,
+	// where the game's rules go on after the broken rule (Stratego asks BLUE for its setup
+	// after RED's bad one), the lines that follow, the judge ending later.
 	Take(line string) ([]Out, *Violation)
 	// Abort ends the game early (a seat lost, a signal): the lines the hub sends then.
 	Abort() []Out

@@ -6,15 +6,21 @@ import (
 	"strings"
 )
 
-// DefaultTurnLimit is the manager's default turn limit: the game is drawn after it.
+// DefaultTurnLimit is the manager's default turn limit, counted in turns as the result line
+// counts them (a turn is a move of each side): the game is drawn when turn 5000 would
+// begin, after 4999 turns (9,998 moves).
 const DefaultTurnLimit = 5000
+
+// NeitherName is the result line's name when it names both sides.
+const NeitherName = "neither"
 
 // Outcome is how a game ended, as the result line says it.
 type Outcome string
 
 // The outcomes. The result line names one side: the winner for VICTORY, the side that
-// surrendered, made the illegal move or the bad setup for SURRENDER, ILLEGAL and BAD_SETUP,
-// and the side whose turn it was for DRAW and DRAW_DEFAULT.
+// surrendered, made the illegal move or the bad setup for SURRENDER, ILLEGAL and BAD_SETUP
+// (Both when both sides set up badly), and the side that made the last move for DRAW and
+// DRAW_DEFAULT (the side on whose turn the game ended: BLUE for DRAW_DEFAULT).
 const (
 	Victory     Outcome = "VICTORY"
 	Surrender   Outcome = "SURRENDER"
@@ -34,6 +40,9 @@ const (
 	Kills   Combat = "KILLS"
 	Dies    Combat = "DIES"
 	BothDie Combat = "BOTHDIE"
+	// VictoryFlag replaces "KILLS a F" in the confirmation of the move that takes the flag,
+	// as the 2012 manager's last move line differs there (docs/stratego.md).
+	VictoryFlag Combat = "VICTORY_FLAG"
 )
 
 // Fight says what happens when att attacks def: the flag is taken; a miner defuses a bomb
@@ -62,15 +71,18 @@ func Fight(att, def Piece) Combat {
 type Game struct {
 	board   Board
 	turn    Colour
-	turns   int
+	moves   int // moves made, the passes of -i included
+	turns   int // the result line's TURNS, set when the game ends
 	limit   int
 	over    bool
 	outcome Outcome
 	about   Colour // the side the outcome names
+	reason  string
 }
 
-// New starts a game from both setups; RED moves first. limit is the turn limit (0:
-// DefaultTurnLimit).
+// New starts a game from both setups; RED moves first. limit is the turn limit in turns
+// (0: DefaultTurnLimit): the game is drawn (DRAW_DEFAULT) once limit-1 turns, each a move
+// of RED then one of BLUE, are over; a limit of 1 draws it before any move.
 func New(red, blue Setup, limit int) *Game {
 	if limit <= 0 {
 		limit = DefaultTurnLimit
@@ -82,7 +94,32 @@ func New(red, blue Setup, limit int) *Game {
 			g.board[rowOf(Blue, i)][x] = Square{blue[i][x], Blue}
 		}
 	}
+	if limit == 1 {
+		g.end(DrawDefault, Blue)
+	}
 	return g
+}
+
+// Begin starts a game from the two sides' setup answers (the rows each sent, fewer than 4
+// when it fell silent), as the 2012 manager did: both sides are asked, whatever the first
+// answered; the pieces of a setup are placed up to its first error (ParseSetup) and stay;
+// and a bad setup ends the game as BAD_SETUP before any move, naming that side, or Both
+// ("neither BOTH") when both are bad. errs says what was wrong with each answer.
+func Begin(answers [2][]string, limit int) (g *Game, errs [2]error) {
+	var setups [2]Setup
+	for c := range answers {
+		setups[c], errs[c] = ParseSetup(answers[c])
+	}
+	g = New(setups[Red], setups[Blue], limit)
+	switch {
+	case errs[Red] != nil && errs[Blue] != nil:
+		g.Forfeit(Both, BadSetup, SetupReason(Red, answers[Red], errs[Red])+"; "+SetupReason(Blue, answers[Blue], errs[Blue]))
+	case errs[Red] != nil:
+		g.Forfeit(Red, BadSetup, SetupReason(Red, answers[Red], errs[Red]))
+	case errs[Blue] != nil:
+		g.Forfeit(Blue, BadSetup, SetupReason(Blue, answers[Blue], errs[Blue]))
+	}
+	return g, errs
 }
 
 // Board returns the board (read it only).
@@ -91,8 +128,27 @@ func (g *Game) Board() *Board { return &g.board }
 // Turn is the side to move.
 func (g *Game) Turn() Colour { return g.turn }
 
-// Turns is the number of moves made.
-func (g *Game) Turns() int { return g.turns }
+// Moves is the number of moves made (the passes of -i included).
+func (g *Game) Moves() int { return g.moves }
+
+// Turns is the result line's TURNS, counted as the 2012 manager counted them: the turn the
+// game ended in, a turn being a move of RED then one of BLUE, from 1 (so a game won by
+// BLUE's 138th move ends in turn 138, and an illegal first move in turn 1); 0 for a game
+// that ended at the setup; the limit itself for DRAW_DEFAULT. While the game goes on, it
+// is the turn of the next move.
+func (g *Game) Turns() int {
+	if g.over {
+		return g.turns
+	}
+	return g.turn1()
+}
+
+// turn1 is the turn the next move belongs to.
+func (g *Game) turn1() int { return g.moves/2 + 1 }
+
+// Reason says why the game ended as it did, for ILLEGAL, BAD_SETUP and INTERNAL_ERROR (as
+// Forfeit was told), else "".
+func (g *Game) Reason() string { return g.reason }
 
 // Over reports whether the game has ended, and how, and which side the outcome names.
 func (g *Game) Over() (over bool, o Outcome, about Colour) { return g.over, g.outcome, g.about }
@@ -146,10 +202,11 @@ type Confirmation struct {
 	Att, Def Piece // the pieces that met (Combat other than OK)
 }
 
-// String is the confirmation line: "X Y DIR [N] OK", or "... KILLS a d" and the like.
+// String is the confirmation line: "X Y DIR [N] OK", or "... KILLS a d" and the like, and
+// "... VICTORY_FLAG" for the move that takes the flag.
 func (c Confirmation) String() string {
 	s := c.Move.String() + " " + string(c.Combat)
-	if c.Combat != OK {
+	if c.Combat != OK && c.Combat != VictoryFlag {
 		s += " " + c.Att.String() + " " + c.Def.String()
 	}
 	return s
@@ -170,6 +227,7 @@ func (g *Game) Play(m Move) (Confirmation, error) {
 		g.end(Surrender, g.turn)
 		return Confirmation{Move: m}, nil
 	}
+	turn := g.turn1()
 	tx, ty := m.To()
 	att := g.board[m.Y][m.X]
 	def := g.board[ty][tx]
@@ -187,22 +245,31 @@ func (g *Game) Play(m Move) (Confirmation, error) {
 			g.board[ty][tx] = Square{}
 		}
 	}
-	g.turns++
+	g.moves++
 	mover := g.turn
 	g.turn = mover.Other()
 	switch {
 	case c.Combat == Kills && def.Piece == Flag:
-		g.end(Victory, mover)
+		c.Combat = VictoryFlag
+		g.endIn(turn, Victory, mover)
 	case !g.board.CanMove(Red) && !g.board.CanMove(Blue):
-		g.end(Draw, g.turn)
+		g.endIn(turn, Draw, mover)
 	case !g.board.CanMove(g.turn):
-		g.end(Victory, mover)
+		g.endIn(turn, Victory, mover)
 	case !g.board.CanMove(mover):
-		g.end(Victory, g.turn)
-	case g.turns >= g.limit:
-		g.end(DrawDefault, g.turn)
+		g.endIn(turn, Victory, g.turn)
+	default:
+		g.checkLimit()
 	}
 	return c, nil
+}
+
+// checkLimit draws the game when the turn limit is reached: after BLUE's move (or pass)
+// that ends turn limit-1, the result line counting the limit.
+func (g *Game) checkLimit() {
+	if g.moves >= 2*(g.limit-1) {
+		g.end(DrawDefault, g.turn.Other())
+	}
 }
 
 // Pass gives the turn to the other side without a move (the manager's -i: an illegal move
@@ -212,26 +279,50 @@ func (g *Game) Pass() {
 	if g.over {
 		return
 	}
-	g.turns++
+	g.moves++
 	g.turn = g.turn.Other()
-	if g.turns >= g.limit {
-		g.end(DrawDefault, g.turn)
-	}
+	g.checkLimit()
 }
 
-// Forfeit ends the game for side c: an illegal move, a malformed line, silence (ILLEGAL),
-// or a bad setup (BAD_SETUP).
-func (g *Game) Forfeit(c Colour, o Outcome) { g.end(o, c) }
+// Forfeit ends the game for side c (Both: a bad setup of each) for the reason given: an
+// illegal move, a malformed line, silence (ILLEGAL), a bad setup (BAD_SETUP, in turn 0),
+// or the manager's own failure (INTERNAL_ERROR).
+func (g *Game) Forfeit(c Colour, o Outcome, reason string) {
+	turn := g.turn1()
+	if o == BadSetup {
+		turn = 0
+	}
+	g.endIn(turn, o, c)
+	g.reason = reason
+}
 
-func (g *Game) end(o Outcome, about Colour) {
-	g.over, g.outcome, g.about = true, o, about
+// end ends the game in the turn of the next move.
+func (g *Game) end(o Outcome, about Colour) { g.endIn(g.turn1(), o, about) }
+
+func (g *Game) endIn(turn int, o Outcome, about Colour) {
+	g.over, g.turns, g.outcome, g.about = true, turn, o, about
 }
 
 // Result is the manager's result line: "NAME COLOUR OUTCOME TURNS RED_VALUE BLUE_VALUE",
-// with the name and colour of the side the outcome names (names is indexed by Colour).
+// with the name and colour of the side the outcome names (names is indexed by Colour;
+// "neither BOTH" for both sides).
 func (g *Game) Result(names [2]string) string {
-	return names[g.about] + " " + g.about.String() + " " + string(g.outcome) + " " +
-		strconv.Itoa(g.turns) + " " + strconv.Itoa(g.board.Value(Red)) + " " + strconv.Itoa(g.board.Value(Blue))
+	name := NeitherName
+	if g.about != Both {
+		name = names[g.about]
+	}
+	return name + " " + g.about.String() + " " + string(g.outcome) + " " +
+		strconv.Itoa(g.Turns()) + " " + strconv.Itoa(g.board.Value(Red)) + " " + strconv.Itoa(g.board.Value(Blue))
+}
+
+// Why is the account of an ILLEGAL, BAD_SETUP or INTERNAL_ERROR end: "COLOUR OUTCOME:
+// reason" (the manager writes it on its stderr and in its -o log); "" for other ends.
+func (g *Game) Why() string {
+	switch g.outcome {
+	case Illegal, BadSetup, Internal:
+		return g.about.String() + " " + string(g.outcome) + ": " + g.reason
+	}
+	return ""
 }
 
 // EndWord is what side c is told at the end, after QUIT: VICTORY or DEFEAT, ILLEGAL for
@@ -249,7 +340,7 @@ func (g *Game) EndWord(c Colour) string {
 		}
 		return "VICTORY"
 	case Illegal, BadSetup:
-		if c == g.about {
+		if c == g.about || g.about == Both {
 			return "ILLEGAL"
 		}
 		return "DEFAULT"
@@ -283,13 +374,16 @@ func Points(o Outcome, named bool) float64 {
 	return 0
 }
 
-// ParseResult reads a result line back: the named side's colour, the outcome and the turns.
+// ParseResult reads a result line back: the named side's colour (Both for "BOTH"), the
+// outcome and the turns.
 func ParseResult(line string) (named Colour, o Outcome, turns int, err error) {
 	f := strings.Fields(line)
 	if len(f) != 6 {
 		return 0, "", 0, fmt.Errorf("stratego: result line %q has not 6 words", line)
 	}
-	if named, err = ParseColour(f[1]); err != nil {
+	if f[1] == Both.String() {
+		named = Both
+	} else if named, err = ParseColour(f[1]); err != nil {
 		return 0, "", 0, err
 	}
 	if turns, err = strconv.Atoi(f[3]); err != nil {

@@ -105,9 +105,17 @@ func TestJudgeViolations(t *testing.T) {
 			t.Fatalf("row %s: %v", row, v)
 		}
 	}
+	// RED's bad setup is a violation at once; BLUE is still asked for its setup, and the
+	// game ends after it, RED's first marshal still on the board.
 	outs, v := j.Take("4444444444")
-	if v == nil || v.Seat != 0 || v.Rule != RuleSetupCounts || !j.Over() || outs[len(outs)-1].Line != "a RED BAD_SETUP 0 0 0" {
+	if v == nil || v.Seat != 0 || v.Rule != RuleSetupCounts || j.Over() || len(outs) != 1 || outs[0] != (judge.Out{To: 1, Line: "BLUE a 10 10"}) {
 		t.Errorf("bad setup: %+v, %v", v, outs)
+	}
+	for _, row := range tableSetup {
+		outs, v = j.Take(row)
+	}
+	if v != nil || !j.Over() || outs[len(outs)-1].Line != "a RED BAD_SETUP 0 10 148" || outs[0].Line != "QUIT ILLEGAL" || outs[1].Line != "QUIT DEFAULT" {
+		t.Errorf("after BLUE's setup: %+v, %v", v, outs)
 	}
 	j = NewJudge([2]string{"a", "b"}, 0)
 	j.Start()
@@ -121,5 +129,20 @@ func TestJudgeViolations(t *testing.T) {
 	outs, v = j.Take("3 3 DOWN")
 	if v == nil || v.Rule != RuleMoveMovable || outs[0].Line != "QUIT ILLEGAL" || outs[1].Line != "QUIT DEFAULT" {
 		t.Errorf("moving a bomb: %+v, %v", v, outs)
+	}
+}
+
+// A game aborted during the setups ends as INTERNAL_ERROR in turn 0 with the setups
+// received so far on the board, as a bad setup's stay.
+func TestJudgeAbortDuringSetup(t *testing.T) {
+	j := NewJudge([2]string{"a", "b"}, 0)
+	j.Start()
+	for _, row := range tableSetup {
+		j.Take(row)
+	}
+	j.Take(tableSetup[0]) // BLUE's first row only
+	outs := j.Abort()
+	if !j.Over() || outs[len(outs)-1].Line != "b BLUE INTERNAL_ERROR 0 148 0" {
+		t.Errorf("abort: %v", outs)
 	}
 }

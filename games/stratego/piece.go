@@ -63,17 +63,22 @@ func (p Piece) String() string { return string(p) }
 // Colour is a side.
 type Colour uint8
 
-// The two sides. RED sets up first and moves first.
+// The two sides. RED sets up first and moves first. Both is no side: what the result line
+// names when both sides set up badly ("neither BOTH BAD_SETUP").
 const (
 	Red Colour = iota
 	Blue
+	Both
 )
 
 func (c Colour) String() string {
-	if c == Red {
+	switch c {
+	case Red:
 		return "RED"
+	case Blue:
+		return "BLUE"
 	}
-	return "BLUE"
+	return "BOTH"
 }
 
 // Other is the opposing side.

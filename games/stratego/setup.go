@@ -9,7 +9,12 @@ const SetupRows = 4
 type Setup [SetupRows][Size]Piece
 
 // ParseSetup reads the four lines of a setup (without their '\n'): each exactly 10 piece
-// characters, all 40 pieces placed with their counts.
+// characters, all 40 pieces placed with their counts. On an error the setup returned holds
+// the pieces placed before it, as the 2012 manager placed them: row by row, left to right,
+// each piece until the first one that breaks a rule (a character that is no piece, one
+// piece more than its count), and none of a row of the wrong length or after it; nothing
+// at all from an answer of fewer or more than 4 rows. A bad setup's pieces stay on the
+// board (Begin).
 func ParseSetup(lines []string) (Setup, error) {
 	var s Setup
 	if len(lines) != SetupRows {
@@ -25,13 +30,10 @@ func ParseSetup(lines []string) (Setup, error) {
 			if !p.Valid() {
 				return s, formatError(RuleSetupPiece, line)
 			}
+			if count[p]++; count[p] > Counts[p] {
+				return s, formatError(RuleSetupCounts, strings.Join(lines, "\n"))
+			}
 			s[y][x] = p
-			count[p]++
-		}
-	}
-	for p, n := range Counts {
-		if count[p] != n {
-			return s, formatError(RuleSetupCounts, strings.Join(lines, "\n"))
 		}
 	}
 	return s, nil

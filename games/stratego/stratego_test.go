@@ -217,10 +217,10 @@ func TestScoutsAndLakes(t *testing.T) {
 
 func TestEnds(t *testing.T) {
 	names := [2]string{"red-ai", "blue-ai"}
-	// Taking the flag wins.
+	// Taking the flag wins; its confirmation says VICTORY_FLAG, not KILLS 7 F.
 	g := sparse(t, map[[2]int]Piece{{0, 5}: '7', {9, 0}: Flag}, map[[2]int]Piece{{0, 6}: Flag, {5, 9}: '3'}, Red)
 	c, err := g.Play(Move{X: 0, Y: 5, Dir: Down, N: 1})
-	if err != nil || c.String() != "0 5 DOWN KILLS 7 F" {
+	if err != nil || c.String() != "0 5 DOWN VICTORY_FLAG" {
 		t.Fatalf("%q %v", c.String(), err)
 	}
 	if over, o, about := g.Over(); !over || o != Victory || about != Red {
@@ -234,34 +234,119 @@ func TestEnds(t *testing.T) {
 	}
 	// Killing the last movable enemy piece wins; the loser's bombs and flag remain.
 	g = sparse(t, map[[2]int]Piece{{0, 5}: '2', {9, 0}: Flag}, map[[2]int]Piece{{0, 6}: '3', {9, 9}: Flag, {8, 9}: Bomb}, Red)
-	g.Play(Move{X: 0, Y: 5, Dir: Down, N: 1})
+	if c, _ := g.Play(Move{X: 0, Y: 5, Dir: Down, N: 1}); c.String() != "0 5 DOWN KILLS 2 3" {
+		t.Errorf("the last kill: %q", c.String())
+	}
 	if over, o, about := g.Over(); !over || o != Victory || about != Red {
 		t.Errorf("after the last movable enemy died: %v %s %s", over, o, about)
 	}
-	// Both last movable pieces die together: a draw.
+	// Both last movable pieces die together: a draw, naming the side that moved last.
 	g = sparse(t, map[[2]int]Piece{{0, 5}: '3', {9, 0}: Flag}, map[[2]int]Piece{{0, 6}: '3', {9, 9}: Flag}, Red)
 	g.Play(Move{X: 0, Y: 5, Dir: Down, N: 1})
-	if over, o, about := g.Over(); !over || o != Draw || about != Blue {
-		t.Errorf("both die: %v %s %s", over, o, about)
+	if over, o, about := g.Over(); !over || o != Draw || about != Red || g.Result(names) != "red-ai RED DRAW 1 0 0" {
+		t.Errorf("both die: %v %s %s %q", over, o, about, g.Result(names))
 	}
-	// The turn limit.
+	// The turn limit, counted in turns of two moves: with a limit of 3 the game is drawn
+	// after BLUE's move of turn 2, the result line counting 3 and naming BLUE.
 	g = sparse(t, map[[2]int]Piece{{0, 0}: '3', {9, 0}: Flag}, map[[2]int]Piece{{0, 9}: '3', {9, 9}: Flag}, Red)
-	g.limit = 2
-	g.Play(Move{X: 0, Y: 0, Dir: Down, N: 1})
-	g.Play(Move{X: 0, Y: 9, Dir: Up, N: 1})
-	if over, o, _ := g.Over(); !over || o != DrawDefault || g.Result(names) != "red-ai RED DRAW_DEFAULT 2 8 8" {
-		t.Errorf("turn limit: %v %s %q", over, o, g.Result(names))
+	g.limit = 3
+	for i, m := range []Move{{X: 0, Y: 0, Dir: Down, N: 1}, {X: 0, Y: 9, Dir: Up, N: 1}, {X: 0, Y: 1, Dir: Up, N: 1}, {X: 0, Y: 8, Dir: Down, N: 1}} {
+		if over, _, _ := g.Over(); over {
+			t.Fatalf("over before move %d", i+1)
+		}
+		if want := i/2 + 1; g.Turns() != want {
+			t.Errorf("move %d is in turn %d, want %d", i+1, g.Turns(), want)
+		}
+		g.Play(m)
 	}
-	// Surrender, and an illegal move.
+	if over, o, _ := g.Over(); !over || o != DrawDefault || g.Result(names) != "blue-ai BLUE DRAW_DEFAULT 3 8 8" || g.Moves() != 4 {
+		t.Errorf("turn limit: %v %s %q after %d moves", over, o, g.Result(names), g.Moves())
+	}
+	// A limit of 1 draws before any move.
+	if g := New(Setup{}, Setup{}, 1); g.Result(names) != "blue-ai BLUE DRAW_DEFAULT 1 0 0" {
+		t.Errorf("limit 1: %q", g.Result(names))
+	}
+	// BLUE takes the flag with its 138th move, the 276th of the game: turn 138.
+	g = sparse(t, map[[2]int]Piece{{0, 0}: '3', {9, 5}: Flag}, map[[2]int]Piece{{0, 9}: '3', {9, 6}: '7', {5, 9}: Flag}, Red)
+	for i := range 275 {
+		m := Move{X: 0, Y: 0, Dir: Down, N: 1}
+		switch i % 4 {
+		case 1:
+			m = Move{X: 0, Y: 9, Dir: Up, N: 1}
+		case 2:
+			m = Move{X: 0, Y: 1, Dir: Up, N: 1}
+		case 3:
+			m = Move{X: 0, Y: 8, Dir: Down, N: 1}
+		}
+		if _, err := g.Play(m); err != nil {
+			t.Fatalf("move %d: %v", i+1, err)
+		}
+	}
+	if c, _ := g.Play(Move{X: 9, Y: 6, Dir: Up, N: 1}); c.String() != "9 6 UP VICTORY_FLAG" || g.Result(names) != "blue-ai BLUE VICTORY 138 8 12" {
+		t.Errorf("the 276th move: %q, %q", c.String(), g.Result(names))
+	}
+	// Surrender, and an illegal move, before any move: turn 1.
 	g = newGame(t)
 	g.Play(Move{Surrender: true})
-	if g.Result(names) != "red-ai RED SURRENDER 0 148 148" || g.EndWord(Blue) != "VICTORY" {
+	if g.Result(names) != "red-ai RED SURRENDER 1 148 148" || g.EndWord(Blue) != "VICTORY" {
 		t.Errorf("surrender: %q", g.Result(names))
 	}
 	g = newGame(t)
-	g.Forfeit(Blue, Illegal)
-	if g.Result(names) != "blue-ai BLUE ILLEGAL 0 148 148" || g.EndWord(Blue) != "ILLEGAL" || g.EndWord(Red) != "DEFAULT" {
+	g.Forfeit(Red, Illegal, `"3 3 DOWN": bombs and the flag do not move`)
+	if g.Result(names) != "red-ai RED ILLEGAL 1 148 148" || g.EndWord(Red) != "ILLEGAL" || g.EndWord(Blue) != "DEFAULT" ||
+		g.Why() != `RED ILLEGAL: "3 3 DOWN": bombs and the flag do not move` {
+		t.Errorf("illegal: %q, %q", g.Result(names), g.Why())
+	}
+	// BLUE's illegal answer to its first query is in turn 1 too.
+	g = newGame(t)
+	g.Play(Move{X: 0, Y: 3, Dir: Down, N: 1})
+	g.Forfeit(Blue, Illegal, "no line within 2s")
+	if g.Result(names) != "blue-ai BLUE ILLEGAL 1 148 148" {
 		t.Errorf("illegal: %q", g.Result(names))
+	}
+}
+
+// Begin asks both sides for their setups, keeps the pieces a bad setup placed before its
+// first error, and ends the game at once as BAD_SETUP, naming both sides when both are bad.
+func TestBeginBadSetups(t *testing.T) {
+	names := [2]string{"red-ai", "blue-ai"}
+	swap := func(row int, from, to string) []string {
+		l := append([]string(nil), tableSetup...)
+		l[row] = strings.Replace(l[row], from, to, 1)
+		return l
+	}
+	tests := []struct {
+		name      string
+		red, blue []string
+		result    string
+		words     [2]string
+		why       string
+	}{
+		{"both good", tableSetup, tableSetup, "", [2]string{}, ""},
+		{"RED: no piece", swap(0, "123344455s", "XXXXXXXXXX"), tableSetup, "red-ai RED BAD_SETUP 0 0 148", [2]string{"ILLEGAL", "DEFAULT"},
+			`RED BAD_SETUP: RED: "XXXXXXXXXX|5566667777|8888899999|999BBBBBBF": ` + RuleSetupPiece},
+		// The marshal before the second one stays (10).
+		{"RED: two marshals", swap(0, "2", "1"), tableSetup, "red-ai RED BAD_SETUP 0 10 148", [2]string{"ILLEGAL", "DEFAULT"}, ""},
+		// Rows before a row of the wrong length stay: BLUE's rows 0 and 1 (69 + 48).
+		{"BLUE: a short row", tableSetup, swap(2, "9", ""), "blue-ai BLUE BAD_SETUP 0 148 117", [2]string{"DEFAULT", "ILLEGAL"}, ""},
+		{"BLUE: silent", tableSetup, tableSetup[:2], "blue-ai BLUE BAD_SETUP 0 148 0", [2]string{"DEFAULT", "ILLEGAL"}, "BLUE BAD_SETUP: BLUE: 2 setup rows of 4"},
+		{"both silent", nil, nil, "neither BOTH BAD_SETUP 0 0 0", [2]string{"ILLEGAL", "ILLEGAL"}, "BOTH BAD_SETUP: RED: 0 setup rows of 4; BLUE: 0 setup rows of 4"},
+	}
+	for _, tc := range tests {
+		g, errs := Begin([2][]string{tc.red, tc.blue}, 0)
+		over, _, _ := g.Over()
+		if tc.result == "" {
+			if over || errs[Red] != nil || errs[Blue] != nil {
+				t.Errorf("%s: over %v, %v", tc.name, over, errs)
+			}
+			continue
+		}
+		if !over || g.Result(names) != tc.result || g.EndWord(Red) != tc.words[0] || g.EndWord(Blue) != tc.words[1] {
+			t.Errorf("%s: %q, %s %s; want %q, %v", tc.name, g.Result(names), g.EndWord(Red), g.EndWord(Blue), tc.result, tc.words)
+		}
+		if tc.why != "" && g.Why() != tc.why {
+			t.Errorf("%s: why %q, want %q", tc.name, g.Why(), tc.why)
+		}
 	}
 }
 

@@ -55,7 +55,7 @@ func Divergence(log string) string {
 		skip = re
 		fields = append([]string{"cmpexcept"}, fields[2:]...)
 	}
-	if len(fields) < 2 || (fields[0] != "cmp" && fields[0] != "cmpalt" && fields[0] != "cmpprefix" && fields[0] != "cmpexcept") || (fields[1] != "stdout" && fields[1] != "stderr") {
+	if len(fields) < 2 || (fields[0] != "cmp" && fields[0] != "cmpalt" && fields[0] != "cmpaltenv" && fields[0] != "cmpprefix" && fields[0] != "cmpexcept") || (fields[1] != "stdout" && fields[1] != "stderr") {
 		return ""
 	}
 	d, ok := lastDiff(log[:failAt])

@@ -41,6 +41,55 @@ type Game struct {
 	Programs   []Program
 	Categories []contract.Category
 	Timeout    time.Duration // default deadline of each program run in a case
+	// ProgramsOptional lets a submission build some of the game's programs only (Stratego:
+	// an AI, a manager, or both): the cases that would run a program it did not build are
+	// not run, and the categories of that program are out of its marks (Unclaimed). A
+	// submission that built none of them still fails every case as BUILD-FAIL.
+	ProgramsOptional bool
+}
+
+// Unclaimed is the set of the game's programs that a subject with programs (spec name ->
+// path, "" or absent when not built) did not build and, the game's programs being
+// optional, is not graded on: nil unless ProgramsOptional and it built at least one.
+func (g Game) Unclaimed(programs map[string]string) map[string]bool {
+	if !g.ProgramsOptional {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, p := range g.Programs {
+		if programs[p.Name] == "" {
+			out[p.Name] = true
+		}
+	}
+	if len(out) == len(g.Programs) {
+		return nil
+	}
+	return out
+}
+
+// runsAny reports whether case c in pairing p runs one of the subject's programs in set.
+func (g Game) runsAny(c Case, p Pairing, set map[string]bool) bool {
+	for _, v := range c.Vars {
+		if g.theirsIn(v, p) && set[g.program(v).Name] {
+			return true
+		}
+	}
+	return false
+}
+
+// CaseRuns is how many case runs Run makes of cases for subj: one per pairing, without
+// those of the programs it need not have built (Unclaimed).
+func (g Game) CaseRuns(cases []Case, subj Subject) int {
+	unclaimed := g.Unclaimed(subj.Programs)
+	n := 0
+	for _, c := range cases {
+		for _, p := range g.Pairings(c) {
+			if !g.runsAny(c, p, unclaimed) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // ProgramVars is the set of the game's program variables.
@@ -268,13 +317,19 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 		slot    int
 	}
 	var jobs []job
+	unclaimed := g.Unclaimed(subj.Programs)
 	for i := range cases {
 		c := &cases[i]
 		if opt.Run != nil && !opt.Run.MatchString(c.ID) {
 			continue
 		}
-		for k, p := range g.Pairings(*c) {
-			jobs = append(jobs, job{c, p, k == 0, len(jobs)})
+		counted := true
+		for _, p := range g.Pairings(*c) {
+			if g.runsAny(*c, p, unclaimed) {
+				continue // a program the subject need not have built
+			}
+			jobs = append(jobs, job{c, p, counted, len(jobs)})
+			counted = false
 		}
 	}
 	// The cases' folders: in a tmpfs of the grade's own where the grader may mount one.

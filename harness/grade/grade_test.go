@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"gauntlet/games/contract"
+	"gauntlet/harness/build"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
 )
@@ -192,6 +193,64 @@ func TestMissingProgramIsBuildFail(t *testing.T) {
 	if got["pass"] != BuildFail || got["hub_pairs@ref-hub+their-players"] != BuildFail || got["hub_pairs@their-hub+ref-players"] != Pass {
 		t.Fatalf("verdicts %v", got)
 	}
+}
+
+// With ProgramsOptional, a subject that built the player only is graded on the player:
+// the case runs that would start its hub are not made (no BUILD-FAIL), the report leaves
+// the hub's category out of the marks, and CaseRuns counts only what runs. A subject that
+// built nothing still fails every case as BUILD-FAIL.
+func TestOptionalProgramsGradeWhatWasBuilt(t *testing.T) {
+	cases, err := LoadCases(toyCases, "toy", toy.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	either := toy
+	either.ProgramsOptional = true
+	subj, opt := setup(t, refPlayer)
+	delete(subj.Programs, "toyhub")
+	opt.Run = regexp.MustCompile(`^(pass|hub_pairs)$`)
+	outs := Run(either, cases, subj, opt)
+	got := verdicts(outs)
+	want := map[string]Verdict{"pass": Pass, "hub_pairs@ref-hub+their-players": Pass}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("verdicts %v, want %v", got, want)
+	}
+	if n := either.CaseRuns(selected(cases, opt.Run), subj); n != 2 {
+		t.Errorf("CaseRuns %d, want 2", n)
+	}
+	b := &build.Result{OK: true, Programs: subj.Programs, Missing: []string{"toyhub"}}
+	rep := NewReport(either, "s", time.Now(), b, outs)
+	if len(rep.Categories) != 1 || rep.Categories[0].Name != "player/basics" || rep.MaxMarks != 2 || rep.Marks != 2 {
+		t.Errorf("report: %+v, %v/%v", rep.Categories, rep.Marks, rep.MaxMarks)
+	}
+	// Without the option (the toy game as registered), the same subject's hub cases fail.
+	if got := verdicts(Run(toy, cases, subj, opt)); got["hub_pairs@their-hub+ref-players"] != BuildFail {
+		t.Errorf("programs not optional: %v", got)
+	}
+	if rep := NewReport(toy, "s", time.Now(), b, outs); rep.MaxMarks != 6 {
+		t.Errorf("programs not optional: max marks %v, want 6", rep.MaxMarks)
+	}
+	// Nothing built: every case is BUILD-FAIL.
+	none := Subject{Name: "s", Programs: map[string]string{}}
+	nothing := verdicts(Run(either, cases, none, opt))
+	if len(nothing) != 4 {
+		t.Errorf("nothing built: %v, want the 4 case runs", nothing)
+	}
+	for k, v := range nothing {
+		if v != BuildFail {
+			t.Errorf("nothing built: %s is %s", k, v)
+		}
+	}
+}
+
+func selected(cases []Case, run *regexp.Regexp) []Case {
+	var out []Case
+	for _, c := range cases {
+		if run.MatchString(c.ID) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func TestParseCase(t *testing.T) {

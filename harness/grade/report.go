@@ -93,7 +93,14 @@ func NewReport(g Game, subject string, started time.Time, b *build.Result, outs 
 			r.Build.Log = b.Log
 		}
 	}
+	var unclaimed map[string]bool
+	if b != nil {
+		unclaimed = g.Unclaimed(b.Programs)
+	}
 	for _, cm := range Marks(g, outs) {
+		if unclaimed[cm.Category.Program] {
+			continue // the categories of a program the submission need not have built
+		}
 		r.Categories = append(r.Categories, CategoryReport{Name: cm.Category.Name, Program: cm.Category.Program,
 			Cases: cm.Cases, Passed: cm.Passed, Marks: round2(cm.Marks), MaxMarks: cm.Category.Marks})
 		r.Marks += cm.Marks

@@ -246,6 +246,18 @@ func CmpAlt(ts *testscript.TestScript, neg bool, args []string) {
 	cmpAlternatives(ts, "cmpalt", nil, args[0], args[1:])
 }
 
+// CmpAltEnv is cmpalt with $VAR and ${VAR} in the wanted files replaced by the script's
+// variables, as testscript's cmpenv does: for an output that holds a path the case made,
+// such as a mock AI's $MOCKBIN/NAME in a Stratego result line.
+//
+//	cmpaltenv stdout played.stdout refused.stdout
+func CmpAltEnv(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("%s", usage("cmpaltenv"))
+	}
+	cmpAlternativesIn(ts, "cmpaltenv", nil, args[0], args[1:], func(text string) string { return os.Expand(text, ts.Getenv) })
+}
+
 // CmpExcept is cmpalt with the lines matching REGEXP left out of both sides: a case marks
 // one requirement, and lines that belong to another (the St Lucia hub's score lines, in a
 // case about a player's fault or the hub's arguments) are not part of its verdict. What is
@@ -269,9 +281,14 @@ func CmpExcept(ts *testscript.TestScript, neg bool, args []string) {
 // first is recorded as lenient. On a mismatch it shows a unified diff against each of them,
 // the first's last (the grader reports the last diff of a log), and fails.
 func cmpAlternatives(ts *testscript.TestScript, cmd string, skip *regexp.Regexp, name string, wants []string) {
+	cmpAlternativesIn(ts, cmd, skip, name, wants, func(text string) string { return text })
+}
+
+// cmpAlternativesIn is cmpAlternatives with each wanted file's text passed through expand.
+func cmpAlternativesIn(ts *testscript.TestScript, cmd string, skip *regexp.Regexp, name string, wants []string, expand func(string) string) {
 	got := withoutLines(ts.ReadFile(name), skip)
 	for i, want := range wants {
-		if got == withoutLines(ts.ReadFile(want), skip) {
+		if got == withoutLines(expand(ts.ReadFile(want)), skip) {
 			if i > 0 {
 				Lenient(ts, fmt.Sprintf("%s matched %s instead of %s", name, want, wants[0]))
 			}
@@ -281,7 +298,7 @@ func cmpAlternatives(ts *testscript.TestScript, cmd string, skip *regexp.Regexp,
 	// A diff against each alternative, the wanted text's last: a reader (and the grader,
 	// which reports the last diff of a log) sees first how it differs from the main one.
 	for i := len(wants) - 1; i >= 0; i-- {
-		ts.Logf("%s", diff.Diff(name, []byte(got), wants[i], []byte(withoutLines(ts.ReadFile(wants[i]), skip))))
+		ts.Logf("%s", diff.Diff(name, []byte(got), wants[i], []byte(withoutLines(expand(ts.ReadFile(wants[i])), skip))))
 	}
 	if skip != nil {
 		ts.Logf("(lines matching %q left out of both sides)", skip.String())

@@ -33,6 +33,8 @@ func commands() []command {
 			"fails if a process the script started is still running, and kills it", NoProcs},
 		{"cmpalt", "stdout|stderr|FILE WANT [ALT...]",
 			"compares with WANT, or with an allowed alternative (PASS-LENIENT)", CmpAlt},
+		{"cmpaltenv", "stdout|stderr|FILE WANT [ALT...]",
+			"cmpalt with $VAR in the wanted files replaced by the script's variables", CmpAltEnv},
 		{"cmpexcept", "REGEXP stdout|stderr|FILE WANT [ALT...]",
 			"cmpalt without the lines REGEXP matches", CmpExcept},
 		{"cmpprefix", "stdout|stderr|FILE WANT",

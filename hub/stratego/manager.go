@@ -11,6 +11,7 @@ package stratego
 
 import (
 	"bufio"
+	"errors"
 	"flag"
 	"fmt"
 	"gauntlet/harness/csignal"
@@ -103,7 +104,7 @@ func RunWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hu
 		fmt.Fprintf(stderr, "stratego: %v\n", err)
 		return 1
 	}
-	result := m.play(o, moveLog)
+	result := m.play(o, moveLog, stderr)
 	fmt.Fprintln(stdout, result)
 	return 0
 }
@@ -155,9 +156,9 @@ func (m *manager) send(c game.Colour, line string) {
 	m.hub.Send(s.ai, line)
 }
 
-// read reads one line owed by side c within the timeout (a human has no timeout). ok is
-// false when none came: silence, a partial line, end of file.
-func (m *manager) read(c game.Colour, timeout time.Duration) (string, bool) {
+// read reads one line owed by side c within the timeout (a human has no timeout). err is
+// set when none came, saying why: silence, a partial line, end of file.
+func (m *manager) read(c game.Colour, timeout time.Duration) (string, error) {
 	s := m.sides[c]
 	var line string
 	var err error
@@ -167,10 +168,15 @@ func (m *manager) read(c game.Colour, timeout time.Duration) (string, bool) {
 	} else {
 		line, err = m.hub.ReadLineWithin(s.ai, timeout)
 	}
-	if err != nil {
-		return "", false
+	switch {
+	case errors.Is(err, hubrt.ErrTimeout):
+		return "", fmt.Errorf("no whole line within %v", timeout)
+	case errors.Is(err, io.EOF):
+		return "", errors.New("end of file")
+	case err != nil:
+		return "", err
 	}
-	return strings.TrimSuffix(line, "\r"), true
+	return strings.TrimSuffix(line, "\r"), nil
 }
 
 // pause stops side c's AI while it is not its turn, and resume wakes it.
@@ -186,35 +192,35 @@ func (m *manager) resume(c game.Colour) {
 	}
 }
 
-// play runs the whole game and returns the result line.
-func (m *manager) play(o options, moveLog io.Writer) string {
+// play runs the whole game and returns the result line; the account of an ILLEGAL,
+// BAD_SETUP or INTERNAL_ERROR end (Game.Why) goes to stderr and the move log.
+//
+// Both sides are asked for their setup, BLUE even after RED's failed, and neither is
+// stopped meanwhile: each one's clock runs from its own query (game.Begin has the rules).
+func (m *manager) play(o options, moveLog, stderr io.Writer) string {
 	names := [2]string{m.sides[0].name, m.sides[1].name}
-	var setups [2]game.Setup
-	var g *game.Game
-	bad := -1
-	for c := game.Red; c <= game.Blue && bad < 0; c++ {
-		m.resume(c)
-		m.pause(c.Other())
+	var answers [2][]string
+	var silence [2]error
+	for c := game.Red; c <= game.Blue; c++ {
 		m.send(c, fmt.Sprintf("%s %s %d %d", c, names[c.Other()], game.Size, game.Size))
-		lines := make([]string, 0, game.SetupRows)
 		for range game.SetupRows {
-			line, ok := m.read(c, o.timeout)
-			if !ok {
+			line, err := m.read(c, o.timeout)
+			if err != nil {
+				silence[c] = err
 				break
 			}
-			lines = append(lines, line)
+			answers[c] = append(answers[c], line)
 		}
-		s, err := game.ParseSetup(lines)
-		if err != nil {
-			bad = int(c)
-			break
-		}
-		setups[c] = s
 	}
-	// A bad setup ends the game before it starts: the board holds whatever set up well.
-	g = game.New(setups[game.Red], setups[game.Blue], o.turns)
-	if bad >= 0 {
-		g.Forfeit(game.Colour(bad), game.BadSetup)
+	g, _ := game.Begin(answers, o.turns)
+	if over, out, about := g.Over(); over && out == game.BadSetup {
+		why := g.Reason()
+		for c := game.Red; c <= game.Blue; c++ {
+			if silence[c] != nil && (about == c || about == game.Both) {
+				why += fmt.Sprintf(" (%s: %v)", c, silence[c])
+			}
+		}
+		g.Forfeit(about, game.BadSetup, why)
 	}
 	query := "START"
 	for {
@@ -228,9 +234,9 @@ func (m *manager) play(o options, moveLog io.Writer) string {
 		for _, row := range g.View(c) {
 			m.send(c, row)
 		}
-		line, ok := m.read(c, o.timeout)
-		if !ok {
-			g.Forfeit(c, game.Illegal)
+		line, err := m.read(c, o.timeout)
+		if err != nil {
+			g.Forfeit(c, game.Illegal, err.Error())
 			break
 		}
 		mv, err := game.ParseMove(line)
@@ -239,7 +245,7 @@ func (m *manager) play(o options, moveLog io.Writer) string {
 		}
 		if err != nil {
 			if !o.ignoreIllegal {
-				g.Forfeit(c, game.Illegal)
+				g.Forfeit(c, game.Illegal, game.MoveReason(line, err))
 				break
 			}
 			// -i: the move is not made and the turn passes; the mover is told ILLEGAL.
@@ -250,7 +256,7 @@ func (m *manager) play(o options, moveLog io.Writer) string {
 		}
 		conf, err := g.Play(mv)
 		if err != nil {
-			g.Forfeit(c, game.Internal)
+			g.Forfeit(c, game.Internal, err.Error())
 			break
 		}
 		fmt.Fprintln(moveLog, conf)
@@ -259,6 +265,10 @@ func (m *manager) play(o options, moveLog io.Writer) string {
 		if o.stall > 0 {
 			time.Sleep(o.stall)
 		}
+	}
+	if why := g.Why(); why != "" {
+		fmt.Fprintf(stderr, "stratego: %s\n", why)
+		fmt.Fprintln(moveLog, why)
 	}
 	m.quit(g)
 	return g.Result(names)

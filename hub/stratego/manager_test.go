@@ -2,6 +2,7 @@ package stratego
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -35,10 +36,17 @@ func random(t *testing.T) string {
 // run runs the manager and returns its result line, exit status and how long it took.
 func run(t *testing.T, args ...string) (string, int, time.Duration) {
 	t.Helper()
+	got, _, status, took := runErr(t, args...)
+	return got, status, took
+}
+
+// runErr is run, with the manager's stderr.
+func runErr(t *testing.T, args ...string) (string, string, int, time.Duration) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	start := time.Now()
 	status := Run(args, strings.NewReader(""), &out, &errb)
-	return strings.TrimSpace(out.String()), status, time.Since(start)
+	return strings.TrimSpace(out.String()), errb.String(), status, time.Since(start)
 }
 
 var resultLine = regexp.MustCompile(`^\S+ (RED|BLUE) (VICTORY|SURRENDER|DRAW|DRAW_DEFAULT|ILLEGAL|BAD_SETUP) \d+ \d+ \d+$`)
@@ -58,25 +66,31 @@ func TestReferenceAIsPlayToTheEnd(t *testing.T) {
 }
 
 // Every fault of an AI ends the game with the outcome the protocol gives it, and none hangs
-// the manager: each run ends within its line timeout (500 ms here), the 2 s an AI has to
-// exit after QUIT, and a second (a generous bound: a hang would be 30 s).
+// the manager: each run ends within its line timeout (2 s here, so that the reference AI
+// under load is never late), the 2 s an AI has to exit after QUIT, and a second (a
+// generous bound: a hang would be 30 s).
 func TestFaultyAIs(t *testing.T) {
 	buildtest.Long(t)
 	ai := random(t)
 	quitter := "while read line; do case \"$line\" in QUIT*) exit 0;; esac; done\n"
+	setup := "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\n") + "'; "
+	board := "read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; "
 	tests := []struct {
 		name string
 		red  string // a script body, or "" for the random AI
 		want string // a regexp of the result line
+		why  string // a regexp of the manager's stderr
 	}{
-		{"silent at setup", "sleep 30\n", `^\S+ RED BAD_SETUP 0 `},
-		{"bad setup counts", "read q; printf '1111111111\\n1111111111\\n1111111111\\n1111111111\\n'; " + quitter, `RED BAD_SETUP 0`},
-		{"partial line then silence", "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\n") + "'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; printf '0 3 DO'; sleep 30\n", `RED ILLEGAL 0`},
-		{"malformed move", "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\n") + "'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo 'MOVE PLEASE'; " + quitter, `RED ILLEGAL 0`},
-		{"illegal move (a bomb)", "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\n") + "'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo '3 3 DOWN'; " + quitter, `RED ILLEGAL 0`},
-		{"carriage returns are tolerated", "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\r\\n") + "'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; printf 'SURRENDER\\r\\n'; " + quitter, `RED SURRENDER 0 148 `},
-		{"dies mid-game", "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\n") + "'; read s; kill -9 $$\n", `RED ILLEGAL 0`},
-		{"ignores QUIT", "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\n") + "'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo SURRENDER; exec sleep 30\n", `RED SURRENDER 0`},
+		// BLUE is still asked for its setup after RED's failed (its pieces count: 148).
+		{"silent at setup", "sleep 30\n", `^\S+ RED BAD_SETUP 0 0 148$`, `^stratego: RED BAD_SETUP: RED: 0 setup rows of 4 \(RED: no whole line within 2s\)\n$`},
+		// The first marshal of the bad setup stays on the board (10).
+		{"bad setup counts", "read q; printf '1111111111\\n1111111111\\n1111111111\\n1111111111\\n'; " + quitter, `RED BAD_SETUP 0 10 148$`, `^stratego: RED BAD_SETUP: RED: "1111111111\|1111111111\|1111111111\|1111111111": a setup places exactly the 40 pieces`},
+		{"partial line then silence", setup + board + "printf '0 3 DO'; sleep 30\n", `RED ILLEGAL 1 `, `^stratego: RED ILLEGAL: no whole line within 2s\n$`},
+		{"malformed move", setup + board + "echo 'MOVE PLEASE'; " + quitter, `RED ILLEGAL 1 `, `^stratego: RED ILLEGAL: "MOVE PLEASE": a move is X Y DIRECTION`},
+		{"illegal move (a bomb)", setup + board + "echo '3 3 DOWN'; " + quitter, `RED ILLEGAL 1 `, `^stratego: RED ILLEGAL: "3 3 DOWN": bombs and the flag do not move\n$`},
+		{"carriage returns are tolerated", "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\r\\n") + "'; " + board + "printf 'SURRENDER\\r\\n'; " + quitter, `RED SURRENDER 1 148 `, `^$`},
+		{"dies mid-game", setup + "read s; kill -9 $$\n", `RED ILLEGAL 1 `, `^stratego: RED ILLEGAL: end of file\n$`},
+		{"ignores QUIT", setup + board + "echo SURRENDER; exec sleep 30\n", `RED SURRENDER 1 `, `^$`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -85,9 +99,12 @@ func TestFaultyAIs(t *testing.T) {
 			if tc.red != "" {
 				red = script(t, tc.red)
 			}
-			got, status, took := run(t, "-T", "500ms", red, ai)
+			got, why, status, took := runErr(t, "-T", "2s", red, ai)
 			if status != 0 || !regexp.MustCompile(tc.want).MatchString(got) {
 				t.Errorf("exit %d, result %q, want %q", status, got, tc.want)
+			}
+			if !regexp.MustCompile(tc.why).MatchString(why) {
+				t.Errorf("stderr %q, want %q", why, tc.why)
 			}
 			// The faulty AIs sleep 30 s: a manager that waited for them instead of its
 			// timeout and kill grace would take that long. (How long the timeout and the
@@ -104,9 +121,38 @@ func TestFaultyAIs(t *testing.T) {
 func TestIgnoreIllegal(t *testing.T) {
 	body := "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\n") + "'\n" +
 		"while read line; do case \"$line\" in QUIT*) exit 0;; *ILLEGAL*) ;; *) i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo '3 3 DOWN';; esac; done\n"
-	got, status, _ := run(t, "-i", "-m", "20", "-T", "500ms", script(t, body), random(t))
-	if status != 0 || !strings.Contains(got, " DRAW_DEFAULT 20 ") && !strings.Contains(got, " VICTORY ") {
+	got, status, _ := run(t, "-i", "-m", "20", "-T", "2s", script(t, body), random(t))
+	if status != 0 || !strings.Contains(got, "BLUE DRAW_DEFAULT 20 ") && !strings.Contains(got, " VICTORY ") {
 		t.Errorf("exit %d, result %q, want the game to go on to its limit (or BLUE to win)", status, got)
+	}
+}
+
+// The -o log holds each move's confirmation, then the reason of an ILLEGAL end.
+func TestMoveLogNamesTheReason(t *testing.T) {
+	body := "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\n") + "'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo '0 3 DOWN'; read c; " +
+		"read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo '0 4 LEFT'; while read line; do case \"$line\" in QUIT*) exit 0;; esac; done\n"
+	logFile := filepath.Join(t.TempDir(), "log")
+	got, status, _ := run(t, "-o", logFile, "-T", "5s", script(t, body), random(t))
+	if status != 0 || !strings.HasSuffix(got, "/ai RED ILLEGAL 2 148 148") {
+		t.Fatalf("exit %d, result %q", status, got)
+	}
+	log, err := os.ReadFile(logFile)
+	lines := strings.Split(strings.TrimSuffix(string(log), "\n"), "\n")
+	if err != nil || len(lines) != 3 || lines[0] != "0 3 DOWN OK" || lines[2] != `RED ILLEGAL: "0 4 LEFT": a piece stays on the board` {
+		t.Errorf("log %q, %v", log, err)
+	}
+}
+
+// BLUE is not stopped while RED sets up: RED answers only once BLUE has run (written a
+// file), which a manager that stopped BLUE meanwhile would never see (RED would time out).
+func TestBlueRunsDuringRedsSetup(t *testing.T) {
+	dir := t.TempDir()
+	red := script(t, "read q; touch "+dir+"/asked; n=0; until [ -e "+dir+"/blue-ran ]; do n=$((n+1)); [ $n -gt 500 ] && exit 1; sleep 0.01; done; printf '"+
+		strings.ReplaceAll(setupRows, "\n", "\\n")+"'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo SURRENDER; while read line; do case \"$line\" in QUIT*) exit 0;; esac; done\n")
+	blue := script(t, "until [ -e "+dir+"/asked ]; do sleep 0.01; done; touch "+dir+"/blue-ran; exec "+random(t)+"\n")
+	got, status, _ := run(t, "-T", "10s", red, blue)
+	if status != 0 || !strings.HasSuffix(got, "/ai RED SURRENDER 1 148 148") {
+		t.Errorf("exit %d, result %q, want RED's surrender", status, got)
 	}
 }
 
@@ -132,5 +178,21 @@ func BenchmarkGameAsProcesses(b *testing.B) {
 		if Run([]string{ai, ai}, strings.NewReader(""), &out, &out) != 0 {
 			b.Fatal(out.String())
 		}
+	}
+}
+
+// A tournament game's line carries the reason of an ILLEGAL end, and a BAD_SETUP of both
+// sides is an illegal end of each.
+func TestMatchNamesTheReason(t *testing.T) {
+	quitter := "while read line; do case \"$line\" in QUIT*) exit 0;; esac; done\n"
+	bomb := script(t, "read q; printf '"+strings.ReplaceAll(setupRows, "\n", "\\n")+"'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo '3 3 DOWN'; "+quitter)
+	r, err := Match(nil, "-T", "5s")(bomb, random(t))
+	if err != nil || !strings.HasSuffix(r.Line, ` RED ILLEGAL 1 148 148 (RED ILLEGAL: "3 3 DOWN": bombs and the flag do not move)`) || !r.Illegal[0] || r.Illegal[1] || r.Points != [2]float64{-0.1, 0.2} {
+		t.Errorf("%+v, %v", r, err)
+	}
+	bad := script(t, "read q; printf 'XXXXXXXXXX\\nXXXXXXXXXX\\nXXXXXXXXXX\\nXXXXXXXXXX\\n'; "+quitter)
+	r, err = Match(nil, "-T", "5s")(bad, bad)
+	if err != nil || !strings.HasPrefix(r.Line, "neither BOTH BAD_SETUP 0 0 0 (BOTH BAD_SETUP: RED: ") || !r.Illegal[0] || !r.Illegal[1] || r.Points != [2]float64{-0.1, -0.1} {
+		t.Errorf("%+v, %v", r, err)
 	}
 }

@@ -12,7 +12,10 @@ import (
 // Match is a tournament match: one game of the reference manager between the AI programs
 // a (RED) and b (BLUE), with the manager's flags args, scored by the 2012 competition's
 // points. A game the manager could not run (an AI that does not exist) is an error. With
-// boxes, each game's AIs start in them (tournament.Boxes).
+// boxes, each game's AIs start in them (tournament.Boxes). The result's Line is the result
+// line, followed for an ILLEGAL, BAD_SETUP or INTERNAL_ERROR end by its reason in
+// parentheses, as the manager wrote it on its stderr; a BAD_SETUP of both sides counts as
+// an illegal end of each.
 func Match(boxes *tournament.Boxes, args ...string) tournament.Match {
 	return func(a, b string) (tournament.Result, error) {
 		var out, errb bytes.Buffer
@@ -30,8 +33,13 @@ func Match(boxes *tournament.Boxes, args ...string) tournament.Match {
 			return tournament.Result{}, err
 		}
 		r := tournament.Result{Line: line}
+		for l := range strings.SplitSeq(errb.String(), "\n") {
+			if why, ok := strings.CutPrefix(l, "stratego: "); ok {
+				r.Line += " (" + why + ")"
+			}
+		}
 		for s := range 2 {
-			isNamed := game.Colour(s) == named
+			isNamed := game.Colour(s) == named || named == game.Both
 			r.Points[s] = game.Points(o, isNamed)
 			switch {
 			case o == game.Draw || o == game.DrawDefault || o == game.Internal:
