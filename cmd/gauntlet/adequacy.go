@@ -62,7 +62,17 @@ func adequacyCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	lib := mutants.Library(game)
-	if lib == nil || fs.NArg() != 0 || *jobs < 1 {
+	switch {
+	case lib == nil:
+		fmt.Fprintf(stderr, "gauntlet adequacy: no mutant library for %q%s (games: %s)\n", game, didYouMean(game, mutants.Games), strings.Join(mutants.Games, ", "))
+		fs.Usage()
+		return 2
+	case fs.NArg() != 0:
+		fmt.Fprintf(stderr, "gauntlet adequacy: unexpected argument %q (adequacy takes the game and flags only)\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	case *jobs < 1:
+		fmt.Fprintf(stderr, "gauntlet adequacy: -j %d: want at least 1\n", *jobs)
 		fs.Usage()
 		return 2
 	}

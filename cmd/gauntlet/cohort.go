@@ -82,6 +82,8 @@ func cohortUsage(dirs []string, f gradeFlags) error {
 		return errors.New("-gradescope is for one submission (Gradescope runs one autograder per student)")
 	case f.keepDir != "":
 		return errors.New("-keep is for one submission: grade the one whose cases you want to replay")
+	case f.failfast:
+		return errors.New("-failfast is for one submission: a cohort grades every submission to the end")
 	}
 	return nil
 }

@@ -146,35 +146,12 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		// The report takes stdout; the summary goes to stderr.
 		stdout = stderr
 	}
-	if f.jobs <= 0 {
-		fmt.Fprintf(stderr, "gauntlet grade: -j %d: want at least 1\n", f.jobs)
+	if err := checkValues(fs, f); err != nil {
+		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
-	}
-	for _, o := range []struct{ flag, path string }{{"json", f.jsonFile}, {"junit", f.junitFile},
-		{"html", f.htmlFile}, {"gradescope", f.gradescope}, {"csv", f.csvFile}} {
-		if err := checkOutput(o.path); err != nil {
-			fmt.Fprintf(stderr, "gauntlet grade: -%s %s: %v\n", o.flag, o.path, err)
-			return 2
-		}
-	}
-	if f.outDir != "" {
-		if err := checkOutDir(f.outDir); err != nil {
-			fmt.Fprintf(stderr, "gauntlet grade: -out %s: %v\n", f.outDir, err)
-			return 2
-		}
-	}
-	if f.keepDir != "" {
-		if err := checkOutDir(f.keepDir); err != nil {
-			fmt.Fprintf(stderr, "gauntlet grade: -keep %s: %v\n", f.keepDir, err)
-			return 2
-		}
 	}
 	if !slices.Contains(grade.GradescopeVisibilities, f.gsVisibility) {
 		fmt.Fprintf(stderr, "gauntlet grade: -gradescope-visibility %q: want one of %s\n", f.gsVisibility, strings.Join(grade.GradescopeVisibilities, ", "))
-		return 2
-	}
-	if err := f.limits.Validate(); err != nil {
-		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
 	}
 	var filter *regexp.Regexp
@@ -217,8 +194,21 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	cohort := len(dirs) > 1 || f.outDir != ""
+	if cohort {
+		if err := cohortUsage(dirs, f); err != nil {
+			fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
+			return 2
+		}
+	}
 	notes, err := boxDecision(&f, len(dirs) > 0)
 	if err != nil {
+		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
+		return 2
+	}
+	// Every usage error is known by now: only now are the report paths checked and the
+	// -out and -keep folders made, so that a refused command line leaves nothing behind.
+	if err := checkOutputs(f); err != nil {
 		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
 	}
@@ -229,16 +219,6 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		if abs, err := filepath.Abs(d); err == nil {
 			f.hide = append(f.hide, abs)
 		}
-	}
-	cohort := len(dirs) > 1 || f.outDir != ""
-	if cohort {
-		if err := cohortUsage(dirs, f); err != nil {
-			fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
-			return 2
-		}
-	}
-	if f.jobs <= 0 {
-		f.jobs = 2
 	}
 	// Searchable by others: the sandbox users run the programs in here.
 	scratch, scratchNote, err := grade.MakeScratch()
@@ -603,6 +583,59 @@ func keepOptions(g grade.Game, f gradeFlags, dir string) (string, []string) {
 		cmd = append(cmd, abs)
 	}
 	return keep, cmd
+}
+
+// checkValues refuses the flag values no grade can use, each with a message naming the
+// flag: a -j below 1, a -timeout that is not a positive duration, and a limit given as 0
+// (which would silently mean the default; leave the flag out for that).
+func checkValues(fs *flag.FlagSet, f gradeFlags) error {
+	if f.jobs <= 0 {
+		return fmt.Errorf("-j %d: want at least 1", f.jobs)
+	}
+	var err error
+	fs.Visit(func(fl *flag.Flag) {
+		if err != nil {
+			return
+		}
+		v := fl.Value.String()
+		switch fl.Name {
+		case "timeout":
+			if f.timeout <= 0 {
+				err = fmt.Errorf("-timeout %v: want a positive duration such as 5s (leave it out for the game's default)", f.timeout)
+			}
+		case "cpu", "procs", "nofile", "mem", "fsize", "case-mem", "case-disk":
+			if v == "0" || v == "0s" {
+				err = fmt.Errorf("-%s 0: want more than 0 (leave it out for the default, %s)", fl.Name, fl.DefValue)
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if err := f.limits.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// checkOutputs checks every report path (checkOutput) and makes the -out and -keep folders
+// (checkOutDir), naming the flag of the first that fails.
+func checkOutputs(f gradeFlags) error {
+	for _, o := range []struct{ flag, path string }{{"json", f.jsonFile}, {"junit", f.junitFile},
+		{"html", f.htmlFile}, {"gradescope", f.gradescope}, {"csv", f.csvFile}} {
+		if err := checkOutput(o.path); err != nil {
+			return fmt.Errorf("-%s %s: %v", o.flag, o.path, err)
+		}
+	}
+	for _, o := range []struct{ flag, dir string }{{"out", f.outDir}, {"keep", f.keepDir}} {
+		if o.dir == "" {
+			continue
+		}
+		if err := checkOutDir(o.dir); err != nil {
+			return fmt.Errorf("-%s %s: %v", o.flag, o.dir, err)
+		}
+	}
+	return nil
 }
 
 // checkOutput makes sure a report can be written at path before any case runs, so that a

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"gauntlet/programs"
@@ -23,8 +24,8 @@ Commands:
                       as the grader does, with its whole log
   play GAME [-example NAME] [-- HUB-ARGS...]
                       run a complete reference game and show what the hub prints
-  fuzz GAME --role hub|player [flags] PROGRAM...
-                      fuzz a program against the reference (see 'gauntlet fuzz --help')
+  fuzz GAME -role hub|player [flags] PROGRAM...
+                      fuzz a program against the reference (see 'gauntlet fuzz -help')
   tournament stratego|referee [flags] PROGRAM PROGRAM...
                       a round robin between programs, with a table of points and Elo
   adequacy GAME [-suite DIR]
@@ -44,8 +45,8 @@ Games and their programs:
 Exit status: grade: 0 when nothing failed, 1 when something did; fuzz: 0 when nothing
 failed, 10 + N when N rules of the spec were broken (1 for a game judged live, which
 names the rule in its report); both: 2 on a usage or harness error
-(see their --help); play and exec: that of the program run; any command: 2 on a usage
-error. --help exits 0.
+(see their -help); play and exec: that of the program run; any command: 2 on a usage
+error. -help exits 0.
 `
 
 // usage is the top-level help, with each game and its programs from the programs table
@@ -93,7 +94,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if len(args) > 1 && args[0] == "help" {
 			switch args[1] {
 			case "grade", "play", "fuzz", "tournament", "adequacy", "completion", "run":
-				return run([]string{args[1], "--help"}, stdout, stderr)
+				return run([]string{args[1], "-help"}, stdout, stderr)
+			}
+			if len(args) > 2 || !slices.Contains(commands, args[1]) {
+				// As go help: an unknown topic is a usage error, not the general help.
+				fmt.Fprintf(stderr, "gauntlet help %s: unknown help topic%s; run 'gauntlet help' for the commands\n",
+					strings.Join(args[1:], " "), didYouMean(args[1], commands))
+				return 2
 			}
 		}
 		fmt.Fprint(stdout, usage())

@@ -70,6 +70,14 @@ func tournamentCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, "gauntlet tournament: want -rounds and -j of at least 1, and at least two AIs\n")
 		return 2
 	}
+	if d, err := time.ParseDuration(*timeout); err != nil || d <= 0 {
+		fmt.Fprintf(stderr, "gauntlet tournament: -T %s: want a positive duration such as 2s\n", *timeout)
+		return 2
+	}
+	if n, err := strconv.Atoi(*turns); err != nil || n <= 0 {
+		fmt.Fprintf(stderr, "gauntlet tournament: -m %s: want a positive number of turns\n", *turns)
+		return 2
+	}
 	var ais []string
 	for _, a := range fs.Args() {
 		abs, err := filepath.Abs(a)
