@@ -4,9 +4,12 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -151,9 +154,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // version says which gauntlet this is: the module's version and the VCS revision it was
-// built from, as the Go toolchain recorded them.
+// built from, as the Go toolchain recorded them. A binary built without that stamp (go run
+// never stamps one, nor go build -buildvcs=false) that runs from a gauntlet source tree
+// reads the revision of that checkout with git, and says so.
 func version() string {
 	info, ok := debug.ReadBuildInfo()
+	wd, _ := os.Getwd()
+	return versionOf(info, ok, wd)
+}
+
+func versionOf(info *debug.BuildInfo, ok bool, wd string) string {
 	if !ok {
 		return "gauntlet (no build information)"
 	}
@@ -172,6 +182,57 @@ func version() string {
 		if modified {
 			v += " (modified)"
 		}
+		return v + " " + info.GoVersion
 	}
-	return v + " " + info.GoVersion
+	root := sourceRoot(wd)
+	if root == "" {
+		return v + " " + info.GoVersion + " (no revision stamped in this binary, as with go run: run it from the source folder to read the checkout's, or see git log there)"
+	}
+	rev, modified, err := checkoutRevision(root)
+	if err != nil {
+		return v + " " + info.GoVersion + fmt.Sprintf(" (no revision stamped in this binary, as with go run, and none read from %s: %v)", root, err)
+	}
+	v += " revision " + rev
+	if modified {
+		v += " (modified)"
+	}
+	return v + " " + info.GoVersion + " (revision read at run time from the checkout " + root + ": the binary has none stamped, as with go run)"
+}
+
+// sourceRoot is the gauntlet module's folder that holds dir (dir or a parent of it with
+// the go.mod of module gauntlet), or "".
+func sourceRoot(dir string) string {
+	for dir != "" {
+		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
+			for _, line := range strings.Split(string(data), "\n") {
+				if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+					if f[1] == "gauntlet" {
+						return dir
+					}
+					return ""
+				}
+			}
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return ""
+}
+
+// checkoutRevision is the commit checked out in root and whether the tree differs from it
+// (as the Go toolchain's vcs.modified: any change, untracked files included).
+func checkoutRevision(root string) (string, bool, error) {
+	out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return "", false, fmt.Errorf("git rev-parse HEAD: %v", err)
+	}
+	status, err := exec.Command("git", "-C", root, "status", "--porcelain").Output()
+	if err != nil {
+		return "", false, fmt.Errorf("git status: %v", err)
+	}
+	return strings.TrimSpace(string(out)), len(bytes.TrimSpace(status)) > 0, nil
 }
