@@ -212,6 +212,9 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
 	}
+	// The first line, at once: what is graded and how much, before the slow steps (the
+	// program folders, make, the first case).
+	fmt.Fprintln(stderr, startLine(g.Name, dirs, len(selectCases(cases, filter)), caseRuns(g, selectCases(cases, filter)), f))
 	for _, n := range notes {
 		fmt.Fprintf(stderr, "gauntlet grade: note: %s\n", n)
 	}
@@ -327,6 +330,33 @@ func interruptible(scratch string, stderr io.Writer) (<-chan struct{}, func()) {
 		}
 	}()
 	return stop, func() { signal.Stop(sigs); close(quit) }
+}
+
+// startLine is the grade's first line: the game, what is graded, and the case runs ahead.
+func startLine(game string, dirs []string, cases, runs int, f gradeFlags) string {
+	build := "built with make first"
+	if f.noBuild {
+		build = "taken as they are, without make"
+	}
+	var what string
+	switch {
+	case len(dirs) == 0:
+		what = "the built-in reference programs"
+	case len(dirs) == 1 && f.outDir == "":
+		what = dirs[0] + " (" + build + ")"
+	default:
+		what = fmt.Sprintf("%d submissions (each %s)", len(dirs), build)
+		return fmt.Sprintf("gauntlet grade %s: grading %s: %s each (%s), -j %d", game, what, plural(runs, "case run"), plural(cases, "case"), f.jobs)
+	}
+	return fmt.Sprintf("gauntlet grade %s: grading %s: %s (%s), -j %d", game, what, plural(runs, "case run"), plural(cases, "case"), f.jobs)
+}
+
+// plural is "1 case" or "N cases".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // caseRuns counts the case runs (cases times their pairings) of a selection.
