@@ -42,15 +42,32 @@ grade. Exit status: 0 when nothing failed, 1 when a failure was found, 2 on a us
 harness error.
 `
 
-// fuzzJudged is `gauntlet fuzz GAME` for the games fuzzed against their judge.
-func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
+// judgedFlagValues are the flags of `gauntlet fuzz` for the games fuzzed against their judge.
+type judgedFlagValues struct {
+	role, out *string
+	seed      *uint64
+	runs      *int
+	limit     *time.Duration
+}
+
+// judgedFlags are the flags of `gauntlet fuzz GAME` for the games fuzzed against their
+// judge; its help (fuzzClueUsage) is written by hand, and a test checks it names every one.
+func judgedFlags(gameName string) (*flag.FlagSet, judgedFlagValues) {
 	fs := flag.NewFlagSet("gauntlet fuzz "+gameName, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	role := fs.String("role", "", "")
-	seed := fs.Uint64("seed", 0, "")
-	runs := fs.Int("runs", 0, "")
-	limit := fs.Duration("time", 0, "")
-	out := fs.String("out", "fuzz-out", "")
+	var v judgedFlagValues
+	v.role = fs.String("role", "", "")
+	v.seed = fs.Uint64("seed", 0, "")
+	v.runs = fs.Int("runs", 0, "")
+	v.limit = fs.Duration("time", 0, "")
+	v.out = fs.String("out", "fuzz-out", "")
+	return fs, v
+}
+
+// fuzzJudged is `gauntlet fuzz GAME` for the games fuzzed against their judge.
+func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
+	fs, v := judgedFlags(gameName)
+	role, seed, runs, limit, out := v.role, v.seed, v.runs, v.limit, v.out
 	if wantsHelp(args) {
 		fmt.Fprint(stdout, fuzzClueUsage)
 		return 0
