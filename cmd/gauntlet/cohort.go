@@ -444,7 +444,7 @@ func (c *cohortRun) finish(stdout io.Writer) int {
 	if err := writeFile(c.f.junitFile, func(w io.Writer) error { return grade.WriteJUnit(w, reports...) }); err != nil {
 		c.errs = append(c.errs, "-junit: "+err.Error())
 	}
-	if err := writeFile(c.f.htmlFile, func(w io.Writer) error { return grade.WriteHTML(w, reports...) }); err != nil {
+	if err := writeFile(c.f.htmlFile, table.WriteHTML); err != nil {
 		c.errs = append(c.errs, "-html: "+err.Error())
 	}
 	for _, e := range c.errs {

@@ -97,7 +97,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.failfast, "failfast", false, "stop at the first failed case (one folder only)")
 	fs.StringVar(&f.jsonFile, "json", "", "write the report as JSON to `FILE` (docs/report-format.md)")
 	fs.StringVar(&f.junitFile, "junit", "", "write the report as JUnit XML to `FILE` (a cohort: one testsuite per submission)")
-	fs.StringVar(&f.htmlFile, "html", "", "write the report as one self-contained HTML page to `FILE`: marks, failures grouped, each conversation up to its first divergence (a cohort: a section per submission)")
+	fs.StringVar(&f.htmlFile, "html", "", "write the report as one self-contained HTML page to `FILE`: marks, failures grouped, each conversation up to its first divergence (a cohort: a sortable table of the submissions first, then a section per submission)")
 	fs.StringVar(&f.gradescope, "gradescope", "", "write a Gradescope results.json to `FILE`")
 	fs.StringVar(&f.gsVisibility, "gradescope-visibility", "visible", "visibility of the Gradescope results: visible, hidden, after_due_date or after_published")
 	fs.StringVar(&f.csvFile, "csv", "", "write the cohort table (one row per submission) as CSV to `FILE`")
