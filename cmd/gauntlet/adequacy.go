@@ -95,8 +95,14 @@ func adequacyCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if *suite != "" {
 		abs, err := filepath.Abs(*suite)
+		if err == nil {
+			var st os.FileInfo
+			if st, err = os.Stat(abs); err == nil && !st.IsDir() {
+				err = fmt.Errorf("not a folder of .txtar cases")
+			}
+		}
 		if err != nil {
-			fmt.Fprintf(stderr, "gauntlet adequacy: %v\n", err)
+			fmt.Fprintf(stderr, "gauntlet adequacy: -suite %s: %v\n", *suite, err)
 			return 2
 		}
 		*suite = abs

@@ -40,6 +40,11 @@ func TestFlagValuesRefused(t *testing.T) {
 		{[]string{"adequacy", "stlucia", "-j", "0"}, "gauntlet adequacy: -j 0: want at least 1"},
 		{[]string{"adequacy", "chess"}, `gauntlet adequacy: no mutant library for "chess"`},
 		{[]string{"adequacy", "stlucia", "extra"}, `gauntlet adequacy: unexpected argument "extra"`},
+		{[]string{"adequacy", "stlucia", "-suite", filepath.Join(dir, "nosuch")}, "gauntlet adequacy: -suite " + filepath.Join(dir, "nosuch") + ": stat"},
+		{[]string{"adequacy", "stlucia", "-suite", eait}, "not a folder of .txtar cases"},
+		{[]string{"tournament", "stratego", "-json", filepath.Join(dir, "nosuch", "t.json"), progs[0], progs[1]}, "-json " + filepath.Join(dir, "nosuch", "t.json") + ": no folder"},
+		{[]string{"tournament", "stratego", "-csv", dir, progs[0], progs[1]}, "-csv " + dir + ": is a folder"},
+		{[]string{"tournament", "stratego", "-save", filepath.Join(dir, "nosuch", "s.jsonl"), progs[0], progs[1]}, "-save " + filepath.Join(dir, "nosuch", "s.jsonl") + ": no folder"},
 	} {
 		code, stdout, stderr := gauntlet(tc.args...)
 		if code != 2 || !strings.Contains(stderr, tc.stderr) {
