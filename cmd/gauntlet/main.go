@@ -40,7 +40,7 @@ Commands:
   version             the module version and the source revision of this binary
   completion bash|zsh|fish
                       a script that makes the shell complete commands, games and flags
-  help [COMMAND]      show this text, or a command's
+  help [COMMAND]      show this text, or a command's (an unknown COMMAND: exit 2)
 
 Games and their programs:
 %s
