@@ -39,7 +39,8 @@ func boxedSetup(t testing.TB, player string) (Subject, Options) {
 }
 
 // searchable lets others search dir and every folder above it, as the sandbox users that
-// run a case must.
+// run a case must. A folder others may search already is left alone, and a mode changed
+// keeps its special bits: the system's temporary folder (mode 1777) stays as it was.
 func searchable(t testing.TB, dir string) {
 	t.Helper()
 	for d := dir; d != "/"; d = filepath.Dir(d) {
@@ -47,7 +48,10 @@ func searchable(t testing.TB, dir string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Chmod(d, st.Mode().Perm()|0o011); err != nil {
+		if st.Mode().Perm()&0o011 == 0o011 {
+			continue
+		}
+		if err := os.Chmod(d, st.Mode()&(os.ModePerm|os.ModeSticky|os.ModeSetuid|os.ModeSetgid)|0o011); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -328,5 +332,31 @@ func TestCaseWithExecIsRefused(t *testing.T) {
 	}
 	if data, err := os.ReadFile(mark); err == nil {
 		t.Errorf("the subject ran, as user %s", strings.TrimSpace(string(data)))
+	}
+}
+
+// searchable leaves the special bits of the folders above alone: a test once took the
+// sticky bit off the system's /tmp through it.
+func TestSearchableKeepsStickyBit(t *testing.T) {
+	shared := filepath.Join(t.TempDir(), "shared")
+	if err := os.Mkdir(shared, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(shared, 0o770|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	inner := filepath.Join(shared, "inner")
+	if err := os.Mkdir(inner, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	searchable(t, inner)
+	for dir, want := range map[string]os.FileMode{shared: 0o771 | os.ModeSticky, inner: 0o711} {
+		st, err := os.Stat(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Mode() & (os.ModePerm | os.ModeSticky); got != want {
+			t.Errorf("%s: mode %v, want %v", dir, got, want)
+		}
 	}
 }
