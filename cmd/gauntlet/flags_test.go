@@ -23,6 +23,9 @@ func TestFlagValuesRefused(t *testing.T) {
 	if err := os.WriteFile(eait, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// Were a value let through, the run would stay short and write only in dir (which
+	// the end of the test checks), never in the source tree.
+	out := filepath.Join(dir, "fuzz-out")
 	for _, tc := range []struct {
 		args   []string
 		stderr string
@@ -32,11 +35,11 @@ func TestFlagValuesRefused(t *testing.T) {
 		{[]string{"tournament", "referee", "-referee", progs[0], "-T", "-1s", progs[0], progs[1]}, "-T -1s: want a positive duration"},
 		{[]string{"tournament", "stratego", "-m", "0", progs[0], progs[1]}, "-m 0: want a positive number of turns"},
 		{[]string{"tournament", "stratego", "-j", "0", progs[0], progs[1]}, "want -rounds and -j of at least 1"},
-		{[]string{"fuzz", "stlucia", "-role", "player", "-timeout", "0", eait}, "-timeout 0s: want a positive duration"},
-		{[]string{"fuzz", "stlucia", "-role", "player", "-step-timeout", "-5s", eait}, "-step-timeout -5s: want a positive duration"},
-		{[]string{"fuzz", "stlucia", "-role", "player", "-min-time", "-1m", eait}, "cannot be negative"},
-		{[]string{"fuzz", "stlucia", "-role", "player", "-j", "0", eait}, "-j must be at least 1"},
-		{[]string{"fuzz", "clue", "-role", "client", "-time", "-1s", eait}, "cannot be negative"},
+		{[]string{"fuzz", "stlucia", "-role", "player", "-runs", "1", "-out", out, "-timeout", "0", eait}, "-timeout 0s: want a positive duration"},
+		{[]string{"fuzz", "stlucia", "-role", "player", "-runs", "1", "-out", out, "-step-timeout", "-5s", eait}, "-step-timeout -5s: want a positive duration"},
+		{[]string{"fuzz", "stlucia", "-role", "player", "-runs", "1", "-out", out, "-min-time", "-1m", eait}, "cannot be negative"},
+		{[]string{"fuzz", "stlucia", "-role", "player", "-runs", "1", "-out", out, "-j", "0", eait}, "-j must be at least 1"},
+		{[]string{"fuzz", "clue", "-role", "client", "-out", out, "-time", "-1s", eait}, "cannot be negative"},
 		{[]string{"adequacy", "stlucia", "-j", "0"}, "gauntlet adequacy: -j 0: want at least 1"},
 		{[]string{"adequacy", "chess"}, `gauntlet adequacy: no mutant library for "chess"`},
 		{[]string{"adequacy", "stlucia", "extra"}, `gauntlet adequacy: unexpected argument "extra"`},
