@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"gauntlet/harness/buildtest"
+	"gauntlet/programs"
 )
 
 func readYAML(t *testing.T, file string) map[string]any {
@@ -157,5 +158,91 @@ func TestGradescopeAutograder(t *testing.T) {
 	// fixture scores some marks, not all.
 	if diff := sum - *res.Score; diff > 0.05 || diff < -0.05 || *res.Score <= 0 || *res.Score >= 42 {
 		t.Errorf("score %v, the tests add up to %v", *res.Score, sum)
+	}
+}
+
+// Every template's GAME setting names every game gauntlet grades, and so does docs/ci.md:
+// a game added to the grader and not to the set-ups fails here.
+func TestTemplatesNameEveryGame(t *testing.T) {
+	files := []string{"github/gauntlet.yml", "github/gauntlet-cohort.yml", "gitlab/gauntlet.gitlab-ci.yml", "gradescope/run_autograder"}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var setting string
+		for _, line := range strings.Split(string(data), "\n") {
+			if t := strings.TrimSpace(line); (strings.HasPrefix(t, "GAME:") || strings.HasPrefix(t, "GAME=")) && strings.Contains(t, "#") {
+				setting = line
+				break
+			}
+		}
+		for _, g := range programs.GradeGames() {
+			if !strings.Contains(setting, g) {
+				t.Errorf("%s: the GAME setting %q does not name %s", f, setting, g)
+			}
+		}
+	}
+	doc, err := os.ReadFile("../docs/ci.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, games, ok := strings.Cut(string(doc), "Set `GAME` at the top: any game `gauntlet grade` knows (")
+	games, _, _ = strings.Cut(games, ";")
+	for _, g := range programs.GradeGames() {
+		if !ok || !strings.Contains(games, g) {
+			t.Errorf("docs/ci.md does not name %s where it says what GAME may be (%q)", g, games)
+		}
+	}
+}
+
+// The Gradescope autograder grades Clue too: a submission that builds nothing gets the
+// game's categories, each with no marks, and the build test, in Gradescope's format.
+func TestGradescopeAutograderClue(t *testing.T) {
+	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	root := t.TempDir()
+	sub := filepath.Join(root, "submission")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sub, "Makefile"), []byte("all:\n\ttrue\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "gradescope/run_autograder")
+	cmd.Env = append(os.Environ(), "AUTOGRADER="+root, "GAUNTLET="+gauntlet, "GAME=clue")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("run_autograder: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "results", "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Score *float64 `json:"score"`
+		Tests []struct {
+			Name     string  `json:"name"`
+			MaxScore float64 `json:"max_score"`
+		} `json:"tests"`
+	}
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := programs.GradeGame("clue")
+	var names []string
+	total := 0.0
+	for _, tc := range res.Tests {
+		names = append(names, tc.Name)
+		total += tc.MaxScore
+	}
+	if res.Score == nil || *res.Score != 0 || len(res.Tests) < len(g.Categories)+1 {
+		t.Fatalf("results: %s", data)
+	}
+	for i, c := range g.Categories {
+		if names[i] != c.Name {
+			t.Errorf("test %d is %q, want the category %q", i, names[i], c.Name)
+		}
+	}
+	if names[len(g.Categories)] != "build" || total != 40 {
+		t.Errorf("tests %q worth %v in all, want the categories (40 marks) and then the build", names, total)
 	}
 }

@@ -3,7 +3,9 @@ package metatest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +15,7 @@ import (
 	"time"
 
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/grade"
 )
 
 // browser finds a headless-capable Chromium, or skips the test saying how to get one.
@@ -77,4 +80,155 @@ func TestHTMLReportInABrowser(t *testing.T) {
 		os.WriteFile(filepath.Join(os.TempDir(), "gauntlet-html-report-failed.html"), []byte(got), 0o644)
 		t.Logf("page as rendered:\n%s", got)
 	}
+}
+
+// A cohort's HTML page opens with the table of its submissions, before their reports: a
+// row each, in the order given, with its marks by category (those of its JSON report), its
+// build and a link to its report. In a real browser, a click on a column's header sorts the
+// rows by it, a second click the other way. The page as shown is checked on a screenshot
+// (kept in $GAUNTLET_SCREENSHOTS when that is set, for a person to look at).
+func TestCohortHTMLInABrowser(t *testing.T) {
+	buildtest.Long(t) // a cohort grade and a headless browser
+	chromium := browser(t)
+	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	_, here, _, _ := runtime.Caller(0)
+	fixture := filepath.Join(filepath.Dir(here), "..", "fixtures", "submissions", "buggy2310")
+	root := t.TempDir()
+	subs := map[string]string{
+		"amy": "all:\n\t@echo 'hub.c:3:1: error: expected ; before }'\n\t@false\n", // make fails
+		"kim": "all:\n\ttrue\n",                                                    // builds nothing
+	}
+	for name, mk := range subs {
+		os.MkdirAll(filepath.Join(root, name), 0o755)
+		if err := os.WriteFile(filepath.Join(root, name, "Makefile"), []byte(mk), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	zed := filepath.Join(root, "zed") // the buggy fixture: some marks
+	os.MkdirAll(zed, 0o755)
+	entries, _ := os.ReadDir(fixture)
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(fixture, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(zed, e.Name()), data, 0o644)
+	}
+	page := filepath.Join(t.TempDir(), "cohort.html")
+	out := filepath.Join(t.TempDir(), "reports")
+	cmd := exec.Command(gauntlet, "grade", "dealer2310", "-run", `^player_A_(args|first)`, "-html", page, "-out", out,
+		zed, filepath.Join(root, "amy"), filepath.Join(root, "kim"))
+	text, _ := cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, text)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "zed.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep grade.Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Marks <= 0 {
+		t.Fatalf("the buggy fixture earned no marks: the sort below would not tell its rows apart\n%s", text)
+	}
+
+	d := startDevtools(t, chromium, "file://"+page, 1280, 900)
+	type row struct{ Name, Href, Build, Total, Failed string }
+	rows := func() []row {
+		var got []row
+		d.eval(`Array.prototype.map.call(document.querySelectorAll("#students tbody tr"), function (tr) {
+			var c = tr.cells, a = c[0].querySelector("a");
+			return {Name: c[0].textContent, Href: a ? a.getAttribute("href") : "", Build: c[2].textContent,
+				Total: c[c.length - 2].textContent, Failed: c[c.length - 1].textContent};
+		})`, &got)
+		return got
+	}
+	names := func() string {
+		var n []string
+		for _, r := range rows() {
+			n = append(n, r.Name)
+		}
+		return strings.Join(n, " ")
+	}
+
+	// The table comes first, then the reports; each name leads to its submission's report.
+	var first bool
+	d.eval(`!!(document.getElementById("students").compareDocumentPosition(document.querySelector("section.subject")) & Node.DOCUMENT_POSITION_FOLLOWING)`, &first)
+	if !first {
+		t.Error("the table of submissions does not come before the reports")
+	}
+	got := rows()
+	if len(got) != 3 || names() != "zed amy kim" {
+		t.Fatalf("rows %+v, want zed, amy, kim in the order given", got)
+	}
+	if got[0].Total != fmt.Sprintf("%.2f", rep.Marks) || got[0].Build != "ok, missing 2310dealer 2310B" || got[1].Build != "BUILD-FAIL" {
+		t.Errorf("zed's row %+v, amy's %+v: want zed's total %.2f, its build ok without two programs, amy's failed", got[0], got[1], rep.Marks)
+	}
+	for _, r := range got {
+		var heading string
+		d.eval(fmt.Sprintf(`(document.querySelector(%q + " h1") || {}).textContent || ""`, r.Href), &heading)
+		if !strings.HasPrefix(heading, r.Name+": gauntlet grade dealer2310: ") {
+			t.Errorf("%s's link %q leads to %q, not its report", r.Name, r.Href, heading)
+		}
+	}
+	var cats []string
+	d.eval(`Array.prototype.map.call(document.querySelector("#students tbody tr").querySelectorAll("td.num"), function (td) { return td.textContent; })`, &cats)
+	for i, c := range rep.Categories {
+		want := "-"
+		if c.Cases > 0 {
+			want = fmt.Sprintf("%.2f", c.Marks)
+		}
+		if i >= len(cats) || cats[i] != want {
+			t.Errorf("zed's column %d (%s) is %q, want %q", i+1, c.Name, cats[min(i, len(cats)-1)], want)
+		}
+	}
+
+	// What a person sees: the table at the top of the page, its header where the page
+	// says it is.
+	shot := d.screenshot()
+	if dir := os.Getenv("GAUNTLET_SCREENSHOTS"); dir != "" {
+		os.WriteFile(filepath.Join(dir, "cohort.png"), shot, 0o644)
+	}
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 900 {
+		t.Errorf("screenshot %v, want 1280x900", b)
+	}
+	var head struct{ X, Y, Bottom float64 }
+	d.eval(`(function () { var r = document.querySelector("#students th").getBoundingClientRect(); var t = document.getElementById("students").getBoundingClientRect(); return {X: r.left + 3, Y: r.top + 3, Bottom: t.bottom}; })()`, &head)
+	if head.Bottom > 900 {
+		t.Errorf("the table ends at %v px, below the first screen (900 px)", head.Bottom)
+	}
+	if r, g, b, _ := img.At(int(head.X), int(head.Y)).RGBA(); r>>8 != 0xf3 || g>>8 != 0xf3 || b>>8 != 0xf3 {
+		t.Errorf("the screenshot at the table's header (%v, %v) is #%02x%02x%02x, want its background #f3f3f3", head.X, head.Y, r>>8, g>>8, b>>8)
+	}
+
+	// Sorting by a click on a header, and back the other way by a second one.
+	for _, step := range []struct{ header, want, sort string }{
+		{"submission", "amy kim zed", "ascending"},
+		{"total/42", "amy kim zed", "ascending"}, // ties keep the order given
+		{"total/42", "zed amy kim", "descending"},
+		{"failed runs", "zed amy kim", "ascending"},
+		{"build", "amy zed kim", "ascending"}, // failed, then missing programs, then ok
+	} {
+		var index int
+		d.eval(fmt.Sprintf(`Array.prototype.findIndex.call(document.querySelectorAll("#students th"), function (th) { return th.textContent.replace(/[\u25b2\u25bc ]+$/, "") === %q; })`, step.header), &index)
+		if index < 0 {
+			t.Fatalf("no header %q", step.header)
+		}
+		d.click(fmt.Sprintf("#students th:nth-child(%d)", index+1))
+		var aria string
+		d.eval(fmt.Sprintf(`document.querySelector("#students th:nth-child(%d)").getAttribute("aria-sort") || ""`, index+1), &aria)
+		if got := names(); got != step.want || aria != step.sort {
+			t.Errorf("after a click on %q: rows %s (%s), want %s (%s)", step.header, got, aria, step.want, step.sort)
+		}
+	}
+	if dir := os.Getenv("GAUNTLET_SCREENSHOTS"); dir != "" {
+		os.WriteFile(filepath.Join(dir, "cohort-sorted.png"), d.screenshot(), 0o644)
+	}
+	d.drainProblems()
 }

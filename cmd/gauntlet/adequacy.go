@@ -62,7 +62,17 @@ func adequacyCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	lib := mutants.Library(game)
-	if lib == nil || fs.NArg() != 0 || *jobs < 1 {
+	switch {
+	case lib == nil:
+		fmt.Fprintf(stderr, "gauntlet adequacy: no mutant library for %q%s (games: %s)\n", game, didYouMean(game, mutants.Games), strings.Join(mutants.Games, ", "))
+		fs.Usage()
+		return 2
+	case fs.NArg() != 0:
+		fmt.Fprintf(stderr, "gauntlet adequacy: unexpected argument %q (adequacy takes the game and flags only)\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	case *jobs < 1:
+		fmt.Fprintf(stderr, "gauntlet adequacy: -j %d: want at least 1\n", *jobs)
 		fs.Usage()
 		return 2
 	}
@@ -85,8 +95,14 @@ func adequacyCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if *suite != "" {
 		abs, err := filepath.Abs(*suite)
+		if err == nil {
+			var st os.FileInfo
+			if st, err = os.Stat(abs); err == nil && !st.IsDir() {
+				err = fmt.Errorf("not a folder of .txtar cases")
+			}
+		}
 		if err != nil {
-			fmt.Fprintf(stderr, "gauntlet adequacy: %v\n", err)
+			fmt.Fprintf(stderr, "gauntlet adequacy: -suite %s: %v\n", *suite, err)
 			return 2
 		}
 		*suite = abs

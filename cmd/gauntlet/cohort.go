@@ -83,6 +83,8 @@ func cohortUsage(dirs []string, f gradeFlags) error {
 		return errors.New("-gradescope is for one submission (Gradescope runs one autograder per student)")
 	case f.keepDir != "":
 		return errors.New("-keep is for one submission: grade the one whose cases you want to replay")
+	case f.failfast:
+		return errors.New("-failfast is for one submission: a cohort grades every submission to the end")
 	}
 	return nil
 }
@@ -443,7 +445,7 @@ func (c *cohortRun) finish(stdout io.Writer) int {
 	if err := writeFile(c.f.junitFile, func(w io.Writer) error { return grade.WriteJUnit(w, reports...) }); err != nil {
 		c.errs = append(c.errs, "-junit: "+err.Error())
 	}
-	if err := writeFile(c.f.htmlFile, func(w io.Writer) error { return grade.WriteHTML(w, reports...) }); err != nil {
+	if err := writeFile(c.f.htmlFile, table.WriteHTML); err != nil {
 		c.errs = append(c.errs, "-html: "+err.Error())
 	}
 	for _, e := range c.errs {

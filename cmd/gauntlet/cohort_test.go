@@ -54,7 +54,10 @@ func reachable(t *testing.T, root, gauntlet string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Chmod(d, st.Mode().Perm()|0o055); err != nil {
+		if st.Mode().Perm()&0o055 == 0o055 {
+			continue
+		}
+		if err := os.Chmod(d, st.Mode()&(os.ModePerm|os.ModeSticky|os.ModeSetuid|os.ModeSetgid)|0o055); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -370,9 +373,30 @@ func TestGradeUsageErrors(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{"out without folders", []string{"-out", "o"}, "-out needs the submissions' folders"},
+		{"out without folders", []string{"-out", filepath.Join(root, "o")}, "-out needs the submissions' folders"},
 		{"json for a cohort", []string{"-json", "x.json", a, b}, "for a cohort use -out"},
+		{"json for a cohort with -out", []string{"-out", filepath.Join(root, "reports"), "-json", "x.json", a}, "for a cohort use -out"},
 		{"gradescope for a cohort", []string{"-gradescope", "x.json", a, b}, "-gradescope is for one submission"},
+		{"gradescope for a cohort with -out", []string{"-out", filepath.Join(root, "reports"), "-gradescope", "x.json", a, b}, "-gradescope is for one submission"},
+		{"keep for a cohort", []string{"-keep", filepath.Join(root, "kept"), a, b}, "-keep is for one submission"},
+		{"keep with -out", []string{"-keep", filepath.Join(root, "kept"), "-out", filepath.Join(root, "reports"), a}, "-keep is for one submission"},
+		{"failfast for a cohort", []string{"-failfast", "-out", filepath.Join(root, "reports"), a, b}, "-failfast is for one submission"},
+		{"-out and a missing folder", []string{"-out", filepath.Join(root, "reports"), a, filepath.Join(root, "missing")}, "missing: no such folder"},
+		{"-keep and a bad -run", []string{"-keep", filepath.Join(root, "kept"), "-run", "(", a}, "-run"},
+		{"-timeout 0", []string{"-timeout", "0", a}, "-timeout 0s: want a positive duration"},
+		{"-timeout negative", []string{"-timeout", "-5s", a}, "-timeout -5s: want a positive duration"},
+		{"-timeout after the folder", []string{a, "-timeout", "0"}, "-timeout 0s: want a positive duration"},
+		{"-j 0", []string{"-j", "0", a}, "-j 0: want at least 1"},
+		{"-cpu 0", []string{"-cpu", "0", a}, "-cpu 0: want more than 0 (leave it out for the default, 10s)"},
+		{"-procs 0", []string{"-procs", "0", a}, "-procs 0: want more than 0"},
+		{"-nofile 0", []string{"-nofile", "0", a}, "-nofile 0: want more than 0"},
+		{"-mem 0", []string{"-mem", "0", a}, "-mem 0: want more than 0 (leave it out for the default, 1G)"},
+		{"-fsize 0", []string{"-fsize", "0", a}, "-fsize 0: want more than 0"},
+		{"-case-mem 0", []string{"-case-mem", "0", a}, "-case-mem 0: want more than 0"},
+		{"-case-disk 0", []string{"-case-disk", "0", a}, "-case-disk 0: want more than 0"},
+		{"-gradescope-visibility", []string{"-gradescope-visibility", "public", a}, `-gradescope-visibility "public": want one of`},
+		{"-prog without a path", []string{"-prog", "EAIT", a}, `want NAME=PATH, got "EAIT"`},
+		{"an unknown flag", []string{"-bogus", a}, "flag provided but not defined: -bogus"},
 		{"not a folder", []string{a, filepath.Join(root, "missing")}, "missing: no such folder"},
 		{"same folder twice", []string{a, b, a}, "given twice"},
 		{"another run's report in -out", []string{"-out", out, a, b}, "is the report of another run"},
@@ -383,11 +407,28 @@ func TestGradeUsageErrors(t *testing.T) {
 		{"a file for a folder", []string{filepath.Join(a, "Makefile")}, "Makefile is not a folder"},
 		{"niceness out of range", []string{"-nice", "50", a}, "-nice 50: want 0 to 19"},
 	}
+	ls := func(dir string) string {
+		entries, _ := os.ReadDir(dir)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return strings.Join(names, " ")
+	}
+	here, _ := os.Getwd()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			before, beforeHere := ls(root), ls(here)
 			code, stdout, stderr := gauntlet(append([]string{"grade", "stlucia"}, tc.args...)...)
 			if code != 2 || !strings.Contains(stderr, tc.stderr) {
 				t.Errorf("exit %d, stderr %q: want 2 and %q\nstdout: %s", code, stderr, tc.stderr, stdout)
+			}
+			// Nothing is made before a usage error is known: no -out or -keep folder.
+			if after := ls(root); after != before {
+				t.Errorf("the refused command left files behind: %q, was %q", after, before)
+			}
+			if after := ls(here); after != beforeHere {
+				t.Errorf("the refused command changed the current folder: %q, was %q", after, beforeHere)
 			}
 		})
 	}
@@ -418,6 +459,8 @@ func TestHelp(t *testing.T) {
 		{[]string{"play"}, "usage: gauntlet play"},
 		{[]string{"play", "stlucia", "-example", "q"}, `stlucia has no example "q" (examples: `},
 		{[]string{"play", "chess"}, `no game "chess"`},
+		{[]string{"help", "nosuch"}, "gauntlet help nosuch: unknown help topic; run 'gauntlet help' for the commands"},
+		{[]string{"help", "grad"}, "unknown help topic (did you mean grade?)"},
 	} {
 		code, stdout, stderr := gauntlet(tc.args...)
 		if code != 2 || !strings.Contains(stderr, tc.stderr) || stdout != "" {

@@ -96,6 +96,12 @@ func complete(words []string, stdout io.Writer) int {
 		cands = commands
 	case strings.HasPrefix(cur, "-"):
 		cands = commandFlags(prev[0])
+		if strings.HasPrefix(cur, "--") {
+			// The help writes one dash, as the Go tool; two are accepted, and completed.
+			for i, c := range cands {
+				cands[i] = "-" + c
+			}
+		}
 	case len(prev) == 1:
 		switch prev[0] {
 		case "grade", "play", "fuzz", "adequacy":

@@ -21,51 +21,51 @@ import (
 	"gauntlet/programs/standalone"
 )
 
-const fuzzUsage = `usage: gauntlet fuzz GAME --role hub|player [flags] PROGRAM...
+const fuzzUsage = `usage: gauntlet fuzz GAME -role hub|player [flags] PROGRAM...
 
 Fuzzes PROGRAM against the reference program of the same role: both get the same fuzzed
 input, and any difference in exit status, stdout bytes or stderr bytes is a failure. Each
 distinct failure (verdict kind, exit statuses, the kind of line where the outputs part and,
 when they part, the rule of the line the reference refused) is kept once, minimised, and
-written under --out as a .txtar case of the game's suite that passes on the reference and
+written under -out as a .txtar case of the game's suite that passes on the reference and
 fails on PROGRAM (run it with 'gauntlet grade GAME -suite FILE DIR'; copy it into
 conformance/GAME/ to make it part of the built-in suite).
 
-  --role player   PROGRAM... are players. Each case is a game the engine plays, seen from
-                  one seat, mutated at one or more points (see --mutate) and played to the
-                  end against PROGRAM and against the reference player (--ref). Where
+  -role player    PROGRAM... are players. Each case is a game the engine plays, seen from
+                  one seat, mutated at one or more points (see -mutate) and played to the
+                  end against PROGRAM and against the reference player (-ref). Where
                   a case sends no signal, the reference plays inside the fuzzer while it
                   looks for a difference; a difference is confirmed, and its regression
                   file written, with the reference as a process.
-  --role hub      PROGRAM is a hub. Each case is a game (input files, arguments, seats)
-                  whose mock players carry random faults (see --mutate); the reference hub
+  -role hub       PROGRAM is a hub. Each case is a game (input files, arguments, seats)
+                  whose mock players carry random faults (see -mutate); the reference hub
                   gets the same game and the same faults.
 
 Flags (before the programs):
-  --role hub|player  which side PROGRAM plays (required)
-  --ref NAME         the reference player to compare with (default: PROGRAM's file name,
+  -role hub|player   which side PROGRAM plays (required)
+  -ref NAME          the reference player to compare with (default: PROGRAM's file name,
                      when it is one of GAME's players)
-  --seed N           seed of the cases (default: from the clock; printed). The same seed
+  -seed N            seed of the cases (default: from the clock; printed). The same seed
                      gives the same cases, in the same order
-  --runs N           stop after N cases
-  --time D           stop after D (default 1m when --runs is not given; a failure found
+  -runs N            stop after N cases
+  -time D            stop after D (default 1m when -runs is not given; a failure found
                      is still minimised after that)
-  --out DIR          where the regression files and summary.txt go (default fuzz-out)
-  --mutate LIST      comma-separated kinds to use (default all):
+  -out DIR           where the regression files and summary.txt go (default fuzz-out)
+  -mutate LIST       comma-separated kinds to use (default all):
                        player: %s
                        hub:    %s
-  --step-timeout D   longest wait for one reply (default 2s)
-  --timeout D        longest wait for a hub to end (default 10s)
-  --min-tries N      cases the minimiser may run per failure (default 300; 0: no minimising).
+  -step-timeout D    longest wait for one reply (default 2s)
+  -timeout D         longest wait for a hub to end (default 10s)
+  -min-tries N       cases the minimiser may run per failure (default 300; 0: no minimising).
                      It tries up to -j at once and counts them as if one at a time: those
                      run beside the first it keeps do not count
-  --min-time D       time the minimiser may take per failure (default 1m)
-  --no-verify        do not run each regression file through the suite runner (by default
+  -min-time D        time the minimiser may take per failure (default 1m)
+  -no-verify         do not run each regression file through the suite runner (by default
                      it must pass on the reference and fail on PROGRAM)
   -j N               busy cases played at once (default: twice the number of CPUs, as a
                      case mostly waits on its programs); cases that wait on purpose (a
                      pause, a signal, a mock player that sleeps or hangs) play beside
-                     them, up to 4N. The cases are taken in order, so with --runs the
+                     them, up to 4N. The cases are taken in order, so with -runs the
                      findings do not depend on N
 
 Progress is shown when stdout is a terminal. SIGINT (Ctrl-C) ends the run early, keeping what
@@ -83,7 +83,7 @@ again when a regression file is verified) runs as a sandbox user in a box, as in
 Games: %s.
 
 Games whose programs choose their own moves are fuzzed against the game's judge instead:
-clue (over TCP), and %s (random games judged live); see 'gauntlet fuzz clue --help'.
+clue (over TCP), and %s (random games judged live); see 'gauntlet fuzz clue -help'.
 `
 
 func fuzzUsageText() string {
@@ -96,6 +96,40 @@ func fuzzUsageText() string {
 		strings.Join(games, "; "), strings.Join(live.Games(), ", "))
 }
 
+// fuzzFlagValues are the flags of `gauntlet fuzz` for the differential games.
+type fuzzFlagValues struct {
+	role, ref, out, mutate      *string
+	seed                        *uint64
+	runs, minTries, jobs        *int
+	limit, stepTimeout, timeout *time.Duration
+	minTime                     *time.Duration
+	noVerify, help              *bool
+}
+
+// fuzzFlags are the flags of `gauntlet fuzz` for the differential games; its help
+// (fuzzUsage) is written by hand, and a test checks it names every one.
+func fuzzFlags() (*flag.FlagSet, fuzzFlagValues) {
+	fs := flag.NewFlagSet("gauntlet fuzz", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var v fuzzFlagValues
+	v.role = fs.String("role", "", "")
+	v.ref = fs.String("ref", "", "")
+	v.seed = fs.Uint64("seed", 0, "")
+	v.runs = fs.Int("runs", 0, "")
+	v.limit = fs.Duration("time", 0, "")
+	v.out = fs.String("out", "fuzz-out", "")
+	v.mutate = fs.String("mutate", "", "")
+	v.stepTimeout = fs.Duration("step-timeout", 2*time.Second, "")
+	v.timeout = fs.Duration("timeout", 10*time.Second, "")
+	v.minTries = fs.Int("min-tries", 300, "")
+	v.minTime = fs.Duration("min-time", time.Minute, "")
+	v.noVerify = fs.Bool("no-verify", false, "")
+	v.jobs = fs.Int("j", 2*runtime.NumCPU(), "")
+	v.help = fs.Bool("help", false, "")
+	fs.BoolVar(v.help, "h", false, "")
+	return fs, v
+}
+
 // fuzzCmd is `gauntlet fuzz`.
 func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
@@ -104,11 +138,11 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "gauntlet fuzz: "+format+"\n", a...)
-		fmt.Fprint(stderr, "run 'gauntlet fuzz --help' for the flags\n")
+		fmt.Fprint(stderr, "run 'gauntlet fuzz -help' for the flags\n")
 		return 2
 	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return usageErr("name a game first: gauntlet fuzz GAME --role hub|player [flags] PROGRAM...")
+		return usageErr("name a game first: gauntlet fuzz GAME -role hub|player [flags] PROGRAM...")
 	}
 	if args[0] == "clue" || slices.Contains(live.Games(), args[0]) {
 		return fuzzJudged(args[0], args[1:], stdout, stderr)
@@ -118,23 +152,9 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 		all := append(append(blackbox.Games(), "clue"), live.Games()...)
 		return usageErr("no game %q%s (games: %s)", args[0], didYouMean(args[0], all), strings.Join(all, ", "))
 	}
-	fs := flag.NewFlagSet("gauntlet fuzz", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	role := fs.String("role", "", "")
-	ref := fs.String("ref", "", "")
-	seed := fs.Uint64("seed", 0, "")
-	runs := fs.Int("runs", 0, "")
-	limit := fs.Duration("time", 0, "")
-	out := fs.String("out", "fuzz-out", "")
-	mutate := fs.String("mutate", "", "")
-	stepTimeout := fs.Duration("step-timeout", 2*time.Second, "")
-	timeout := fs.Duration("timeout", 10*time.Second, "")
-	minTries := fs.Int("min-tries", 300, "")
-	minTime := fs.Duration("min-time", time.Minute, "")
-	noVerify := fs.Bool("no-verify", false, "")
-	jobs := fs.Int("j", 2*runtime.NumCPU(), "")
-	help := fs.Bool("help", false, "")
-	fs.BoolVar(help, "h", false, "")
+	fs, ff := fuzzFlags()
+	role, ref, seed, runs, limit, out, mutate := ff.role, ff.ref, ff.seed, ff.runs, ff.limit, ff.out, ff.mutate
+	stepTimeout, timeout, minTries, minTime, noVerify, jobs, help := ff.stepTimeout, ff.timeout, ff.minTries, ff.minTime, ff.noVerify, ff.jobs, ff.help
 	if err := fs.Parse(args[1:]); err != nil {
 		return usageErr("%v", err)
 	}
@@ -159,8 +179,14 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	if *jobs < 1 {
 		return usageErr("-j must be at least 1")
 	}
-	if *runs < 0 || *limit < 0 || *minTries < 0 {
-		return usageErr("--runs, --time and --min-tries cannot be negative")
+	if *runs < 0 || *limit < 0 || *minTries < 0 || *minTime < 0 {
+		return usageErr("-runs, -time, -min-tries and -min-time cannot be negative")
+	}
+	if *stepTimeout <= 0 {
+		return usageErr("-step-timeout %v: want a positive duration", *stepTimeout)
+	}
+	if *timeout <= 0 {
+		return usageErr("-timeout %v: want a positive duration", *timeout)
 	}
 	if *runs == 0 && *limit == 0 {
 		*limit = time.Minute
@@ -194,12 +220,12 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 				r = filepath.Base(p)
 			}
 			if !slices.Contains(g.Players(), r) {
-				return usageErr("%s is not a player of %s: give --ref NAME (one of %s)", r, g.Name(), strings.Join(g.Players(), ", "))
+				return usageErr("%s is not a player of %s: give -ref NAME (one of %s)", r, g.Name(), strings.Join(g.Players(), ", "))
 			}
 			opt.Subjects = append(opt.Subjects, blackbox.Subject{Path: p, Ref: r})
 		}
 	default:
-		return usageErr("--role must be hub or player")
+		return usageErr("-role must be hub or player")
 	}
 	for _, s := range opt.Subjects {
 		if fi, err := os.Stat(s.Path); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
@@ -248,7 +274,7 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 		}
 	}()
 	opt.Stop = stop
-	fmt.Fprintf(stdout, "gauntlet fuzz %s --role %s --seed %d: fuzzing %s\n", g.Name(), opt.Role, *seed, strings.Join(progs, " "))
+	fmt.Fprintf(stdout, "gauntlet fuzz %s -role %s -seed %d: fuzzing %s\n", g.Name(), opt.Role, *seed, strings.Join(progs, " "))
 	debug.SetGCPercent(blackbox.GCPercent)
 	sum, err := blackbox.Run(opt)
 	if err != nil {

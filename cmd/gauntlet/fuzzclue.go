@@ -12,17 +12,17 @@ import (
 	"gauntlet/fuzz/live"
 )
 
-const fuzzClueUsage = `usage: gauntlet fuzz clue --role client|server [flags] PROGRAM
+const fuzzClueUsage = `usage: gauntlet fuzz clue -role client|server [flags] PROGRAM
        gauntlet fuzz stratego|tictactoe|connectfour [flags] PROGRAM
 
 Fuzzes a Clue client or server over TCP, with the engine's judge as the oracle (a program
 may choose its moves, so it is not compared with a reference).
 
-  --role client   each case plays a live game against PROGRAM up to a random point, then
+  -role client    each case plays a live game against PROGRAM up to a random point, then
                   sends one message that no state allows (an unknown name, data that does
                   not parse, a message cut by the end of the connection): PROGRAM must exit
                   3 with "Protocol error from server".
-  --role server   each case plays a whole game on PROGRAM (started as
+  -role server    each case plays a whole game on PROGRAM (started as
                   PROGRAM -seed N -clients 6 -t 1 0) with six mock clients, one of which
                   sends a line the rules refuse in place of one of its answers: PROGRAM must
                   drop that client and play the rest exactly as the protocol says.
@@ -32,26 +32,43 @@ whole game judged live with a random seat, opponent and seed: any legal play pas
 broken rule, a late reply or a wrong ending is a finding.
 
 Flags (before the program):
-  --role client|server  (clue only; required there)
-  --seed N        seed of the cases (default: from the clock; printed)
-  --runs N        stop after N cases
-  --time D        stop after D (default 1m when --runs is not given)
-  --out DIR       where each failure is written as a case of the Clue suite (default fuzz-out)
+  -role client|server   (clue only; required there)
+  -seed N         seed of the cases (default: from the clock; printed)
+  -runs N         stop after N cases
+  -time D         stop after D (default 1m when -runs is not given)
+  -out DIR        where each failure is written as a case of the Clue suite (default fuzz-out)
 
 Each kind of failure is kept once. As root, PROGRAM runs as a sandbox user in a box, as in a
 grade. Exit status: 0 when nothing failed, 1 when a failure was found, 2 on a usage or
 harness error.
 `
 
-// fuzzJudged is `gauntlet fuzz GAME` for the games fuzzed against their judge.
-func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
+// judgedFlagValues are the flags of `gauntlet fuzz` for the games fuzzed against their judge.
+type judgedFlagValues struct {
+	role, out *string
+	seed      *uint64
+	runs      *int
+	limit     *time.Duration
+}
+
+// judgedFlags are the flags of `gauntlet fuzz GAME` for the games fuzzed against their
+// judge; its help (fuzzClueUsage) is written by hand, and a test checks it names every one.
+func judgedFlags(gameName string) (*flag.FlagSet, judgedFlagValues) {
 	fs := flag.NewFlagSet("gauntlet fuzz "+gameName, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	role := fs.String("role", "", "")
-	seed := fs.Uint64("seed", 0, "")
-	runs := fs.Int("runs", 0, "")
-	limit := fs.Duration("time", 0, "")
-	out := fs.String("out", "fuzz-out", "")
+	var v judgedFlagValues
+	v.role = fs.String("role", "", "")
+	v.seed = fs.Uint64("seed", 0, "")
+	v.runs = fs.Int("runs", 0, "")
+	v.limit = fs.Duration("time", 0, "")
+	v.out = fs.String("out", "fuzz-out", "")
+	return fs, v
+}
+
+// fuzzJudged is `gauntlet fuzz GAME` for the games fuzzed against their judge.
+func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
+	fs, v := judgedFlags(gameName)
+	role, seed, runs, limit, out := v.role, v.seed, v.runs, v.limit, v.out
 	if wantsHelp(args) {
 		fmt.Fprint(stdout, fuzzClueUsage)
 		return 0
@@ -64,16 +81,16 @@ func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
 		return usageErr("%v", err)
 	}
 	if gameName == "clue" && *role != "client" && *role != "server" {
-		return usageErr("--role must be client or server")
+		return usageErr("-role must be client or server")
 	}
 	if gameName != "clue" && *role != "" {
-		return usageErr("--role is for clue only: %s fuzzes the one program that chooses its moves", gameName)
+		return usageErr("-role is for clue only: %s fuzzes the one program that chooses its moves", gameName)
 	}
 	if fs.NArg() != 1 {
 		return usageErr("name one program to fuzz, after the flags")
 	}
 	if *runs < 0 || *limit < 0 {
-		return usageErr("--runs and --time cannot be negative")
+		return usageErr("-runs and -time cannot be negative")
 	}
 	// A program that is not there is a usage error, not a finding (the judges fail a
 	// program whose file cannot run, as a grade does).

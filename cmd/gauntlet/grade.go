@@ -36,7 +36,8 @@ at once within the -j budget, a progress line on a terminal, and a table with on
 submission at the end. -out DIR keeps each submission's JSON report as soon as it is done;
 a rerun with the same -out skips the submissions already reported there (resume). On SIGINT
 it stops starting cases, lets the running ones end, and keeps what is done (a second SIGINT
-stops at once). Flags go before the folders. Details: docs/grading.md.
+stops at once). Flags may come before or after the folders ("--" ends them). Details:
+docs/grading.md.
 
 Exit status: 0 when every case passes, 1 when any fails (or a build fails), 2 on a usage or
 harness error, or when a cohort run was interrupted.
@@ -96,7 +97,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.failfast, "failfast", false, "stop at the first failed case (one folder only)")
 	fs.StringVar(&f.jsonFile, "json", "", "write the report as JSON to `FILE` (docs/report-format.md)")
 	fs.StringVar(&f.junitFile, "junit", "", "write the report as JUnit XML to `FILE` (a cohort: one testsuite per submission)")
-	fs.StringVar(&f.htmlFile, "html", "", "write the report as one self-contained HTML page to `FILE`: marks, failures grouped, each conversation up to its first divergence (a cohort: a section per submission)")
+	fs.StringVar(&f.htmlFile, "html", "", "write the report as one self-contained HTML page to `FILE`: marks, failures grouped, each conversation up to its first divergence (a cohort: a sortable table of the submissions first, then a section per submission)")
 	fs.StringVar(&f.gradescope, "gradescope", "", "write a Gradescope results.json to `FILE`")
 	fs.StringVar(&f.gsVisibility, "gradescope-visibility", "visible", "visibility of the Gradescope results: visible, hidden, after_due_date or after_published")
 	fs.StringVar(&f.csvFile, "csv", "", "write the cohort table (one row per submission) as CSV to `FILE`")
@@ -146,35 +147,12 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		// The report takes stdout; the summary goes to stderr.
 		stdout = stderr
 	}
-	if f.jobs <= 0 {
-		fmt.Fprintf(stderr, "gauntlet grade: -j %d: want at least 1\n", f.jobs)
+	if err := checkValues(fs, f); err != nil {
+		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
-	}
-	for _, o := range []struct{ flag, path string }{{"json", f.jsonFile}, {"junit", f.junitFile},
-		{"html", f.htmlFile}, {"gradescope", f.gradescope}, {"csv", f.csvFile}} {
-		if err := checkOutput(o.path); err != nil {
-			fmt.Fprintf(stderr, "gauntlet grade: -%s %s: %v\n", o.flag, o.path, err)
-			return 2
-		}
-	}
-	if f.outDir != "" {
-		if err := checkOutDir(f.outDir); err != nil {
-			fmt.Fprintf(stderr, "gauntlet grade: -out %s: %v\n", f.outDir, err)
-			return 2
-		}
-	}
-	if f.keepDir != "" {
-		if err := checkOutDir(f.keepDir); err != nil {
-			fmt.Fprintf(stderr, "gauntlet grade: -keep %s: %v\n", f.keepDir, err)
-			return 2
-		}
 	}
 	if !slices.Contains(grade.GradescopeVisibilities, f.gsVisibility) {
 		fmt.Fprintf(stderr, "gauntlet grade: -gradescope-visibility %q: want one of %s\n", f.gsVisibility, strings.Join(grade.GradescopeVisibilities, ", "))
-		return 2
-	}
-	if err := f.limits.Validate(); err != nil {
-		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
 	}
 	var filter *regexp.Regexp
@@ -217,19 +195,6 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	notes, err := boxDecision(&f, len(dirs) > 0)
-	if err != nil {
-		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
-		return 2
-	}
-	for _, n := range notes {
-		fmt.Fprintf(stderr, "gauntlet grade: note: %s\n", n)
-	}
-	for _, d := range dirs {
-		if abs, err := filepath.Abs(d); err == nil {
-			f.hide = append(f.hide, abs)
-		}
-	}
 	cohort := len(dirs) > 1 || f.outDir != ""
 	if cohort {
 		if err := cohortUsage(dirs, f); err != nil {
@@ -237,8 +202,27 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	if f.jobs <= 0 {
-		f.jobs = 2
+	notes, err := boxDecision(&f, len(dirs) > 0)
+	if err != nil {
+		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
+		return 2
+	}
+	// Every usage error is known by now: only now are the report paths checked and the
+	// -out and -keep folders made, so that a refused command line leaves nothing behind.
+	if err := checkOutputs(f); err != nil {
+		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
+		return 2
+	}
+	// The first line, at once: what is graded and how much, before the slow steps (the
+	// program folders, make, the first case).
+	fmt.Fprintln(stderr, startLine(g.Name, dirs, len(selectCases(cases, filter)), caseRuns(g, selectCases(cases, filter)), f))
+	for _, n := range notes {
+		fmt.Fprintf(stderr, "gauntlet grade: note: %s\n", n)
+	}
+	for _, d := range dirs {
+		if abs, err := filepath.Abs(d); err == nil {
+			f.hide = append(f.hide, abs)
+		}
 	}
 	// Searchable by others: the sandbox users run the programs in here.
 	scratch, scratchNote, err := grade.MakeScratch()
@@ -347,6 +331,42 @@ func interruptible(scratch string, stderr io.Writer) (<-chan struct{}, func()) {
 		}
 	}()
 	return stop, func() { signal.Stop(sigs); close(quit) }
+}
+
+// startLine is the grade's first line: the game, what is graded, and the case runs ahead.
+func startLine(game string, dirs []string, cases, runs int, f gradeFlags) string {
+	build := "built with make first"
+	if f.noBuild {
+		build = "taken as they are, without make"
+	}
+	var what string
+	switch {
+	case len(dirs) == 0:
+		what = "the built-in reference programs"
+	case len(dirs) == 1 && f.outDir == "":
+		what = dirs[0] + " (" + build + ")"
+	default:
+		what = fmt.Sprintf("%d submissions (each %s)", len(dirs), build)
+		return fmt.Sprintf("gauntlet grade %s: grading %s: %s each (%s), -j %d", game, what, plural(runs, "case run"), plural(cases, "case"), f.jobs)
+	}
+	return fmt.Sprintf("gauntlet grade %s: grading %s: %s (%s), -j %d", game, what, plural(runs, "case run"), plural(cases, "case"), f.jobs)
+}
+
+// plural is "1 case" or "N cases".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// caseRuns counts the case runs (cases times their pairings) of a selection.
+func caseRuns(g grade.Game, cases []grade.Case) int {
+	n := 0
+	for _, c := range cases {
+		n += len(g.Pairings(c))
+	}
+	return n
 }
 
 // buildSubject builds a submission and maps the spec's program names to what it produced.
@@ -594,6 +614,59 @@ func keepOptions(g grade.Game, f gradeFlags, dir string) (string, []string) {
 		cmd = append(cmd, abs)
 	}
 	return keep, cmd
+}
+
+// checkValues refuses the flag values no grade can use, each with a message naming the
+// flag: a -j below 1, a -timeout that is not a positive duration, and a limit given as 0
+// (which would silently mean the default; leave the flag out for that).
+func checkValues(fs *flag.FlagSet, f gradeFlags) error {
+	if f.jobs <= 0 {
+		return fmt.Errorf("-j %d: want at least 1", f.jobs)
+	}
+	var err error
+	fs.Visit(func(fl *flag.Flag) {
+		if err != nil {
+			return
+		}
+		v := fl.Value.String()
+		switch fl.Name {
+		case "timeout":
+			if f.timeout <= 0 {
+				err = fmt.Errorf("-timeout %v: want a positive duration such as 5s (leave it out for the game's default)", f.timeout)
+			}
+		case "cpu", "procs", "nofile", "mem", "fsize", "case-mem", "case-disk":
+			if v == "0" || v == "0s" {
+				err = fmt.Errorf("-%s 0: want more than 0 (leave it out for the default, %s)", fl.Name, fl.DefValue)
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if err := f.limits.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// checkOutputs checks every report path (checkOutput) and makes the -out and -keep folders
+// (checkOutDir), naming the flag of the first that fails.
+func checkOutputs(f gradeFlags) error {
+	for _, o := range []struct{ flag, path string }{{"json", f.jsonFile}, {"junit", f.junitFile},
+		{"html", f.htmlFile}, {"gradescope", f.gradescope}, {"csv", f.csvFile}} {
+		if err := checkOutput(o.path); err != nil {
+			return fmt.Errorf("-%s %s: %v", o.flag, o.path, err)
+		}
+	}
+	for _, o := range []struct{ flag, dir string }{{"out", f.outDir}, {"keep", f.keepDir}} {
+		if o.dir == "" {
+			continue
+		}
+		if err := checkOutDir(o.dir); err != nil {
+			return fmt.Errorf("-%s %s: %v", o.flag, o.dir, err)
+		}
+	}
+	return nil
 }
 
 // checkOutput makes sure a report can be written at path before any case runs, so that a

@@ -4,10 +4,14 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"gauntlet/harness/sandbox"
@@ -24,8 +28,8 @@ Commands:
                       as the grader does, with its whole log
   play GAME [-example NAME] [-- HUB-ARGS...]
                       run a complete reference game and show what the hub prints
-  fuzz GAME --role hub|player [flags] PROGRAM...
-                      fuzz a program against the reference (see 'gauntlet fuzz --help')
+  fuzz GAME -role hub|player [flags] PROGRAM...
+                      fuzz a program against the reference (see 'gauntlet fuzz -help')
   tournament stratego|referee [flags] PROGRAM PROGRAM...
                       a round robin between programs, with a table of points and Elo
   adequacy GAME [-suite DIR]
@@ -37,7 +41,7 @@ Commands:
   version             the module version and the source revision of this binary
   completion bash|zsh|fish
                       a script that makes the shell complete commands, games and flags
-  help [COMMAND]      show this text, or a command's
+  help [COMMAND]      show this text, or a command's (an unknown COMMAND: exit 2)
 
 Games and their programs:
 %s
@@ -45,8 +49,8 @@ Games and their programs:
 Exit status: grade: 0 when nothing failed, 1 when something did; fuzz: 0 when nothing
 failed, 10 + N when N rules of the spec were broken (1 for a game judged live, which
 names the rule in its report); both: 2 on a usage or harness error
-(see their --help); play and exec: that of the program run; any command: 2 on a usage
-error. --help exits 0.
+(see their -help); play and exec: that of the program run; any command: 2 on a usage
+error. -help exits 0.
 `
 
 // usage is the top-level help, with each game and its programs from the programs table
@@ -98,7 +102,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if len(args) > 1 && args[0] == "help" {
 			switch args[1] {
 			case "grade", "play", "fuzz", "tournament", "adequacy", "completion", "run":
-				return run([]string{args[1], "--help"}, stdout, stderr)
+				return run([]string{args[1], "-help"}, stdout, stderr)
+			}
+			if len(args) > 2 || !slices.Contains(commands, args[1]) {
+				// As go help: an unknown topic is a usage error, not the general help.
+				fmt.Fprintf(stderr, "gauntlet help %s: unknown help topic%s; run 'gauntlet help' for the commands\n",
+					strings.Join(args[1:], " "), didYouMean(args[1], commands))
+				return 2
 			}
 		}
 		fmt.Fprint(stdout, usage())
@@ -149,9 +159,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // version says which gauntlet this is: the module's version and the VCS revision it was
-// built from, as the Go toolchain recorded them.
+// built from, as the Go toolchain recorded them. A binary built without that stamp (go run
+// never stamps one, nor go build -buildvcs=false) that runs from a gauntlet source tree
+// reads the revision of that checkout with git, and says so.
 func version() string {
 	info, ok := debug.ReadBuildInfo()
+	wd, _ := os.Getwd()
+	return versionOf(info, ok, wd)
+}
+
+func versionOf(info *debug.BuildInfo, ok bool, wd string) string {
 	if !ok {
 		return "gauntlet (no build information)"
 	}
@@ -170,6 +187,57 @@ func version() string {
 		if modified {
 			v += " (modified)"
 		}
+		return v + " " + info.GoVersion
 	}
-	return v + " " + info.GoVersion
+	root := sourceRoot(wd)
+	if root == "" {
+		return v + " " + info.GoVersion + " (no revision stamped in this binary, as with go run: run it from the source folder to read the checkout's, or see git log there)"
+	}
+	rev, modified, err := checkoutRevision(root)
+	if err != nil {
+		return v + " " + info.GoVersion + fmt.Sprintf(" (no revision stamped in this binary, as with go run, and none read from %s: %v)", root, err)
+	}
+	v += " revision " + rev
+	if modified {
+		v += " (modified)"
+	}
+	return v + " " + info.GoVersion + " (revision read at run time from the checkout " + root + ": the binary has none stamped, as with go run)"
+}
+
+// sourceRoot is the gauntlet module's folder that holds dir (dir or a parent of it with
+// the go.mod of module gauntlet), or "".
+func sourceRoot(dir string) string {
+	for dir != "" {
+		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
+			for _, line := range strings.Split(string(data), "\n") {
+				if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+					if f[1] == "gauntlet" {
+						return dir
+					}
+					return ""
+				}
+			}
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return ""
+}
+
+// checkoutRevision is the commit checked out in root and whether the tree differs from it
+// (as the Go toolchain's vcs.modified: any change, untracked files included).
+func checkoutRevision(root string) (string, bool, error) {
+	out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return "", false, fmt.Errorf("git rev-parse HEAD: %v", err)
+	}
+	status, err := exec.Command("git", "-C", root, "status", "--porcelain").Output()
+	if err != nil {
+		return "", false, fmt.Errorf("git status: %v", err)
+	}
+	return strings.TrimSpace(string(out)), len(bytes.TrimSpace(status)) > 0, nil
 }

@@ -70,6 +70,31 @@ func tournamentCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, "gauntlet tournament: want -rounds and -j of at least 1, and at least two AIs\n")
 		return 2
 	}
+	if d, err := time.ParseDuration(*timeout); err != nil || d <= 0 {
+		fmt.Fprintf(stderr, "gauntlet tournament: -T %s: want a positive duration such as 2s\n", *timeout)
+		return 2
+	}
+	if n, err := strconv.Atoi(*turns); err != nil || n <= 0 {
+		fmt.Fprintf(stderr, "gauntlet tournament: -m %s: want a positive number of turns\n", *turns)
+		return 2
+	}
+	// The files written at the end are checked now, so that a typo does not cost a
+	// tournament; -save's folder must exist (the file is made or read).
+	for _, o := range []struct{ flag, path string }{{"json", *jsonFile}, {"csv", *csvFile}} {
+		if err := checkOutput(o.path); err != nil {
+			fmt.Fprintf(stderr, "gauntlet tournament: -%s %s: %v\n", o.flag, o.path, err)
+			return 2
+		}
+	}
+	if *save != "" {
+		if st, err := os.Stat(filepath.Dir(*save)); err != nil || !st.IsDir() {
+			fmt.Fprintf(stderr, "gauntlet tournament: -save %s: no folder %s to keep it in\n", *save, filepath.Dir(*save))
+			return 2
+		} else if st, err := os.Stat(*save); err == nil && st.IsDir() {
+			fmt.Fprintf(stderr, "gauntlet tournament: -save %s: is a folder\n", *save)
+			return 2
+		}
+	}
 	var ais []string
 	for _, a := range fs.Args() {
 		abs, err := filepath.Abs(a)

@@ -37,8 +37,8 @@ func TestCLIHelp(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("--help exits %d", status)
 	}
-	words := []string{"--role", "--ref", "--seed", "--runs", "--time", "--out", "--mutate", "--step-timeout",
-		"--timeout", "--min-tries", "--min-time", "--no-verify", "Exit status:\n0 when nothing failed, 10 + N when N rules were broken", "stlucia", "dealer2310"}
+	words := []string{"-role", "-ref", "-seed", "-runs", "-time", "-out", "-mutate", "-step-timeout",
+		"-timeout", "-min-tries", "-min-time", "-no-verify", "Exit status:\n0 when nothing failed, 10 + N when N rules were broken", "stlucia", "dealer2310"}
 	words = append(words, PlayerMutations...)
 	words = append(words, HubFaults...)
 	for _, w := range words {
@@ -50,7 +50,7 @@ func TestCLIHelp(t *testing.T) {
 		t.Error("-h after the game differs from --help")
 	}
 	main, _, _ := gauntlet(t, "help")
-	if !strings.Contains(main, "fuzz GAME --role hub|player") {
+	if !strings.Contains(main, "fuzz GAME -role hub|player") {
 		t.Error("gauntlet help does not list fuzz")
 	}
 }
@@ -101,7 +101,7 @@ func TestCLIRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errs, status := gauntlet(t, "fuzz", "stlucia", "--role", "player", "--seed", "3", "--runs", "10", "--out", filepath.Join(dir, "ok"), eait)
-	if status != 0 || !strings.Contains(out, "--seed 3") || !strings.Contains(out, "10 runs in ") || strings.Contains(out, "\r") {
+	if status != 0 || !strings.Contains(out, "-seed 3") || !strings.Contains(out, "10 runs in ") || strings.Contains(out, "\r") {
 		t.Errorf("reference: status %d\n%s%s", status, out, errs)
 	}
 	buggy := buildtest.Path(t, "gauntlet/fuzz/testdata/buggyeait")

@@ -722,7 +722,7 @@ func writeSummary(opt Options, sum *Summary) error {
 		return err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "gauntlet fuzz %s --role %s --seed %d: %d runs in %s (%.1f runs/s), %d rules broken, %d failures, %d duplicates, %d unconfirmed, %d skipped\n",
+	fmt.Fprintf(&b, "gauntlet fuzz %s -role %s -seed %d: %d runs in %s (%.1f runs/s), %d rules broken, %d failures, %d duplicates, %d unconfirmed, %d skipped\n",
 		opt.Game.Name(), opt.Role, opt.Seed, sum.Runs, sum.Elapsed.Round(time.Millisecond), sum.Rate(),
 		len(sum.Groups), len(sum.Findings), sum.Duplicates, sum.Unconfirmed, sum.Skipped)
 	for _, fl := range sum.Flaky {

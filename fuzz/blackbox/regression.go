@@ -30,7 +30,7 @@ func (f *fuzzer) regression(c shrinker, subj Subject, ref *record.Result, sig Si
 	}
 	fmt.Fprintf(&b, "# %s %s this fuzzer-found input exactly as the reference does: same exit, stdout and stderr.\n", subj.Ref, what)
 	fmt.Fprintf(&b, "# section: %s\n# category: %s\n", section, category)
-	fmt.Fprintf(&b, "# Found by: gauntlet fuzz %s --role %s --seed %d (run %d); minimised from %d to %d %s.\n",
+	fmt.Fprintf(&b, "# Found by: gauntlet fuzz %s -role %s -seed %d (run %d); minimised from %d to %d %s.\n",
 		f.g.Name(), f.opt.Role, f.opt.Seed, run, fd.Steps[0], fd.Steps[1], f.unit())
 	for _, n := range caseNotes(c) {
 		fmt.Fprintf(&b, "# Before minimising: %s\n", oneLine(n))

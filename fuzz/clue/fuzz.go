@@ -41,7 +41,7 @@ func Run(o Options) ([]judgerun.Finding, error) {
 	case "server":
 		return o.Campaign.Run(0xf023, serverCase)
 	}
-	return nil, fmt.Errorf("--role must be client or server")
+	return nil, fmt.Errorf("-role must be client or server")
 }
 
 // messageNames are the names a server may send.

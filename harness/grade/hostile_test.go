@@ -333,3 +333,29 @@ func TestHostileReplaysTheCaseScript(t *testing.T) {
 		t.Errorf("a player that replays the case's script: %s (%s), want a failure charged to it\n%s", o.Verdict, o.Detail, o.Log)
 	}
 }
+
+// searchable leaves the special bits of the folders above alone: a test once took the
+// sticky bit off the system's /tmp through it.
+func TestSearchableKeepsStickyBit(t *testing.T) {
+	shared := filepath.Join(t.TempDir(), "shared")
+	if err := os.Mkdir(shared, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(shared, 0o770|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	inner := filepath.Join(shared, "inner")
+	if err := os.Mkdir(inner, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	searchable(t, inner)
+	for dir, want := range map[string]os.FileMode{shared: 0o771 | os.ModeSticky, inner: 0o711} {
+		st, err := os.Stat(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Mode() & (os.ModePerm | os.ModeSticky); got != want {
+			t.Errorf("%s: mode %v, want %v", dir, got, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package grade
 
 import (
+	"fmt"
 	"html/template"
 	"io"
 	"strings"
@@ -20,12 +21,113 @@ func WriteHTML(w io.Writer, reports ...*Report) error {
 	return htmlTemplate().Execute(w, page)
 }
 
-type htmlPage struct{ Subjects []htmlReport }
+// WriteHTML writes the cohort as one self-contained HTML page (no network): first a table
+// of the submissions, one row each (its name, linked to its report below, its state, build,
+// marks per category, total and failed case runs), which a click on a column's header sorts
+// by that column (again: the other way), with a few lines of script in the page; then each
+// submission's report as WriteHTML writes it.
+func (c *Cohort) WriteHTML(w io.Writer) error {
+	page := htmlPage{Cohort: &htmlCohort{Game: c.Game}}
+	for i, cat := range c.Categories {
+		page.Cohort.Categories = append(page.Cohort.Categories, htmlCategory{N: i + 1, Name: cat.Name, Marks: cat.Marks})
+		page.Cohort.MaxMarks += cat.Marks
+	}
+	for i, row := range c.Rows {
+		hr := htmlCohortRow{Order: i, Name: row.Name, State: string(row.State), Problem: row.Problem}
+		r := row.Report
+		if r == nil {
+			hr.Build = htmlCell{Text: "-", Sort: ""}
+			for range c.Categories {
+				hr.Marks = append(hr.Marks, htmlCell{Text: "-", Sort: "-1", Class: "none"})
+			}
+			hr.Total = htmlCell{Text: "-", Sort: "-1", Class: "none"}
+			hr.Failed = htmlCell{Text: "-", Sort: "-1", Class: "none"}
+			page.Cohort.Rows = append(page.Cohort.Rows, hr)
+			continue
+		}
+		hr.Anchor = fmt.Sprintf("submission-%d", i+1)
+		hr.Build = htmlCell{Text: "none (built-in)", Sort: "built-in"}
+		if b := r.Build; b != nil {
+			switch {
+			case !b.OK:
+				hr.Build = htmlCell{Text: string(BuildFail), Sort: "0 fail", Class: "lost", Title: b.Problem}
+			case len(b.Missing) > 0:
+				hr.Build = htmlCell{Text: "ok, missing " + strings.Join(b.Missing, " "), Sort: "1 missing", Class: "lost"}
+			default:
+				hr.Build = htmlCell{Text: "ok", Sort: "2 ok", Class: "full"}
+			}
+		}
+		for _, cat := range c.Categories {
+			cm, ok := r.categoryMarks(cat.Name)
+			if !ok || cm.Cases == 0 {
+				hr.Marks = append(hr.Marks, htmlCell{Text: "-", Sort: "-1", Class: "none", Title: "no case run"})
+				continue
+			}
+			class := "lost"
+			if cm.Marks == cm.MaxMarks {
+				class = "full"
+			}
+			hr.Marks = append(hr.Marks, htmlCell{Text: fmt.Sprintf("%.2f", cm.Marks), Sort: fmt.Sprintf("%.2f", cm.Marks), Class: class,
+				Title: fmt.Sprintf("%s: %d of %d cases passed", cat.Name, cm.Passed, cm.Cases)})
+		}
+		class := "lost"
+		if r.Marks == r.MaxMarks {
+			class = "full"
+		}
+		hr.Total = htmlCell{Text: fmt.Sprintf("%.2f", r.Marks), Sort: fmt.Sprintf("%.2f", r.Marks), Class: class}
+		failed := 0
+		for _, cr := range r.Cases {
+			if !cr.Verdict.Passed() {
+				failed++
+			}
+		}
+		hr.Failed = htmlCell{Text: fmt.Sprint(failed), Sort: fmt.Sprint(failed), Title: r.CountsLine()}
+		page.Cohort.Rows = append(page.Cohort.Rows, hr)
+		s := htmlSubject(r)
+		s.Anchor, s.Name = hr.Anchor, row.Name
+		page.Subjects = append(page.Subjects, s)
+	}
+	return htmlTemplate().Execute(w, page)
+}
+
+type htmlPage struct {
+	Cohort   *htmlCohort // the cohort's table, before the reports (nil for one report)
+	Subjects []htmlReport
+}
+
+// htmlCohort is the table of a cohort page.
+type htmlCohort struct {
+	Game       string
+	Categories []htmlCategory
+	MaxMarks   float64
+	Rows       []htmlCohortRow
+}
+
+type htmlCategory struct {
+	N     int
+	Name  string
+	Marks float64
+}
+
+// htmlCohortRow is one submission's row; Anchor is the id of its report's section (none
+// when it has no report).
+type htmlCohortRow struct {
+	Order                        int
+	Name, Anchor, State, Problem string
+	Build, Total, Failed         htmlCell
+	Marks                        []htmlCell
+}
+
+// htmlCell is a table cell: its text, the key it sorts by (numbers as numbers), a class
+// and a tooltip.
+type htmlCell struct{ Text, Sort, Class, Title string }
 
 type htmlReport struct {
 	*Report
 	Groups []htmlGroup
 	Passed int
+	Anchor string // the section's id, in a cohort page
+	Name   string // the submission's short name, in a cohort page
 }
 
 // htmlGroup is one kind of failure: every case with the same verdict and account.
@@ -100,7 +202,7 @@ var htmlTemplate = sync.OnceValue(func() *template.Template {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>gauntlet grade{{range .Subjects}} {{.Game}}: {{.Subject}}{{end}}</title>
+<title>gauntlet grade{{with .Cohort}} {{.Game}}: a cohort of {{len .Rows}}{{else}}{{range .Subjects}} {{.Game}}: {{.Subject}}{{end}}{{end}}</title>
 <style>
 body { font: 15px/1.4 system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.2em; margin-top: 2em; }
@@ -115,12 +217,63 @@ td, th { padding: .2em .8em; text-align: left; border-bottom: 1px solid #ddd; }
 .conversation .n { color: #888; text-align: right; }
 .diverged { background: #fdd; } .want { background: #dfd; }
 pre { background: #f6f6f6; padding: .5em; overflow-x: auto; font-size: .85em; }
+#students { font-size: .9em; }
+#students td, #students th { padding: .2em .5em; }
+#students th { cursor: pointer; user-select: none; background: #f3f3f3; white-space: nowrap; }
+#students th:hover { background: #e6e6e6; }
+#students th[aria-sort=ascending]::after { content: " \25B2"; }
+#students th[aria-sort=descending]::after { content: " \25BC"; }
+#students td.num { text-align: right; font-variant-numeric: tabular-nums; }
+#students tbody tr:nth-child(even) { background: #fafafa; }
+.legend { color: #555; font-size: .9em; }
 </style>
 </head>
 <body>
+{{with .Cohort}}
+<h1>gauntlet grade {{.Game}}: a cohort of {{len .Rows}} submissions</h1>
+<p class="legend">Click a column's header to sort by it (again: the other way); a submission's name leads to its report below.</p>
+<table id="students">
+<thead><tr><th scope="col">submission</th><th scope="col">state</th><th scope="col">build</th>{{range .Categories}}<th scope="col" class="num" title="{{.Name}} ({{printf "%g" .Marks}} marks)">{{.N}}</th>{{end}}<th scope="col" class="num">total/{{printf "%g" .MaxMarks}}</th><th scope="col" class="num">failed runs</th></tr></thead>
+<tbody>
+{{range .Rows}}<tr data-order="{{.Order}}"><td>{{if .Anchor}}<a href="#{{.Anchor}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td><td{{if .Problem}} title="{{.Problem}}"{{end}}>{{.State}}</td><td data-sort="{{.Build.Sort}}"{{with .Build.Class}} class="{{.}}"{{end}}{{with .Build.Title}} title="{{.}}"{{end}}>{{.Build.Text}}</td>{{range .Marks}}<td data-sort="{{.Sort}}" class="num {{.Class}}"{{with .Title}} title="{{.}}"{{end}}>{{.Text}}</td>{{end}}<td data-sort="{{.Total.Sort}}" class="num marks {{.Total.Class}}">{{.Total.Text}}</td><td data-sort="{{.Failed.Sort}}" class="num"{{with .Failed.Title}} title="{{.}}"{{end}}>{{.Failed.Text}}</td></tr>
+{{end}}</tbody>
+</table>
+<p class="legend">categories: {{range $i, $c := .Categories}}{{if $i}}, {{end}}{{$c.N}} {{$c.Name}} ({{printf "%g" $c.Marks}}){{end}}</p>
+<script>
+(function () {
+  var table = document.getElementById("students");
+  var heads = table.tHead.rows[0].cells;
+  function key(cell) {
+    var k = cell.getAttribute("data-sort");
+    return k === null ? cell.textContent.trim() : k;
+  }
+  function sortBy(col) {
+    var th = heads[col];
+    var up = th.getAttribute("aria-sort") !== "ascending";
+    for (var i = 0; i < heads.length; i++) heads[i].removeAttribute("aria-sort");
+    th.setAttribute("aria-sort", up ? "ascending" : "descending");
+    var numeric = th.classList.contains("num");
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) {
+      var x = key(a.cells[col]), y = key(b.cells[col]);
+      var d = numeric ? parseFloat(x) - parseFloat(y) : x.localeCompare(y);
+      if (d !== 0) return up ? d : -d;
+      return a.getAttribute("data-order") - b.getAttribute("data-order");
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+  }
+  for (var i = 0; i < heads.length; i++) {
+    heads[i].addEventListener("click", sortBy.bind(null, i));
+  }
+})();
+</script>
+<h1>The submissions' reports</h1>
+{{end}}
 {{range .Subjects}}
-<section class="subject">
-<h1>gauntlet grade {{.Game}}: {{.Subject}}</h1>
+<section class="subject"{{with .Anchor}} id="{{.}}"{{end}}>
+<h1>{{with .Name}}{{.}}: {{end}}gauntlet grade {{.Game}}: {{.Subject}}</h1>{{if .Anchor}}
+<p class="legend"><a href="#students">back to the table</a></p>{{end}}
 <p class="marks" id="total">Total: {{printf "%.2f" .Marks}} / {{printf "%g" .MaxMarks}}, {{.Passed}} of {{len .Cases}} case runs passed</p>
 {{with .Build}}{{if not .OK}}<p class="verdict">Build failed: {{.Problem}}</p>{{end}}{{end}}
 <table class="categories">

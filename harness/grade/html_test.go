@@ -3,6 +3,8 @@ package grade
 import (
 	"strings"
 	"testing"
+
+	"gauntlet/games/contract"
 )
 
 // The HTML page groups failures by verdict and account, marks the divergent step and the
@@ -42,5 +44,60 @@ func TestWriteHTML(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Log(page)
+	}
+}
+
+// A cohort's page starts with the table of its submissions, one row each in the order
+// given (a name that is markup escaped), linked to the report that follows; a row without
+// a report says why and links nowhere; the script that sorts the table is the page's own.
+func TestCohortWriteHTML(t *testing.T) {
+	r := &Report{Game: "toy", Subject: "/subs/<i>bob</i>", Marks: 1.5, MaxMarks: 4, Build: &BuildReport{OK: true, Missing: []string{"p2"}},
+		Categories: []CategoryReport{{Name: "a", Cases: 2, Passed: 1, Marks: 1.5, MaxMarks: 2}, {Name: "b", MaxMarks: 2}},
+		Cases:      []CaseReport{{ID: "one", Pairing: string(Theirs), Verdict: WrongExit, Detail: "want exit 3, got 2"}, {ID: "two", Pairing: string(Theirs), Verdict: Pass}},
+		Counts:     map[Verdict]int{WrongExit: 1, Pass: 1}}
+	c := &Cohort{Game: "toy", Categories: []contract.Category{{Name: "a", Marks: 2}, {Name: "b", Marks: 2}},
+		Rows: []CohortRow{{Name: "<i>bob</i>", State: Graded, Report: r}, {Name: "carol", State: Interrupted, Problem: "interrupted after 1 of 2 cases"}}}
+	var b strings.Builder
+	if err := c.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	wants := []string{
+		`<title>gauntlet grade toy: a cohort of 2</title>`,
+		`<table id="students">`,
+		`<th scope="col" class="num" title="a (2 marks)">1</th><th scope="col" class="num" title="b (2 marks)">2</th><th scope="col" class="num">total/4</th><th scope="col" class="num">failed runs</th>`,
+		`<tr data-order="0"><td><a href="#submission-1">&lt;i&gt;bob&lt;/i&gt;</a></td><td>graded</td><td data-sort="1 missing" class="lost">ok, missing p2</td><td data-sort="1.50" class="num lost" title="a: 1 of 2 cases passed">1.50</td><td data-sort="-1" class="num none" title="no case run">-</td><td data-sort="1.50" class="num marks lost">1.50</td><td data-sort="1" class="num" title="PASS 1, WRONG-EXIT 1">1</td></tr>`,
+		`<tr data-order="1"><td>carol</td><td title="interrupted after 1 of 2 cases">interrupted</td>`,
+		`categories: 1 a (2), 2 b (2)`,
+		`addEventListener("click"`,
+		`<section class="subject" id="submission-1">`,
+		`<h1>&lt;i&gt;bob&lt;/i&gt;: gauntlet grade toy: /subs/&lt;i&gt;bob&lt;/i&gt;</h1>`,
+		`<a href="#students">back to the table</a>`,
+	}
+	last := -1
+	for _, want := range wants {
+		i := strings.Index(page, want)
+		if i < 0 {
+			t.Errorf("the page lacks %q", want)
+			continue
+		}
+		if i < last {
+			t.Errorf("%q comes before what precedes it in the list", want)
+		}
+		last = i
+	}
+	if strings.Count(page, "<section") != 1 || strings.Contains(page, "<i>") {
+		t.Error("want one report section, and no markup from the names")
+	}
+	if t.Failed() {
+		t.Log(page)
+	}
+	// One report's page has no table of submissions and no script.
+	b.Reset()
+	if err := WriteHTML(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "<script") || strings.Contains(b.String(), `id="students"`) {
+		t.Error("one report's page has a script or a table of submissions")
 	}
 }

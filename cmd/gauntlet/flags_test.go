@@ -1,0 +1,60 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Every command refuses a flag value it cannot use, with a message naming the flag, and
+// exits 2 before it runs anything: a duration of 0 or less never silently means a default.
+func TestFlagValuesRefused(t *testing.T) {
+	dir := t.TempDir()
+	var progs []string
+	for _, name := range []string{"one", "two"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		progs = append(progs, p)
+	}
+	eait := filepath.Join(dir, "EAIT")
+	if err := os.WriteFile(eait, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Were a value let through, the run would stay short and write only in dir (which
+	// the end of the test checks), never in the source tree.
+	out := filepath.Join(dir, "fuzz-out")
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"tournament", "stratego", "-T", "0", progs[0], progs[1]}, "-T 0: want a positive duration"},
+		{[]string{"tournament", "stratego", "-T", "fast", progs[0], progs[1]}, "-T fast: want a positive duration"},
+		{[]string{"tournament", "referee", "-referee", progs[0], "-T", "-1s", progs[0], progs[1]}, "-T -1s: want a positive duration"},
+		{[]string{"tournament", "stratego", "-m", "0", progs[0], progs[1]}, "-m 0: want a positive number of turns"},
+		{[]string{"tournament", "stratego", "-j", "0", progs[0], progs[1]}, "want -rounds and -j of at least 1"},
+		{[]string{"fuzz", "stlucia", "-role", "player", "-runs", "1", "-out", out, "-timeout", "0", eait}, "-timeout 0s: want a positive duration"},
+		{[]string{"fuzz", "stlucia", "-role", "player", "-runs", "1", "-out", out, "-step-timeout", "-5s", eait}, "-step-timeout -5s: want a positive duration"},
+		{[]string{"fuzz", "stlucia", "-role", "player", "-runs", "1", "-out", out, "-min-time", "-1m", eait}, "cannot be negative"},
+		{[]string{"fuzz", "stlucia", "-role", "player", "-runs", "1", "-out", out, "-j", "0", eait}, "-j must be at least 1"},
+		{[]string{"fuzz", "clue", "-role", "client", "-out", out, "-time", "-1s", eait}, "cannot be negative"},
+		{[]string{"adequacy", "stlucia", "-j", "0"}, "gauntlet adequacy: -j 0: want at least 1"},
+		{[]string{"adequacy", "chess"}, `gauntlet adequacy: no mutant library for "chess"`},
+		{[]string{"adequacy", "stlucia", "extra"}, `gauntlet adequacy: unexpected argument "extra"`},
+		{[]string{"adequacy", "stlucia", "-suite", filepath.Join(dir, "nosuch")}, "gauntlet adequacy: -suite " + filepath.Join(dir, "nosuch") + ": stat"},
+		{[]string{"adequacy", "stlucia", "-suite", eait}, "not a folder of .txtar cases"},
+		{[]string{"tournament", "stratego", "-json", filepath.Join(dir, "nosuch", "t.json"), progs[0], progs[1]}, "-json " + filepath.Join(dir, "nosuch", "t.json") + ": no folder"},
+		{[]string{"tournament", "stratego", "-csv", dir, progs[0], progs[1]}, "-csv " + dir + ": is a folder"},
+		{[]string{"tournament", "stratego", "-save", filepath.Join(dir, "nosuch", "s.jsonl"), progs[0], progs[1]}, "-save " + filepath.Join(dir, "nosuch", "s.jsonl") + ": no folder"},
+	} {
+		code, stdout, stderr := gauntlet(tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.stderr) {
+			t.Errorf("gauntlet %s: exit %d, stderr %q; want 2 and %q\n%s", strings.Join(tc.args, " "), code, stderr, tc.stderr, stdout)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
+		t.Errorf("a refused command left files in %s: %d entries", dir, len(entries))
+	}
+}
