@@ -28,14 +28,22 @@ import (
 
 // System lists what every box holds of the host, read-only, at the same path. A path that
 // does not exist is left out; one that is a symbolic link (/bin to usr/bin on a merged
-// system) is made as the same link. /etc is given file by file: the users and groups,
-// name resolution (loopback only), the dynamic linker's cache, the time zone, and the
-// alternatives cc and friends are links through.
+// system) is made as the same link. Of /etc only what programs and compilers read is
+// there: these folders, and the files of SystemFiles.
 var System = []string{
 	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+	"/etc/alternatives", "/etc/ld.so.conf.d",
+}
+
+// SystemFiles are the files of the host every box holds a copy of, read-only, at the same
+// path: the users and groups, name resolution (loopback only), the dynamic linker's cache,
+// the time zone. They are copied into the box's root (a link is made as the same link):
+// a bind of each took two operations under the kernel's one lock on every mount of the
+// machine, in every box.
+var SystemFiles = []string{
 	"/etc/passwd", "/etc/group", "/etc/hosts", "/etc/nsswitch.conf", "/etc/host.conf",
 	"/etc/gai.conf", "/etc/services", "/etc/protocols", "/etc/ld.so.cache", "/etc/ld.so.conf",
-	"/etc/ld.so.conf.d", "/etc/localtime", "/etc/alternatives", "/etc/os-release",
+	"/etc/localtime", "/etc/os-release",
 }
 
 // devices are the device files a box's /dev holds, bound from the host's.
@@ -154,6 +162,9 @@ func enterBox(b *Box) (err error) {
 			return err
 		}
 	}
+	if err := copyFiles(root, SystemFiles); err != nil {
+		return err
+	}
 	// Hidden: what a kept folder holds that this run must not see (a cohort's other
 	// submissions, from a build).
 	for _, h := range b.Hide {
@@ -256,12 +267,18 @@ func makeDev(root string) error {
 	if err := os.MkdirAll(dev, 0o755); err != nil {
 		return errors.New("/dev: " + err.Error())
 	}
+	// Not nodev: the devices made in it must work.
 	if err := syscall.Mount("tmpfs", dev, "tmpfs", syscall.MS_NOSUID|syscall.MS_NOEXEC, "mode=0755,size=64k"); err != nil {
 		return errors.New("/dev: " + err.Error())
 	}
 	for _, d := range devices {
 		var st syscall.Stat_t
 		if syscall.Stat("/dev/"+d, &st) != nil {
+			continue
+		}
+		// The same device made anew (no mount), where this process may: as root.
+		if syscall.Mknod(dev+"/"+d, st.Mode, int(st.Rdev)) == nil {
+			syscall.Chmod(dev+"/"+d, st.Mode&0o7777)
 			continue
 		}
 		fd, err := syscall.Open(dev+"/"+d, syscall.O_CREAT|syscall.O_WRONLY|syscall.O_CLOEXEC, 0o666)
@@ -277,6 +294,40 @@ func makeDev(root string) error {
 		"stdout": "/proc/self/fd/1", "stderr": "/proc/self/fd/2"} {
 		if err := os.Symlink(to, dev+"/"+name); err != nil {
 			return errors.New("/dev/" + name + ": " + err.Error())
+		}
+	}
+	return nil
+}
+
+// copyFiles copies each of files of the host that exists into the new root being built at
+// root, at the same path, readable by all (a link is made as the same link). Files are
+// read whole: SystemFiles are small.
+func copyFiles(root string, files []string) error {
+	buf := make([]byte, 4096)
+	for _, f := range files {
+		var st syscall.Stat_t
+		if syscall.Lstat(f, &st) != nil {
+			continue
+		}
+		target := root + f
+		if err := os.MkdirAll(parentOf(target), 0o755); err != nil {
+			return errors.New(f + ": " + err.Error())
+		}
+		if st.Mode&syscall.S_IFMT == syscall.S_IFLNK {
+			if n, err := syscall.Readlink(f, buf); err == nil {
+				os.Symlink(string(buf[:n]), target)
+			}
+			continue
+		}
+		if st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Mode&0o004 == 0 {
+			continue // only what every user may read anyway
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if err := os.WriteFile(target, data, 0o644); err != nil {
+			return errors.New(f + ": " + err.Error())
 		}
 	}
 	return nil
