@@ -273,6 +273,7 @@ func (c *cohortRun) build(s *submission) {
 	if err != nil {
 		s.state, s.problem = finished, "HARNESS-ERROR: "+err.Error()
 		sandbox.RemoveTree(dir)
+		c.finishedLine(s)
 	} else {
 		s.subj, s.built, s.state = subj, built, grading
 		s.outs = make([][]grade.Outcome, len(c.cases))
@@ -324,7 +325,32 @@ func (c *cohortRun) complete(s *submission) {
 	if werr != nil {
 		c.errs = append(c.errs, fmt.Sprintf("%s: cannot write its report: %v", s.name, werr))
 	}
+	c.finishedLine(s)
 	c.redraw(true)
+}
+
+// finishedLine says on stderr that a submission is done, when stdout is not a terminal
+// (CI logs, a file): the progress line is shown only on a terminal, and without a line per
+// submission a long cohort prints nothing until its table, which looks like a hang. The
+// line: how many are done of all, the submission, its marks, its verdict counts and the
+// time it took from the start of its build. Called with c.mu held.
+func (c *cohortRun) finishedLine(s *submission) {
+	if c.progress != nil {
+		return
+	}
+	done := 0
+	for _, x := range c.subs {
+		if x.state == finished || x.state == resumed {
+			done++
+		}
+	}
+	took := time.Since(s.started).Round(100 * time.Millisecond)
+	if s.report == nil {
+		fmt.Fprintf(c.stderr, "gauntlet grade: [%d/%d] %s: %s (after %v)\n", done, len(c.subs), s.name, s.problem, took)
+		return
+	}
+	fmt.Fprintf(c.stderr, "gauntlet grade: [%d/%d] %s: %.2f/%g marks (%s) in %v\n", done, len(c.subs), s.name,
+		s.report.Marks, s.report.MaxMarks, s.report.CountsLine(), took)
 }
 
 func (c *cohortRun) reportPath(s *submission) string {

@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -324,6 +326,34 @@ func TestGradePassingSubmissions(t *testing.T) {
 	}
 	if data, err := os.ReadFile(files["csv"]); err != nil || !bytes.Contains(data, []byte("\na,"+a+",graded,ok,")) {
 		t.Errorf("csv file: %v\n%s", err, data)
+	}
+}
+
+// A cohort whose stdout is not a terminal (a CI log) says on stderr when each submission is
+// done, as it is done: how many of all, its marks, its verdict counts and the time it took.
+func TestCohortReportsAsItGoes(t *testing.T) {
+	exe := gauntletBinary(t)
+	root := t.TempDir()
+	exe = reachable(t, root, exe)
+	alice := makeSubmission(t, root, "alice", goodRecipe(exe)...)
+	carol := makeSubmission(t, root, "carol", brokenRecipe...)
+	code, stdout, stderr := gauntlet("grade", "stlucia", "-run", specCase, "-j", "2", alice, carol)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (a build failed)\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	for _, re := range []string{
+		`(?m)^gauntlet grade: \[[12]/2\] alice: (\d+\.\d\d)/(\d+) marks \(PASS \d+\) in \S+$`,
+		`(?m)^gauntlet grade: \[[12]/2\] carol: 0\.00/\d+ marks \(BUILD-FAIL \d+\) in \S+$`,
+		`(?m)^gauntlet grade: \[1/2\] `,
+		`(?m)^gauntlet grade: \[2/2\] `,
+	} {
+		if n := len(regexp.MustCompile(re).FindAllString(stderr, -1)); n != 1 {
+			t.Errorf("%d lines match %s, want 1:\n%s", n, re, stderr)
+		}
+	}
+	m := regexp.MustCompile(`alice: (\d+\.\d\d)/`).FindStringSubmatch(stderr)
+	if rows := tableRows(stdout); m == nil || rows["alice"] == nil || !slices.Contains(rows["alice"], m[1]) {
+		t.Errorf("alice's line (%q) does not give the table's marks:\n%s", m, stdout)
 	}
 }
 

@@ -283,6 +283,9 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%d runs in %s (%.1f runs/s): %d rules broken (%d failures, %d duplicates), %d unconfirmed, %d skipped\n",
 		sum.Runs, sum.Elapsed.Round(time.Millisecond), sum.Rate(), len(sum.Groups), len(sum.Findings), sum.Duplicates, sum.Unconfirmed, sum.Skipped)
+	if n := sum.TimeoutNote(); n != "" {
+		fmt.Fprintf(stdout, "note: %s\n", n)
+	}
 	if len(sum.Groups) == 0 {
 		return 0
 	}

@@ -16,6 +16,12 @@ const (
 	KindWrongExit   = "WRONG-EXIT"   // both ended, with different statuses
 	KindWrongStdout = "WRONG-STDOUT" // same ending, different stdout bytes
 	KindWrongStderr = "WRONG-STDERR" // same ending and stdout, different stderr bytes
+	// KindLate: the subject's reply did not come where the reference's did (nothing of it
+	// within the step timeout), though it may have come later, when its input ended: a
+	// player that does not flush its stdout after a reply. The hub of a real game waits for
+	// that reply, and the game deadlocks; the recording runner goes on writing, so the
+	// outputs alone may be the same.
+	KindLate = "LATE-REPLY"
 )
 
 // Signature identifies a failure: its verdict kind, how the subject and the reference
@@ -37,6 +43,10 @@ type Signature struct {
 // "DO", "Player", or EOF), not by the rest of its text, which differs from run to run for the
 // same bug; the line number is left out too.
 func (s Signature) Key() string {
+	if s.Kind == KindLate {
+		// One bug however the case ends and whichever reply was late: the flush.
+		return s.Kind
+	}
 	return s.Kind + "\x00" + s.Subject + "\x00" + s.Ref + "\x00" + whereKey(s.Where)
 }
 
@@ -78,6 +88,8 @@ func Compare(ref, sub *record.Result) (Signature, bool) {
 		s.Kind = KindTimeout
 	case sub.Exit.Signal != 0 && sub.Exit.Signal != ref.Exit.Signal:
 		s.Kind = KindCrash
+	case lateReply(ref, sub) != "":
+		s.Kind, s.Where, s.Line = KindLate, lateReply(ref, sub), 0
 	case sub.Exit != ref.Exit:
 		s.Kind = KindWrongExit
 	case sub.Exit.Signal != 0:
@@ -92,6 +104,35 @@ func Compare(ref, sub *record.Result) (Signature, bool) {
 		return Signature{}, false
 	}
 	return s, true
+}
+
+// lateReply describes the first wait where the reference's reply came and nothing at all
+// of the subject's came within the step timeout, or returns "" when there is none.
+func lateReply(ref, sub *record.Result) string {
+	for i, r := range ref.Awaited {
+		if i >= len(sub.Awaited) {
+			break
+		}
+		if x := sub.Awaited[i]; r.End == record.Got && x.End == record.Timeout && len(x.Data) == 0 {
+			line, ok := cutLine(&r.Data)
+			return fmt.Sprintf("stdout: want %s at wait %d, got nothing before the step timeout", show(line, ok), i+1)
+		}
+	}
+	return ""
+}
+
+// TimedOut reports whether a run of the subject ended on a timeout: a wait for its output
+// took the whole step timeout, or it did not end.
+func TimedOut(sub *record.Result) bool {
+	if sub.Exit.Hung {
+		return true
+	}
+	for _, a := range sub.Awaited {
+		if a.End == record.Timeout {
+			return true
+		}
+	}
+	return false
 }
 
 // firstDiff names the first line where the outputs differ, stdout before stderr, and its

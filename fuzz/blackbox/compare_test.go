@@ -1,6 +1,7 @@
 package blackbox
 
 import (
+	"strings"
 	"syscall"
 	"testing"
 
@@ -8,7 +9,8 @@ import (
 )
 
 func TestCompare(t *testing.T) {
-	ref := &record.Result{Stdout: []byte("!reroll 1\nkeepall\n"), Stderr: []byte("From StLucia:turn 111111\nBad message from StLucia\n"), Exit: record.Exit{Code: 5}}
+	ref := &record.Result{Stdout: []byte("!reroll 1\nkeepall\n"), Stderr: []byte("From StLucia:turn 111111\nBad message from StLucia\n"), Exit: record.Exit{Code: 5},
+		Awaited: []record.Awaited{{Data: []byte("!reroll 1\n")}, {Data: []byte("keepall\n")}}}
 	with := func(f func(r *record.Result)) *record.Result {
 		r := *ref
 		f(&r)
@@ -36,6 +38,17 @@ func TestCompare(t *testing.T) {
 			`WRONG-STDERR: subject exit status 5, reference exit status 5; stderr line 2: want "Bad message from StLucia", got "bad"`},
 		{"extra output", with(func(r *record.Result) { r.Stdout = append([]byte(nil), "!reroll 1\nkeepall\nstay\n"...) }), KindWrongStdout,
 			`WRONG-STDOUT: subject exit status 5, reference exit status 5; stdout line 3: want EOF, got "stay"`},
+		// The same bytes in the end, but the second reply came only when the input ended.
+		{"late reply", with(func(r *record.Result) {
+			r.Awaited = []record.Awaited{{Data: []byte("!reroll 1\n")}, {End: record.Timeout}}
+		}), KindLate,
+			`LATE-REPLY: subject exit status 5, reference exit status 5; stdout: want "keepall" at wait 2, got nothing before the step timeout`},
+		// A part of a line before the timeout is no late reply: the line lacks its newline.
+		{"part of a reply", with(func(r *record.Result) {
+			r.Stdout = []byte("!reroll 1\nkeepall")
+			r.Awaited = []record.Awaited{{Data: []byte("!reroll 1\n")}, {Data: []byte("keepall"), End: record.Timeout}}
+		}), KindWrongStdout,
+			`WRONG-STDOUT: subject exit status 5, reference exit status 5; stdout line 2: want "keepall", got "keepall(no newline)"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -98,5 +111,38 @@ func TestShowLongLine(t *testing.T) {
 	w, n, ok := lineDiff(append(long, '\n'), nil)
 	if !ok || n != 1 || w != `want "`+string(long[:maxShown])+`"...(200 bytes), got EOF` {
 		t.Errorf("lineDiff = %q, %d, %v", w, n, ok)
+	}
+}
+
+// A late reply is one finding however the run ends and whichever reply was late; a run
+// times out when a wait took the whole step timeout or the subject did not end.
+func TestLateReplyKeyAndTimedOut(t *testing.T) {
+	a := Signature{Kind: KindLate, Subject: "exit status 0", Ref: "exit status 0", Where: `stdout: want "DO1" at wait 2, got nothing before the step timeout`}
+	b := Signature{Kind: KindLate, Subject: "exit status 6", Ref: "exit status 6", Where: `stdout: want "DO4" at wait 5, got nothing before the step timeout`}
+	if a.Key() != b.Key() {
+		t.Errorf("keys %q and %q differ", a.Key(), b.Key())
+	}
+	if r := FlushRule(RolePlayer); r.ID != "player/flush" || !strings.Contains(r.Words, "fflush(stdout)") {
+		t.Errorf("rule %+v", r)
+	}
+	for _, tc := range []struct {
+		res  record.Result
+		want bool
+	}{
+		{record.Result{Awaited: []record.Awaited{{End: record.Got}, {End: record.EOF}}}, false},
+		{record.Result{Awaited: []record.Awaited{{End: record.Got}, {End: record.Timeout}}}, true},
+		{record.Result{Exit: record.Exit{Hung: true}}, true},
+	} {
+		if got := TimedOut(&tc.res); got != tc.want {
+			t.Errorf("TimedOut(%+v) = %v", tc.res, got)
+		}
+	}
+	sum := &Summary{Runs: 4, TimedOut: 2}
+	if n := sum.TimeoutNote(); n != "" {
+		t.Errorf("half the runs: note %q", n)
+	}
+	sum.TimedOut = 3
+	if n := sum.TimeoutNote(); !strings.HasPrefix(n, "most runs ended on a timeout (3 of 4)") {
+		t.Errorf("note %q", n)
 	}
 }

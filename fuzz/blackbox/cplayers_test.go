@@ -1,7 +1,10 @@
 package blackbox
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,5 +95,51 @@ func TestPlantedBugsOneGroupEach(t *testing.T) {
 				t.Errorf("the smallest finding's regression file %q: %s", fd.File, fd.Verified)
 			}
 		})
+	}
+}
+
+// A 2310A that never flushes its moves (the commonest student bug: a real game deadlocks)
+// writes, by the end of each run, what the reference writes: the outputs alone would not
+// tell. Its late replies are a finding of their own, the flush rule with its hint, from
+// the first run; and since every run of it ends on a timeout, the summary says so.
+func TestUnflushedPlayerBreaksTheFlushRule(t *testing.T) {
+	buildtest.Long(t) // its runs wait out step timeouts
+	t.Parallel()
+	prog := cPlayer(t, "unflushed", "PLANT_NO_FLUSH")
+	out := t.TempDir()
+	var progress strings.Builder
+	sum, err := Run(Options{
+		Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: refDir(t),
+		Subjects: []Subject{{Path: prog, Ref: "2310A"}},
+		Seed:     3, Runs: 3, Out: out, StepTimeout: 500 * time.Millisecond, Verify: true,
+		Progress: &progress,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Groups) != 1 || sum.Groups[0].Rule.ID != "player/flush" {
+		for _, gr := range sum.Groups {
+			t.Logf("rule [%s] %s", gr.Rule.ID, gr.Rule.Words)
+		}
+		t.Fatalf("%d rules broken, want the flush rule alone", len(sum.Groups))
+	}
+	fd := sum.Findings[0]
+	if fd.Run != 0 || fd.Sig.Kind != KindLate || !strings.Contains(fd.Rule.Words, "fflush(stdout)") {
+		t.Errorf("finding %+v", fd)
+	}
+	if fd.File == "" || fd.Verified != "" {
+		t.Errorf("the regression file %q: %s", fd.File, fd.Verified)
+	}
+	// The runs whose case ends before the first move (bad arguments, a bad path) do not
+	// wait; the others all time out.
+	if 2*sum.TimedOut <= sum.Runs || !strings.Contains(sum.TimeoutNote(), fmt.Sprintf("most runs ended on a timeout (%d of %d)", sum.TimedOut, sum.Runs)) {
+		t.Errorf("%d of %d runs timed out; note %q", sum.TimedOut, sum.Runs, sum.TimeoutNote())
+	}
+	if !strings.Contains(progress.String(), fmt.Sprintf("(most runs ended on a timeout: %d)", sum.TimedOut)) {
+		t.Errorf("the progress line does not say most runs timed out: %q", progress.String())
+	}
+	text, err := os.ReadFile(filepath.Join(out, "summary.txt"))
+	if err != nil || !strings.Contains(string(text), "note: most runs ended on a timeout") {
+		t.Errorf("summary.txt (%v):\n%s", err, text)
 	}
 }

@@ -97,6 +97,18 @@ type Summary struct {
 	// Flaky describes the first unconfirmed differences (run number and signature).
 	Flaky   []string
 	Skipped int // cases the reference could not finish (not the subject's fault)
+	// TimedOut counts the runs (among those compared) where the subject ended on a
+	// timeout: a wait for its reply took the whole step timeout, or it did not end.
+	TimedOut int
+}
+
+// TimeoutNote says, when most runs ended on a timeout, that the campaign mostly waited on
+// the subject, and so saw little of what it does past the first silence; "" otherwise.
+func (s *Summary) TimeoutNote() string {
+	if s.Runs == 0 || 2*s.TimedOut <= s.Runs {
+		return ""
+	}
+	return fmt.Sprintf("most runs ended on a timeout (%d of %d): the subject did not answer within the step timeout, or did not end; the fuzzer sees little past that (a subject that does not flush its replies looks like this)", s.TimedOut, s.Runs)
 }
 
 // Rate is the cases run per second.
@@ -395,15 +407,22 @@ func (f *fuzzer) runBoth(c shrinker, subj Subject, fast bool) (ref, sub *record.
 // reference; ok is false when they agree or the reference did not finish (bad). fast is
 // runBoth's.
 func (f *fuzzer) differs(c shrinker, subj Subject, fast bool) (sig Signature, ref *record.Result, ok, bad bool, err error) {
+	sig, ref, ok, bad, _, err = f.differsTimed(c, subj, fast)
+	return sig, ref, ok, bad, err
+}
+
+// differsTimed is differs that also says whether the subject's run ended on a timeout
+// (TimedOut).
+func (f *fuzzer) differsTimed(c shrinker, subj Subject, fast bool) (sig Signature, ref *record.Result, ok, bad, timedOut bool, err error) {
 	ref, sub, err := f.runBoth(c, subj, fast)
 	if err != nil {
-		return Signature{}, nil, false, false, err
+		return Signature{}, nil, false, false, false, err
 	}
 	if ref.Exit.Hung {
-		return Signature{}, ref, false, true, nil
+		return Signature{}, ref, false, true, false, nil
 	}
 	sig, ok = Compare(ref, sub)
-	return sig, ref, ok, false, nil
+	return sig, ref, ok, false, TimedOut(sub), nil
 }
 
 // played is a case made and played once (newCase, then differs), ahead of the loop.
@@ -413,6 +432,7 @@ type played struct {
 	sig       Signature
 	ref       *record.Result
 	diff, bad bool
+	timedOut  bool // the subject's run ended on a timeout
 	err       error
 }
 
@@ -484,7 +504,7 @@ func (f *fuzzer) playAhead() *lookahead {
 				defer l.wg.Done()
 				defer func() { <-slots }()
 				if p.err == nil {
-					p.sig, p.ref, p.diff, p.bad, p.err = f.differs(p.c, p.subj, true)
+					p.sig, p.ref, p.diff, p.bad, p.timedOut, p.err = f.differsTimed(p.c, p.subj, true)
 				}
 				out <- p
 			}()
@@ -526,6 +546,9 @@ func (f *fuzzer) loop() (*Summary, error) {
 		el := time.Since(start)
 		fmt.Fprintf(f.opt.Progress, "\r%d runs, %d failures, %.1f runs/s, %s ", sum.Runs, len(sum.Findings),
 			float64(sum.Runs)/max(el.Seconds(), 1e-9), el.Round(time.Second))
+		if sum.Runs > 0 && 2*sum.TimedOut > sum.Runs {
+			fmt.Fprintf(f.opt.Progress, "(most runs ended on a timeout: %d) ", sum.TimedOut)
+		}
 		if final {
 			fmt.Fprintln(f.opt.Progress)
 		}
@@ -548,6 +571,9 @@ func (f *fuzzer) loop() (*Summary, error) {
 			sum.Skipped++
 			continue
 		}
+		if first.timedOut {
+			sum.TimedOut++
+		}
 		if !diff {
 			continue
 		}
@@ -556,7 +582,7 @@ func (f *fuzzer) loop() (*Summary, error) {
 		// they break. When both wrote the same and only the endings differ (a wrong exit
 		// status on any refused line), the line refused does not tell bugs apart.
 		refusal := ""
-		if !sig.SameOutput() {
+		if !sig.SameOutput() && sig.Kind != KindLate {
 			refusal = f.refusal(c, subj, ref.Exit)
 		}
 		key := subj.Path + "\x00" + sig.Key() + "\x00" + refusal
@@ -725,6 +751,9 @@ func writeSummary(opt Options, sum *Summary) error {
 	fmt.Fprintf(&b, "gauntlet fuzz %s -role %s -seed %d: %d runs in %s (%.1f runs/s), %d rules broken, %d failures, %d duplicates, %d unconfirmed, %d skipped\n",
 		opt.Game.Name(), opt.Role, opt.Seed, sum.Runs, sum.Elapsed.Round(time.Millisecond), sum.Rate(),
 		len(sum.Groups), len(sum.Findings), sum.Duplicates, sum.Unconfirmed, sum.Skipped)
+	if n := sum.TimeoutNote(); n != "" {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
 	for _, fl := range sum.Flaky {
 		fmt.Fprintf(&b, "unconfirmed (not kept): %s\n", fl)
 	}

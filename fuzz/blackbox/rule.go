@@ -37,6 +37,8 @@ func ruleOf(g Game, role Role, sig Signature, ref record.Exit) Rule {
 	switch sig.Kind {
 	case KindTimeout, KindCrash, KindWrongExit:
 		return endingRule(g, role, ref)
+	case KindLate:
+		return FlushRule(role)
 	}
 	stream, want, ok := wantedLine(sig.Where)
 	if !ok {
@@ -57,6 +59,15 @@ func ruleOf(g Game, role Role, sig Signature, ref record.Exit) Rule {
 		words = fmt.Sprintf("the %s line the reference writes there (one beginning %q)", stream, id)
 	}
 	return Rule{ID: string(role) + "/" + stream + "/" + id, Words: words}
+}
+
+// FlushRule is the rule a late reply breaks, with the hint for the usual cause.
+func FlushRule(role Role) Rule {
+	return Rule{ID: string(role) + "/flush", Words: "each reply must reach the other side as soon as it is written, " +
+		"before the program waits for the next message: the reference's reply came and this one did not, " +
+		"within the step timeout (it came only when the input ended, or never). " +
+		"Hint: stdout to a pipe is fully buffered in C: call fflush(stdout) after each reply, " +
+		"or the hub waits for it forever and a real game deadlocks"}
 }
 
 // endingRule is the rule of the reference's ending.

@@ -30,6 +30,12 @@ func buildBoxed(orig string, res *Result, names []string, opt Options) (*Result,
 	if err := copyTree(orig, src); err != nil {
 		return nil, fmt.Errorf("copying %s: %w", orig, err)
 	}
+	if !opt.NoBuild {
+		var err error
+		if res.Removed, err = removePrebuilt(src, names, opt.Paths); err != nil {
+			return nil, err
+		}
+	}
 	lease, err := sandbox.NewLease()
 	if err != nil {
 		return nil, err

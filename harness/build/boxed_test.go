@@ -154,3 +154,15 @@ func TestBoxedBuildTotals(t *testing.T) {
 		}
 	})
 }
+
+// The boxed build removes the prebuilt files too, before make.
+func TestBoxedBuildRemovesPrebuiltPrograms(t *testing.T) {
+	boxedOrSkip(t)
+	src := prebuiltSubmission(t)
+	buildtest.SearchableByOthers(t, src)
+	res, err := Build(src, scratchFor(t), []string{"2310A", "2310B"}, Options{Boxed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkBuiltFromSources(t, res)
+}

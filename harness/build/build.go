@@ -92,6 +92,10 @@ type Result struct {
 	Missing  []string          // spec names not found (or not executable)
 	Duration time.Duration
 	Problem  string // why the build failed, for people ("make exited with status 2", ...)
+	// Removed lists the files taken out of the copy before make (removePrebuilt), relative
+	// to the submission's folder, sorted: programs are built from the sources, never taken
+	// prebuilt.
+	Removed []string
 }
 
 // Build copies src into a new folder under scratch, builds it, and looks for the named
@@ -133,6 +137,9 @@ func Build(src, scratch string, names []string, opt Options) (*Result, error) {
 	}
 	start := time.Now()
 	if !opt.NoBuild {
+		if res.Removed, err = removePrebuilt(dir, names, opt.Paths); err != nil {
+			return nil, err
+		}
 		res.OK, res.Log, res.Problem = runMake(dir, opt)
 		res.Warnings = CountWarnings(res.Log)
 	}
@@ -189,6 +196,60 @@ func copyTree(src, dst string) error {
 		// Copied programs (a prebuilt helper, a script) may be run at once.
 		return execfile.WriteFrom(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, info.Mode().Perm()|0o200, in)
 	})
+}
+
+// removePrebuilt removes from dir, a copy about to be built, every file that make must
+// build from the sources: each named like one of the programs (names, at any depth, and
+// the file paths names NAME's program, where -prog puts it) and every object file (*.o).
+// A submission may hold a program or an object newer than its sources (built on the
+// student's machine, or a script in the program's place): make would see nothing to do
+// and the grader would grade that file instead of what the sources build. It returns what
+// it removed, relative to dir, sorted.
+func removePrebuilt(dir string, names []string, paths map[string]string) ([]string, error) {
+	program := map[string]bool{}
+	for _, n := range names {
+		program[n] = true
+	}
+	at := map[string]bool{}
+	for _, rel := range paths {
+		at[filepath.Clean(rel)] = true
+	}
+	var removed []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		if !program[d.Name()] && !at[rel] && !strings.HasSuffix(d.Name(), ".o") {
+			return nil
+		}
+		if err := os.Remove(path); err != nil {
+			return err
+		}
+		removed = append(removed, rel)
+		return nil
+	})
+	return removed, err
+}
+
+// NoSources lists the programs that the build did not make although the submission held a
+// prebuilt file of that name (removed before make): the submission has no sources that
+// make builds them from.
+func (r *Result) NoSources() []string { return NoSources(r.Missing, r.Removed) }
+
+// NoSources is Result.NoSources for the lists of a report: the missing programs named like
+// a removed file.
+func NoSources(missing, removed []string) []string {
+	var out []string
+	for _, m := range missing {
+		for _, rel := range removed {
+			if filepath.Base(rel) == m {
+				out = append(out, m)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // boundedLog keeps the first MaxLog bytes of make's output.
@@ -256,6 +317,12 @@ func (r *Result) Summary() string {
 	fmt.Fprintf(&b, ", %d warning(s)", r.Warnings)
 	if len(r.Missing) > 0 {
 		fmt.Fprintf(&b, ", missing: %s", strings.Join(r.Missing, " "))
+	}
+	if len(r.Removed) > 0 {
+		fmt.Fprintf(&b, ", removed before make: %s", strings.Join(r.Removed, " "))
+	}
+	if ns := r.NoSources(); len(ns) > 0 {
+		fmt.Fprintf(&b, ", prebuilt without sources: %s", strings.Join(ns, " "))
 	}
 	return b.String()
 }

@@ -2,6 +2,7 @@ package build
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,5 +86,93 @@ func TestCountWarnings(t *testing.T) {
 	log := "a.c:1:2: warning: x [-Wunused]\nb.c:3: warning: y\nwarning: not a compiler line\na.c:4:1: error: z\n"
 	if n := CountWarnings(log); n != 2 {
 		t.Fatalf("CountWarnings = %d, want 2", n)
+	}
+}
+
+// prebuiltSubmission is a submission holding, beside its sources, prebuilt files newer
+// than them: a script in the place of 2310A (which the sources build), object files, a copy
+// of 2310A deeper in, and a 2310B that no source builds. make would see nothing to do.
+func prebuiltSubmission(t *testing.T) string {
+	t.Helper()
+	src := t.TempDir()
+	write(t, src, "Makefile", "all: 2310A\n2310A: player.o\n\tgcc -o 2310A player.o\nplayer.o: player.c\n\tgcc -c player.c\n")
+	write(t, src, "player.c", "#include <stdio.h>\nint main(void) { puts(\"from sources\"); return 0; }\n")
+	write(t, src, "player.o", "not an object")
+	write(t, src, "lib/util.o", "not an object either")
+	write(t, src, "old/2310A", "#!/bin/sh\necho old\n")
+	for _, p := range []string{"2310A", "2310B"} {
+		write(t, src, p, "#!/bin/sh\necho prebuilt\n")
+		if err := os.Chmod(filepath.Join(src, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	later := time.Now().Add(time.Hour)
+	for _, p := range []string{"2310A", "2310B", "player.o"} {
+		if err := os.Chtimes(filepath.Join(src, p), later, later); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return src
+}
+
+// checkBuiltFromSources checks a build of prebuiltSubmission: every prebuilt file removed
+// and listed, 2310A the program the sources build, 2310B missing for want of sources.
+func checkBuiltFromSources(t *testing.T, res *Result) {
+	t.Helper()
+	want := []string{"2310A", "2310B", "lib/util.o", "old/2310A", "player.o"}
+	if strings.Join(res.Removed, " ") != strings.Join(want, " ") {
+		t.Errorf("removed %q, want %q", res.Removed, want)
+	}
+	if !res.OK || res.Programs["2310A"] == "" || len(res.Missing) != 1 || res.Missing[0] != "2310B" {
+		t.Fatalf("result %+v\nlog:\n%s", res, res.Log)
+	}
+	out, err := exec.Command(res.Programs["2310A"]).Output()
+	if err != nil || string(out) != "from sources\n" {
+		t.Errorf("2310A says %q (%v), want the program built from player.c", out, err)
+	}
+	if ns := res.NoSources(); len(ns) != 1 || ns[0] != "2310B" {
+		t.Errorf("NoSources %q, want 2310B", ns)
+	}
+	if s := res.Summary(); !strings.Contains(s, "removed before make: 2310A 2310B lib/util.o old/2310A player.o, prebuilt without sources: 2310B") {
+		t.Errorf("summary %q", s)
+	}
+}
+
+// A program is built from the sources, never taken prebuilt: files named like a program and
+// object files are removed from the copy before make.
+func TestBuildRemovesPrebuiltPrograms(t *testing.T) {
+	src := prebuiltSubmission(t)
+	res, err := Build(src, t.TempDir(), []string{"2310A", "2310B"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkBuiltFromSources(t, res)
+	if _, err := os.Stat(filepath.Join(src, "2310B")); err != nil {
+		t.Errorf("the submission's own folder lost its file: %v", err)
+	}
+}
+
+// The file -prog names is removed too; with NoBuild nothing is.
+func TestRemovePrebuiltPathsAndNoBuild(t *testing.T) {
+	src := t.TempDir()
+	write(t, src, "Makefile", "all:\n\ttrue\n")
+	write(t, src, "bin/player", "#!/bin/sh\n")
+	write(t, src, "notes.txt", "kept")
+	res, err := Build(src, t.TempDir(), []string{"2310A"}, Options{Paths: map[string]string{"2310A": "bin/player"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Removed) != 1 || res.Removed[0] != filepath.Join("bin", "player") {
+		t.Errorf("removed %q, want bin/player", res.Removed)
+	}
+	if _, err := os.Stat(filepath.Join(res.Dir, "notes.txt")); err != nil {
+		t.Errorf("notes.txt: %v", err)
+	}
+	if err := os.Chmod(filepath.Join(src, "bin", "player"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err = Build(src, t.TempDir(), []string{"player"}, Options{NoBuild: true, Paths: map[string]string{"2310A": "bin/player"}})
+	if err != nil || len(res.Removed) != 0 {
+		t.Fatalf("NoBuild removed %q (%v)", res.Removed, err)
 	}
 }

@@ -34,6 +34,15 @@ type (
 	}
 )
 
+// A case the grader could not grade (HARNESS-ERROR) is a Gradescope test of its own, named
+// after GradescopeHarnessTest and always visible, whose output starts with
+// GradescopeHarnessText: it is worth nothing and costs nothing (the case is left out of
+// its category's marks).
+const (
+	GradescopeHarnessTest = "HARNESS-ERROR, the course staff's problem, not yours"
+	GradescopeHarnessText = "The grader could not grade this case: the fault is in the grader or its machine, not in your submission. The case is left out of your marks (your score does not count it); your course staff must look at it.\n\n"
+)
+
 // WriteGradescope writes the report as a Gradescope autograder results.json
 // (docs/report-format.md has the mapping): the score is the report's marks; there is one
 // test per marking category worth its marks; then, worth nothing (score 0 of 0) so that
@@ -86,6 +95,19 @@ func (r *Report) WriteGradescopeVisible(w io.Writer, visibility string) error {
 			}
 			names.WriteString("\nthe first of them:\n")
 		}
+		if c.Verdict == HarnessError {
+			// The grader's fault: shown whatever the visibility chosen, so that the student
+			// learns at once that these cases were left out of the marks and whose problem
+			// they are.
+			t.Name = GradescopeHarnessTest + ": " + c.Name()
+			if len(cases) > 1 {
+				t.Name = fmt.Sprintf("%s: %s (%d cases)", GradescopeHarnessTest, c.Detail, len(cases))
+			}
+			t.Visibility = "visible"
+			t.Output = clip(GradescopeHarnessText+names.String()+caseText(c), GradescopeOutputLimit)
+			res.Tests = append(res.Tests, t)
+			continue
+		}
 		if c.Verdict == PassLenient {
 			t.Status = "passed"
 			t.Output = names.String() + fmt.Sprintf("PASS-LENIENT %s\nrequirement: %s [%s]\npassed on an allowed alternative: %s\n",
@@ -96,7 +118,9 @@ func (r *Report) WriteGradescopeVisible(w io.Writer, visibility string) error {
 		res.Tests = append(res.Tests, t)
 	}
 	for i := range res.Tests {
-		res.Tests[i].Visibility = visibility
+		if !strings.HasPrefix(res.Tests[i].Name, GradescopeHarnessTest+":") {
+			res.Tests[i].Visibility = visibility
+		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

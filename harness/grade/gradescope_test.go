@@ -29,7 +29,8 @@ func TestGradescope(t *testing.T) {
 			{"player/basics", 0, 2, "failed", "0 of 1 cases passed"},
 			{"hub/basics: hub_pairs@their-hub+ref-players", 0, 0, "failed", "FAIL: hub_pairs.txtar:3"},
 			{"hub/basics: hub_pairs@their-hub+their-players", 0, 0, "failed", "not marked"},
-			{"player/basics: echo", 0, 0, "failed", "not counted for or against"},
+			// The grader's own fault: named as the staff's problem, worth nothing.
+			{"HARNESS-ERROR, the course staff's problem, not yours: echo", 0, 0, "failed", "not in your submission. The case is left out of your marks"},
 			{"player/basics: exit", 0, 0, "failed", "also accepted: exit 0 too"},
 		}},
 		{"nobuild", 0, []test{
@@ -121,5 +122,32 @@ func TestClip(t *testing.T) {
 				t.Errorf("clip keeps no whole lines at both ends: %q", got)
 			}
 		}
+	}
+}
+
+// A HARNESS-ERROR test stays visible whatever the visibility chosen (the student must see
+// that the fault is not theirs); the others take the visibility chosen.
+func TestGradescopeHarnessErrorVisible(t *testing.T) {
+	var b strings.Builder
+	if err := sampleReport("bad").WriteGradescopeVisible(&b, "after_due_date"); err != nil {
+		t.Fatal(err)
+	}
+	var doc gsResults
+	if err := json.Unmarshal([]byte(b.String()), &doc); err != nil {
+		t.Fatal(err)
+	}
+	harness := 0
+	for _, ts := range doc.Tests {
+		want := "after_due_date"
+		if strings.HasPrefix(ts.Name, GradescopeHarnessTest) {
+			want = "visible"
+			harness++
+		}
+		if ts.Visibility != want {
+			t.Errorf("test %q: visibility %q, want %q", ts.Name, ts.Visibility, want)
+		}
+	}
+	if harness != 1 || doc.Visibility != "after_due_date" {
+		t.Errorf("%d HARNESS-ERROR tests (want 1), visibility %q:\n%s", harness, doc.Visibility, b.String())
 	}
 }

@@ -171,6 +171,7 @@ func buildText(b *BuildReport) string {
 	if len(b.Missing) > 0 {
 		fmt.Fprintf(&s, "programs not built: %s\n", strings.Join(b.Missing, " "))
 	}
+	s.WriteString(b.removedText())
 	if b.Log != "" {
 		fmt.Fprintf(&s, "\nmake's output:\n%s", b.Log)
 		if !strings.HasSuffix(b.Log, "\n") {

@@ -42,8 +42,11 @@ type BuildReport struct {
 	Problem  string   `json:"problem,omitempty"`
 	Warnings int      `json:"warnings"`
 	Missing  []string `json:"missing,omitempty"`
-	Log      string   `json:"log,omitempty"`
-	Seconds  float64  `json:"seconds"`
+	// Removed are the files taken out of the copy before make, so that the programs are
+	// built from the sources (build.Result.Removed).
+	Removed []string `json:"removed,omitempty"`
+	Log     string   `json:"log,omitempty"`
+	Seconds float64  `json:"seconds"`
 }
 
 // CategoryReport is one marking category's result.
@@ -88,7 +91,7 @@ func NewReport(g Game, subject string, started time.Time, b *build.Result, outs 
 		Seconds: time.Since(started).Seconds(), Counts: map[Verdict]int{}}
 	if b != nil {
 		r.Build = &BuildReport{OK: b.OK, Problem: b.Problem, Warnings: b.Warnings, Missing: b.Missing,
-			Seconds: b.Duration.Seconds()}
+			Removed: b.Removed, Seconds: b.Duration.Seconds()}
 		if !b.OK {
 			r.Build.Log = b.Log
 		}
@@ -160,6 +163,7 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 			}
 			fmt.Fprintln(w)
 		}
+		w.Write([]byte(b.removedText()))
 	}
 	builds := map[string]int{} // BUILD-FAIL details: one entry each, with a count
 	for _, c := range r.Cases {
@@ -235,6 +239,19 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 			fmt.Fprintf(w, "  %s\n", h)
 		}
 	}
+}
+
+// removedText says which prebuilt files were removed before make, and which programs the
+// submission held only prebuilt (no sources make builds them from); "" when none were.
+func (b *BuildReport) removedText() string {
+	if len(b.Removed) == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("build: removed before make, so that the programs are built from the sources: %s\n", strings.Join(b.Removed, " "))
+	for _, p := range build.NoSources(b.Missing, b.Removed) {
+		s += fmt.Sprintf("build: %s: the submission holds a prebuilt %s but no sources that make builds it from\n", p, p)
+	}
+	return s
 }
 
 func indent(s string) string {
