@@ -277,6 +277,9 @@ type Options struct {
 	// case ("gauntlet grade GAME [DIR]" with the grader's own flags).
 	Keep  string
 	Rerun []string
+	// activity is what the case's programs are doing (set per case by Run, for
+	// moveWhenQuiet; nil: not watched).
+	activity *scriptcmds.Activity
 }
 
 // Outcome is the result of one case in one pairing.
@@ -348,6 +351,10 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	// the cases of the other kind queued behind it.
 	busy := make(chan struct{}, opt.Jobs)
 	idle := make(chan struct{}, waitingSlots(opt.Jobs))
+	// A busy case whose programs have all been quiet a while (they wait on input that
+	// never comes: a submission that hangs) moves to one of these, many more, and frees
+	// its busy slot for the next case: waiting costs no CPU (see moveWhenQuiet).
+	quiet := make(chan struct{}, quietSlots())
 	var waiting, working []job
 	for _, j := range jobs {
 		if j.c.Waits {
@@ -372,6 +379,14 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 			}
 			wg.Add(1)
 			ran[j.slot] = true
+			held := &heldSlot{sem: sem}
+			jopt := opt
+			if sem == busy {
+				jopt.activity = &scriptcmds.Activity{}
+				ended := make(chan struct{})
+				defer close(ended)
+				go held.moveWhenQuiet(jopt.activity, quiet, ended)
+			}
 			go func(j job) {
 				defer wg.Done()
 				var o Outcome
@@ -380,7 +395,7 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 					o = Outcome{Case: j.c, Pairing: j.p, Verdict: HarnessError,
 						Detail: "no box for the subject (refused; -unsafe grades without it): " + boxErr.Error()}
 				} else {
-					o, dir = runCase(casesDir, g, j.c, j.p, subj, opt)
+					o, dir = runCase(casesDir, g, j.c, j.p, subj, jopt)
 				}
 				o.Counted = j.counted
 				out[j.slot] = o
@@ -392,7 +407,7 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 				// The slot is free once the verdict is in: removing the case's folder (its
 				// files, what the run left) overlaps the next case. Run returns only once
 				// every folder is gone.
-				<-sem
+				held.release()
 				if dir != "" {
 					os.RemoveAll(dir)
 				}
@@ -480,6 +495,9 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 				env.Setenv(prog.Var, val)
 			}
 			env.Setenv(scriptcmds.TimeoutVar, opt.Timeout.String())
+			if opt.activity != nil {
+				env.Values[scriptcmds.ActivityKey{}] = opt.activity
+			}
 			if mp := opt.Published["mockplayer"]; mp != "" {
 				env.Setenv(scriptcmds.MockPlayerVar, mp)
 			}
@@ -547,6 +565,93 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 
 // waitingSlots is how many cases that mostly wait run at once beside jobs busy ones.
 func waitingSlots(jobs int) int { return max(8, 4*jobs) }
+
+// quietSlots is how many cases found quiet (moveWhenQuiet) may wait at once: 128, or fewer
+// where the machine has less than 128 MiB of memory for each (a quiet case's programs hold
+// a few MiB: a budget, not a use). A submission whose programs never answer then grades
+// in about its cases' timeouts over this many, not over -j (issue 40: a dealer2310
+// submission that never answers took over ten minutes at -j 2; see docs/grading.md).
+func quietSlots() int {
+	n := 128
+	if mem := memTotal(); mem > 0 {
+		n = min(n, int(mem/(128<<20)))
+	}
+	return max(n, 8)
+}
+
+// memTotal is the machine's memory in bytes, from /proc/meminfo (0 when unknown).
+func memTotal() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			var kb int64
+			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), &kb)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// The checks of moveWhenQuiet: how often a busy case is looked at, and how long its
+// programs must all have been quiet.
+const (
+	quietCheck = 100 * time.Millisecond
+	quietAfter = 200 * time.Millisecond
+)
+
+// heldSlot is the slot a running case holds: busy or waiting first, a quiet one once
+// moveWhenQuiet moved it.
+type heldSlot struct {
+	mu  sync.Mutex
+	sem chan struct{} // nil once released
+}
+
+// release gives the slot back.
+func (h *heldSlot) release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.sem != nil {
+		<-h.sem
+		h.sem = nil
+	}
+}
+
+// moveWhenQuiet watches a busy case until ended: once every program it has running has
+// used no CPU for quietAfter (a hang: input that never comes), it takes a slot of quiet,
+// when one is free, and gives its busy slot to the next case. Only the case's programs
+// are looked at, as the sandbox's sweeps see them, never wall time alone: a slow program
+// on a loaded machine is not quiet.
+func (h *heldSlot) moveWhenQuiet(a *scriptcmds.Activity, quiet chan struct{}, ended <-chan struct{}) {
+	t := time.NewTicker(quietCheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-ended:
+			return
+		case <-t.C:
+		}
+		if a.Quiet() < quietAfter {
+			continue
+		}
+		select {
+		case quiet <- struct{}{}:
+		default:
+			continue
+		}
+		h.mu.Lock()
+		if h.sem == nil {
+			<-quiet // the case ended meanwhile
+		} else {
+			<-h.sem
+			h.sem = quiet
+		}
+		h.mu.Unlock()
+		return
+	}
+}
 
 // CategoryMarks is the mark earned in one category.
 type CategoryMarks struct {

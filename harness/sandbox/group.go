@@ -176,6 +176,19 @@ func Start(cfg Config, specs ...Spec) (*Group, error) {
 
 // makeDir makes the private working directory, writes Config.Files into it, hands it to
 // the sandbox user and takes the "before" snapshot.
+// Quiet says how long every process of the run has been asleep without using any CPU, as
+// the tracker's sweeps (every SweepInterval) saw it: 0 while a process of it runs, is
+// runnable, or used CPU time since the sweep before. A grader moves a quiet case off its
+// CPU slots (a program that waits for input that never comes costs the machine nothing).
+func (g *Group) Quiet() time.Duration {
+	g.trk.mu.Lock()
+	defer g.trk.mu.Unlock()
+	if g.track.quiet.IsZero() {
+		return 0
+	}
+	return time.Since(g.track.quiet)
+}
+
 func (g *Group) makeDir() error {
 	dir := g.cfg.WorkDir
 	if dir == "" {

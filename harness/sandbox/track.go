@@ -59,6 +59,11 @@ type runTrack struct {
 	zombs    []hygiene.Finding
 	peak     int // most live processes seen at once
 	total    int // distinct processes seen
+	// cpu is the CPU time (clock ticks) of the run's live processes at the last sweep, and
+	// quiet when the sweeps began to see the run use none and have no process runnable
+	// (zero while it does).
+	cpu   uint64
+	quiet time.Time
 }
 
 // sharedScan hands out scans of /proc that began after each caller asked: callers that
@@ -348,6 +353,20 @@ func (t *tracker) update(r *runTrack, procs []hygiene.Proc, byPid map[int]int, c
 	}
 	r.marks = marks
 	r.peak = max(r.peak, alive)
+	var cpu uint64
+	runnable := false
+	for _, p := range out {
+		if !p.Zombie() {
+			cpu += p.CPUTicks
+			runnable = runnable || p.State == 'R' || p.State == 'D'
+		}
+	}
+	switch {
+	case runnable || cpu != r.cpu:
+		r.cpu, r.quiet = cpu, time.Time{}
+	case r.quiet.IsZero():
+		r.quiet = now
+	}
 	return out
 }
 

@@ -62,6 +62,7 @@ var backgroundMark = regexp.MustCompile(`^&(\w+&)?$`)
 
 // aRun is a program run started: what its checks need once it ends.
 type aRun struct {
+	activity *Activity // the script's, when its grader watches it (ActivityKey)
 	name             string // the program as the script wrote it
 	status           string
 	timeout          time.Duration
@@ -199,6 +200,10 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 		ts.Fatalf("run: %s: %v", fs.Arg(0), err)
 	}
 	r.g = g
+	if a, ok := ts.Value(ActivityKey{}).(*Activity); ok {
+		r.activity = a
+		a.add(g)
+	}
 	go r.watch(*after, *afterOut, *afterErr)
 	return r
 }
@@ -207,6 +212,9 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 // once an output passed the capture bound, and records how the run ended.
 func (r *aRun) watch(after time.Duration, afterOut, afterErr string) {
 	defer close(r.done)
+	if r.activity != nil {
+		defer r.activity.remove(r.g)
+	}
 	p := r.g.Procs()[0]
 	var readers sync.WaitGroup
 	for _, c := range []struct {

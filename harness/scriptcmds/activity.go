@@ -1,0 +1,53 @@
+package scriptcmds
+
+import (
+	"sync"
+	"time"
+
+	"gauntlet/harness/sandbox"
+)
+
+// ActivityKey, in a script's testscript values (Env.Values), holds the *Activity its
+// grader watches: run adds each program it starts to it.
+type ActivityKey struct{}
+
+// Activity is what the programs a script has running are doing, for a grader that gives a
+// case a CPU slot only while it uses one: a case whose programs all wait (on input that
+// never comes, on a timer) is quiet, and costs the machine nothing while it waits.
+type Activity struct {
+	mu     sync.Mutex
+	groups map[*sandbox.Group]bool
+}
+
+func (a *Activity) add(g *sandbox.Group) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.groups == nil {
+		a.groups = map[*sandbox.Group]bool{}
+	}
+	a.groups[g] = true
+}
+
+func (a *Activity) remove(g *sandbox.Group) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.groups, g)
+}
+
+// Quiet says how long every program the script has running has been quiet
+// (sandbox.Group.Quiet): the least of theirs, and 0 when none runs (the script is between
+// commands, or has not started one).
+func (a *Activity) Quiet() time.Duration {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.groups) == 0 {
+		return 0
+	}
+	least := time.Duration(-1)
+	for g := range a.groups {
+		if q := g.Quiet(); least < 0 || q < least {
+			least = q
+		}
+	}
+	return least
+}
