@@ -321,7 +321,7 @@ var dealer2310 = []Mutant{
 		File:    "games/dealer2310/codec.go",
 		Old:     "if i == 0 || i > 9 || (i > 1 && s[0] == '0') {",
 		New:     "if i == 0 || i > 9 {",
-		Lenient: true, Why: "deck and path counts with a leading zero read as numbers (docs/dealer2310.md: accept both)"},
+		Lenient: true, Why: "deck and path counts with a leading zero read as numbers, the path line forwarded as read (07;...), which the reference players read too (docs/dealer2310.md: accept both)"},
 	{Name: "D-execl-no-path-search", Prog: "2310dealer", Category: "dealer/starting players",
 		File:    "harness/child/child.go",
 		Old:     "cmd = exec.Command(s.Path, s.Args...)",
