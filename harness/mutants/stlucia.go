@@ -302,4 +302,9 @@ var stlucia = []Mutant{
 		File: "games/stlucia/contract.go",
 		Old:  "Message: \"Bad message from StLucia\"",
 		New:  "Message: \"Bad message from Stlucia\""},
+	{Name: "M-unsorted-turn-accepted", Prog: "MABS", Category: "players/comms errors",
+		File:    "games/stlucia/face.go",
+		Old:     "if !ok || f < prev {",
+		New:     "_ = prev\n\t\tif !ok {",
+		Lenient: true, Why: "an unsorted turn taken as it is, the player carrying on (player_bad_msg_mabs; the twin of E-unsorted-turn-accepted)"},
 }
