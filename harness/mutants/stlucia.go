@@ -3,7 +3,10 @@ package mutants
 // stlucia is the mutant library of King of St Lucia: single-behaviour bugs in the
 // reference hub and players, each naming the marking category it belongs to. A mutant of a
 // shared file (games/stlucia, harness/hubrt) is built into one program only.
-var stlucia = []Mutant{
+var stlucia = withTwins(stluciaOwn, stluciaShared, map[string]string{"SCIENCE": "S", "HABS": "B", "HASS": "A", "MABS": "M"})
+
+// stluciaOwn are the mutants written one by one.
+var stluciaOwn = []Mutant{
 	{Name: "H-usage-27-programs", Prog: "stlucia", Category: "hub/arguments",
 		File: "games/stlucia/args.go",
 		Old:  "if len(args) < 2+MinPlayers || len(args) > 2+MaxPlayers {",
@@ -317,3 +320,10 @@ var stlucia = []Mutant{
 		New:     "_ = prev\n\t\tif !ok {",
 		Lenient: true, Why: "an unsorted turn taken as it is, the player carrying on (player_bad_msg_mabs; the twin of E-unsorted-turn-accepted)"},
 }
+
+// stluciaShared are the EAIT mutants whose requirement every player shares and which the
+// suite has cases for in each player (arguments, lost contact, a bad message): each gets a
+// twin in every other player (withTwins), so that the adequacy test sees a player whose
+// own cases miss the bug.
+var stluciaShared = []string{"E-args-count-one", "E-usage-wording", "E-count-wording", "E-id-wording",
+	"E-id-any-letter", "E-lost-wording", "E-lost-status-0", "E-badmsg-wording", "E-bad-line-not-echoed"}
