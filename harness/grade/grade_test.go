@@ -384,6 +384,9 @@ func TestFirstDiff(t *testing.T) {
 		{"> cmp stderr w\ndiff stderr w\n--- stderr\n+++ w\n@@ -1,4 +1,4 @@\n Player A rolled 1\n Player B rolled 2\n-Player A wins\n+Player B wins\n\nFAIL: x", `: at line 3, want "Player B wins", got "Player A wins"`},
 		{"@@ -1,2 +1,1 @@\n a\n-extra\n\n", `: at line 2, want nothing more, got "extra"`},
 		{"@@ -5,2 +5,3 @@\n a\n b\n+missing\n\n", `: at line 7, want "missing", got nothing more`},
+		// A line left out, then the program's next line: it has that line, not nothing more.
+		{"@@ -5,3 +5,4 @@\n a\n b\n+missing\n c\n\n", `: at line 7, want "missing", got "c"`},
+		{"@@ -1,3 +1,2 @@\n a\n-extra\n b\n\n", `: at line 2, want "b", got "extra"`},
 		{"no diff here", ""},
 		// The same text but for the final newline: the side without it is marked.
 		{"@@ -1,1 +1,1 @@\n-Invalid player count\n\\ No newline at end of file\n+Invalid player count\n\nFAIL: x", `: at line 1, want "Invalid player count", got "Invalid player count" [no newline]`},

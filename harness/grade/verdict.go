@@ -317,6 +317,15 @@ func lastDiff(log string) (diffPoint, bool) {
 		case strings.HasPrefix(l, " ") && d.got == nil && d.want == nil:
 			d.context = append(d.context, l[1:])
 			d.line++
+		case strings.HasPrefix(l, " ") && (d.got == nil || d.want == nil):
+			// A line only one side has (inserted or left out), then a line both have: that
+			// line is what the other side has at the point, not the end of its text.
+			v := l[1:]
+			if d.got == nil {
+				d.got = &v
+			} else {
+				d.want = &v
+			}
 		}
 	}
 	if d.got == nil && d.want == nil {
