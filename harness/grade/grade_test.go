@@ -330,6 +330,11 @@ func TestClassify(t *testing.T) {
 		{"> run $PLAYER\nFAIL: x.txtar:3: run: /s/p ran into the cpu limit (signal:XCPU)\n", Limit},
 		{"> run $PLAYER\nFAIL: x.txtar:3: run: /s/p wrote more than 1048576 bytes (stdout 5 and stderr 0 bytes over)\n", Limit},
 		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got killed by SIGXCPU; player: killed by SIGXCPU\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", Limit},
+		// A limit that killed is LIMIT wherever it shows: after the EOF its death made, or as
+		// the signal of a plain run.
+		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got EOF; player: killed by SIGXCPU\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", Limit},
+		{"> run $PLAYER\nFAIL: x.txtar:3: run: /s/p: want exit 0, got signal:XCPU\n", Limit},
+		{"> run $PLAYER\nFAIL: x.txtar:3: run: /s/p: want exit 0, got signal:SEGV\n", Crash},
 		{"no failure line at all", HarnessError},
 	}
 	for _, tc := range tests {

@@ -94,9 +94,11 @@ func classify(log string, script []byte, judged string, theirs func(prog string)
 			detail = f
 		}
 		switch {
-		case strings.Contains(detail, "got killed by SIGXCPU"):
+		// A limit that killed the player is the verdict wherever the conversation says it
+		// (the step's "got", or how the player ended after an EOF or a silence).
+		case strings.Contains(detail, "killed by SIGXCPU"):
 			return Limit, "cpu limit: " + detail
-		case strings.Contains(detail, "got killed by SIGXFSZ"):
+		case strings.Contains(detail, "killed by SIGXFSZ"):
 			return Limit, "file size limit: " + detail
 		case strings.Contains(detail, "got killed by SIG"):
 			return Crash, detail
@@ -117,6 +119,12 @@ func classify(log string, script []byte, judged string, theirs func(prog string)
 		return Hygiene, withCommand(msg, fields)
 	case strings.HasPrefix(msg, "run: ") && strings.Contains(msg, "want exit"):
 		if s := gotSignal().FindStringSubmatch(msg); s != nil {
+			switch s[1] {
+			case "XCPU":
+				return Limit, "cpu limit: " + withCommand(msg, fields)
+			case "XFSZ":
+				return Limit, "file size limit: " + withCommand(msg, fields)
+			}
 			return Crash, withCommand(msg, fields)
 		}
 		return WrongExit, withCommand(msg, fields)
