@@ -190,7 +190,9 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 			cfg.WorkDir = r.boxCwd
 		}
 	}
-	g, err := sandbox.Start(cfg, sandbox.Spec{Name: "subject", Path: prog, Args: fs.Args()[1:],
+	// Named after its program, as a diagnosis shows it: a run may be a reference program
+	// (the reference hub of a player's case), which is nobody's "subject".
+	g, err := sandbox.Start(cfg, sandbox.Spec{Name: filepath.Base(prog), Path: prog, Args: fs.Args()[1:],
 		Stdin: stdinStream, Stdout: sandbox.Pipe, Stderr: sandbox.Pipe})
 	if err != nil {
 		if r.stdin != nil {
