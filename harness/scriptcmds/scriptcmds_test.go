@@ -148,3 +148,14 @@ func TestRunDoesNotWaitOnOutputHeldOpen(t *testing.T) {
 		t.Errorf("the case took %v", elapsed)
 	}
 }
+
+// The sandbox's notes about a judge's own run stay out of the case's log; a subject's stay.
+func TestRunNotesLeaveOutTheJudge(t *testing.T) {
+	w := []string{"running as root without a sandbox user: the process limit is not enforced"}
+	if got := runNotes(w, true); len(got) != 0 {
+		t.Errorf("a judge's notes %q, want none", got)
+	}
+	if got := runNotes(w, false); len(got) != 1 {
+		t.Errorf("a subject's notes %q, want the warning", got)
+	}
+}
