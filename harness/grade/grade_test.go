@@ -357,6 +357,9 @@ func TestClassifyDetail(t *testing.T) {
 			"run $EAIT 2 A: want exit 2, got signal:SEGV"},
 		{"> run $EAIT 2 'A B'\nFAIL: x.txtar:3: run: /tmp/g/EAIT did not finish within 10s (killed)\n",
 			"run $EAIT 2 A B did not finish within 10s (killed)"},
+		// A hub and its players all waiting to read: the flush hint, as for a silent player.
+		{"> run $EAIT 2 'A B'\nFAIL: x.txtar:3: run: /tmp/g/EAIT did not finish within 10s (killed) (deadlock: pid 9 (EAIT) reading in read(fd 0 = pipe:[1]), state S, CPU 0.000s in 0.100s)\n",
+			"run $EAIT 2 A B did not finish within 10s (killed) (deadlock: pid 9 (EAIT) reading in read(fd 0 = pipe:[1]), state S, CPU 0.000s in 0.100s)" + deadlockHint},
 		{"> run $EAIT 2 A\nFAIL: x.txtar:3: run: /tmp/g/EAIT exited but left processes running or files behind: sleep (pid 7)\n",
 			"run $EAIT 2 A exited but left processes running or files behind: sleep (pid 7)"},
 		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got nothing within 5s; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n",

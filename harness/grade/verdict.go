@@ -155,6 +155,10 @@ const (
 	noNewlineHint = " (the message came without its newline: every message ends with \\n, and is flushed after it)"
 	// sigpipeHint follows a death by SIGPIPE: a write to a pipe whose reader had gone.
 	sigpipeHint = " (SIGPIPE: it wrote to a pipe whose reader had gone; the spec wants the loss noticed by the read that follows: ignore SIGPIPE, signal(SIGPIPE, SIG_IGN), and check reads)"
+	// deadlockHint follows a run whose processes were all waiting to read when its deadline
+	// came (a hub and its players): each waits on a line another never sent, most often one
+	// written with stdio and left in its buffer.
+	deadlockHint = " (every process was waiting to read: a line that was written but never flushed leaves its reader waiting for ever; fflush after each message, in the hub and in the players)"
 	// zombieHint follows a child that exited and was never waited for.
 	zombieHint = " (a child that ends must be reaped: waitpid for every child started, also on the error paths)"
 )
@@ -169,6 +173,8 @@ func hint(v Verdict, detail string) string {
 	switch {
 	case v == Timeout && silentStep().MatchString(detail):
 		return unflushedHint
+	case v == Timeout && strings.Contains(detail, "(deadlock: "):
+		return deadlockHint
 	case gotNoNewline().MatchString(detail):
 		return noNewlineHint
 	case v == Crash && (strings.Contains(detail, "killed by SIGPIPE") || strings.Contains(detail, "signal:PIPE")):
