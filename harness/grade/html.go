@@ -137,10 +137,10 @@ type htmlGroup struct {
 	// The first case's requirement sentence (its title), the spec's words it quotes, its
 	// marking category and the program that category marks.
 	Title, Requirement, Category, Program string
-	Cases   []string
-	Header  string     // the divergence's own first line
-	Steps   []htmlStep // the first case's divergence, line by line
-	Log     string     // the first case's log, when there is no divergence to show
+	Cases                                 []string
+	Header                                string     // the divergence's own first line
+	Steps                                 []htmlStep // the first case's divergence, line by line
+	Log                                   string     // the first case's log, when there is no divergence to show
 }
 
 // htmlStep is a line of a divergence: a step that matched, the one that diverged (Mark),
