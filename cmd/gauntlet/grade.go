@@ -402,7 +402,8 @@ func buildSubject(g grade.Game, dir, scratch string, f gradeFlags) (grade.Subjec
 			subj.Notes = append(subj.Notes, fmt.Sprintf("-prog %s=%s: no executable file there after the build, so %s was looked for by its own name", name, rel, name))
 		}
 	}
-	if res.OK {
+	if res.OK || res.ByProgram {
+		// After a failed make, what each program's own make built is graded (build.Result).
 		subj.Programs = res.Programs
 	}
 	return subj, res, nil

@@ -93,6 +93,16 @@ func leadingCount(s string) (n int, rest string, ok bool) {
 	return n, s[i:], true
 }
 
+// zeroPaddedCount is leadingCount that also reads a count written with leading zeros
+// ("07" is 7), as strtol does: the player's reading of the path message (ParsePathMessage).
+func zeroPaddedCount(s string) (n int, rest string, ok bool) {
+	z := 0
+	for z < len(s)-1 && s[z] == '0' && s[z+1] >= '0' && s[z+1] <= '9' {
+		z++
+	}
+	return leadingCount(s[z:])
+}
+
 // SiteType is the kind of a site on the path.
 type SiteType uint8
 
@@ -155,7 +165,20 @@ func ParsePathFile(data []byte) (Path, error) {
 // ParsePath parses a path line without its '\n', e.g. "7;::-Mo1V11V22Mo1Mo1::-". The same
 // line is the first message the dealer sends each player.
 func ParsePath(line string) (Path, error) {
-	n, rest, ok := leadingCount(line)
+	return parsePath(line, leadingCount)
+}
+
+// ParsePathMessage parses the path line a player receives from the dealer. It is ParsePath,
+// but for a count with leading zeros ("07;..."), which it reads as a number: a dealer may
+// read such a file as strtol does (docs/dealer2310.md accepts both), and the notes have it
+// forward the file's line as read, so a player that refused the zero would fail a game the
+// dealer was allowed to play.
+func ParsePathMessage(line string) (Path, error) {
+	return parsePath(line, zeroPaddedCount)
+}
+
+func parsePath(line string, count func(string) (int, string, bool)) (Path, error) {
+	n, rest, ok := count(line)
 	if !ok || !strings.HasPrefix(rest, ";") {
 		return nil, formatError(RulePathCount, line)
 	}

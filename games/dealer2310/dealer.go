@@ -27,13 +27,22 @@ type Dealer struct {
 // game ended).
 var ErrNotAwaiting = errors.New("dealer2310: no move is awaited")
 
-// NewDealer returns the dealer of a game on path with deck between n players.
+// NewDealer returns the dealer of a game on path with deck between n players. It sends
+// each player the path formatted (Path.String).
 func NewDealer(path Path, deck Deck, n int) (*Dealer, error) {
+	return NewDealerAsRead(path, path.String(), deck, n)
+}
+
+// NewDealerAsRead is NewDealer for a path read from a file whose line (without its '\n')
+// is line: it sends each player that line as read, as the notes say the dealer does. With
+// the strict grammar of ParsePath it is path.String() byte for byte; a dealer that reads
+// counts more leniently forwards what the file holds.
+func NewDealerAsRead(path Path, line string, deck Deck, n int) (*Dealer, error) {
 	g, err := New(path, deck, n)
 	if err != nil {
 		return nil, err
 	}
-	return &Dealer{g: g, pathLine: path.String(), awaiting: -1}, nil
+	return &Dealer{g: g, pathLine: line, awaiting: -1}, nil
 }
 
 // Game returns the game as it stands (read it only).

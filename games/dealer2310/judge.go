@@ -12,7 +12,13 @@ import (
 // NewJudge returns the dealer's side of a game on path with deck between n players, in the
 // shape every game offers (games/judge). Its Log lines are the dealer's standard output.
 func NewJudge(path Path, deck Deck, n int) (judge.Judge, error) {
-	d, err := NewDealer(path, deck, n)
+	return NewJudgeAsRead(path, path.String(), deck, n)
+}
+
+// NewJudgeAsRead is NewJudge for a path read from a file whose line is line (without its
+// '\n'): the judge sends each player that line as read (NewDealerAsRead).
+func NewJudgeAsRead(path Path, line string, deck Deck, n int) (judge.Judge, error) {
+	d, err := NewDealerAsRead(path, line, deck, n)
 	if err != nil {
 		return nil, err
 	}

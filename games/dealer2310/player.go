@@ -47,7 +47,7 @@ func (p *Player) Handle(line string) Reaction {
 		return Reaction{Done: true, Status: p.status}
 	}
 	if !p.started {
-		path, err := ParsePath(line)
+		path, err := ParsePathMessage(line)
 		if err != nil {
 			return p.fail(PlayerExitPath, err)
 		}

@@ -21,6 +21,9 @@ func TestPlayerReactions(t *testing.T) {
 	}{
 		{"path: display", []string{specPath}, "", display0, false, 0},
 		{"bad path", []string{"7;::-Mo1V11V22Mo1Mo1"}, "", "Invalid path\n", true, PlayerExitPath},
+		{"path count with a leading zero, as a lenient dealer forwards it", []string{"0" + specPath}, "", display0, false, 0},
+		{"path count with two leading zeros", []string{"00" + specPath}, "", display0, false, 0},
+		{"path count zero padded, wrong", []string{"06" + specPath[1:]}, "", "Invalid path\n", true, PlayerExitPath},
 		{"empty path line", []string{""}, "", "Invalid path\n", true, PlayerExitPath},
 		{"YT before the path", []string{"YT"}, "", "Invalid path\n", true, PlayerExitPath},
 		{"EOF before the path", []string{"<EOF>"}, "", "Invalid path\n", true, PlayerExitPath},
@@ -313,4 +316,29 @@ func FuzzConversation(f *testing.F) {
 			d.Reply(l)
 		}
 	})
+}
+
+// A dealer built from a file's line sends that line as read (the notes), the reference's
+// path formatted again otherwise; a player reads either.
+func TestDealerSendsThePathAsRead(t *testing.T) {
+	path, err := ParsePath(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deck, err := ParseDeck("7ABACDEE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{specPath, "0" + specPath} {
+		d, err := NewDealerAsRead(path, line, deck, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := d.Welcome(1); len(got) != 1 || got[0] != (Out{To: 1, Line: line}) {
+			t.Errorf("Welcome(1) with the line %q = %v", line, got)
+		}
+		if r := NewPlayer(StrategyA, 2, 1).Handle(line); r.Done {
+			t.Errorf("a player given %q ends: %+v", line, r)
+		}
+	}
 }

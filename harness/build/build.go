@@ -96,6 +96,10 @@ type Result struct {
 	// to the submission's folder, sorted: programs are built from the sources, never taken
 	// prebuilt.
 	Removed []string
+	// ByProgram: make failed, and each program was then made on its own (make NAME), as
+	// the spec marks the programs a build produces even when another fails to build. The
+	// programs found are graded; Missing are those that did not build. Problem says so.
+	ByProgram bool
 }
 
 // Build copies src into a new folder under scratch, builds it, and looks for the named
@@ -136,17 +140,30 @@ func Build(src, scratch string, names []string, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("copying %s: %w", src, err)
 	}
 	start := time.Now()
+	failed := map[string]bool{} // programs whose own make failed
 	if !opt.NoBuild {
 		if res.Removed, err = removePrebuilt(dir, names, opt.Paths); err != nil {
 			return nil, err
 		}
 		res.OK, res.Log, res.Problem = runMake(dir, opt)
+		// A make that exited with a status may have failed on one program only: make each
+		// program on its own (not after a deadline or a limit: that would only repeat it).
+		if !res.OK && strings.HasPrefix(res.Problem, "make exited with status") && len(names) > 0 {
+			res.ByProgram = true
+			for _, n := range names {
+				ok, log, _ := runMake(dir, opt, n)
+				res.Log += fmt.Sprintf("\n$ %s %s\n%s", opt.Make, n, log)
+				failed[n] = !ok
+			}
+		}
 		res.Warnings = CountWarnings(res.Log)
 	}
 	res.Duration = time.Since(start)
 	for _, n := range names {
 		p := filepath.Join(dir, n)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+		if failed[n] {
+			res.Missing = append(res.Missing, n)
+		} else if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
 			// Runnable by the sandbox users too, whatever mode the Makefile gave it (a link
 			// is left alone: what it points at is not the grader's to change).
 			if lst, err := os.Lstat(p); err == nil && lst.Mode().IsRegular() {
@@ -155,6 +172,24 @@ func Build(src, scratch string, names []string, opt Options) (*Result, error) {
 			res.Programs[n] = p
 		} else {
 			res.Missing = append(res.Missing, n)
+		}
+	}
+	if res.ByProgram {
+		res.Problem += "; then each program made on its own (" + opt.Make + " NAME): "
+		if built := len(names) - len(res.Missing); built > 0 {
+			var ok []string
+			for _, n := range names {
+				if res.Programs[n] != "" {
+					ok = append(ok, n)
+				}
+			}
+			res.Problem += "built " + strings.Join(ok, " ")
+			if len(res.Missing) > 0 {
+				res.Problem += "; "
+			}
+		}
+		if len(res.Missing) > 0 {
+			res.Problem += "did not build: " + strings.Join(res.Missing, " ")
 		}
 	}
 	return res, nil
@@ -267,10 +302,10 @@ func (b *boundedLog) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func runMake(dir string, opt Options) (ok bool, log, problem string) {
+func runMake(dir string, opt Options, targets ...string) (ok bool, log, problem string) {
 	ctx, cancel := context.WithTimeout(context.Background(), opt.Timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, opt.Make)
+	cmd := exec.CommandContext(ctx, opt.Make, targets...)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

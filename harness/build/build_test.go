@@ -176,3 +176,43 @@ func TestRemovePrebuiltPathsAndNoBuild(t *testing.T) {
 		t.Fatalf("NoBuild removed %q (%v)", res.Removed, err)
 	}
 }
+
+// A make that fails on one program leaves the others to be made on their own: what builds
+// is graded, and the problem says which programs did not build.
+func TestBuildFallsBackToEachProgram(t *testing.T) {
+	src := t.TempDir()
+	write(t, src, "Makefile", "all: good bad\ngood: good.c\n\tgcc -o good good.c\nbad: bad.c\n\tgcc -o bad bad.c\n")
+	write(t, src, "good.c", "int main(void) { return 0; }\n")
+	write(t, src, "bad.c", "int main(void) { return nope; }\n")
+	res, err := Build(src, t.TempDir(), []string{"bad", "good"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.OK || !res.ByProgram || res.Programs["good"] == "" || res.Programs["bad"] != "" ||
+		len(res.Missing) != 1 || res.Missing[0] != "bad" {
+		t.Fatalf("result %+v\nlog:\n%s", res, res.Log)
+	}
+	want := "make exited with status 2; then each program made on its own (make NAME): built good; did not build: bad"
+	if res.Problem != want {
+		t.Errorf("problem %q, want %q", res.Problem, want)
+	}
+	if !strings.Contains(res.Log, "\n$ make good\n") || !strings.Contains(res.Log, "\n$ make bad\n") {
+		t.Errorf("log without each program's make:\n%s", res.Log)
+	}
+}
+
+// A program whose own make fails is not graded, even when the make left a file of its name.
+func TestBuildFallbackKeepsOutWhatFailed(t *testing.T) {
+	src := t.TempDir()
+	write(t, src, "Makefile", "all:\n\tfalse\nhalf:\n\tprintf '#!/bin/sh\\n' > half; chmod 755 half; false\n")
+	res, err := Build(src, t.TempDir(), []string{"half"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(res.Dir, "half")); err != nil {
+		t.Fatalf("the make of half left no file: %v\nlog:\n%s", err, res.Log)
+	}
+	if res.OK || !res.ByProgram || res.Programs["half"] != "" || !strings.HasSuffix(res.Problem, "did not build: half") {
+		t.Fatalf("result %+v", res)
+	}
+}

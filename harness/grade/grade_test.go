@@ -330,6 +330,11 @@ func TestClassify(t *testing.T) {
 		{"> run $PLAYER\nFAIL: x.txtar:3: run: /s/p ran into the cpu limit (signal:XCPU)\n", Limit},
 		{"> run $PLAYER\nFAIL: x.txtar:3: run: /s/p wrote more than 1048576 bytes (stdout 5 and stderr 0 bytes over)\n", Limit},
 		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got killed by SIGXCPU; player: killed by SIGXCPU\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", Limit},
+		// A limit that killed is LIMIT wherever it shows: after the EOF its death made, or as
+		// the signal of a plain run.
+		{"> run mockhub conv $PLAYER\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got EOF; player: killed by SIGXCPU\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", Limit},
+		{"> run $PLAYER\nFAIL: x.txtar:3: run: /s/p: want exit 0, got signal:XCPU\n", Limit},
+		{"> run $PLAYER\nFAIL: x.txtar:3: run: /s/p: want exit 0, got signal:SEGV\n", Crash},
 		{"no failure line at all", HarnessError},
 	}
 	for _, tc := range tests {
@@ -352,6 +357,9 @@ func TestClassifyDetail(t *testing.T) {
 			"run $EAIT 2 A: want exit 2, got signal:SEGV"},
 		{"> run $EAIT 2 'A B'\nFAIL: x.txtar:3: run: /tmp/g/EAIT did not finish within 10s (killed)\n",
 			"run $EAIT 2 A B did not finish within 10s (killed)"},
+		// A hub and its players all waiting to read: the flush hint, as for a silent player.
+		{"> run $EAIT 2 'A B'\nFAIL: x.txtar:3: run: /tmp/g/EAIT did not finish within 10s (killed) (deadlock: pid 9 (EAIT) reading in read(fd 0 = pipe:[1]), state S, CPU 0.000s in 0.100s)\n",
+			"run $EAIT 2 A B did not finish within 10s (killed) (deadlock: pid 9 (EAIT) reading in read(fd 0 = pipe:[1]), state S, CPU 0.000s in 0.100s)" + deadlockHint},
 		{"> run $EAIT 2 A\nFAIL: x.txtar:3: run: /tmp/g/EAIT exited but left processes running or files behind: sleep (pid 7)\n",
 			"run $EAIT 2 A exited but left processes running or files behind: sleep (pid 7)"},
 		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got nothing within 5s; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n",
@@ -384,6 +392,9 @@ func TestFirstDiff(t *testing.T) {
 		{"> cmp stderr w\ndiff stderr w\n--- stderr\n+++ w\n@@ -1,4 +1,4 @@\n Player A rolled 1\n Player B rolled 2\n-Player A wins\n+Player B wins\n\nFAIL: x", `: at line 3, want "Player B wins", got "Player A wins"`},
 		{"@@ -1,2 +1,1 @@\n a\n-extra\n\n", `: at line 2, want nothing more, got "extra"`},
 		{"@@ -5,2 +5,3 @@\n a\n b\n+missing\n\n", `: at line 7, want "missing", got nothing more`},
+		// A line left out, then the program's next line: it has that line, not nothing more.
+		{"@@ -5,3 +5,4 @@\n a\n b\n+missing\n c\n\n", `: at line 7, want "missing", got "c"`},
+		{"@@ -1,3 +1,2 @@\n a\n-extra\n b\n\n", `: at line 2, want "b", got "extra"`},
 		{"no diff here", ""},
 		// The same text but for the final newline: the side without it is marked.
 		{"@@ -1,1 +1,1 @@\n-Invalid player count\n\\ No newline at end of file\n+Invalid player count\n\nFAIL: x", `: at line 1, want "Invalid player count", got "Invalid player count" [no newline]`},

@@ -81,12 +81,10 @@ func (r *Report) WriteGradescopeVisible(w io.Writer, visibility string) error {
 	}
 	// One test per kind of failure (the same verdict and account), and per accepted
 	// alternative: a missing program is one test, not one per case it cost.
+	progs := r.categoryPrograms()
 	for _, cases := range groupCases(r.Cases, func(c CaseReport) bool { return c.Verdict != Pass }) {
 		c := cases[0]
-		t := gsTest{Name: c.Category + ": " + c.Name(), Status: "failed", Visibility: "visible"}
-		if len(cases) > 1 {
-			t.Name = fmt.Sprintf("%s: %s (%d cases)", c.Verdict, c.Detail, len(cases))
-		}
+		t := gsTest{Name: failureName(c, progs[c.Category], len(cases)), Status: "failed", Visibility: "visible"}
 		var names strings.Builder
 		if len(cases) > 1 {
 			names.WriteString("cases:")
@@ -125,6 +123,35 @@ func (r *Report) WriteGradescopeVisible(w io.Writer, visibility string) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(res)
+}
+
+// failureName names a kind of failure for people (a Gradescope test): its verdict, the
+// program and category of its first case, that case's requirement sentence (its title) and
+// the case, with how many more share the cause: "[WRONG-EXIT] EAIT, players/arguments: EAIT
+// with an ID ... (player_args_id_eait and 2 more)". A missing program, which costs cases of
+// every category, is named by itself: "BUILD-FAIL: program not built: EAIT (9 cases)".
+func failureName(c CaseReport, prog string, n int) string {
+	if c.Verdict == BuildFail && n > 1 {
+		return fmt.Sprintf("%s: %s (%d cases)", c.Verdict, c.Detail, n)
+	}
+	where := c.Category
+	if prog != "" {
+		where = prog + ", " + where
+	}
+	name := fmt.Sprintf("[%s] %s: %s (%s", c.Verdict, where, c.Title, c.Name())
+	if n > 1 {
+		name += fmt.Sprintf(" and %d more", n-1)
+	}
+	return name + ")"
+}
+
+// categoryPrograms maps each marking category of the report to the program it marks.
+func (r *Report) categoryPrograms() map[string]string {
+	m := map[string]string{}
+	for _, c := range r.Categories {
+		m[c.Name] = c.Program
+	}
+	return m
 }
 
 // clip shortens s to about n bytes, keeping its start and its end, on line boundaries when

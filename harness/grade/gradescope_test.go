@@ -22,16 +22,16 @@ func TestGradescope(t *testing.T) {
 		{"good", 6, []test{
 			{"hub/basics", 4, 4, "passed", "1 of 1 cases passed"},
 			{"player/basics", 2, 2, "passed", "2 of 2 cases passed"},
-			{"player/basics: exit", 0, 0, "passed", "allowed alternative: exit status 0"},
+			{"[PASS-LENIENT] toyplayer, player/basics: The player exits 5. (exit)", 0, 0, "passed", "allowed alternative: exit status 0"},
 		}},
 		{"bad", 0, []test{
 			{"hub/basics", 0, 4, "failed", "0 of 1 cases passed"},
 			{"player/basics", 0, 2, "failed", "0 of 1 cases passed"},
-			{"hub/basics: hub_pairs@their-hub+ref-players", 0, 0, "failed", "FAIL: hub_pairs.txtar:3"},
-			{"hub/basics: hub_pairs@their-hub+their-players", 0, 0, "failed", "not marked"},
+			{"[WRONG-STDOUT] toyhub, hub/basics: The hub relays. (hub_pairs@their-hub+ref-players)", 0, 0, "failed", "FAIL: hub_pairs.txtar:3"},
+			{"[CRASH] toyhub, hub/basics: The hub relays. (hub_pairs@their-hub+their-players)", 0, 0, "failed", "not marked"},
 			// The grader's own fault: named as the staff's problem, worth nothing.
 			{"HARNESS-ERROR, the course staff's problem, not yours: echo", 0, 0, "failed", "not in your submission. The case is left out of your marks"},
-			{"player/basics: exit", 0, 0, "failed", "also accepted: exit 0 too"},
+			{"[WRONG-EXIT] toyplayer, player/basics: The player exits 5. (exit)", 0, 0, "failed", "also accepted: exit 0 too"},
 		}},
 		{"nobuild", 0, []test{
 			{"hub/basics", 0, 4, "failed", "0 of 1"},

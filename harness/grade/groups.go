@@ -38,18 +38,29 @@ var (
 	// lineDiff is a compared output's first differing line.
 	lineDiff = lazyRegexp(`(stdout|stderr|[^ :]+) (?:and [^ ]+ differ|does not begin with [^ ]+): at line \d+, want ("(?:[^"\\]|\\.)*"|EOF), got ("(?:[^"\\]|\\.)*"|EOF)`)
 	digits   = lazyRegexp(`[0-9]+`)
+	// runSays is a run's command before what happened to it: "run $DEALER d p a exited ...".
+	runSays = lazyRegexp(`^run [^\n]*? ((exited|did not finish|was killed|left|ran into|wrote more) )`)
+	// pids are process ids, which differ in every run of the same bug.
+	pids = lazyRegexp(`\b(pid|pids|process|child of pid) [0-9]+`)
+	// measuredTimes are measured times ("after 10.02s", "CPU 0.311s").
+	measuredTimes = lazyRegexp(`\b[0-9]+(\.[0-9]+)?(s|ms)\b`)
 )
 
 // cause is what makes two failures the same for a report: the verdict and the account
 // without what names the case itself. A run's command line and a conversation's step
 // number are left out; a compared output's first differing line counts by its stream and
 // its kind (the wanted line's first word, numbers as 9), and a line that differs only in
-// its trailing spaces is that, whatever its text. The case's own name never counts.
+// its trailing spaces is that, whatever its text. Process ids and measured times, which
+// differ in every run, are left out too. The case's own name never counts.
 func cause(c CaseReport) string {
 	d := c.Detail
 	if m := runPrefix().FindStringSubmatchIndex(d); m != nil {
 		d = d[m[2]:]
+	} else if m := runSays().FindStringSubmatchIndex(d); m != nil {
+		d = d[m[2]:]
 	}
+	d = pids().ReplaceAllString(d, "$1 N")
+	d = measuredTimes().ReplaceAllString(d, "Ns")
 	d = stepPrefix().ReplaceAllString(d, "")
 	if m := lineDiff().FindStringSubmatch(d); m != nil {
 		want, got := unquoted(m[2]), unquoted(m[3])

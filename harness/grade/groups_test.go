@@ -22,6 +22,10 @@ func TestGroupCases(t *testing.T) {
 		c("d1", WrongExit, "run $PLAYER_A 2 7: want exit 3, got 4"),
 		c("e1", WrongStderr, `stderr and want.stderr differ: at line 1, want "Invalid ID", got "Invalid id"`),
 		c("e2", WrongStderr, `stderr and want.stderr differ: at line 3, want "Player 1 Money=7", got "Player 1 Money=8"`),
+		c("f1", Hygiene, "run $DEALER d1.deck p1.path $PLAYER_A $MOCKBIN/bad exited but left processes running or files behind: zombie not reaped: pid 9 (2310A), child of pid 8"),
+		c("f2", Hygiene, "run $DEALER d1.deck p1.path $MOCKBIN/x $PLAYER_A exited but left processes running or files behind: zombie not reaped: pid 4121 (2310A), child of pid 4120"),
+		c("g1", Timeout, "run $DEALER a b did not finish within 10s: deadlock: pid 77 (2310dealer) waiting to read after 10.02s"),
+		c("g2", Timeout, "run $DEALER c d did not finish within 10s: deadlock: pid 912 (2310dealer) waiting to read after 10.31s"),
 		c("p", Pass, ""),
 	}
 	var got []string
@@ -32,7 +36,7 @@ func TestGroupCases(t *testing.T) {
 		}
 		got = append(got, strings.Join(ids, "+"))
 	}
-	want := "a1+a2 b1+b2 c1+c2 d1 e1 e2"
+	want := "a1+a2 b1+b2 c1+c2 d1 e1 e2 f1+f2 g1+g2"
 	if strings.Join(got, " ") != want {
 		t.Errorf("groups %q, want %q", strings.Join(got, " "), want)
 	}

@@ -134,10 +134,13 @@ type htmlReport struct {
 type htmlGroup struct {
 	Verdict Verdict
 	Detail  string
-	Cases   []string
-	Header  string     // the divergence's own first line
-	Steps   []htmlStep // the first case's divergence, line by line
-	Log     string     // the first case's log, when there is no divergence to show
+	// The first case's requirement sentence (its title), the spec's words it quotes, its
+	// marking category and the program that category marks.
+	Title, Requirement, Category, Program string
+	Cases                                 []string
+	Header                                string     // the divergence's own first line
+	Steps                                 []htmlStep // the first case's divergence, line by line
+	Log                                   string     // the first case's log, when there is no divergence to show
 }
 
 // htmlStep is a line of a divergence: a step that matched, the one that diverged (Mark),
@@ -154,9 +157,11 @@ func htmlSubject(r *Report) htmlReport {
 			h.Passed++
 		}
 	}
+	progs := r.categoryPrograms()
 	for _, cases := range groupCases(r.Cases, failed) {
 		first := cases[0]
-		g := htmlGroup{Verdict: first.Verdict, Detail: first.Detail}
+		g := htmlGroup{Verdict: first.Verdict, Detail: first.Detail, Title: first.Title,
+			Requirement: first.Requirement, Category: first.Category, Program: progs[first.Category]}
 		g.Header, g.Steps = divergenceSteps(first.Divergence)
 		if len(g.Steps) == 0 {
 			g.Log = first.Log
@@ -212,6 +217,8 @@ td, th { padding: .2em .8em; text-align: left; border-bottom: 1px solid #ddd; }
 .full { color: #060; } .lost { color: #a00; } .none { color: #888; }
 .failure { border: 1px solid #ccc; border-radius: 4px; padding: .5em 1em; margin: 1em 0; }
 .verdict { font-weight: bold; color: #a00; }
+.requirement { font-weight: bold; }
+.where, .spec { color: #555; font-weight: normal; }
 .cases { color: #555; font-size: .9em; }
 .conversation td { font-family: ui-monospace, monospace; white-space: pre-wrap; border: none; padding: 0 .6em; }
 .conversation .n { color: #888; text-align: right; }
@@ -283,6 +290,8 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; font-size: .85em; }
 {{range .Notes}}<p class="note">{{.}}</p>{{end}}
 {{if .Groups}}<h2>Failures ({{len .Groups}} kinds)</h2>{{else}}<h2>No failures</h2>{{end}}
 {{range .Groups}}<div class="failure">
+<p class="requirement">{{.Title}} <span class="where">({{with .Program}}{{.}}, {{end}}{{.Category}})</span></p>
+{{with .Requirement}}<p class="spec">spec: {{.}}</p>{{end}}
 <p><span class="verdict">{{.Verdict}}</span> {{.Detail}}</p>
 <p class="cases">{{len .Cases}} case{{if gt (len .Cases) 1}}s{{end}}: {{range $i, $c := .Cases}}{{if $i}}, {{end}}{{$c}}{{end}}</p>
 {{if .Steps}}<p>{{.Header}}</p>

@@ -13,9 +13,10 @@ func TestWriteHTML(t *testing.T) {
 	div := "the conversation, step by step, up to the first divergence from the engine's:\n" +
 		"       1  hub -> player | <b>\n  >    2  player -> hub | <script>alert(1)</script>\n    want  player -> hub | DO1\n"
 	r := &Report{Game: "toy", Subject: "s", Marks: 1, MaxMarks: 4,
-		Categories: []CategoryReport{{Name: "a", Cases: 2, Passed: 1, Marks: 1, MaxMarks: 2}, {Name: "b", MaxMarks: 2}},
+		Categories: []CategoryReport{{Name: "a", Program: "prog-a", Cases: 2, Passed: 1, Marks: 1, MaxMarks: 2}, {Name: "b", MaxMarks: 2}},
 		Cases: []CaseReport{
-			{ID: "one", Pairing: string(Theirs), Verdict: Protocol, Detail: "FAIL at step 2", Divergence: div},
+			{ID: "one", Pairing: string(Theirs), Verdict: Protocol, Detail: "FAIL at step 2", Divergence: div,
+				Title: "The player <moves> first.", Requirement: `"move first"`, Category: "a"},
 			{ID: "two", Pairing: string(Theirs), Verdict: Protocol, Detail: "FAIL at step 2", Divergence: div},
 			{ID: "three", Pairing: string(Theirs), Verdict: WrongExit, Detail: "want exit 3, got 2", Log: "> run <x>\n"},
 			{ID: "four", Pairing: string(Theirs), Verdict: Pass},
@@ -30,6 +31,9 @@ func TestWriteHTML(t *testing.T) {
 		`<td>a</td><td>1/2</td><td class="lost">1.00/2</td>`,
 		`<td>b</td><td>-</td><td>-/2 (no case run)</td>`,
 		`Failures (2 kinds)`,
+		// The box names what was required, where it is marked and which program.
+		`<p class="requirement">The player &lt;moves&gt; first. <span class="where">(prog-a, a)</span></p>`,
+		`<p class="spec">spec: &#34;move first&#34;</p>`,
 		`2 cases: one, two`,
 		`<tr class="diverged"><td class="n">&#9654; 2</td><td>player -&gt; hub | &lt;script&gt;alert(1)&lt;/script&gt;</td></tr>`,
 		`<tr class="want"><td class="n">want</td><td>player -&gt; hub | DO1</td></tr>`,

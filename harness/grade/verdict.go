@@ -94,9 +94,11 @@ func classify(log string, script []byte, judged string, theirs func(prog string)
 			detail = f
 		}
 		switch {
-		case strings.Contains(detail, "got killed by SIGXCPU"):
+		// A limit that killed the player is the verdict wherever the conversation says it
+		// (the step's "got", or how the player ended after an EOF or a silence).
+		case strings.Contains(detail, "killed by SIGXCPU"):
 			return Limit, "cpu limit: " + detail
-		case strings.Contains(detail, "got killed by SIGXFSZ"):
+		case strings.Contains(detail, "killed by SIGXFSZ"):
 			return Limit, "file size limit: " + detail
 		case strings.Contains(detail, "got killed by SIG"):
 			return Crash, detail
@@ -117,6 +119,12 @@ func classify(log string, script []byte, judged string, theirs func(prog string)
 		return Hygiene, withCommand(msg, fields)
 	case strings.HasPrefix(msg, "run: ") && strings.Contains(msg, "want exit"):
 		if s := gotSignal().FindStringSubmatch(msg); s != nil {
+			switch s[1] {
+			case "XCPU":
+				return Limit, "cpu limit: " + withCommand(msg, fields)
+			case "XFSZ":
+				return Limit, "file size limit: " + withCommand(msg, fields)
+			}
 			return Crash, withCommand(msg, fields)
 		}
 		return WrongExit, withCommand(msg, fields)
@@ -147,6 +155,10 @@ const (
 	noNewlineHint = " (the message came without its newline: every message ends with \\n, and is flushed after it)"
 	// sigpipeHint follows a death by SIGPIPE: a write to a pipe whose reader had gone.
 	sigpipeHint = " (SIGPIPE: it wrote to a pipe whose reader had gone; the spec wants the loss noticed by the read that follows: ignore SIGPIPE, signal(SIGPIPE, SIG_IGN), and check reads)"
+	// deadlockHint follows a run whose processes were all waiting to read when its deadline
+	// came (a hub and its players): each waits on a line another never sent, most often one
+	// written with stdio and left in its buffer.
+	deadlockHint = " (every process was waiting to read: a line that was written but never flushed leaves its reader waiting for ever; fflush after each message, in the hub and in the players)"
 	// zombieHint follows a child that exited and was never waited for.
 	zombieHint = " (a child that ends must be reaped: waitpid for every child started, also on the error paths)"
 )
@@ -161,6 +173,8 @@ func hint(v Verdict, detail string) string {
 	switch {
 	case v == Timeout && silentStep().MatchString(detail):
 		return unflushedHint
+	case v == Timeout && strings.Contains(detail, "(deadlock: "):
+		return deadlockHint
 	case gotNoNewline().MatchString(detail):
 		return noNewlineHint
 	case v == Crash && (strings.Contains(detail, "killed by SIGPIPE") || strings.Contains(detail, "signal:PIPE")):
@@ -317,6 +331,15 @@ func lastDiff(log string) (diffPoint, bool) {
 		case strings.HasPrefix(l, " ") && d.got == nil && d.want == nil:
 			d.context = append(d.context, l[1:])
 			d.line++
+		case strings.HasPrefix(l, " ") && (d.got == nil || d.want == nil):
+			// A line only one side has (inserted or left out), then a line both have: that
+			// line is what the other side has at the point, not the end of its text.
+			v := l[1:]
+			if d.got == nil {
+				d.got = &v
+			} else {
+				d.want = &v
+			}
 		}
 	}
 	if d.got == nil && d.want == nil {

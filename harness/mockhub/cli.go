@@ -25,8 +25,9 @@ error or when PROGRAM cannot be started.
 behaviour: when the player diverges from CONVERSATION, it is started again and played each
 alternative in turn; if one matches, the mock hub prints "ok on the alternative FILE: ..."
 and exits 3 (a script accepts it with run -status 0,3, which the grader reports as
-PASS-LENIENT, naming the alternative). With -alt, the stderr copied is the player's in the
-run reported: the one that matched, or else the first.
+PASS-LENIENT, naming the alternative). When none matches, the run reported is the one the
+player followed furthest (the main one on a tie), named at the end of its FAIL line when it
+is an alternative. With -alt, the stderr copied is the player's in the run reported.
 `
 
 // AltStatus is the mock hub's exit status when the player matched an alternative
@@ -101,9 +102,13 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	// Each run's stderr is kept apart, and only the reported run's is copied.
-	var first Result
-	var firstErr []byte
+	// Each run's stderr is kept apart, and only the reported run's is copied. When every
+	// conversation fails, the one the player followed furthest is reported (the main one on
+	// a tie): its divergence is the player's fault, where the others' may be a reading it
+	// did not take.
+	var best Result
+	var bestErr []byte
+	bestAt := -1
 	for i, conv := range convs {
 		var buf boundedBuffer
 		res, err := Run(conv, fs.Arg(1), Options{StepTimeout: *timeout, Stderr: &buf, Subject: subject})
@@ -120,12 +125,20 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			stderr.Write(buf.b)
 			fmt.Fprintln(stdout, AltPrefix+alternatives[i-1]+": "+strings.TrimPrefix(res.Report(), "ok: "))
 			return AltStatus
-		case i == 0:
-			first, firstErr = res, buf.b
+		case bestAt < 0 || res.Steps > best.Steps:
+			best, bestErr, bestAt = res, buf.b, i
 		}
 	}
-	stderr.Write(firstErr)
-	fmt.Fprintln(stdout, first.Report())
+	stderr.Write(bestErr)
+	report := best.Report()
+	if bestAt > 0 {
+		line, rest, _ := strings.Cut(report, "\n")
+		report = line + "; the closest allowed conversation: " + alternatives[bestAt-1]
+		if rest != "" {
+			report += "\n" + rest
+		}
+	}
+	fmt.Fprintln(stdout, report)
 	return 1
 }
 

@@ -196,6 +196,7 @@ func TestMainAlternatives(t *testing.T) {
 	main := write("main.conv", "hello \"^\"\nsend \"PING 1\"\nexpect \"PONG 2\"\n")
 	wrong := write("wrong.conv", "hello \"^\"\nsend \"PING 1\"\nexpect \"PONG 3\"\n")
 	right := write("right.conv", "hello \"^\"\nsend \"PING 1\"\nexpect \"PONG 1\"\neof\nexit 0\n")
+	far := write("far.conv", "hello \"^\"\nsend \"PING 1\"\nexpect \"PONG 1\"\neof\nexit 3\n")
 	tests := []struct {
 		name   string
 		args   []string
@@ -205,6 +206,10 @@ func TestMainAlternatives(t *testing.T) {
 		{"an alternative matches", []string{"-alt", wrong, "-alt", right, main, echo}, AltStatus, AltPrefix + right + ": 5 steps matched"},
 		{"none matches", []string{"-alt", wrong, main, echo}, 1, "FAIL at step 3"},
 		{"the main one matches", []string{"-alt", main, right, echo}, 0, "ok: 5 steps"},
+		// None matches: the one followed furthest is reported, named (the player's fault is
+		// its exit status, not the reading of the main one it did not take).
+		{"none matches, an alternative is closest", []string{"-alt", wrong, "-alt", far, main, echo}, 1,
+			"FAIL at step 5 (line 5 of the conversation: exit 3): want exit status 3, got exit status 0; player: exit status 0; the closest allowed conversation: " + far},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -278,7 +279,7 @@ func (m *mock) fireReplace(p faults.Point, k int) (code int, stop, replaced bool
 		case faults.Drop:
 		case faults.Close:
 			m.closed = true
-			m.stdout.Close()
+			closeOutput(m.stdout)
 		case faults.Exit:
 			return r.N, true, true
 		case faults.Signal:
@@ -359,4 +360,48 @@ func (m *mock) spawn() {
 		return
 	}
 	go cmd.Wait()
+}
+
+// closeOutput closes stdout and every other descriptor of the same pipe that the mock
+// holds. A hub that dup2s a player's pipe onto its stdout without closing the original
+// descriptor leaves a second copy of the pipe's write end in the player; a player closing
+// only its stdout would then never show the hub an end of file. What a "close" case marks is
+// how the hub treats the end of a player's output, which the spec describes; whether the
+// hub tidies its descriptors after dup2 it does not ask, so the mock lets go of them all.
+func closeOutput(f *os.File) {
+	fi, err := f.Stat()
+	f.Close()
+	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		return
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return
+	}
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		var s syscall.Stat_t
+		if syscall.Fstat(n, &s) != nil || s.Mode&syscall.S_IFMT != syscall.S_IFIFO || s.Dev != st.Dev || s.Ino != st.Ino {
+			continue
+		}
+		// Only write ends: both ends of a pipe have its inode.
+		if fl, err := fcntl(n, syscall.F_GETFL); err == nil && fl&syscall.O_ACCMODE == syscall.O_WRONLY {
+			syscall.Close(n)
+		}
+	}
+}
+
+func fcntl(fd, cmd int) (int, error) {
+	r, _, e := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), uintptr(cmd), 0)
+	if e != 0 {
+		return 0, e
+	}
+	return int(r), nil
 }

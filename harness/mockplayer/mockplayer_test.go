@@ -269,3 +269,43 @@ func TestLongLinesAreBounded(t *testing.T) {
 		t.Errorf("%d lines counted (want 2), %d bytes passed (want %d)", lines, got.Len(), len(long)+5)
 	}
 }
+
+// A hub that dup2s a pipe onto a player's stdout and keeps the original descriptor leaves a
+// second write end in the player: "close" lets go of it too, so the hub sees the end of the
+// player's output while the player keeps running.
+func TestCloseLetsGoOfEveryCopyOfStdout(t *testing.T) {
+	s, err := faults.Parse("after 1 close")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	defer inR.Close()
+	defer outR.Close()
+	if _, err := syscall.Dup(int(outW.Fd())); err != nil { // the copy a careless hub leaves
+		t.Fatal(err)
+	}
+	cfg := Config{Script: s, Inner: InProcess(toy), Recorder: &recorder{}}
+	done := make(chan int, 1)
+	go func() { done <- Run(cfg, []string{"1", "0"}, inR, outW, io.Discard) }()
+	inW.Write([]byte("PING 1\n"))
+	// A bound only so that a failure does not hang the test: the end of file comes at once.
+	outR.SetReadDeadline(time.Now().Add(20 * time.Second))
+	got, err := io.ReadAll(outR)
+	if err != nil {
+		t.Fatalf("no end of file on the mock's output while it runs (%v); read %q", err, got)
+	}
+	if string(got) != "^" {
+		t.Errorf("output %q, want the handshake alone", got)
+	}
+	select {
+	case code := <-done:
+		t.Fatalf("the mock ended (%d) before it was told to: the end of file was not the close", code)
+	default:
+	}
+	inW.Write([]byte("BYE\n"))
+	inW.Close()
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d, want 0", code)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -57,6 +58,39 @@ func Library(game string) []Mutant {
 		return stlucia
 	}
 	return nil
+}
+
+// withTwins returns own followed by a twin of each mutant of own named in shared, for each
+// program of prefixes (program -> the letter its mutants' names start with): the same
+// change built into that program instead of the first, named with its letter ("E-lost-
+// wording" in HABS is "B-lost-wording"). A twin already written in own is not made again.
+func withTwins(own []Mutant, shared []string, prefixes map[string]string) []Mutant {
+	out := append([]Mutant(nil), own...)
+	names := map[string]bool{}
+	for _, m := range own {
+		names[m.Name] = true
+	}
+	progs := make([]string, 0, len(prefixes))
+	for p := range prefixes {
+		progs = append(progs, p)
+	}
+	sort.Strings(progs)
+	for _, name := range shared {
+		i := slices.IndexFunc(own, func(m Mutant) bool { return m.Name == name })
+		if i < 0 {
+			panic("mutants: no mutant " + name + " to twin")
+		}
+		for _, p := range progs {
+			t := own[i]
+			_, rest, _ := strings.Cut(t.Name, "-")
+			t.Name, t.Prog = prefixes[p]+"-"+rest, p
+			if !names[t.Name] {
+				names[t.Name] = true
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }
 
 // Games are the games with a mutant library.

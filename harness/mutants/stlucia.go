@@ -3,7 +3,10 @@ package mutants
 // stlucia is the mutant library of King of St Lucia: single-behaviour bugs in the
 // reference hub and players, each naming the marking category it belongs to. A mutant of a
 // shared file (games/stlucia, harness/hubrt) is built into one program only.
-var stlucia = []Mutant{
+var stlucia = withTwins(stluciaOwn, stluciaShared, map[string]string{"SCIENCE": "S", "HABS": "B", "HASS": "A", "MABS": "M"})
+
+// stluciaOwn are the mutants written one by one.
+var stluciaOwn = []Mutant{
 	{Name: "H-usage-27-programs", Prog: "stlucia", Category: "hub/arguments",
 		File: "games/stlucia/args.go",
 		Old:  "if len(args) < 2+MinPlayers || len(args) > 2+MaxPlayers {",
@@ -192,6 +195,15 @@ var stlucia = []Mutant{
 		Old:        "Done: true, Status: PlayerExitBadMsg}\n}\n\nfunc (r *responder) Lost",
 		New:        "Done: true, Status: PlayerExitLost}\n}\n\nfunc (r *responder) Lost",
 		Equivalent: "a line over 1 MiB to a player is not tested (docs/stlucia-suite.md, left out: the reference cannot echo it)"},
+	{Name: "E-long-line-echo-cut", Prog: "EAIT", Category: "players/comms errors",
+		File:       "games/stlucia/judge.go",
+		Old:        "echo := \"From StLucia:\" + line + \"\\n\"",
+		New:        "echo := \"From StLucia:\" + line[:min(len(line), 80)] + \"\\n\"",
+		Equivalent: "the echo of a line longer than any message keeps only its first 80 bytes, as a player with a fixed buffer would: not marked (player_bad_msg_long_line_eait; docs/stlucia-suite.md)"},
+	{Name: "E-claim-trailing-space-accepted", Prog: "EAIT", Category: "players/comms errors",
+		File: "games/stlucia/message.go",
+		Old:  "if len(fields) != want {",
+		New:  "if m.Kind == MsgClaim && len(fields) == 3 && fields[2] == \"\" {\n\t\tfields = fields[:2]\n\t}\n\tif len(fields) != want {"},
 	{Name: "E-label-beyond-count-accepted", Prog: "EAIT", Category: "players/comms errors",
 		File: "games/stlucia/view.go",
 		Old:  "if m.Player >= v.N {",
@@ -302,4 +314,16 @@ var stlucia = []Mutant{
 		File: "games/stlucia/contract.go",
 		Old:  "Message: \"Bad message from StLucia\"",
 		New:  "Message: \"Bad message from Stlucia\""},
+	{Name: "M-unsorted-turn-accepted", Prog: "MABS", Category: "players/comms errors",
+		File:    "games/stlucia/face.go",
+		Old:     "if !ok || f < prev {",
+		New:     "_ = prev\n\t\tif !ok {",
+		Lenient: true, Why: "an unsorted turn taken as it is, the player carrying on (player_bad_msg_mabs; the twin of E-unsorted-turn-accepted)"},
 }
+
+// stluciaShared are the EAIT mutants whose requirement every player shares and which the
+// suite has cases for in each player (arguments, lost contact, a bad message): each gets a
+// twin in every other player (withTwins), so that the adequacy test sees a player whose
+// own cases miss the bug.
+var stluciaShared = []string{"E-args-count-one", "E-usage-wording", "E-count-wording", "E-id-wording",
+	"E-id-any-letter", "E-lost-wording", "E-lost-status-0", "E-badmsg-wording", "E-bad-line-not-echoed"}

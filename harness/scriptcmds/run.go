@@ -191,7 +191,9 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 			cfg.WorkDir = r.boxCwd
 		}
 	}
-	g, err := sandbox.Start(cfg, sandbox.Spec{Name: "subject", Path: prog, Args: fs.Args()[1:],
+	// Named after its program, as a diagnosis shows it: a run may be a reference program
+	// (the reference hub of a player's case), which is nobody's "subject".
+	g, err := sandbox.Start(cfg, sandbox.Spec{Name: filepath.Base(prog), Path: prog, Args: fs.Args()[1:],
 		Stdin: stdinStream, Stdout: sandbox.Pipe, Stderr: sandbox.Pipe})
 	if err != nil {
 		if r.stdin != nil {
@@ -313,7 +315,7 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 	ts.Stderr().Write(r.errOut.bytes())
 	got := describeSandboxExit(pr.Exit)
 	ts.Logf("run: %s: %s in %v", r.name, got, res.Duration.Round(time.Millisecond))
-	for _, w := range res.Warnings {
+	for _, w := range runNotes(res.Warnings, r.judge) {
 		ts.Logf("run: note: %s", w)
 	}
 	var leftovers []string
@@ -354,4 +356,15 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 	case len(leftovers) > 0:
 		ts.Fatalf("run: %s exited but left processes running or files behind: %s", r.name, strings.Join(leftovers, "; "))
 	}
+}
+
+// runNotes are the sandbox's warnings about a run that go in the case's log, which students
+// read: those about the subject's run. A judge (the mock hub) runs as the grader on purpose,
+// and what its sandbox says about that ("running as root without a sandbox user") is about
+// the harness, not the program graded, so it is left out.
+func runNotes(warnings []string, judge bool) []string {
+	if judge {
+		return nil
+	}
+	return warnings
 }

@@ -45,6 +45,8 @@ func TestCommandsFail(t *testing.T) {
 		{"wrong alternative status", "run -status 4,6 sh -c 'exit 5'\n", "want exit 4 or 6, got 5"},
 		{"signal death when a status was wanted", "run -status 0 sh -c 'kill -SEGV $$'\n", "got signal:SEGV"},
 		{"deadline", "run -timeout 200ms sleep 30\n", "did not finish within 200ms"},
+		// The diagnosis names the program it saw, not a role ("subject") it may not have.
+		{"deadline names the program", "run -timeout 200ms sleep 30\n", "(sleep) sleeping"},
 		{"signal moment never came", "run -signal HUP -after-stdout never sh -c 'echo x'\n", "before the moment to send"},
 		{"left a process in its group", "run sh -c 'sleep 30 & exit 0'\n", "left processes running"},
 		{"endless output", "run -status any sh -c 'yes'\n", "wrote more than"},
@@ -144,5 +146,16 @@ func TestRunDoesNotWaitOnOutputHeldOpen(t *testing.T) {
 	}
 	if elapsed > outputDrain+10*time.Second {
 		t.Errorf("the case took %v", elapsed)
+	}
+}
+
+// The sandbox's notes about a judge's own run stay out of the case's log; a subject's stay.
+func TestRunNotesLeaveOutTheJudge(t *testing.T) {
+	w := []string{"running as root without a sandbox user: the process limit is not enforced"}
+	if got := runNotes(w, true); len(got) != 0 {
+		t.Errorf("a judge's notes %q, want none", got)
+	}
+	if got := runNotes(w, false); len(got) != 1 {
+		t.Errorf("a subject's notes %q, want the warning", got)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -82,7 +83,9 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return fail(game.ExitPath)
 	}
 	n := len(a.Programs)
-	d, err := game.NewJudge(path, deck, n)
+	// The path goes to the players as the file's line was read (notes); ParsePathFile
+	// made sure the file is that line and its '\n'.
+	d, err := game.NewJudgeAsRead(path, strings.TrimSuffix(string(data), "\n"), deck, n)
 	if err != nil {
 		return fail(game.ExitPath) // unreachable: the path was checked and n >= 1
 	}
