@@ -34,6 +34,7 @@ func init() {
 			Name: "referee",
 			Programs: []grade.Program{
 				{Var: "TTT_REFEREE", Name: "ttt-referee", Role: "referee"},
+				{Var: "C4_REFEREE", Name: "c4-referee", Role: "referee"},
 				{Var: "TTT_PLAYER", Name: "ttt-player", Role: "player"},
 				{Var: "C4_PLAYER", Name: "c4-player", Role: "player"},
 			},

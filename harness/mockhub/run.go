@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -258,6 +259,22 @@ func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool)
 			n++
 		}
 		return p.take(want, n+1, false, timeout)
+	case ExpectUnordered:
+		left := append([]string{}, st.Texts...)
+		for len(left) > 0 {
+			timedOut := p.fill(timer.C, by, hasLine)
+			want := "one of " + quoteAll(left)
+			if !hasLine(p.buf) {
+				return p.take(want, len(p.buf), timedOut, timeout)
+			}
+			line := string(p.buf[:bytes.IndexByte(p.buf, '\n')])
+			i := slices.Index(left, line)
+			if i < 0 {
+				return p.take(want, len(line)+1, false, timeout)
+			}
+			p.buf = p.buf[len(line)+1:]
+			left = slices.Delete(left, i, i+1)
+		}
 	case EOF:
 		timedOut := p.fill(timer.C, by, func(b []byte) bool { return len(b) > 0 })
 		if timedOut {
@@ -301,6 +318,15 @@ func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool)
 		}
 	}
 	return "", "", true
+}
+
+// quoteAll quotes each line with its newline, separated by spaces.
+func quoteAll(lines []string) string {
+	q := make([]string, len(lines))
+	for i, l := range lines {
+		q[i] = strconv.Quote(l + "\n")
+	}
+	return strings.Join(q, " ")
 }
 
 // take removes n bytes from the buffer and compares them with the wanted (quoted) text.
@@ -354,6 +380,12 @@ func describeStep(st *Step) string {
 		return "player -> hub | " + showLine(st.Text, st.Kind == Expect)
 	case ExpectAny:
 		return "player -> hub | (a line)"
+	case ExpectUnordered:
+		var ls []string
+		for _, t := range st.Texts {
+			ls = append(ls, showLine(t, true))
+		}
+		return "player -> hub | " + strings.Join(ls, ", ") + " (in any order)"
 	case Send, SendRaw:
 		return "hub -> player | " + showLine(st.Text, st.Kind == Send)
 	case Close, Signal, Sleep, End:

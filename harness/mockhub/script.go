@@ -10,6 +10,7 @@
 //	send "7;::-Mo1V11V22Mo1Mo1::-"  # write the line and a '\n' to the player
 //	send-raw "DONE"                 # write the bytes as they are (no '\n' added)
 //	expect "DO1"                    # the player's next line must be exactly this
+//	expect-unordered "a" "b"        # the next lines must be these, in any order
 //	close                           # close the player's stdin: it sees EOF
 //	signal HUP                      # send the player a signal
 //	sleep 100ms                     # wait
@@ -73,9 +74,10 @@ const (
 	Live
 	End
 	ExpectAny
+	ExpectUnordered
 )
 
-var kindNames = []string{"hello", "send", "send-raw", "expect", "close", "signal", "sleep", "eof", "exit", "live", "end", "expect-any"}
+var kindNames = []string{"hello", "send", "send-raw", "expect", "close", "signal", "sleep", "eof", "exit", "live", "end", "expect-any", "expect-unordered"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -83,6 +85,7 @@ func (k Kind) String() string { return kindNames[k] }
 type Step struct {
 	Kind   Kind
 	Text   string        // bytes for Hello, Send, SendRaw, Expect (Send and Expect without '\n')
+	Texts  []string      // for ExpectUnordered: the lines (without '\n'), in any order
 	Status int           // for Exit, when Signal is 0
 	Signal int           // for Signal; for Exit, the expected death signal (0: a normal exit)
 	Delay  time.Duration // for Sleep
@@ -210,6 +213,16 @@ func Parse(text string) (*Conversation, error) {
 			}
 			c.Connect = true
 			continue
+		case "expect-unordered":
+			if len(f) < 3 {
+				return bad("expect-unordered takes two or more quoted lines")
+			}
+			for _, l := range f[1:] {
+				if strings.Contains(l, "\n") {
+					return bad("expect-unordered takes lines without newlines")
+				}
+			}
+			st.Kind, st.Texts = ExpectUnordered, append([]string{}, f[1:]...)
 		case "expect-any":
 			if len(f) != 1 {
 				return bad("expect-any takes no argument")
@@ -312,6 +325,12 @@ func (st Step) String() string {
 	switch st.Kind {
 	case Hello, Send, SendRaw, Expect:
 		return st.Kind.String() + " " + strconv.Quote(st.Text)
+	case ExpectUnordered:
+		s := st.Kind.String()
+		for _, t := range st.Texts {
+			s += " " + strconv.Quote(t)
+		}
+		return s
 	case Signal:
 		return "signal " + faults.SignalWord(syscall.Signal(st.Signal))
 	case Sleep:
