@@ -3,6 +3,7 @@ package metatest
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gauntlet/harness/grade"
@@ -49,4 +50,59 @@ done
 			}
 		}
 	})
+}
+
+// A referee of a game gauntlet does not know, written from docs/referee.md alone (the Nim
+// referee of harness/mockhub/testdata, a shell script), is graded with marks by category:
+// full marks on the protocol/ cases. Three mutants of it each lose the marks of their own
+// category only: one that accepts an illegal move the second time it is sent in the same
+// position (it keeps a file per move in its working folder), one whose scores line is
+// malformed, and one that never sends write_end.
+func TestAnyRefereeIsGraded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("grades submissions: full mode only")
+	}
+	t.Parallel()
+	src, err := os.ReadFile("../harness/mockhub/testdata/nim-referee/referee.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, old, new, category string
+	}{
+		{"Nim referee", "", "", ""},
+		{"an illegal move accepted the second time", "\t\techo invalid; end_block; continue\n\tfi",
+			"\t\tf=\"nim-seen-$PPID-$h0$h1$h2-$2-$3\"\n\t\tif [ -e \"$f\" ]; then left=$3; else : >\"$f\"; echo invalid; end_block; continue; fi\n\tfi",
+			"protocol/consistency"},
+		{"scores malformed", `echo "$s0 $s1"`, `echo "$s0,$s1"`, "protocol/scores"},
+		{"no write_end", `end_block() { echo write_end; }`, `end_block() { :; }`, "protocol/blocks"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			script := string(src)
+			if tc.old != "" {
+				if strings.Count(script, tc.old) != 1 {
+					t.Fatalf("the text to change is not in the referee once: %q", tc.old)
+				}
+				script = strings.Replace(script, tc.old, tc.new, 1)
+			}
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "referee.sh"), []byte(script), 0o644)
+			os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n\tcp referee.sh referee && chmod 755 referee\n"), 0o644)
+			_, rep, text := gradeRun(t, "referee", "-run", "^referee_protocol_", dir)
+			graded := 0
+			for _, c := range rep.Cases {
+				graded++
+				if want := c.Category != tc.category; c.Verdict.Passed() != want || c.Verdict == grade.HarnessError {
+					t.Errorf("%s [%s]: %s (%s), want passed %v", c.ID, c.Category, c.Verdict, c.Detail, want)
+				}
+			}
+			if graded != 6 {
+				t.Errorf("%d cases graded, want the 6 protocol cases\n%s", graded, text)
+			}
+			if t.Failed() {
+				t.Logf("report:\n%s", text)
+			}
+		})
+	}
 }

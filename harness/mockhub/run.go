@@ -26,6 +26,8 @@ type Result struct {
 	Status string // how the player ended: "exit status N", "killed by SIGNAME", or "killed by the mock hub"
 	// Divergence is the conversation as it went up to the failed step, when not OK.
 	Divergence *transcript.Divergence
+	// Text, when set, is the whole report (a referee probe's).
+	Text string
 }
 
 // DivergenceHeader introduces the conversation that follows a FAIL line in Report; the
@@ -38,6 +40,9 @@ const DivergenceContext = 20
 // Report is an account of the result, for people: one line, and when the player diverged,
 // the conversation up to that point with the divergence marked.
 func (r Result) Report() string {
+	if r.Text != "" {
+		return r.Text
+	}
 	if r.OK {
 		return fmt.Sprintf("ok: %d steps matched; player: %s", r.Steps, r.Status)
 	}
@@ -67,6 +72,9 @@ type Subject struct {
 func Run(c *Conversation, prog string, opt Options) (Result, error) {
 	if opt.StepTimeout <= 0 {
 		opt.StepTimeout = 5 * time.Second
+	}
+	if c.Referee != nil {
+		return probeRun(c, prog, opt)
 	}
 	wire := child.Pipes
 	switch {

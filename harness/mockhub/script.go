@@ -99,6 +99,9 @@ type Conversation struct {
 	Steps []Step
 	// Judge is the game its live steps play: the game's name and its settings.
 	Judge *JudgeSpec
+	// Referee, when set, makes the program a referee of the referee protocol, which the
+	// mock hub probes as a match runner (probe.go); the conversation has no steps then.
+	Referee *RefereeSpec
 	// TCP makes the player a TCP client: the mock hub listens on a free loopback port,
 	// starts the player with "127.0.0.1 PORT" before Args, and talks over the player's
 	// connection instead of its stdin and stdout.
@@ -179,6 +182,16 @@ func Parse(text string) (*Conversation, error) {
 				}
 				c.Judge.Params[k] = v
 			}
+			continue
+		case "referee":
+			if c.Referee != nil {
+				return bad("referee given twice")
+			}
+			spec, err := parseRefereeSpec(n, f[1:])
+			if err != nil {
+				return bad("%v", err)
+			}
+			c.Referee = spec
 			continue
 		case "live":
 			st.Kind = Live
@@ -279,6 +292,9 @@ func Parse(text string) (*Conversation, error) {
 		}
 		c.Steps = append(c.Steps, st)
 	}
+	if c.Referee != nil && (len(c.Steps) > 0 || c.Judge != nil || c.TCP || c.Connect) {
+		return nil, &Error{c.Referee.Source, "a referee probe takes no steps, judge, tcp or connect"}
+	}
 	return c, nil
 }
 
@@ -296,6 +312,9 @@ func (c *Conversation) Format() string {
 			b.WriteString(" " + k + "=" + j.Params[k])
 		}
 		b.WriteByte('\n')
+	}
+	if r := c.Referee; r != nil {
+		fmt.Fprintf(&b, "referee check=%s games=%d seed=%d sessions=%d\n", r.Check, r.Games, r.Seed, r.Sessions)
 	}
 	if c.TCP {
 		b.WriteString("tcp\n")
