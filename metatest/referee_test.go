@@ -6,6 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"gauntlet/fuzz/judgerun"
+	fuzzreferee "gauntlet/fuzz/referee"
+	"gauntlet/harness/buildtest"
+	"gauntlet/harness/execfile"
 	"gauntlet/harness/grade"
 )
 
@@ -102,6 +106,49 @@ func TestAnyRefereeIsGraded(t *testing.T) {
 			}
 			if t.Failed() {
 				t.Logf("report:\n%s", text)
+			}
+		})
+	}
+}
+
+// gauntlet fuzz referee finds nothing in the Nim referee, and finds a mutant whose scores
+// line is malformed, writing a case of the protocol/scores category.
+func TestRefereeFuzzerFindsMutants(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fuzz campaigns: full mode only")
+	}
+	t.Parallel()
+	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	src, err := os.ReadFile("../harness/mockhub/testdata/nim-referee/referee.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, script, category string
+	}{
+		{"Nim referee", string(src), ""},
+		{"scores malformed", strings.Replace(string(src), `echo "$s0 $s1"`, `echo "$s0,$s1"`, 1), "protocol/scores"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			prog := filepath.Join(dir, "referee")
+			if err := execfile.Write(prog, []byte(tc.script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			os.Chmod(dir, 0o755)
+			var log strings.Builder
+			found, err := fuzzreferee.Run(judgerun.Campaign{Program: prog, Seed: 3, Runs: 4, Out: t.TempDir(), Log: &log, Gauntlet: gauntlet})
+			if err != nil {
+				t.Fatalf("%v\n%s", err, log.String())
+			}
+			if (len(found) > 0) != (tc.category != "") {
+				t.Fatalf("%d findings, want some: %v\n%s", len(found), tc.category != "", log.String())
+			}
+			for _, f := range found {
+				text, err := os.ReadFile(f.File)
+				if err != nil || !strings.Contains(string(text), "# category: "+tc.category+"\n") {
+					t.Errorf("%s: not a case of %s (%v):\n%s", f.File, tc.category, err, text)
+				}
 			}
 		})
 	}

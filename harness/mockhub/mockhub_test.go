@@ -93,7 +93,7 @@ func TestParseAndFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Args) != 2 || c.Args[1] != "a b" || len(c.Steps) != 12 || len(c.Steps[4].Texts) != 2 {
+	if len(c.Args) != 2 || c.Args[1] != "a b" || len(c.Steps) != 12 || len(c.Steps[4].Unordered()) != 2 {
 		t.Fatalf("parsed %+v", c)
 	}
 	again, err := Parse(c.Format())

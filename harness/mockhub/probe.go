@@ -14,7 +14,7 @@ import (
 // A conversation's `referee` line makes the program a referee of the referee protocol,
 // of any game, and the mock hub probes it as the match runner would (docs/referee.md):
 //
-//	referee check=scores [seed=N] [games=N] [sessions=N]
+//	referee check=scores [seed=N] [games=N] [sessions=N] [mutate=1]
 //
 // It starts the referee again and again (a session each), reads its features, sends the
 // player count and two names, and plays moves it makes up: words of moves the referee
@@ -36,12 +36,18 @@ import (
 //	             input: the referee writes nothing more and exits
 //	consistency  the same moves in the same position get the same verdicts
 //
+// check=all (the fuzzer's) stops at the first breach of any part and names it. mutate=1
+// also sends mutated moves (a '\r' before the newline, doubled, leading or trailing
+// spaces, a tab, an empty line, a line of 5000 bytes, bytes that are not UTF-8): the
+// runner passes a player's line as it came, so a referee must answer each.
+//
 // A breach of another part than the one checked is worked around where the probe can
 // (an unknown feature ignored, a block ended by silence, a malformed verdict read as the
 // end of a session), so that each bug costs marks in its own part; a part that the probe
 // could not reach (no game ended, say) fails as not checked.
 type RefereeSpec struct {
-	Check    string
+	Check    string // one of ProbeChecks, or "all"
+	Mutate   bool
 	Seed     uint64
 	Games    int
 	Sessions int
@@ -60,8 +66,13 @@ func parseRefereeSpec(n int, kv []string) (*RefereeSpec, error) {
 		}
 		var err error
 		switch k {
+		case "mutate":
+			s.Mutate = v == "1"
+			if v != "0" && v != "1" {
+				err = fmt.Errorf("0 or 1")
+			}
 		case "check":
-			if !contains(ProbeChecks, v) {
+			if !contains(ProbeChecks, v) && v != "all" {
 				return nil, fmt.Errorf("referee check=%s: want one of %s", v, strings.Join(ProbeChecks, ", "))
 			}
 			s.Check = v
@@ -472,7 +483,7 @@ func (pr *prober) send(line string) {
 // breach records that the referee broke part, and says whether the probe must stop: it
 // does when part is the one checked; another part's breach is noted and worked around.
 func (pr *prober) breach(part, want, got string) (stop bool) {
-	if part != pr.spec.Check {
+	if part != pr.spec.Check && pr.spec.Check != "all" {
 		pr.others = append(pr.others, fmt.Sprintf("%s (want %s, got %s)", part, want, got))
 		if strings.HasPrefix(got, "nothing within") || strings.HasPrefix(got, "still running") {
 			pr.silences++
@@ -544,7 +555,27 @@ func (pr *prober) candidate(moves []rec) string {
 	return c
 }
 
+// mutations are what a player may write that the runner passes on as it came.
+var mutations = []func(m string) string{
+	func(m string) string { return m + "\r" },
+	func(m string) string { return strings.ReplaceAll(m, " ", "  ") },
+	func(m string) string { return " " + m },
+	func(m string) string { return m + " " },
+	func(m string) string { return strings.ReplaceAll(m, " ", "\t") },
+	func(string) string { return "" },
+	func(m string) string { return m + strings.Repeat("9", 5000) },
+	func(m string) string { return m + "\xff\x00" },
+}
+
 func (pr *prober) makeUp() string {
+	m := pr.makeUpWords()
+	if pr.spec.Mutate && pr.r.IntN(4) == 0 {
+		m = mutations[pr.r.IntN(len(mutations))](m)
+	}
+	return m
+}
+
+func (pr *prober) makeUpWords() string {
 	digit := func() string { return strconv.Itoa(pr.r.IntN(10)) }
 	if len(pr.accepted) == 0 || pr.r.IntN(4) == 0 {
 		w := make([]string, 1+pr.r.IntN(2))
@@ -586,18 +617,21 @@ func (pr *prober) result() Result {
 		}
 		return Result{Text: strings.TrimSuffix(text, "\n")}
 	}
-	need := 1
-	if pr.spec.Check == "blocks" && !pr.feats.WriteLines {
+	need, part := 1, pr.spec.Check
+	if part == "all" {
+		part = "handshake"
+	}
+	if part == "blocks" && !pr.feats.WriteLines {
 		need = 0 // nothing to check: the referee writes no blocks
 	}
-	if pr.reached[pr.spec.Check] < need {
-		text := fmt.Sprintf("FAIL (referee protocol: %s): not checked: the probe never reached it (%s)", pr.spec.Check, account)
+	if pr.reached[part] < need {
+		text := fmt.Sprintf("FAIL (referee protocol: %s): not checked: the probe never reached it (%s)", part, account)
 		if len(pr.others) > 0 {
 			text += "; the referee broke " + pr.others[0]
 		}
 		return Result{Text: text}
 	}
-	text := fmt.Sprintf("ok: referee protocol: %s checked %d times; %s", pr.spec.Check, pr.reached[pr.spec.Check], account)
+	text := fmt.Sprintf("ok: referee protocol: %s checked %d times; %s", pr.spec.Check, pr.reached[part], account)
 	if len(pr.others) > 0 {
 		text += fmt.Sprintf("; worked around %d breaches of other parts, the first: %s", len(pr.others), pr.others[0])
 	}

@@ -77,17 +77,50 @@ func TestRefereeProbe(t *testing.T) {
 }
 
 func TestRefereeProbeSettings(t *testing.T) {
-	c, err := Parse("referee check=scores seed=3 games=4 sessions=9\n")
-	if err != nil || c.Referee.Seed != 3 || c.Referee.Games != 4 || c.Referee.Sessions != 9 {
+	c, err := Parse("referee check=all seed=3 games=4 sessions=9 mutate=1\n")
+	if err != nil || c.Referee.Check != "all" || !c.Referee.Mutate || c.Referee.Seed != 3 || c.Referee.Games != 4 || c.Referee.Sessions != 9 {
 		t.Fatalf("%+v, %v", c, err)
 	}
 	if again, err := Parse(c.Format()); err != nil || *again.Referee != *c.Referee {
 		t.Errorf("round trip: %v %v", again, err)
 	}
-	for _, bad := range []string{"referee", "referee check=nope", "referee check=scores games=0", "referee check=scores x=1",
+	for _, bad := range []string{"referee", "referee check=nope", "referee check=scores games=0", "referee check=scores x=1", "referee check=scores mutate=2",
 		"referee check=scores\nexpect \"x\"", "referee check=scores\nreferee check=ending", "tcp\nreferee check=scores"} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("%q parsed", bad)
 		}
+	}
+}
+
+// check=all with mutate=1 (the fuzzer's probe) passes the Nim referee, which refuses the
+// mutated moves, and names the part a referee breaks first: here one that stops at an
+// empty move (the runner passes a player's empty line on as "0 "), leaving a move
+// without a verdict.
+func TestRefereeProbeAllMutated(t *testing.T) {
+	base := nimReferee(t)
+	old := "while IFS= read -r line; do\n"
+	if strings.Count(base, old) != 1 {
+		t.Fatal("the Nim referee's loop is not where the test expects it")
+	}
+	for _, tc := range []struct {
+		name, src, want string
+	}{
+		{"Nim referee", base, "ok: referee protocol: all checked"},
+		{"exits on an empty move", strings.Replace(base, old, old+"\tcase \"$line\" in \"$turn \") exit 0;; esac\n", 1),
+			"FAIL (referee protocol: verdicts): want valid, invalid or valid end, got EOF"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse("referee check=all mutate=1 seed=2\n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Run(c, player(t, strings.TrimPrefix(tc.src, "#!/bin/sh\n")), Options{StepTimeout: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(res.Report(), tc.want) {
+				t.Errorf("report:\n%s\nwant it to start %q", res.Report(), tc.want)
+			}
+		})
 	}
 }

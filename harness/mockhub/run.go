@@ -268,7 +268,7 @@ func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool)
 		}
 		return p.take(want, n+1, false, timeout)
 	case ExpectUnordered:
-		left := append([]string{}, st.Texts...)
+		left := st.Unordered()
 		for len(left) > 0 {
 			timedOut := p.fill(timer.C, by, hasLine)
 			want := "one of " + quoteAll(left)
@@ -390,7 +390,7 @@ func describeStep(st *Step) string {
 		return "player -> hub | (a line)"
 	case ExpectUnordered:
 		var ls []string
-		for _, t := range st.Texts {
+		for _, t := range st.Unordered() {
 			ls = append(ls, showLine(t, true))
 		}
 		return "player -> hub | " + strings.Join(ls, ", ") + " (in any order)"

@@ -84,8 +84,7 @@ func (k Kind) String() string { return kindNames[k] }
 // Step is one line of a conversation.
 type Step struct {
 	Kind   Kind
-	Text   string        // bytes for Hello, Send, SendRaw, Expect (Send and Expect without '\n')
-	Texts  []string      // for ExpectUnordered: the lines (without '\n'), in any order
+	Text   string        // bytes for Hello, Send, SendRaw, Expect (Send and Expect without '\n'); for ExpectUnordered, the lines joined by '\n'
 	Status int           // for Exit, when Signal is 0
 	Signal int           // for Signal; for Exit, the expected death signal (0: a normal exit)
 	Delay  time.Duration // for Sleep
@@ -235,7 +234,7 @@ func Parse(text string) (*Conversation, error) {
 					return bad("expect-unordered takes lines without newlines")
 				}
 			}
-			st.Kind, st.Texts = ExpectUnordered, append([]string{}, f[1:]...)
+			st.Kind, st.Text = ExpectUnordered, strings.Join(f[1:], "\n")
 		case "expect-any":
 			if len(f) != 1 {
 				return bad("expect-any takes no argument")
@@ -314,7 +313,11 @@ func (c *Conversation) Format() string {
 		b.WriteByte('\n')
 	}
 	if r := c.Referee; r != nil {
-		fmt.Fprintf(&b, "referee check=%s games=%d seed=%d sessions=%d\n", r.Check, r.Games, r.Seed, r.Sessions)
+		mutate := 0
+		if r.Mutate {
+			mutate = 1
+		}
+		fmt.Fprintf(&b, "referee check=%s games=%d mutate=%d seed=%d sessions=%d\n", r.Check, r.Games, mutate, r.Seed, r.Sessions)
 	}
 	if c.TCP {
 		b.WriteString("tcp\n")
@@ -339,6 +342,9 @@ func (c *Conversation) Format() string {
 	return b.String()
 }
 
+// Unordered are an ExpectUnordered step's lines.
+func (st Step) Unordered() []string { return strings.Split(st.Text, "\n") }
+
 // String is the step as a conversation line.
 func (st Step) String() string {
 	switch st.Kind {
@@ -346,7 +352,7 @@ func (st Step) String() string {
 		return st.Kind.String() + " " + strconv.Quote(st.Text)
 	case ExpectUnordered:
 		s := st.Kind.String()
-		for _, t := range st.Texts {
+		for _, t := range st.Unordered() {
 			s += " " + strconv.Quote(t)
 		}
 		return s
