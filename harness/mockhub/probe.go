@@ -333,15 +333,17 @@ func (pr *prober) judge(player int, move string) (game.Verdict, bool) {
 		if !ok {
 			return 0, false
 		}
-		pr.pendingScores = last
+		if v == game.ValidEnd {
+			pr.pendingScores = last
+		}
 	}
 	return v, true
 }
 
 // block reads a write_lines block. When the referee does not end its blocks, and blocks
 // are not the part checked, the probe goes on without them (the verdict's reader skips
-// their lines), and after `valid end` (final) takes the last line before a moment's
-// silence as the scores line, returned.
+// their lines, as does the end's), and after `valid end` (final) reads what comes until a
+// moment's silence and returns the last line: the scores line.
 func (pr *prober) block(final bool) (string, bool) {
 	if pr.lenient {
 		if !final {
@@ -410,6 +412,13 @@ func (pr *prober) ending(v game.Verdict) {
 	pr.p.stdin.Close()
 	pr.log = append(pr.log, "hub: close")
 	line, state := pr.lineWithin(pr.opt.StepTimeout)
+	for pr.lenient && state == gotLine {
+		// The block after an `invalid` of a referee that does not end its blocks.
+		if _, _, _, err := game.ParseWriteLine(line, 2); err != nil {
+			break
+		}
+		line, state = pr.lineWithin(pr.opt.StepTimeout)
+	}
 	switch state {
 	case gotLine:
 		pr.breach("ending", "nothing more after "+strconv.Quote(v.String())+" (then the end of its output)", strconv.Quote(line+"\n"))

@@ -18,7 +18,7 @@ var categories = map[string][]contract.Category{"dealer2310": dealer.Categories,
 var programs = map[string]map[string]bool{
 	"dealer2310": {"2310dealer": true, "2310A": true, "2310B": true},
 	"stlucia":    {"stlucia": true, "EAIT": true, "SCIENCE": true, "HABS": true, "HASS": true, "MABS": true},
-	"referee":    {"ttt-referee": true, "c4-referee": true},
+	"referee":    {"referee": true, "ttt-referee": true, "c4-referee": true},
 }
 
 // least is the smallest library each game keeps.
@@ -82,6 +82,7 @@ func TestFilter(t *testing.T) {
 		{"stlucia", "MABS", "^player_"},
 		{"referee", "ttt-referee", "^ttt_referee_"},
 		{"referee", "c4-referee", "^c4_referee_"},
+		{"referee", "referee", "^referee_"},
 	} {
 		if got := Filter(tc.game, tc.prog); got != tc.want {
 			t.Errorf("Filter(%s, %s) = %q, want %q", tc.game, tc.prog, got, tc.want)

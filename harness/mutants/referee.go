@@ -1,9 +1,25 @@
 package mutants
 
 // referee is the mutant library of the referee protocol's example referees: single bugs of
-// the tic-tac-toe and connect-four referees (games/referee, built into the referee's
-// program only), each naming the marking category it belongs to.
+// the tic-tac-toe and connect-four referees and of the suite's referee of any game (the
+// connect-four referee as `referee`, probed by the protocol/ cases), in games/referee and
+// built into that referee's program only, each naming the marking category it belongs to.
 var referee = []Mutant{
+	{Name: "any-scores-comma", Prog: "referee", Category: "protocol/scores",
+		File: "games/referee/codec.go",
+		Old:  `return strings.Join(w, " ")`,
+		New:  `return strings.Join(w, ",")`},
+	{Name: "any-no-write-end", Prog: "referee", Category: "protocol/blocks",
+		File: "games/referee/games.go",
+		Old:  "return append(out, WriteEnd)",
+		New:  "return out"},
+	{Name: "any-verdicts-in-capitals", Prog: "referee", Category: "protocol/verdicts",
+		// An unreadable "valid" ends every session at its first move: no game ends, so the
+		// scores cannot be checked either.
+		Also: []string{"protocol/scores"},
+		File: "games/referee/codec.go",
+		Old:  `var verdictText = [...]string{"valid", "invalid", "valid end"}`,
+		New:  `var verdictText = [...]string{"VALID", "invalid", "valid end"}`},
 	{Name: "ttt-wins-on-rows-only", Prog: "ttt-referee", Category: "referee/ends",
 		File: "games/referee/games.go",
 		Old:  "var tttLines = [8][3]int{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}}",
