@@ -641,6 +641,9 @@ func (pr *prober) result() Result {
 		return Result{Text: text}
 	}
 	text := fmt.Sprintf("ok: referee protocol: %s checked %d times; %s", pr.spec.Check, pr.reached[part], account)
+	if need == 0 {
+		text = fmt.Sprintf("ok: referee protocol: %s: nothing to check (the referee has no write_lines); %s", pr.spec.Check, account)
+	}
 	if len(pr.others) > 0 {
 		text += fmt.Sprintf("; worked around %d breaches of other parts, the first: %s", len(pr.others), pr.others[0])
 	}

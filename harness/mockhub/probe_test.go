@@ -102,15 +102,25 @@ func TestRefereeProbeAllMutated(t *testing.T) {
 	if strings.Count(base, old) != 1 {
 		t.Fatal("the Nim referee's loop is not where the test expects it")
 	}
+	plain := base
+	for _, r := range [][2]string{{"echo \"feature write_lines\"\n", ""}, {`show() { echo "$turn heaps $h0 $h1 $h2"; end_block; }`, "show() { :; }"},
+		{"end_block() { echo write_end; }", "end_block() { :; }"}} {
+		if strings.Count(plain, r[0]) != 1 {
+			t.Fatalf("%q is not in the Nim referee once", r[0])
+		}
+		plain = strings.Replace(plain, r[0], r[1], 1)
+	}
 	for _, tc := range []struct {
-		name, src, want string
+		name, src, check, want string
 	}{
-		{"Nim referee", base, "ok: referee protocol: all checked"},
-		{"exits on an empty move", strings.Replace(base, old, old+"\tcase \"$line\" in \"$turn \") exit 0;; esac\n", 1),
+		{"Nim referee", base, "all", "ok: referee protocol: all checked"},
+		{"without write_lines", plain, "all", "ok: referee protocol: all checked"},
+		{"without write_lines: no blocks", plain, "blocks", "ok: referee protocol: blocks: nothing to check (the referee has no write_lines)"},
+		{"exits on an empty move", strings.Replace(base, old, old+"\tcase \"$line\" in \"$turn \") exit 0;; esac\n", 1), "all",
 			"FAIL (referee protocol: verdicts): want valid, invalid or valid end, got EOF"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := Parse("referee check=all mutate=1 seed=2\n")
+			c, err := Parse("referee check=" + tc.check + " mutate=1 seed=2\n")
 			if err != nil {
 				t.Fatal(err)
 			}
