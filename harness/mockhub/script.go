@@ -42,6 +42,9 @@
 // seat its welcome and starts the game; a line that breaks a rule fails the step, naming
 // the rule and what the rules allowed.
 //
+// A conversation made of a `referee check=PART ...` line probes a referee of the referee
+// protocol, of any game, as its match runner would (probe.go, RefereeSpec).
+//
 // Conversations generated from a game's engine (the reference strategy's reply at every
 // point) and hand-written ones for faults use the same steps.
 package mockhub
