@@ -39,7 +39,7 @@ func Run(c judgerun.Campaign) ([]judgerun.Finding, error) {
 # section: Runner and referee
 # category: protocol/%s
 # The probe runs again with the seed of the finding, mutated moves and all.
-run -status 0 mockhub -timeout 2s conv $REFEREE
+run -status 0 -timeout 30s mockhub -timeout 2s conv $REFEREE
 stdout '^ok: '
 
 -- conv --

@@ -14,7 +14,7 @@ import (
 // A conversation's `referee` line makes the program a referee of the referee protocol,
 // of any game, and the mock hub probes it as the match runner would (docs/referee.md):
 //
-//	referee check=scores [seed=N] [games=N] [sessions=N] [mutate=1]
+//	referee check=scores [seed=N] [games=N] [sessions=N] [time=D] [mutate=1]
 //
 // It starts the referee again and again (a session each), reads its features, sends the
 // player count and two names, and plays moves it makes up: words of moves the referee
@@ -22,7 +22,9 @@ import (
 // move judged `invalid` ends the session, as it ends a match; the next session replays the
 // moves accepted so far and sends that move again, and after a game ends the next session
 // replays the whole game: the same moves must get the same verdicts. The probe stops when
-// `games` games have ended (default 1) or after `sessions` sessions (default 400). Not
+// `games` games have ended (default 1), after `sessions` sessions (default 400), or once
+// `time` has passed (default 12s: a referee that starts slowly, 400 times, must not
+// outlast its case's deadline; a part not reached by then fails as not checked). Not
 // every move judged `invalid` is sent again (a session each): the first two, and up to ten
 // more shaped like an accepted move.
 //
@@ -51,6 +53,7 @@ type RefereeSpec struct {
 	Seed     uint64
 	Games    int
 	Sessions int
+	Time     time.Duration
 	Source   int
 }
 
@@ -58,7 +61,7 @@ type RefereeSpec struct {
 var ProbeChecks = []string{"handshake", "verdicts", "blocks", "scores", "ending", "consistency"}
 
 func parseRefereeSpec(n int, kv []string) (*RefereeSpec, error) {
-	s := &RefereeSpec{Seed: 1, Games: 1, Sessions: 400, Source: n}
+	s := &RefereeSpec{Seed: 1, Games: 1, Sessions: 400, Time: 12 * time.Second, Source: n}
 	for _, w := range kv {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
@@ -82,6 +85,11 @@ func parseRefereeSpec(n int, kv []string) (*RefereeSpec, error) {
 			s.Games, err = strconv.Atoi(v)
 			if err == nil && s.Games < 1 {
 				err = fmt.Errorf("at least 1")
+			}
+		case "time":
+			s.Time, err = time.ParseDuration(v)
+			if err == nil && s.Time <= 0 {
+				err = fmt.Errorf("above zero")
 			}
 		case "sessions":
 			s.Sessions, err = strconv.Atoi(v)
@@ -163,7 +171,8 @@ func (pr *prober) run(args []string) error {
 	var played, check []rec // the game so far (accepted moves), and what the next session replays
 	// Five silences of other parts are enough to say that the part checked cannot be
 	// reached (each cost a timeout).
-	for pr.sessions < pr.spec.Sessions && (pr.ended < pr.spec.Games || check != nil) && pr.fail == nil && pr.silences < 5 {
+	end := time.Now().Add(pr.spec.Time)
+	for pr.sessions < pr.spec.Sessions && (pr.ended < pr.spec.Games || check != nil) && pr.fail == nil && pr.silences < 5 && time.Now().Before(end) {
 		pr.sessions++
 		replay := check
 		if replay == nil {

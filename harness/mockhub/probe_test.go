@@ -77,14 +77,14 @@ func TestRefereeProbe(t *testing.T) {
 }
 
 func TestRefereeProbeSettings(t *testing.T) {
-	c, err := Parse("referee check=all seed=3 games=4 sessions=9 mutate=1\n")
-	if err != nil || c.Referee.Check != "all" || !c.Referee.Mutate || c.Referee.Seed != 3 || c.Referee.Games != 4 || c.Referee.Sessions != 9 {
+	c, err := Parse("referee check=all seed=3 games=4 sessions=9 mutate=1 time=3s\n")
+	if err != nil || c.Referee.Check != "all" || c.Referee.Time != 3*time.Second || !c.Referee.Mutate || c.Referee.Seed != 3 || c.Referee.Games != 4 || c.Referee.Sessions != 9 {
 		t.Fatalf("%+v, %v", c, err)
 	}
 	if again, err := Parse(c.Format()); err != nil || *again.Referee != *c.Referee {
 		t.Errorf("round trip: %v %v", again, err)
 	}
-	for _, bad := range []string{"referee", "referee check=nope", "referee check=scores games=0", "referee check=scores x=1", "referee check=scores mutate=2",
+	for _, bad := range []string{"referee", "referee check=nope", "referee check=scores games=0", "referee check=scores x=1", "referee check=scores mutate=2", "referee check=scores time=0s",
 		"referee check=scores\nexpect \"x\"", "referee check=scores\nreferee check=ending", "tcp\nreferee check=scores"} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("%q parsed", bad)

@@ -320,7 +320,7 @@ func (c *Conversation) Format() string {
 		if r.Mutate {
 			mutate = 1
 		}
-		fmt.Fprintf(&b, "referee check=%s games=%d mutate=%d seed=%d sessions=%d\n", r.Check, r.Games, mutate, r.Seed, r.Sessions)
+		fmt.Fprintf(&b, "referee check=%s games=%d mutate=%d seed=%d sessions=%d time=%v\n", r.Check, r.Games, mutate, r.Seed, r.Sessions, r.Time)
 	}
 	if c.TCP {
 		b.WriteString("tcp\n")
