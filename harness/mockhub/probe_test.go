@@ -26,7 +26,7 @@ var nimMutants = []struct {
 	{"scores malformed", `echo "$s0 $s1"`, `echo "$s0,$s1"`, "scores", nil},
 	{"no write_end", `end_block() { echo write_end; }`, `end_block() { :; }`, "blocks", nil},
 	{"an illegal move accepted the second time", "\t\techo invalid; end_block; continue\n\tfi",
-		"\t\tf=\"${TMPDIR:-/tmp}/nim-seen-$PPID-$h0$h1$h2-$2-$3\"\n\t\tif [ -e \"$f\" ]; then left=$3; else : >\"$f\"; echo invalid; end_block; continue; fi\n\tfi",
+		"\t\tf=\"$TMPDIR/nim-seen-$h0$h1$h2-$2-$3\"\n\t\tif [ -e \"$f\" ]; then left=$3; else : >\"$f\"; echo invalid; end_block; continue; fi\n\tfi",
 		"consistency", nil},
 	{"other scores for the same game", `echo "$s0 $s1"`,
 		`if [ -e "$TMPDIR/nim-ended-$PPID" ]; then echo "$s1 $s0"; else : >"$TMPDIR/nim-ended-$PPID"; echo "$s0 $s1"; fi`, "consistency", nil},
@@ -40,20 +40,23 @@ var nimMutants = []struct {
 // the probe from, which fail as not checked). Under -short, each mutant's own part only.
 func TestRefereeProbe(t *testing.T) {
 	base := nimReferee(t)
-	progs := map[string]string{"reference": player(t, strings.TrimPrefix(base, "#!/bin/sh\n"))}
+	srcs := map[string]string{"reference": base}
 	for _, m := range nimMutants {
 		if strings.Count(base, m.old) != 1 {
 			t.Fatalf("%s: the text to change is not in the referee once: %q", m.name, m.old)
 		}
-		progs[m.name] = player(t, strings.TrimPrefix(strings.Replace(base, m.old, m.new, 1), "#!/bin/sh\n"))
+		srcs[m.name] = strings.Replace(base, m.old, m.new, 1)
 	}
-	check := func(t *testing.T, prog, part string, wantOK bool) {
-		t.Setenv("TMPDIR", t.TempDir()) // each probe's own (the mutant that keeps files)
+	// Each probe runs in parallel with a program of its own, whose $TMPDIR (where the
+	// mutants that remember keep their files) is a folder of its own.
+	check := func(t *testing.T, src, part string, wantOK bool) {
+		t.Parallel()
+		src = strings.ReplaceAll(src, "$TMPDIR", t.TempDir())
 		c, err := Parse("referee check=" + part + "\n")
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Run(c, prog, Options{StepTimeout: time.Second})
+		res, err := Run(c, player(t, strings.TrimPrefix(src, "#!/bin/sh\n")), Options{StepTimeout: time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +65,7 @@ func TestRefereeProbe(t *testing.T) {
 		}
 	}
 	for _, part := range ProbeChecks {
-		t.Run("reference/"+part, func(t *testing.T) { check(t, progs["reference"], part, true) })
+		t.Run("reference/"+part, func(t *testing.T) { check(t, srcs["reference"], part, true) })
 	}
 	for _, m := range nimMutants {
 		for _, part := range ProbeChecks {
@@ -70,7 +73,7 @@ func TestRefereeProbe(t *testing.T) {
 				continue
 			}
 			t.Run(m.name+"/"+part, func(t *testing.T) {
-				check(t, progs[m.name], part, part != m.part && !slices.Contains(m.also, part))
+				check(t, srcs[m.name], part, part != m.part && !slices.Contains(m.also, part))
 			})
 		}
 	}
