@@ -57,6 +57,53 @@ func TestClueSuitesFailMutants(t *testing.T) {
 	}
 }
 
+// A client's exit 3 is checked by the first line of its stderr (docs/clue.md, "The
+// clients"): a client that writes what was wrong on a second line passes every fault case,
+// and neither the suite nor the fuzzer blames it; one that writes a line of its own first
+// fails them.
+func TestClueProtocolErrorIsTheFirstLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds mutants and grades them: full mode only")
+	}
+	t.Parallel()
+	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	for _, tc := range []struct {
+		name, stderr string
+		pass         bool
+	}{
+		{"a detail after the line", `"Protocol error from server\nunexpected message\n"`, true},
+		{"a line before it", `"client: bad message\nProtocol error from server\n"`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bin := mutant(t, "gauntlet/cmd/clue-strong", "games/clue/client.go",
+				`const ProtocolError = "Protocol error from server\n"`, "const ProtocolError = "+tc.stderr)
+			_, rep, text := gradeRun(t, "clue", "-run", "^client_(bad_|eof_|unexpected_|unknown_)", binarySubmission(t, bin, "clue-client"))
+			cases := 0
+			for _, c := range rep.Cases {
+				if c.Verdict == grade.BuildFail {
+					continue
+				}
+				cases++
+				if c.Verdict.Passed() != tc.pass || c.Verdict == grade.HarnessError {
+					t.Errorf("%s: %s (%s), want passed %v", c.ID, c.Verdict, c.Detail, tc.pass)
+				}
+			}
+			if cases != 7 {
+				t.Errorf("%d fault cases graded, want 7\n%s", cases, text)
+			}
+			var log strings.Builder
+			found, err := cluefuzz.Run(cluefuzz.Options{Role: "client", Campaign: judgerun.Campaign{Program: bin, Seed: 7,
+				Runs: 4, Out: t.TempDir(), Log: &log, Gauntlet: gauntlet}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (len(found) == 0) != tc.pass {
+				t.Errorf("the fuzzer found %d failures, want some: %v\n%s", len(found), !tc.pass, log.String())
+			}
+		})
+	}
+}
+
 // The Clue fuzzer finds a client mutant that ignores unknown messages and a server mutant
 // that drops a client in its turn without telling the others, and finds nothing in the
 // reference programs with the same seeds.

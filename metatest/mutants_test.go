@@ -103,3 +103,8 @@ func TestDealer2310Adequacy(t *testing.T) { checkLibrary(t, "dealer2310") }
 
 // TestStLuciaAdequacy grades the mutants of the St Lucia library (see selectMutants).
 func TestStLuciaAdequacy(t *testing.T) { checkLibrary(t, "stlucia") }
+
+// TestRefereeAdequacy grades the mutants of the referee library (see selectMutants): among
+// them a tic-tac-toe referee that sees wins along rows only, which the suite's column and
+// diagonal wins fail.
+func TestRefereeAdequacy(t *testing.T) { checkLibrary(t, "referee") }

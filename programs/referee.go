@@ -21,7 +21,9 @@ func init() {
 			{Name: "ttt-random", Role: "player"},
 			{Name: "ttt-perfect", Role: "player"},
 			{Name: "c4-random", Role: "player"},
-			// The programs a submission builds for the suite, as the reference plays them.
+			// The programs a submission builds for the suite, as the reference plays them
+			// ("referee", a referee of any game: the connect-four referee).
+			{Name: "referee", Role: "referee"},
 			{Name: "ttt-player", Role: "player"},
 			{Name: "c4-player", Role: "player"},
 		},
@@ -33,7 +35,9 @@ func init() {
 		Grade: grade.Game{
 			Name: "referee",
 			Programs: []grade.Program{
+				{Var: "REFEREE", Name: "referee", Role: "referee"},
 				{Var: "TTT_REFEREE", Name: "ttt-referee", Role: "referee"},
+				{Var: "C4_REFEREE", Name: "c4-referee", Role: "referee"},
 				{Var: "TTT_PLAYER", Name: "ttt-player", Role: "player"},
 				{Var: "C4_PLAYER", Name: "c4-player", Role: "player"},
 			},

@@ -83,7 +83,8 @@ again when a regression file is verified) runs as a sandbox user in a box, as in
 Games: %s.
 
 Games whose programs choose their own moves are fuzzed against the game's judge instead:
-clue (over TCP), and %s (random games judged live); see 'gauntlet fuzz clue -help'.
+clue (over TCP), %s (random games judged live), and referee (a referee of any game,
+probed as the match runner would); see 'gauntlet fuzz clue -help'.
 `
 
 func fuzzUsageText() string {
@@ -144,12 +145,12 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return usageErr("name a game first: gauntlet fuzz GAME -role hub|player [flags] PROGRAM...")
 	}
-	if args[0] == "clue" || slices.Contains(live.Games(), args[0]) {
+	if args[0] == "clue" || args[0] == "referee" || slices.Contains(live.Games(), args[0]) {
 		return fuzzJudged(args[0], args[1:], stdout, stderr)
 	}
 	g, ok := blackbox.Lookup(args[0])
 	if !ok {
-		all := append(append(blackbox.Games(), "clue"), live.Games()...)
+		all := append(append(blackbox.Games(), "clue", "referee"), live.Games()...)
 		return usageErr("no game %q%s (games: %s)", args[0], didYouMean(args[0], all), strings.Join(all, ", "))
 	}
 	fs, ff := fuzzFlags()

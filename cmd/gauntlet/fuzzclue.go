@@ -10,10 +10,12 @@ import (
 	clue "gauntlet/fuzz/clue"
 	"gauntlet/fuzz/judgerun"
 	"gauntlet/fuzz/live"
+	"gauntlet/fuzz/referee"
 )
 
 const fuzzClueUsage = `usage: gauntlet fuzz clue -role client|server [flags] PROGRAM
        gauntlet fuzz stratego|tictactoe|connectfour [flags] PROGRAM
+       gauntlet fuzz referee [flags] REFEREE
 
 Fuzzes a Clue client or server over TCP, with the engine's judge as the oracle (a program
 may choose its moves, so it is not compared with a reference).
@@ -30,6 +32,13 @@ may choose its moves, so it is not compared with a reference).
 For stratego (an AI), tictactoe and connectfour (a referee-protocol player), each case is a
 whole game judged live with a random seat, opponent and seed: any legal play passes; a
 broken rule, a late reply or a wrong ending is a finding.
+
+For referee, REFEREE is a referee of the referee protocol, of any game: each case probes it
+as the match runner would, with a random seed, moves made up and guided by its verdicts
+and mutated move lines (a '\r', spaces, an empty line, a long line, bytes that are not
+UTF-8), checking every part of the protocol and that the same moves get the same
+verdicts; a finding is written as a case of the referee suite in the category of the part
+broken (docs/referee.md, "A referee of any game").
 
 Flags (before the program):
   -role client|server   (clue only; required there)
@@ -108,9 +117,12 @@ func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
 	c := judgerun.Campaign{Program: fs.Arg(0), Seed: *seed, Runs: *runs, Time: *limit, Out: *out, Log: stdout}
 	var found []judgerun.Finding
 	var err error
-	if gameName == "clue" {
+	switch gameName {
+	case "clue":
 		found, err = clue.Run(clue.Options{Role: *role, Campaign: c})
-	} else {
+	case "referee":
+		found, err = referee.Run(c)
+	default:
 		found, err = live.Run(live.Options{Game: gameName, Campaign: c})
 	}
 	if err != nil {

@@ -182,3 +182,24 @@ func TestStrongWins(t *testing.T) {
 		t.Errorf("strong won %d of %d games: %v", wins, games, ends)
 	}
 }
+
+// docs/clue.md: a suggestion marks the suggested token S in the room also when it was
+// already there (V), and a token that names itself keeps its V.
+func TestSuggestionMarksATokenAlreadyInTheRoom(t *testing.T) {
+	g := NewGame(1)
+	g.Turn = 0
+	g.Board[0] = InRoom('U', 'V')
+	g.Board[5] = InRoom('U', 'V')
+	if _, err := g.Suggest(Triple{Suspect: 5, Weapon: 0, Room: 'U'}); err != nil {
+		t.Fatal(err)
+	}
+	if g.Board[5] != InRoom('U', 'S') {
+		t.Errorf("Plum, already in the Lounge, is %v after the suggestion, want (U S)", g.Board[5])
+	}
+	if _, err := g.Suggest(Triple{Suspect: 0, Weapon: 0, Room: 'U'}); err != nil {
+		t.Fatal(err)
+	}
+	if g.Board[0] != InRoom('U', 'V') {
+		t.Errorf("Scarlet, naming herself, is %v, want (U V)", g.Board[0])
+	}
+}

@@ -58,6 +58,12 @@ func TestRun(t *testing.T) {
 		{"end: any exit", pingPong, "hello \"^\"\nsend \"PING 1\"\nexpect \"PONG 1\"\nsend \"HUH\"\nend\n", true, "ok: 5 steps matched; player: exit status 5"},
 		{"end: any output", `printf '^'; read l; echo "$l"; yes | head -c 200000; exit 3`, "hello \"^\"\nsend \"A\"\nexpect \"A\"\nend\n", true, "player: exit status 3"},
 		{"end: a player that stays", `printf '^'; sleep 30`, "hello \"^\"\nend\n", true, "killed by the mock hub"},
+		// expect-unordered: the lines in either order pass; a line of neither, or one twice, fails.
+		{"unordered: in order", `printf 'a\nb\nc\n'`, "expect-unordered \"a\" \"b\"\nexpect \"c\"\n", true, "ok: 2 steps"},
+		{"unordered: swapped", `printf 'b\na\nc\n'`, "expect-unordered \"a\" \"b\"\nexpect \"c\"\n", true, "ok: 2 steps"},
+		{"unordered: a line of neither", `printf 'b\nx\n'`, "expect-unordered \"a\" \"b\"\n", false, `want one of "a\n", got "x\n"`},
+		{"unordered: one twice", `printf 'a\na\n'`, "expect-unordered \"a\" \"b\"\n", false, `want one of "b\n", got "a\n"`},
+		{"unordered: too few", `printf 'a\n'`, "expect-unordered \"a\" \"b\"\n", false, `want one of "b\n", got EOF`},
 		{"end does not excuse what came before", pingPong, "hello \"^\"\nsend \"PING 1\"\nexpect \"PONG 2\"\nend\n", false, `want "PONG 2\n"`},
 	}
 	for _, tc := range tests {
@@ -83,12 +89,12 @@ func TestRun(t *testing.T) {
 }
 
 func TestParseAndFormat(t *testing.T) {
-	src := "args 3 \"a b\"\nhello \"^\"\nsend \"7;::-::-\"\nsend-raw \"DONE\"\nexpect \"DO1\"\nclose\nsignal HUP\nsleep 20ms\neof\nexit 4\nexit signal SEGV\nend\n"
+	src := "args 3 \"a b\"\nhello \"^\"\nsend \"7;::-::-\"\nsend-raw \"DONE\"\nexpect \"DO1\"\nexpect-unordered \"x y\" \"z\"\nclose\nsignal HUP\nsleep 20ms\neof\nexit 4\nexit signal SEGV\nend\n"
 	c, err := Parse(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Args) != 2 || c.Args[1] != "a b" || len(c.Steps) != 11 {
+	if len(c.Args) != 2 || c.Args[1] != "a b" || len(c.Steps) != 12 || len(c.Steps[4].Unordered()) != 2 {
 		t.Fatalf("parsed %+v", c)
 	}
 	again, err := Parse(c.Format())
@@ -96,7 +102,7 @@ func TestParseAndFormat(t *testing.T) {
 		t.Fatalf("round trip: %v\n%s\nvs\n%s", err, again.Format(), c.Format())
 	}
 	for _, bad := range []string{"expect", "send \"a\nb\"", "exit -1", "exit signal NOPE", "sleep x", "frobnicate", "args 1\nargs 2", "close now", "end now", "end\nexit 0",
-		"connect now", "connect\nconnect", "tcp\nconnect", "connect\ntcp"} {
+		"expect-unordered \"a\"", "expect-unordered \"a\\n\" \"b\"", "connect now", "connect\nconnect", "tcp\nconnect", "connect\ntcp"} {
 		var e *Error
 		if _, err := Parse(bad); !errors.As(err, &e) {
 			t.Errorf("Parse(%q) = %v, want *Error", bad, err)

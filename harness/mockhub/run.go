@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -27,6 +28,8 @@ type Result struct {
 	Status string // how the player ended: "exit status N", "killed by SIGNAME", or "killed by the mock hub"
 	// Divergence is the conversation as it went up to the failed step, when not OK.
 	Divergence *transcript.Divergence
+	// Text, when set, is the whole report (a referee probe's).
+	Text string
 }
 
 // DivergenceHeader introduces the conversation that follows a FAIL line in Report; the
@@ -39,6 +42,9 @@ const DivergenceContext = 20
 // Report is an account of the result, for people: one line, and when the player diverged,
 // the conversation up to that point with the divergence marked.
 func (r Result) Report() string {
+	if r.Text != "" {
+		return r.Text
+	}
 	if r.OK {
 		return fmt.Sprintf("ok: %d steps matched; player: %s", r.Steps, r.Status)
 	}
@@ -68,6 +74,9 @@ type Subject struct {
 func Run(c *Conversation, prog string, opt Options) (Result, error) {
 	if opt.StepTimeout <= 0 {
 		opt.StepTimeout = 5 * time.Second
+	}
+	if c.Referee != nil {
+		return probeRun(c, prog, opt)
 	}
 	wire := child.Pipes
 	switch {
@@ -291,6 +300,22 @@ func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool)
 			n++
 		}
 		return p.take(want, n+1, false, timeout)
+	case ExpectUnordered:
+		left := st.Unordered()
+		for len(left) > 0 {
+			timedOut := p.fill(timer.C, by, hasLine)
+			want := "one of " + quoteAll(left)
+			if !hasLine(p.buf) {
+				return p.take(want, len(p.buf), timedOut, timeout)
+			}
+			line := string(p.buf[:bytes.IndexByte(p.buf, '\n')])
+			i := slices.Index(left, line)
+			if i < 0 {
+				return p.take(want, len(line)+1, false, timeout)
+			}
+			p.buf = p.buf[len(line)+1:]
+			left = slices.Delete(left, i, i+1)
+		}
 	case EOF:
 		timedOut := p.fill(timer.C, by, func(b []byte) bool { return len(b) > 0 })
 		if timedOut {
@@ -334,6 +359,15 @@ func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool)
 		}
 	}
 	return "", "", true
+}
+
+// quoteAll quotes each line with its newline, separated by spaces.
+func quoteAll(lines []string) string {
+	q := make([]string, len(lines))
+	for i, l := range lines {
+		q[i] = strconv.Quote(l + "\n")
+	}
+	return strings.Join(q, " ")
 }
 
 // take removes n bytes from the buffer and compares them with the wanted (quoted) text.
@@ -387,6 +421,12 @@ func describeStep(st *Step) string {
 		return "player -> hub | " + showLine(st.Text, st.Kind == Expect)
 	case ExpectAny:
 		return "player -> hub | (a line)"
+	case ExpectUnordered:
+		var ls []string
+		for _, t := range st.Unordered() {
+			ls = append(ls, showLine(t, true))
+		}
+		return "player -> hub | " + strings.Join(ls, ", ") + " (in any order)"
 	case Send, SendRaw:
 		return "hub -> player | " + showLine(st.Text, st.Kind == Send)
 	case Close, Signal, Sleep, End:

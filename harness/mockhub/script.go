@@ -10,6 +10,7 @@
 //	send "7;::-Mo1V11V22Mo1Mo1::-"  # write the line and a '\n' to the player
 //	send-raw "DONE"                 # write the bytes as they are (no '\n' added)
 //	expect "DO1"                    # the player's next line must be exactly this
+//	expect-unordered "a" "b"        # the next lines must be these, in any order
 //	close                           # close the player's stdin: it sees EOF
 //	signal HUP                      # send the player a signal
 //	sleep 100ms                     # wait
@@ -40,6 +41,9 @@
 // `live` with no number plays to the end of the game. The first `live` step sends every
 // seat its welcome and starts the game; a line that breaks a rule fails the step, naming
 // the rule and what the rules allowed.
+//
+// A conversation made of a `referee check=PART ...` line probes a referee of the referee
+// protocol, of any game, as its match runner would (probe.go, RefereeSpec).
 //
 // Conversations generated from a game's engine (the reference strategy's reply at every
 // point) and hand-written ones for faults use the same steps.
@@ -73,16 +77,17 @@ const (
 	Live
 	End
 	ExpectAny
+	ExpectUnordered
 )
 
-var kindNames = []string{"hello", "send", "send-raw", "expect", "close", "signal", "sleep", "eof", "exit", "live", "end", "expect-any"}
+var kindNames = []string{"hello", "send", "send-raw", "expect", "close", "signal", "sleep", "eof", "exit", "live", "end", "expect-any", "expect-unordered"}
 
 func (k Kind) String() string { return kindNames[k] }
 
 // Step is one line of a conversation.
 type Step struct {
 	Kind   Kind
-	Text   string        // bytes for Hello, Send, SendRaw, Expect (Send and Expect without '\n')
+	Text   string        // bytes for Hello, Send, SendRaw, Expect (Send and Expect without '\n'); for ExpectUnordered, the lines joined by '\n'
 	Status int           // for Exit, when Signal is 0
 	Signal int           // for Signal; for Exit, the expected death signal (0: a normal exit)
 	Delay  time.Duration // for Sleep
@@ -96,6 +101,9 @@ type Conversation struct {
 	Steps []Step
 	// Judge is the game its live steps play: the game's name and its settings.
 	Judge *JudgeSpec
+	// Referee, when set, makes the program a referee of the referee protocol, which the
+	// mock hub probes as a match runner (probe.go); the conversation has no steps then.
+	Referee *RefereeSpec
 	// TCP makes the player a TCP client: the mock hub listens on a free loopback port,
 	// starts the player with "127.0.0.1 PORT" before Args, and talks over the player's
 	// connection instead of its stdin and stdout.
@@ -177,6 +185,16 @@ func Parse(text string) (*Conversation, error) {
 				c.Judge.Params[k] = v
 			}
 			continue
+		case "referee":
+			if c.Referee != nil {
+				return bad("referee given twice")
+			}
+			spec, err := parseRefereeSpec(n, f[1:])
+			if err != nil {
+				return bad("%v", err)
+			}
+			c.Referee = spec
+			continue
 		case "live":
 			st.Kind = Live
 			switch len(f) {
@@ -210,6 +228,16 @@ func Parse(text string) (*Conversation, error) {
 			}
 			c.Connect = true
 			continue
+		case "expect-unordered":
+			if len(f) < 3 {
+				return bad("expect-unordered takes two or more quoted lines")
+			}
+			for _, l := range f[1:] {
+				if strings.Contains(l, "\n") {
+					return bad("expect-unordered takes lines without newlines")
+				}
+			}
+			st.Kind, st.Text = ExpectUnordered, strings.Join(f[1:], "\n")
 		case "expect-any":
 			if len(f) != 1 {
 				return bad("expect-any takes no argument")
@@ -266,6 +294,9 @@ func Parse(text string) (*Conversation, error) {
 		}
 		c.Steps = append(c.Steps, st)
 	}
+	if c.Referee != nil && (len(c.Steps) > 0 || c.Judge != nil || c.TCP || c.Connect) {
+		return nil, &Error{c.Referee.Source, "a referee probe takes no steps, judge, tcp or connect"}
+	}
 	return c, nil
 }
 
@@ -283,6 +314,13 @@ func (c *Conversation) Format() string {
 			b.WriteString(" " + k + "=" + j.Params[k])
 		}
 		b.WriteByte('\n')
+	}
+	if r := c.Referee; r != nil {
+		mutate := 0
+		if r.Mutate {
+			mutate = 1
+		}
+		fmt.Fprintf(&b, "referee check=%s games=%d mutate=%d seed=%d sessions=%d time=%v\n", r.Check, r.Games, mutate, r.Seed, r.Sessions, r.Time)
 	}
 	if c.TCP {
 		b.WriteString("tcp\n")
@@ -307,11 +345,20 @@ func (c *Conversation) Format() string {
 	return b.String()
 }
 
+// Unordered are an ExpectUnordered step's lines.
+func (st Step) Unordered() []string { return strings.Split(st.Text, "\n") }
+
 // String is the step as a conversation line.
 func (st Step) String() string {
 	switch st.Kind {
 	case Hello, Send, SendRaw, Expect:
 		return st.Kind.String() + " " + strconv.Quote(st.Text)
+	case ExpectUnordered:
+		s := st.Kind.String()
+		for _, t := range st.Unordered() {
+			s += " " + strconv.Quote(t)
+		}
+		return s
 	case Signal:
 		return "signal " + faults.SignalWord(syscall.Signal(st.Signal))
 	case Sleep:

@@ -56,6 +56,8 @@ func Library(game string) []Mutant {
 		return dealer2310
 	case "stlucia":
 		return stlucia
+	case "referee":
+		return referee
 	}
 	return nil
 }
@@ -94,7 +96,7 @@ func withTwins(own []Mutant, shared []string, prefixes map[string]string) []Muta
 }
 
 // Games are the games with a mutant library.
-var Games = []string{"dealer2310", "stlucia"}
+var Games = []string{"dealer2310", "stlucia", "referee"}
 
 var hubs = map[string]string{"dealer2310": "2310dealer", "stlucia": "stlucia"}
 
@@ -103,6 +105,10 @@ var hubs = map[string]string{"dealer2310": "2310dealer", "stlucia": "stlucia"}
 // hub case; the mock hub and the subject's player for a player case), so no mutant of prog
 // can change its marks.
 func Filter(game, prog string) string {
+	if game == "referee" {
+		// Each referee and player has cases of its own, named after it.
+		return "^" + strings.ReplaceAll(prog, "-", "_") + "_"
+	}
 	if hubs[game] == prog {
 		if game == "stlucia" {
 			return "^(hub_|game_)"
@@ -130,7 +136,10 @@ func ModuleRoot(dir string) (string, error) {
 }
 
 // Build builds m's program with its one change from the module at root into dir (go build
-// -overlay) and returns the binary's path, named after the program.
+// -overlay) and returns the binary's path, named after the program. A program without a
+// main package of its own (cmd/PROG: the referee protocol's example referees) is the
+// gauntlet binary under the program's name, which runs as the program its file is named
+// after.
 func Build(m Mutant, root, dir string) (string, error) {
 	src := filepath.Join(root, m.File)
 	data, err := os.ReadFile(src)
@@ -150,7 +159,11 @@ func Build(m Mutant, root, dir string) (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(dir, m.Prog)
-	cmd := exec.Command("go", "build", "-overlay", overlay, "-o", bin, "gauntlet/cmd/"+m.Prog)
+	pkg := "gauntlet/cmd/" + m.Prog
+	if _, err := os.Stat(filepath.Join(root, "cmd", m.Prog)); err != nil {
+		pkg = "gauntlet/cmd/gauntlet"
+	}
+	cmd := exec.Command("go", "build", "-overlay", overlay, "-o", bin, pkg)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building mutant %s: %v\n%s", m.Name, err, out)

@@ -17,6 +17,7 @@ import (
 	"os"
 	"sort"
 	"sync"
+	"unicode/utf8"
 )
 
 // Result is one game's outcome for its two seats.
@@ -237,11 +238,16 @@ func elo(wins, draws, games int) (rating, margin float64) {
 	return toElo(p), (toElo(hi) - toElo(lo)) / 2
 }
 
-// WriteTable prints the table for people.
+// WriteTable prints the table for people. The program column is 24 characters wide, or
+// as wide as the longest program's name (a long path), so that the columns stay aligned.
 func WriteTable(w io.Writer, st []Standing) {
-	fmt.Fprintf(w, "%-4s %-24s %5s %5s %5s %5s %7s %7s %12s\n", "rank", "program", "games", "wins", "draws", "illeg", "points", "elo", "+/-")
+	width := 24
+	for _, s := range st {
+		width = max(width, utf8.RuneCountInString(s.Player))
+	}
+	fmt.Fprintf(w, "%-4s %-*s %5s %5s %5s %5s %7s %7s %12s\n", "rank", width, "program", "games", "wins", "draws", "illeg", "points", "elo", "+/-")
 	for i, s := range st {
-		fmt.Fprintf(w, "%-4d %-24s %5d %5d %5d %5d %7.1f %7.0f %12.0f\n", i+1, s.Player, s.Games, s.Wins, s.Draws, s.Illegal, s.Points, s.Elo, s.EloError)
+		fmt.Fprintf(w, "%-4d %-*s %5d %5d %5d %5d %7.1f %7.0f %12.0f\n", i+1, width, s.Player, s.Games, s.Wins, s.Draws, s.Illegal, s.Points, s.Elo, s.EloError)
 	}
 }
 

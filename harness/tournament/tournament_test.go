@@ -1,10 +1,12 @@
 package tournament
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"unicode/utf8"
 )
 
 // fake is a match in which the player whose name sorts first wins; it counts its games.
@@ -68,5 +70,29 @@ func TestElo(t *testing.T) {
 	r2, e2 := elo(750, 0, 1000)
 	if r1 < 180 || r1 > 200 || e2 >= e1 {
 		t.Errorf("75%%: %v +/- %v (100 games), %v +/- %v (1000 games): want about 191, the error shrinking", r1, e1, r2, e2)
+	}
+}
+
+// The table stays aligned when a program's name is longer than the program column (a long
+// path, or one with non-ASCII letters): every row has the same width, and the short names'
+// table is unchanged.
+func TestTableAlignsLongNames(t *testing.T) {
+	long := "/home/marker/submissions/2026/group-42/élève/stratego-ai"
+	var b strings.Builder
+	WriteTable(&b, []Standing{{Player: long, Games: 10, Wins: 7, Points: 7.5}, {Player: "ai", Games: 10, Wins: 3}})
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	want := "rank " + fmt.Sprintf("%-*s", utf8.RuneCountInString(long), "program") + " games  wins draws illeg  points     elo          +/-"
+	if lines[0] != want {
+		t.Errorf("header\n%q, want\n%q", lines[0], want)
+	}
+	for _, l := range lines[1:] {
+		if utf8.RuneCountInString(l) != utf8.RuneCountInString(lines[0]) {
+			t.Errorf("row %q is %d wide, the header %d", l, utf8.RuneCountInString(l), utf8.RuneCountInString(lines[0]))
+		}
+	}
+	b.Reset()
+	WriteTable(&b, []Standing{{Player: "ai", Games: 2, Wins: 1, Draws: 1, Points: 1.5, Elo: 191, EloError: 400}})
+	if got := b.String(); got != "rank program                  games  wins draws illeg  points     elo          +/-\n1    ai                           2     1     1     0     1.5     191          400\n" {
+		t.Errorf("short names:\n%s", got)
 	}
 }

@@ -113,3 +113,22 @@ func TestNoName(t *testing.T) {
 		}
 	}
 }
+
+// docs/clue.md: a connection that ends before its name gets no seat, and the next
+// connection takes the seat it would have had (Scarlet here).
+func TestSeatOfAConnectionWithoutAName(t *testing.T) {
+	o := options(5)
+	o.Clients = 1
+	port, wait := serve(t, o)
+	dialed(t, port).Close()
+	conn := dialed(t, port)
+	done := make(chan int)
+	go func() { done <- playOn(conn, "sensible", 5, 0) }()
+	account := wait()
+	<-done
+	for _, want := range []string{"a connection sent no name: the connection ended", "seat 0 Scarlet: \"sensible\"", "seat 1 Mustard: sensible (bot)"} {
+		if !strings.Contains(account, want) {
+			t.Errorf("no %q in:\n%s", want, account)
+		}
+	}
+}

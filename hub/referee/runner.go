@@ -33,7 +33,8 @@ const usage = `usage: referee-runner [-t MOVE_TIME] [-T REFEREE_TIME] REFEREE PL
 Plays one game between PLAYER0 (who moves first) and PLAYER1, judged by REFEREE, and
 prints the result line "SCORE0 SCORE1 REASON": REASON is "end" (the referee's scores),
 "invalid N", "timeout N" or "lost N" (player N broke the rules, was too slow, or could not
-be read or written: it scores 0, its opponent 1). Exit 0 after a game; 1 on a usage error;
+be read: it died, closed its output or wrote a line over 1 MiB; it scores 0, its
+opponent 1). Exit 0 after a game; 1 on a usage error;
 2 when the match failed (a referee that breaks its protocol, a program that cannot start),
 with "ERROR ..." on stderr and no result line.
 `

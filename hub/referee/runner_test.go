@@ -91,6 +91,14 @@ func TestFaults(t *testing.T) {
 		{"player dies", ex["ttt-referee"], ex["ttt-random"], script(t, "read l; exit 3\n"), "1 0 lost 1\n", "ERROR reading move from player 1", 0},
 		{"line without newline", ex["ttt-referee"], script(t, "read l; printf '1 1'; sleep 30\n"), ex["ttt-random"], "0 1 timeout 0\n", "", 0},
 		{"invalid move", ex["ttt-referee"], script(t, ttt), script(t, ttt), "1 0 invalid 1\n", "", 0},
+		// docs/referee.md: a last line ended by the end of the output is a move; a line
+		// over 1 MiB is a lost player; a move reaches the referee byte for byte (spaces, a
+		// carriage return), and scores may be negative.
+		{"last line without newline, then exit", ex["ttt-referee"], script(t, "read l; printf '5 5'\n"), ex["ttt-random"], "0 1 invalid 0\n", "", 0},
+		{"line over 1 MiB", ex["ttt-referee"], script(t, "read l; head -c 1100000 /dev/zero | tr '\\0' x; echo; sleep 30\n"), ex["ttt-random"], "0 1 lost 0\n", "ERROR reading move from player 0", 0},
+		{"move passed through as written", script(t, `echo feature_end; read n; read a; read b; IFS= read -r m
+if [ "$m" = "$(printf '0   a  b\r')" ]; then echo 'valid end'; echo '-5 7'; else echo invalid; fi; sleep 30
+`), script(t, "read l; printf '  a  b\\r\\n'; sleep 30\n"), ex["ttt-random"], "-5 7 end\n", "", 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -112,6 +120,10 @@ func TestFaults(t *testing.T) {
 func TestUsage(t *testing.T) {
 	if _, errs, status, _ := run(t, "only", "two"); status != 1 || !strings.Contains(errs, "usage: referee-runner") {
 		t.Errorf("exit %d, %q", status, errs)
+	}
+	// Flags come before the programs; the usage says what "lost" means.
+	if _, errs, status, _ := run(t, "r", "p0", "p1", "-t", "1s"); status != 1 || !strings.Contains(errs, "could not\nbe read: it died, closed its output or wrote a line over 1 MiB") {
+		t.Errorf("a flag after the programs: exit %d, %q", status, errs)
 	}
 	if _, errs, status, _ := run(t, "/no/such/referee", "/no/p0", "/no/p1"); status != ExitMatchError || !strings.Contains(errs, "ERROR starting the match") {
 		t.Errorf("missing programs: exit %d, %q", status, errs)

@@ -73,6 +73,7 @@ func init() {
 	add("referee-runner", Program{Main: referee.Main})
 	add("ttt-referee", Program{Main: examples.TTTReferee})
 	add("c4-referee", Program{Main: examples.C4Referee})
+	add("referee", Program{Main: examples.C4Referee}) // the suite's referee of any game, as the reference plays it
 	add("ttt-random", Program{Main: func() int { return examples.TTTPlayer(false) }})
 	add("ttt-perfect", Program{Main: func() int { return examples.TTTPlayer(true) }})
 	add("c4-random", Program{Main: examples.C4Player})

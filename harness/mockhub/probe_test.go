@@ -1,0 +1,139 @@
+package mockhub
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// nimReferee is the Nim referee of testdata, written from docs/referee.md alone.
+func nimReferee(t *testing.T) string {
+	t.Helper()
+	src, err := os.ReadFile("testdata/nim-referee/referee.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(src)
+}
+
+// The referee mutants of issue 43, each a change to the Nim referee's text.
+var nimMutants = []struct {
+	name, old, new, part string
+	also                 []string // parts the probe cannot reach past the bug
+}{
+	{"scores malformed", `echo "$s0 $s1"`, `echo "$s0,$s1"`, "scores", nil},
+	{"no write_end", `end_block() { echo write_end; }`, `end_block() { :; }`, "blocks", nil},
+	{"an illegal move accepted the second time", "\t\techo invalid; end_block; continue\n\tfi",
+		"\t\tf=\"$TMPDIR/nim-seen-$h0$h1$h2-$2-$3\"\n\t\tif [ -e \"$f\" ]; then left=$3; else : >\"$f\"; echo invalid; end_block; continue; fi\n\tfi",
+		"consistency", nil},
+	{"other scores for the same game", `echo "$s0 $s1"`,
+		`if [ -e "$TMPDIR/nim-ended-$PPID" ]; then echo "$s1 $s0"; else : >"$TMPDIR/nim-ended-$PPID"; echo "$s0 $s1"; fi`, "consistency", nil},
+	{"unknown feature", `echo "feature no_last_move"`, `echo "feature no_last_move"; echo "feature telepathy"`, "handshake", nil},
+	{"a verdict in capitals", "\techo valid; show", "\techo VALID; show", "verdicts", []string{"scores"}},
+	{"talks after the end", "\t\techo \"$s0 $s1\"\n\t\tcontinue", "\t\techo \"$s0 $s1\"\n\t\techo bye\n\t\tcontinue", "ending", nil},
+}
+
+// The probe passes every part of the Nim referee, and each mutant fails its own part
+// only: the other parts pass, the breach worked around (but the parts a mutant's bug keeps
+// the probe from, which fail as not checked). Under -short, each mutant's own part only.
+func TestRefereeProbe(t *testing.T) {
+	base := nimReferee(t)
+	srcs := map[string]string{"reference": base}
+	for _, m := range nimMutants {
+		if strings.Count(base, m.old) != 1 {
+			t.Fatalf("%s: the text to change is not in the referee once: %q", m.name, m.old)
+		}
+		srcs[m.name] = strings.Replace(base, m.old, m.new, 1)
+	}
+	// Each probe runs in parallel with a program of its own, whose $TMPDIR (where the
+	// mutants that remember keep their files) is a folder of its own.
+	check := func(t *testing.T, src, part string, wantOK bool) {
+		t.Parallel()
+		src = strings.ReplaceAll(src, "$TMPDIR", t.TempDir())
+		c, err := Parse("referee check=" + part + "\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(c, player(t, strings.TrimPrefix(src, "#!/bin/sh\n")), Options{StepTimeout: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.OK != wantOK {
+			t.Errorf("check=%s: ok %v, want %v:\n%s", part, res.OK, wantOK, res.Report())
+		}
+	}
+	for _, part := range ProbeChecks {
+		t.Run("reference/"+part, func(t *testing.T) { check(t, srcs["reference"], part, true) })
+	}
+	for _, m := range nimMutants {
+		for _, part := range ProbeChecks {
+			if testing.Short() && part != m.part {
+				continue
+			}
+			t.Run(m.name+"/"+part, func(t *testing.T) {
+				check(t, srcs[m.name], part, part != m.part && !slices.Contains(m.also, part))
+			})
+		}
+	}
+}
+
+func TestRefereeProbeSettings(t *testing.T) {
+	c, err := Parse("referee check=all seed=3 games=4 sessions=9 mutate=1 time=3s\n")
+	if err != nil || c.Referee.Check != "all" || c.Referee.Time != 3*time.Second || !c.Referee.Mutate || c.Referee.Seed != 3 || c.Referee.Games != 4 || c.Referee.Sessions != 9 {
+		t.Fatalf("%+v, %v", c, err)
+	}
+	if again, err := Parse(c.Format()); err != nil || *again.Referee != *c.Referee {
+		t.Errorf("round trip: %v %v", again, err)
+	}
+	for _, bad := range []string{"referee", "referee check=nope", "referee check=scores games=0", "referee check=scores x=1", "referee check=scores mutate=2", "referee check=scores time=0s",
+		"referee check=scores\nexpect \"x\"", "referee check=scores\nreferee check=ending", "tcp\nreferee check=scores"} {
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
+
+// check=all with mutate=1 (the fuzzer's probe) passes the Nim referee, which refuses the
+// mutated moves, and names the part a referee breaks first: here one that stops at an
+// empty move (the runner passes a player's empty line on as "0 "), leaving a move
+// without a verdict.
+func TestRefereeProbeAllMutated(t *testing.T) {
+	base := nimReferee(t)
+	old := "while IFS= read -r line; do\n"
+	if strings.Count(base, old) != 1 {
+		t.Fatal("the Nim referee's loop is not where the test expects it")
+	}
+	plain := base
+	for _, r := range [][2]string{{"echo \"feature write_lines\"\n", ""}, {`show() { echo "$turn heaps $h0 $h1 $h2"; end_block; }`, "show() { :; }"},
+		{"end_block() { echo write_end; }", "end_block() { :; }"}} {
+		if strings.Count(plain, r[0]) != 1 {
+			t.Fatalf("%q is not in the Nim referee once", r[0])
+		}
+		plain = strings.Replace(plain, r[0], r[1], 1)
+	}
+	for _, tc := range []struct {
+		name, src, check, want string
+	}{
+		{"Nim referee", base, "all", "ok: referee protocol: all checked"},
+		{"without write_lines", plain, "all", "ok: referee protocol: all checked"},
+		{"without write_lines: no blocks", plain, "blocks", "ok: referee protocol: blocks: nothing to check (the referee has no write_lines)"},
+		{"exits on an empty move", strings.Replace(base, old, old+"\tcase \"$line\" in \"$turn \") exit 0;; esac\n", 1), "all",
+			"FAIL (referee protocol: verdicts): want valid, invalid or valid end, got EOF"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse("referee check=" + tc.check + " mutate=1 seed=2\n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Run(c, player(t, strings.TrimPrefix(tc.src, "#!/bin/sh\n")), Options{StepTimeout: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(res.Report(), tc.want) {
+				t.Errorf("report:\n%s\nwant it to start %q", res.Report(), tc.want)
+			}
+		})
+	}
+}
