@@ -421,6 +421,7 @@ func TestGradeUsageErrors(t *testing.T) {
 		{"-procs 0", []string{"-procs", "0", a}, "-procs 0: want more than 0"},
 		{"-nofile 0", []string{"-nofile", "0", a}, "-nofile 0: want more than 0"},
 		{"-mem 0", []string{"-mem", "0", a}, "-mem 0: want more than 0 (leave it out for the default, 1G)"},
+		{"-mem -5", []string{"-mem", "-5", a}, `bad size "-5": want a size (e.g. 512M), or -1 for unlimited`},
 		{"-fsize 0", []string{"-fsize", "0", a}, "-fsize 0: want more than 0"},
 		{"-case-mem 0", []string{"-case-mem", "0", a}, "-case-mem 0: want more than 0"},
 		{"-case-disk 0", []string{"-case-disk", "0", a}, "-case-disk 0: want more than 0"},

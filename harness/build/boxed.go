@@ -42,11 +42,22 @@ func buildBoxed(orig string, res *Result, names []string, opt Options) (*Result,
 	}
 	defer lease.Release()
 	start := time.Now()
+	failed := map[string]bool{} // programs whose own make failed
 	if !opt.NoBuild {
 		if err := chownTree(src, lease.UID(), lease.GID()); err != nil {
 			return nil, err
 		}
 		res.OK, res.Log, res.Problem, err = makeBoxed(src, lease, opt)
+		if err != nil {
+			return nil, err
+		}
+		failed = res.makeEach(names, opt, func(n string) (bool, string) {
+			ok, log, _, merr := makeBoxed(src, lease, opt, n)
+			if merr != nil {
+				err = merr
+			}
+			return ok, log
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -70,17 +81,18 @@ func buildBoxed(orig string, res *Result, names []string, opt Options) (*Result,
 		if !ok {
 			p, ok = program(src, n, opt.Keep)
 		}
-		if ok {
+		if ok && !failed[n] {
 			res.Programs[n] = p
 		} else {
 			res.Missing = append(res.Missing, n)
 		}
 	}
+	res.tellByProgram(names, opt)
 	return res, nil
 }
 
 // makeBoxed runs make in dir as the leased user, in a box, with a clean environment.
-func makeBoxed(dir string, lease *sandbox.Lease, opt Options) (ok bool, log, problem string, err error) {
+func makeBoxed(dir string, lease *sandbox.Lease, opt Options, targets ...string) (ok bool, log, problem string, err error) {
 	limits := opt.limits()
 	cfg := sandbox.Config{
 		Limits:      limits,
@@ -115,7 +127,7 @@ func makeBoxed(dir string, lease *sandbox.Lease, opt Options) (ok bool, log, pro
 		defer group.Remove()
 		cfg.Cgroup = group.ProcFiles()
 	}
-	r, err := sandbox.Run(cfg, sandbox.Spec{Name: "make", Path: makePath, Stdout: sandbox.Capture, Stderr: sandbox.Capture})
+	r, err := sandbox.Run(cfg, sandbox.Spec{Name: "make", Path: makePath, Args: targets, Stdout: sandbox.Capture, Stderr: sandbox.Capture})
 	if err != nil {
 		return false, "", "", fmt.Errorf("cannot start make: %w", err)
 	}

@@ -146,16 +146,10 @@ func Build(src, scratch string, names []string, opt Options) (*Result, error) {
 			return nil, err
 		}
 		res.OK, res.Log, res.Problem = runMake(dir, opt)
-		// A make that exited with a status may have failed on one program only: make each
-		// program on its own (not after a deadline or a limit: that would only repeat it).
-		if !res.OK && strings.HasPrefix(res.Problem, "make exited with status") && len(names) > 0 {
-			res.ByProgram = true
-			for _, n := range names {
-				ok, log, _ := runMake(dir, opt, n)
-				res.Log += fmt.Sprintf("\n$ %s %s\n%s", opt.Make, n, log)
-				failed[n] = !ok
-			}
-		}
+		failed = res.makeEach(names, opt, func(n string) (bool, string) {
+			ok, log, _ := runMake(dir, opt, n)
+			return ok, log
+		})
 		res.Warnings = CountWarnings(res.Log)
 	}
 	res.Duration = time.Since(start)
@@ -174,6 +168,30 @@ func Build(src, scratch string, names []string, opt Options) (*Result, error) {
 			res.Missing = append(res.Missing, n)
 		}
 	}
+	res.tellByProgram(names, opt)
+	return res, nil
+}
+
+// makeEach makes each program on its own (make NAME, by makeOne) after a make that exited
+// with a status, which may have failed on one program only, and says which failed; not
+// after a deadline or a limit, which it would only repeat. It adds each make's log.
+func (res *Result) makeEach(names []string, opt Options, makeOne func(name string) (ok bool, log string)) map[string]bool {
+	failed := map[string]bool{}
+	if res.OK || !strings.HasPrefix(res.Problem, "make exited with status") || len(names) == 0 {
+		return failed
+	}
+	res.ByProgram = true
+	for _, n := range names {
+		ok, log := makeOne(n)
+		res.Log += fmt.Sprintf("\n$ %s %s\n%s", opt.Make, n, log)
+		failed[n] = !ok
+	}
+	return failed
+}
+
+// tellByProgram adds to the problem of a build whose programs were made each on its own
+// which built and which did not.
+func (res *Result) tellByProgram(names []string, opt Options) {
 	if res.ByProgram {
 		res.Problem += "; then each program made on its own (" + opt.Make + " NAME): "
 		if built := len(names) - len(res.Missing); built > 0 {
@@ -192,7 +210,6 @@ func Build(src, scratch string, names []string, opt Options) (*Result, error) {
 			res.Problem += "did not build: " + strings.Join(res.Missing, " ")
 		}
 	}
-	return res, nil
 }
 
 // copyTree copies regular files and folders (not links, devices or version-control

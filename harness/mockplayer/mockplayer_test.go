@@ -295,8 +295,11 @@ func TestCloseLetsGoOfEveryCopyOfStdout(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no end of file on the mock's output while it runs (%v); read %q", err, got)
 	}
-	if string(got) != "^" {
-		t.Errorf("output %q, want the handshake alone", got)
+	// The in-process player's handshake and the mock's reading of PING race: the close
+	// may come before the handshake is passed on. What counts is the end of file while
+	// the mock still runs.
+	if string(got) != "^" && string(got) != "" {
+		t.Errorf("output %q, want the handshake alone, or nothing", got)
 	}
 	select {
 	case code := <-done:

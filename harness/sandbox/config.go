@@ -302,9 +302,13 @@ func (b *byteSize) Set(s string) error {
 	if err != nil {
 		return fmt.Errorf("bad size %q", s)
 	}
-	if n < 0 {
+	if n == -1 && mult == 1 {
 		*b = Unlimited
 		return nil
+	}
+	if n < 0 {
+		// Only -1 means unlimited: another negative size is a mistake, not a wish.
+		return fmt.Errorf("bad size %q: want a size (e.g. 512M), or -1 for unlimited", s)
 	}
 	*b = byteSize(n * mult)
 	return nil

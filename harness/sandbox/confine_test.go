@@ -99,3 +99,29 @@ func TestInheritedDescriptorsDoNotReachPrograms(t *testing.T) {
 		t.Errorf("a program the harness started read: %q", strings.TrimSpace(got))
 	}
 }
+
+// A judge's run is root by design and starts its subject as a sandbox user: its result
+// carries no "running as root without a sandbox user" note, which read in a boxed grade's
+// logs as if the subject ran unboxed. A plain root run still carries it.
+func TestJudgeRunHasNoRootNote(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the note is a root harness's")
+	}
+	lease, err := sandbox.NewLease()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lease.Release()
+	for _, tc := range []struct {
+		id   sandbox.Identity
+		note bool
+	}{{sandbox.Identity{Same: true, Delegate: lease}, false}, {sandbox.Identity{Same: true}, true}} {
+		res, err := sandbox.Run(sandbox.Config{Identity: tc.id}, sandbox.Spec{Path: "/bin/true"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(res.Warnings) > 0; got != tc.note {
+			t.Errorf("identity %+v: warnings %q, want a note: %v", tc.id, res.Warnings, tc.note)
+		}
+	}
+}

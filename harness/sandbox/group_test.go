@@ -349,8 +349,10 @@ func TestConfigFlags(t *testing.T) {
 	if c.Limits != want || c.Deadline != 3*time.Second || c.Grace != time.Second || c.OutputLimit != 64<<10 {
 		t.Errorf("got %+v", c)
 	}
-	if err := fs.Parse([]string{"-mem", "lots"}); err == nil {
-		t.Error("bad size accepted")
+	for _, bad := range []string{"lots", "-5", "-1M"} {
+		if err := fs.Parse([]string{"-mem", bad}); err == nil {
+			t.Errorf("bad size %q accepted", bad)
+		}
 	}
 	if err := want.Validate(); err != nil {
 		t.Errorf("Validate(%+v) = %v", want, err)
