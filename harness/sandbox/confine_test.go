@@ -18,26 +18,19 @@ import (
 func TestKeyringsAreRefused(t *testing.T) {
 	prog := filepath.Join(progDir, "keyring")
 	const want = "add_key: refused\nkeyctl: refused\n"
-	starts := []struct {
+	type start struct {
 		name     string
 		cfg      sandbox.Config
 		roleOnly bool
-	}{
+	}
+	starts := []start{
 		{"unboxed, directly", sandbox.Config{Identity: sandbox.Identity{Same: true}}, false},
 		{"unboxed, through the role", sandbox.Config{Identity: sandbox.Identity{Same: true}}, true},
 	}
 	if sandbox.BoxProblem() == nil {
 		starts = append(starts,
-			struct {
-				name     string
-				cfg      sandbox.Config
-				roleOnly bool
-			}{"boxed, directly", sandbox.Config{Box: &sandbox.Box{}}, false},
-			struct {
-				name     string
-				cfg      sandbox.Config
-				roleOnly bool
-			}{"boxed, through the role", sandbox.Config{Box: &sandbox.Box{}}, true})
+			start{"boxed, directly", sandbox.Config{Box: &sandbox.Box{}}, false},
+			start{"boxed, through the role", sandbox.Config{Box: &sandbox.Box{}}, true})
 	} else if os.Getenv(buildtest.RequireBoxVar) == "1" {
 		t.Fatalf("%s=1 but no box here: %v", buildtest.RequireBoxVar, sandbox.BoxProblem())
 	}
