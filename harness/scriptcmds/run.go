@@ -62,8 +62,8 @@ var backgroundMark = regexp.MustCompile(`^&(\w+&)?$`)
 
 // aRun is a program run started: what its checks need once it ends.
 type aRun struct {
-	activity *Activity // the script's, when its grader watches it (ActivityKey)
-	name             string // the program as the script wrote it
+	activity         *Activity // the script's, when its grader watches it (ActivityKey)
+	name             string    // the program as the script wrote it
 	status           string
 	timeout          time.Duration
 	sig              syscall.Signal
