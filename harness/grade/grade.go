@@ -570,7 +570,8 @@ func waitingSlots(jobs int) int { return max(8, 4*jobs) }
 // where the machine has less than 128 MiB of memory for each (a quiet case's programs hold
 // a few MiB: a budget, not a use). A submission whose programs never answer then grades
 // in about its cases' timeouts over this many, not over -j (issue 40: a dealer2310
-// submission that never answers took over ten minutes at -j 2; see docs/grading.md).
+// submission that never answers took over half an hour at -j 2, 53 s now; see
+// docs/grading.md).
 func quietSlots() int {
 	n := 128
 	if mem := memTotal(); mem > 0 {
@@ -598,8 +599,8 @@ func memTotal() int64 {
 // The checks of moveWhenQuiet: how often a busy case is looked at, and how long its
 // programs must all have been quiet.
 const (
-	quietCheck = 100 * time.Millisecond
-	quietAfter = 200 * time.Millisecond
+	quietCheck = 50 * time.Millisecond
+	quietAfter = 100 * time.Millisecond
 )
 
 // heldSlot is the slot a running case holds: busy or waiting first, a quiet one once
