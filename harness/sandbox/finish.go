@@ -182,8 +182,11 @@ func (g *Group) nameProcs(ds []hygiene.ProcDiag) {
 // and went with the machine's load. A process that sleeps (it waits on something that will
 // not come: a pipe another leftover holds, a timer), or that keeps running past orphanCPU,
 // is left running; so is what has not finished within leftRunningBackstop of wall time.
+// Every leftover has leftRunningFloor of wall time at least, as it had before: a short
+// sleep of an orphan ends within it.
 func (g *Group) leftRunning() (left, swept []hygiene.Proc) {
-	backstop := time.Now().Add(leftRunningBackstop)
+	began := time.Now()
+	backstop := began.Add(leftRunningBackstop)
 	first := map[int]activity{}
 	pause := time.Millisecond
 	for {
@@ -208,7 +211,9 @@ func (g *Group) leftRunning() (left, swept []hygiene.Proc) {
 				pending = true
 			}
 		}
-		if !pending || time.Now().After(backstop) {
+		// Whatever its state, a leftover has at least leftRunningFloor to go (a short
+		// sleep ending, as before 2026-11-28).
+		if len(left) == 0 || (!pending && time.Since(began) >= leftRunningFloor) || time.Now().After(backstop) {
 			return left, swept
 		}
 		time.Sleep(pause)
@@ -221,6 +226,7 @@ func (g *Group) leftRunning() (left, swept []hygiene.Proc) {
 // leftRunning waits for runnable leftovers.
 const (
 	orphanCPU           = 100 * time.Millisecond
+	leftRunningFloor    = 100 * time.Millisecond
 	leftRunningBackstop = 10 * time.Second
 )
 
