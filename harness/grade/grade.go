@@ -295,6 +295,10 @@ type Outcome struct {
 	Divergence string
 	Log        string // the full script log: commands, outputs, the failure
 	Duration   time.Duration
+	// Alone says how a verdict that depends on wall time (TIMEOUT, HYGIENE) was checked
+	// with nothing else of the grader running (confirmAlone): "confirmed alone", or what
+	// the case did beside other cases before it passed alone. Empty when not re-run.
+	Alone string
 }
 
 // Run grades the subject on the given cases and returns one outcome per case and pairing,
@@ -345,6 +349,7 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	}
 	out := make([]Outcome, len(jobs))
 	ran := make([]bool, len(jobs))
+	wentQuiet := make([]bool, len(jobs)) // the case moved to a quiet slot: it waited, it did not work
 	// Busy cases take one of -j slots; cases that mostly wait (Case.Waits) take one of
 	// their own, more numerous, slots, and leave the CPU to the busy ones. Each kind has a
 	// dispatcher of its own, so that a case waiting for a slot of its kind never holds back
@@ -381,12 +386,13 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 			ran[j.slot] = true
 			held := &heldSlot{sem: sem}
 			jopt := opt
-			if sem == busy {
-				jopt.activity = &scriptcmds.Activity{}
-				ended := make(chan struct{})
-				defer close(ended)
-				go held.moveWhenQuiet(jopt.activity, quiet, ended)
+			ended := make(chan struct{}) // closed when the case's outcome is in
+			jopt.activity = &scriptcmds.Activity{}
+			moveTo := quiet
+			if sem != busy {
+				moveTo = nil // a waiting case is only watched
 			}
+			go held.watch(jopt.activity, moveTo, ended)
 			go func(j job) {
 				defer wg.Done()
 				var o Outcome
@@ -395,8 +401,12 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 					o = Outcome{Case: j.c, Pairing: j.p, Verdict: HarnessError,
 						Detail: "no box for the subject (refused; -unsafe grades without it): " + boxErr.Error()}
 				} else {
+					aloneLock.RLock()
 					o, dir = runCase(casesDir, g, j.c, j.p, subj, jopt)
+					aloneLock.RUnlock()
 				}
+				close(ended)
+				wentQuiet[j.slot] = held.in(quiet) || jopt.activity.Longest() >= waitedEnough
 				o.Counted = j.counted
 				out[j.slot] = o
 				// Told before the slot is free, so that a caller who stops the grade on
@@ -423,6 +433,7 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	dispatch(working, busy)
 	dispatchers.Wait()
 	wg.Wait()
+	confirmAlone(out, ran, wentQuiet, casesDir, g, subj, opt)
 	done := out[:0]
 	for i, o := range out {
 		if ran[i] {
@@ -603,11 +614,61 @@ const (
 	quietAfter = 100 * time.Millisecond
 )
 
+// aloneLock is held for reading by every case this process runs, and for writing by a
+// case confirmAlone runs again: that one runs with nothing else of the grader (a cohort's
+// other submissions included).
+var aloneLock sync.RWMutex
+
+// confirmAlone runs again, one at a time and alone (aloneLock), every case run whose
+// verdict depends on wall time, before it costs marks: a HYGIENE finding (what a program
+// left running), and a TIMEOUT of a case that worked to the end (one that went quiet, its
+// programs waiting on input that never came, would wait as long alone). A case that
+// passes alone takes that outcome, saying what it did beside the others; one that fails
+// again takes the outcome alone, "confirmed alone" (issue 40: five real "left running"
+// verdicts flipped to PASS when their case ran alone). Nothing is run again once the
+// grade was stopped.
+func confirmAlone(out []Outcome, ran, wentQuiet []bool, casesDir string, g Game, subj Subject, opt Options) {
+	for i := range out {
+		o := out[i]
+		if !ran[i] || !(o.Verdict == Hygiene || o.Verdict == Timeout && !wentQuiet[i]) {
+			continue
+		}
+		select {
+		case <-opt.Stop:
+			return
+		default:
+		}
+		aloneLock.Lock()
+		again, dir := runCase(casesDir, g, o.Case, o.Pairing, subj, opt)
+		aloneLock.Unlock()
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
+		if again.Verdict == HarnessError {
+			continue // the first verdict stands; the grader's own failure says nothing of it
+		}
+		again.Counted = o.Counted
+		if again.Verdict.Passed() {
+			again.Alone = fmt.Sprintf("%s when run beside other cases (%s); passed when run alone", o.Verdict, o.Detail)
+		} else {
+			again.Alone = "confirmed alone"
+		}
+		out[i] = again
+	}
+}
+
 // heldSlot is the slot a running case holds: busy or waiting first, a quiet one once
 // moveWhenQuiet moved it.
 type heldSlot struct {
 	mu  sync.Mutex
 	sem chan struct{} // nil once released
+}
+
+// in says whether the slot held is sem's.
+func (h *heldSlot) in(sem chan struct{}) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sem == sem
 }
 
 // release gives the slot back.
@@ -620,12 +681,17 @@ func (h *heldSlot) release() {
 	}
 }
 
-// moveWhenQuiet watches a busy case until ended: once every program it has running has
-// used no CPU for quietAfter (a hang: input that never comes), it takes a slot of quiet,
-// when one is free, and gives its busy slot to the next case. Only the case's programs
-// are looked at, as the sandbox's sweeps see them, never wall time alone: a slow program
-// on a loaded machine is not quiet.
-func (h *heldSlot) moveWhenQuiet(a *scriptcmds.Activity, quiet chan struct{}, ended <-chan struct{}) {
+// waitedEnough is how long a case's programs must have been quiet at once for its TIMEOUT
+// to count as a wait (input that never came), which a re-run alone would only repeat.
+const waitedEnough = 500 * time.Millisecond
+
+// watch watches a case until ended, keeping the longest time its programs were all quiet
+// (Activity.Longest); with quiet not nil (a busy case), once every program it has running
+// has used no CPU for quietAfter (a hang: input that never comes), it takes a slot of
+// quiet, when one is free, and gives its busy slot to the next case. Only the case's
+// programs are looked at, as the sandbox's sweeps see them, never wall time alone: a slow
+// program on a loaded machine is not quiet.
+func (h *heldSlot) watch(a *scriptcmds.Activity, quiet chan struct{}, ended <-chan struct{}) {
 	t := time.NewTicker(quietCheck)
 	defer t.Stop()
 	for {
@@ -634,7 +700,7 @@ func (h *heldSlot) moveWhenQuiet(a *scriptcmds.Activity, quiet chan struct{}, en
 			return
 		case <-t.C:
 		}
-		if a.Quiet() < quietAfter {
+		if a.Quiet() < quietAfter || quiet == nil {
 			continue
 		}
 		select {
@@ -650,7 +716,7 @@ func (h *heldSlot) moveWhenQuiet(a *scriptcmds.Activity, quiet chan struct{}, en
 			h.sem = quiet
 		}
 		h.mu.Unlock()
-		return
+		quiet = nil // moved: from now on only watched
 	}
 }
 

@@ -149,6 +149,9 @@ func caseText(c CaseReport) string {
 		b.WriteString("HARNESS-ERROR: the grader failed on this case; it is not counted for or against the subject\n")
 	}
 	fmt.Fprintf(&b, "what happened: %s\n", c.Detail)
+	if c.Alone != "" {
+		fmt.Fprintf(&b, "%s\n", c.Alone)
+	}
 	b.WriteString(c.Divergence)
 	if c.Log != "" {
 		fmt.Fprintf(&b, "\nlog:\n%s", c.Log)

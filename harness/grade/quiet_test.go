@@ -2,6 +2,8 @@ package grade
 
 import (
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -35,5 +37,49 @@ func TestQuietCasesFreeTheirSlots(t *testing.T) {
 		if o.Verdict != Pass {
 			t.Errorf("%s: %s (%s): the cases did not all run at once", o.Case.ID, o.Verdict, o.Detail)
 		}
+	}
+}
+
+// A verdict that depends on wall time is run again alone before it costs marks: a player
+// that works past its deadline only while the machine is busy (here: while a marker the
+// test removes once the first pass is over exists) passes alone, and its outcome says what
+// it did beside the others; one that works past its deadline anyway is "confirmed alone";
+// one that waits for input that never comes (it went quiet) is not run again, since it
+// would wait as long alone.
+func TestTimeDependentVerdictsAreConfirmedAlone(t *testing.T) {
+	buildtest.Long(t)
+	dir := t.TempDir()
+	busy := dir + "/busy"
+	if err := os.WriteFile(busy, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	player := fmt.Sprintf("#!/bin/sh\ncase \"$1\" in\nslow) [ -e %s ] && while :; do :; done; echo done;;\nloop) while :; do :; done;;\nwait) sleep 30;;\nesac\n", busy)
+	subj, opt := setup(t, player)
+	opt.Timeout = time.Second
+	opt.OnOutcome = func(o Outcome) {
+		if o.Case.ID == "slow" {
+			os.Remove(busy)
+		}
+	}
+	fs := fstest.MapFS{}
+	for _, name := range []string{"slow", "loop", "wait"} {
+		fs["toy/"+name+".txtar"] = &fstest.MapFile{Data: []byte(header("player/basics") + "run $PLAYER " + name + "\nstdout '^done$'\n")}
+	}
+	cases, err := LoadCases(fs, "toy", toy.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Outcome{}
+	for _, o := range Run(toy, cases, subj, opt) {
+		got[o.Case.ID] = o
+	}
+	if o := got["slow"]; o.Verdict != Pass || !strings.Contains(o.Alone, "TIMEOUT when run beside other cases") {
+		t.Errorf("slow only beside others: %s, alone %q, want PASS saying it timed out beside the others", o.Verdict, o.Alone)
+	}
+	if o := got["loop"]; o.Verdict != Timeout || o.Alone != "confirmed alone" {
+		t.Errorf("slow anyway: %s, alone %q, want TIMEOUT confirmed alone", o.Verdict, o.Alone)
+	}
+	if o := got["wait"]; o.Verdict != Timeout || o.Alone != "" {
+		t.Errorf("waiting for input: %s, alone %q, want TIMEOUT not run again", o.Verdict, o.Alone)
 	}
 }

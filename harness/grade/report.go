@@ -73,6 +73,7 @@ type CaseReport struct {
 	Detail      string   `json:"detail,omitempty"`
 	Lenient     []string `json:"lenient,omitempty"`
 	Divergence  string   `json:"divergence,omitempty"` // up to the first divergence, marked (failures only)
+	Alone       string   `json:"alone,omitempty"`      // a wall-time verdict run again alone: what came of it
 	Seconds     float64  `json:"seconds"`
 	Log         string   `json:"log,omitempty"` // the full case log, for failures only
 }
@@ -114,7 +115,7 @@ func NewReport(g Game, subject string, started time.Time, b *build.Result, outs 
 		c := CaseReport{ID: o.Case.ID, Pairing: string(o.Pairing), Counted: o.Counted, Section: o.Case.Section,
 			Category: o.Case.Category, Title: o.Case.Title, Requirement: o.Case.Requirement, Accept: o.Case.Accept,
 			Verdict: o.Verdict, Detail: o.Detail, Lenient: o.Lenient, Divergence: o.Divergence,
-			Seconds: o.Duration.Seconds()}
+			Alone: o.Alone, Seconds: o.Duration.Seconds()}
 		if !o.Verdict.Passed() {
 			c.Log = o.Log
 		}
@@ -192,6 +193,9 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 			fmt.Fprintf(w, "  also accepted: %s\n", c.Accept)
 		}
 		fmt.Fprintf(w, "  what happened: %s\n", c.Detail)
+		if c.Alone != "" {
+			fmt.Fprintf(w, "  %s\n", c.Alone)
+		}
 		if c.Divergence != "" {
 			fmt.Fprintf(w, "  %s\n", indent(c.Divergence)[2:])
 		}

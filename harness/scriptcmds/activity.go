@@ -15,8 +15,16 @@ type ActivityKey struct{}
 // case a CPU slot only while it uses one: a case whose programs all wait (on input that
 // never comes, on a timer) is quiet, and costs the machine nothing while it waits.
 type Activity struct {
-	mu     sync.Mutex
-	groups map[*sandbox.Group]bool
+	mu      sync.Mutex
+	groups  map[*sandbox.Group]bool
+	longest time.Duration // the longest Quiet seen
+}
+
+// Longest is the longest time Quiet has said the script's programs were all quiet at once.
+func (a *Activity) Longest() time.Duration {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.longest
 }
 
 func (a *Activity) add(g *sandbox.Group) {
@@ -49,5 +57,6 @@ func (a *Activity) Quiet() time.Duration {
 			least = q
 		}
 	}
+	a.longest = max(a.longest, least)
 	return least
 }
