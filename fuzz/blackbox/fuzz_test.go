@@ -431,3 +431,46 @@ func TestCampaignNotesASubjectThatCannotRun(t *testing.T) {
 		t.Errorf("the log lacks %q:\n%s", want, log.String())
 	}
 }
+
+// A difference the machine's load makes is not a finding: the subject here plays as the
+// reference but exits 9 whenever another copy of it is running at its start, which
+// happens only because the campaign plays cases side by side. Confirmed alone, with nothing
+// else of the campaign under way, the difference does not come back, so nothing is kept
+// (before 2026-11-28 confirmations ran beside the workers, and under load a one-bug
+// mutant's campaign kept 22 rules where it kept 2 quiet).
+func TestConfirmationRunsAlone(t *testing.T) {
+	buildtest.Long(t) // a campaign of a few seconds
+	ref := refDir(t)
+	dir := t.TempDir()
+	shared := filepath.Join(dir, "running")
+	if err := os.Mkdir(shared, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(shared, 0o777); err != nil { // past the umask: every run's user writes here
+		t.Fatal(err)
+	}
+	buildtest.SearchableByOthers(t, dir)
+	subject := filepath.Join(dir, "2310A")
+	wrapper := "#!/bin/sh\nd='" + shared + "'\ntouch \"$d/$$\"\nn=$(ls \"$d\" | wc -l)\n'" + filepath.Join(ref, "2310A") +
+		"' \"$@\"\ns=$?\nrm -f \"$d/$$\"\n[ \"$n\" -gt 1 ] && exit 9\nexit $s\n"
+	if err := execfile.Write(subject, []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Run(Options{
+		Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: ref, InProcess: inProcess,
+		Subjects: []Subject{{Path: subject, Ref: "2310A"}},
+		Seed:     1, Runs: 80, Jobs: 2, Out: t.TempDir(), Kinds: []string{"malformed"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Unconfirmed == 0 {
+		t.Fatalf("no difference under load in %d runs: the test did not load the subject", sum.Runs)
+	}
+	if len(sum.Findings) != 0 {
+		for _, fd := range sum.Findings {
+			t.Logf("%s [%s]", fd.Sig, fd.Rule.ID)
+		}
+		t.Errorf("%d findings of the load alone (%d unconfirmed), want none", len(sum.Findings), sum.Unconfirmed)
+	}
+}

@@ -131,6 +131,11 @@ type fuzzer struct {
 	scriptBox *ScriptBox
 	// users lends each run that starts a program a sandbox user of its own, when boxed.
 	users *sandbox.UserPool
+	// alone is held for reading by every case the workers play ahead, and for writing by
+	// the run that confirms a difference: that run plays with nothing else of the campaign
+	// under way, so that a difference the load made is not confirmed by the load (under
+	// load, a one-bug mutant's campaign kept 22 rules where it kept 2 quiet, issue 40).
+	alone sync.RWMutex
 }
 
 // Run fuzzes the subjects. The error is a usage or harness error (a reference program
@@ -504,7 +509,9 @@ func (f *fuzzer) playAhead() *lookahead {
 				defer l.wg.Done()
 				defer func() { <-slots }()
 				if p.err == nil {
+					f.alone.RLock()
 					p.sig, p.ref, p.diff, p.bad, p.timedOut, p.err = f.differsTimed(p.c, p.subj, true)
+					f.alone.RUnlock()
 				}
 				out <- p
 			}()
@@ -591,9 +598,12 @@ func (f *fuzzer) loop() (*Summary, error) {
 			sum.Groups[groupOf[subj.Path+"\x00"+ruleKey[key].ID]].Runs++
 			continue
 		}
-		// The same case must fail the same way again, or it is timing, not a bug to keep;
-		// and against the reference as a process, what the regression file will check.
+		// The same case must fail the same way again, alone, or it is timing, not a bug to
+		// keep; and against the reference as a process, what the regression file will
+		// check.
+		f.alone.Lock()
 		sig2, _, diff2, _, err := f.differs(c, subj, false)
+		f.alone.Unlock()
 		if err != nil {
 			return nil, err
 		}
