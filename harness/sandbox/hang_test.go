@@ -91,27 +91,21 @@ func TestHangDiagnosis(t *testing.T) {
 		},
 	}
 	results := make([]*sandbox.Result, len(cases))
-	elapsed := make([]time.Duration, len(cases))
 	var wg sync.WaitGroup
 	for i, tc := range cases {
 		cfg := testConfig()
 		cfg.Deadline = slowdown * time.Second
-		start := time.Now()
 		g := tc.start(t, cfg)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			results[i] = g.Wait()
-			elapsed[i] = time.Since(start)
 		}()
 	}
 	wg.Wait()
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := results[i]
-			if elapsed[i] > slowdown*2*time.Second {
-				t.Errorf("took %v, more than the deadline plus one second", elapsed[i])
-			}
 			if res.Verdict() != sandbox.Timeout || res.Hang == nil {
 				t.Fatalf("verdict %s, hang %v; want TIMEOUT with a diagnosis", res.Verdict(), res.Hang)
 			}

@@ -72,6 +72,11 @@ func TestFaultyClients(t *testing.T) {
 			t.Parallel() // each a server of its own that mostly waits on its faulty client
 			o := options(4)
 			o.Clients, o.Reply = 1, 300*time.Millisecond
+			if fault == "slow" {
+				// 200 ms late within a window fifteen times as long: not a race with
+				// the machine's load.
+				o.Reply = 3 * time.Second
+			}
 			start := time.Now()
 			port, wait := serve(t, o)
 			conn := dialed(t, port)
