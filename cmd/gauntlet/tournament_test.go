@@ -236,14 +236,18 @@ func TestTournamentBoxesThePrograms(t *testing.T) {
 			t.Fatal(err)
 		}
 		wrapper := filepath.Join(dir, "ai-"+name)
-		script := "#!/bin/sh\nf=\"$(mktemp '" + dir + "/uid.XXXXXX')\"\nid -u > \"$f\"\nprintenv GAUNTLET_TEST_SECRET >> \"$f\"\nsleep " + marker + " </dev/null >/dev/null 2>&1 &\nexec '" + filepath.Join(dir, name) + "'\n"
+		// Each start also counts itself in a file of its working folder, which must be
+		// its own and kept from one game to the next.
+		script := "#!/bin/sh\nf=\"$(mktemp '" + dir + "/uid.XXXXXX')\"\nid -u > \"$f\"\nprintenv GAUNTLET_TEST_SECRET >> \"$f\"\necho x >> games && wc -l < games >> \"$f\"\nsleep " + marker + " </dev/null >/dev/null 2>&1 &\nexec '" + filepath.Join(dir, name) + "'\n"
 		if err := execfile.Write(wrapper, []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		ais = append(ais, wrapper)
 	}
 	t.Setenv("GAUNTLET_TEST_SECRET", "s3cret")
-	code, stdout, stderr := gauntlet(append([]string{"tournament", "stratego"}, ais...)...)
+	// One game at a time: each AI then has one folder, kept from its first game to its
+	// second.
+	code, stdout, stderr := gauntlet(append([]string{"tournament", "stratego", "-j", "1"}, ais...)...)
 	left := sleepsLeft(t, marker)
 	if code != 0 || !strings.Contains(stdout, "[2/2]") {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
@@ -251,6 +255,17 @@ func TestTournamentBoxesThePrograms(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(dir, "uid.*"))
 	if len(files) != 4 {
 		t.Errorf("%d AI starts logged their user, want 4 (two games of two)", len(files))
+	}
+	// Each AI kept its file from its first game to its second (before 2026-11-28 it could
+	// not write where it ran).
+	counts := map[string]int{}
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		counts[lines[len(lines)-1]]++
+	}
+	if counts["1"] != 2 || counts["2"] != 2 {
+		t.Errorf("the AIs' own files from game to game (counts seen %v), want each AI to see 1 then 2", counts)
 	}
 	for _, f := range files {
 		data, err := os.ReadFile(f)

@@ -1,6 +1,8 @@
 package tournament
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
@@ -19,11 +21,28 @@ import (
 // the manager, cannot change another bot or the results file, and whatever it leaves
 // running is killed when its game ends, before its user is lent again. A nil *Boxes starts
 // the programs as the tournament's own user.
+//
+// Each competitor has a folder of its own for the whole tournament, where it runs: a bot
+// that keeps files from one game to the next (a database of its opponents, as ramen did in
+// 2012) finds them there. The folder is handed to the user lent for each game (its files
+// given to that user first), and is removed with the tournament. Until 2026-11-28 every
+// game ran in the tournament's folder as a fresh user that could not write it, and such a
+// bot lost all its games as ILLEGAL.
 type Boxes struct {
 	users  sandbox.UserPool
 	net    *sandbox.Net
 	keep   []string
 	limits sandbox.Limits
+	homes  string // the competitors' folders, one per program path
+	mu     sync.Mutex
+	home   map[string]*home
+	made   int // folders made
+}
+
+// home is a competitor's folder, and the games it is handed to at the moment: a
+// competitor in two games at once (-j) gets a second folder of its own meanwhile.
+type home struct {
+	dirs []string // free folders of the competitor
 }
 
 // NewBoxes returns the boxes of a tournament between progs (paths), run from the folder dir,
@@ -44,11 +63,59 @@ func NewBoxes(progs []string, dir string, limits sandbox.Limits) (*Boxes, error)
 	}
 	// One network for every box of the tournament, with its loopback alone, as a fuzzing
 	// campaign's: the games talk over pipes.
-	net, err := sandbox.NewNet()
+	homes, err := os.MkdirTemp("", "gauntlet-tournament-homes-")
 	if err != nil {
 		return nil, err
 	}
-	return &Boxes{net: net, keep: keep, limits: limits}, nil
+	// Searchable, not listable, by the competitors' users.
+	if err := os.Chmod(homes, 0o711); err != nil {
+		os.RemoveAll(homes)
+		return nil, err
+	}
+	net, err := sandbox.NewNet()
+	if err != nil {
+		os.RemoveAll(homes)
+		return nil, err
+	}
+	return &Boxes{net: net, keep: append(keep, homes), limits: limits, homes: homes, home: map[string]*home{}}, nil
+}
+
+// takeHome hands a folder of the competitor at path to user uid:gid (every file of it given
+// to that user), making the competitor's first (or, while its folders are all in games, one
+// more) folder.
+func (b *Boxes) takeHome(path string, uid, gid int) (string, error) {
+	b.mu.Lock()
+	h := b.home[path]
+	if h == nil {
+		h = &home{}
+		b.home[path] = h
+	}
+	var dir string
+	if len(h.dirs) > 0 {
+		dir, h.dirs = h.dirs[len(h.dirs)-1], h.dirs[:len(h.dirs)-1]
+	} else {
+		b.made++
+		dir = filepath.Join(b.homes, fmt.Sprintf("%d-%s", b.made, filepath.Base(path)))
+	}
+	b.mu.Unlock()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, uid, gid)
+	})
+	return dir, err
+}
+
+// giveHome gives a competitor's folder back when its game is over.
+func (b *Boxes) giveHome(path, dir string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	h := b.home[path]
+	h.dirs = append(h.dirs, dir)
 }
 
 // Close gives back the users and the network.
@@ -58,6 +125,7 @@ func (b *Boxes) Close() {
 	}
 	b.users.Close()
 	b.net.Close()
+	os.RemoveAll(b.homes)
 }
 
 // Game returns how one game starts its programs (for hubrt.StartWith), and the function to
@@ -70,6 +138,8 @@ func (b *Boxes) Game() (launch hubrt.Launch, done func()) {
 	type lent struct {
 		lease *sandbox.Lease
 		mark  hygiene.PidMark
+		path  string // the competitor's program
+		home  string // its folder, handed to it for the game
 	}
 	var mu sync.Mutex
 	var users []lent
@@ -85,9 +155,15 @@ func (b *Boxes) Game() (launch hubrt.Launch, done func()) {
 		if err != nil {
 			return err
 		}
+		dir, err := b.takeHome(path, lease.UID(), lease.GID())
+		if err != nil {
+			b.users.Return(lease, mark)
+			return err
+		}
 		mu.Lock()
-		users = append(users, lent{lease, mark})
+		users = append(users, lent{lease, mark, path, dir})
 		mu.Unlock()
+		s.Dir = dir
 		cfg := sandbox.Config{Limits: b.limits, Identity: sandbox.Identity{Lease: lease, Alone: true},
 			Box: &sandbox.Box{Keep: b.keep, Net: b.net}}
 		env := sandbox.SubjectEnv()
@@ -101,6 +177,7 @@ func (b *Boxes) Game() (launch hubrt.Launch, done func()) {
 		defer mu.Unlock()
 		for _, u := range users {
 			b.users.Return(u.lease, u.mark)
+			b.giveHome(u.path, u.home)
 		}
 		users = nil
 	}
