@@ -303,7 +303,7 @@ func (c *cohortRun) runCase(s *submission, i int) {
 // options are the grading options of one case run of s.
 func (c *cohortRun) options(s *submission) grade.Options {
 	return grade.Options{Jobs: 1, Timeout: c.f.timeout, BinDir: c.progs.bin, Published: c.progs.published, Scratch: s.scratch, Limits: c.f.limits,
-		SandboxUsers: c.f.boxed, Unsafe: c.f.unsafe}
+		SandboxUsers: c.f.boxed, NoBox: c.f.noBox, Unsafe: c.f.unsafe}
 }
 
 // complete makes a submission's report once all its cases ran, and writes it to -out.
@@ -314,6 +314,7 @@ func (c *cohortRun) complete(s *submission) {
 	}
 	rep := grade.NewReport(c.g, s.subj.Name, s.started, s.built, all)
 	rep.Notes = s.subj.Notes
+	rep.Isolation = c.f.isolation
 	var werr error
 	if c.f.outDir != "" {
 		werr = writeAtomic(c.reportPath(s), rep.WriteJSON)

@@ -79,6 +79,10 @@ type gradeFlags struct {
 	gsVisibility string
 	// boxed: builds and cases run in boxes (set from the machine, see boxDecision)
 	boxed bool
+	// noBox: boxed at the level below the box (sandbox users without namespaces); isolation
+	// names the level reached, for the report.
+	noBox     bool
+	isolation string
 	// hide: the submission folders a build must not see (every one of the grade's)
 	hide []string
 }
@@ -270,7 +274,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		close(anyStop)
 	}()
 	opt := grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, BinDir: progs.bin, Published: progs.published,
-		Scratch: scratch, Limits: f.limits, Stop: anyStop, SandboxUsers: f.boxed, Unsafe: f.unsafe,
+		Scratch: scratch, Limits: f.limits, Stop: anyStop, SandboxUsers: f.boxed, NoBox: f.noBox, Unsafe: f.unsafe,
 		OnOutcome: live.outcome}
 	if f.keepDir != "" {
 		subjDir := ""
@@ -283,6 +287,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	live.finish()
 	rep := grade.NewReport(g, subj.Name, started, built, outs)
 	rep.Notes = append(subj.Notes, notes...)
+	rep.Isolation = f.isolation
 	rep.WriteSummary(stdout, f.verbose)
 	if want := g.CaseRuns(selectCases(cases, filter), subj); len(outs) < want && live.stopped {
 		fmt.Fprintf(stdout, "STOPPED at the first failure (-failfast) after %d of %d case runs: no report file was written\n", len(outs), want)
@@ -378,7 +383,7 @@ func buildSubject(g grade.Game, dir, scratch string, f gradeFlags) (grade.Subjec
 	for _, p := range g.Programs {
 		names = append(names, p.Name)
 	}
-	res, err := build.Build(dir, scratch, names, build.Options{NoBuild: f.noBuild, Boxed: f.boxed,
+	res, err := build.Build(dir, scratch, names, build.Options{NoBuild: f.noBuild, Boxed: f.boxed, NoBox: f.noBox,
 		Keep: filepath.SplitList(os.Getenv(scriptcmds.BoxKeepVar)), Hide: f.hide, Paths: f.progs})
 	if err != nil {
 		return grade.Subject{}, nil, err
@@ -431,18 +436,27 @@ var executable = os.Executable
 // marks).
 func boxDecision(f *gradeFlags, submissions bool) (notes []string, err error) {
 	if os.Geteuid() != 0 {
+		f.isolation = "none: not root, the programs run as the grader's user"
 		if submissions {
 			notes = append(notes, "not root: the submission runs as you, without the grader's box, and could read the expected outputs; grade as root for marks (docs/security.md)")
 		}
 		return notes, nil
 	}
 	if problem := grade.BoxProblem(); problem != nil {
+		// Below the box, not nothing: a root grader in a container that refuses namespaces
+		// can still run every program as a sandbox user with its limits.
+		if grade.UsersProblem() == nil {
+			f.boxed, f.noBox = true, true
+			f.isolation = "sandbox users without namespaces"
+			return []string{fmt.Sprintf("no namespaces here (%v): every program runs as a sandbox user of its own with its limits, the expected outputs in folders only the grader opens, but without the box (no root of its own, private /tmp, network or case totals); docs/security.md", problem)}, nil
+		}
 		if !f.unsafe {
 			return nil, fmt.Errorf("cannot box the submission on this machine (%v); refusing to grade (-unsafe grades without the box, never for marks)", problem)
 		}
+		f.isolation = "none: -unsafe, the programs run as the grader's user"
 		return []string{fmt.Sprintf("-unsafe: graded without the box (%v): the submission could read the expected outputs", problem)}, nil
 	}
-	f.boxed = true
+	f.boxed, f.isolation = true, "box"
 	if problem := grade.TotalsProblem(); problem != nil {
 		notes = append(notes, fmt.Sprintf("no cgroups (%v): each process has its limits, but a case has no memory and process totals", problem))
 	}

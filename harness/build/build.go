@@ -43,6 +43,9 @@ type Options struct {
 	// grader must be root. Without it make runs as the grader's own user: only for trusted
 	// folders (tests, a student checking their own work).
 	Boxed bool
+	// NoBox, with Boxed, builds as a sandbox user without the box (its namespaces and
+	// mounts), where the machine refuses them (see grade.Options.NoBox).
+	NoBox bool
 	// Hide lists folders the build must not see (the other submissions of a cohort).
 	Hide []string
 	// Keep lists folders of the host the build's box holds beside the copy it builds (the
@@ -115,7 +118,7 @@ func Build(src, scratch string, names []string, opt Options) (*Result, error) {
 	}
 	var dir string
 	var err error
-	if opt.Boxed {
+	if opt.Boxed && !opt.NoBox {
 		// The copy is a tmpfs of its own (the grader is root): all the files the build
 		// writes together are bounded by Disk, and none reaches the host's disk (a make
 		// wrote 3 GB there before 2026-11-28). The caller removes it with

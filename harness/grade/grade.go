@@ -262,6 +262,12 @@ type Options struct {
 	// programs must be reachable by others (the grader's scratch space and the published
 	// programs of a boxed build are).
 	SandboxUsers bool
+	// NoBox, with SandboxUsers, grades at the level below the box, where the machine refuses
+	// namespaces but the grader is root (an unprivileged container): the subject's programs
+	// still run as the case's sandbox user with their limits, the expected outputs in a folder
+	// only the grader can open, but without the box's root, private /tmp, network or cgroup
+	// totals (scriptcmds.NoBoxVar; UsersProblem).
+	NoBox bool
 	// Unsafe grades without the box where the machine cannot give it: the subject runs as
 	// the grader's own user and could read the expected outputs. For a student checking
 	// their own work, never for marks.
@@ -310,7 +316,11 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	}
 	var boxErr error
 	if opt.SandboxUsers {
-		if boxErr = BoxProblem(); boxErr != nil && opt.Unsafe {
+		problem := BoxProblem
+		if opt.NoBox {
+			problem = UsersProblem
+		}
+		if boxErr = problem(); boxErr != nil && opt.Unsafe {
 			opt.SandboxUsers, boxErr = false, nil
 		}
 	}
@@ -514,6 +524,9 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 			}
 			if opt.SandboxUsers {
 				env.Setenv(scriptcmds.SandboxUserVar, "1")
+				if opt.NoBox {
+					env.Setenv(scriptcmds.NoBoxVar, "1")
+				}
 				env.Setenv(scriptcmds.BoxKeepVar, strings.Join(boxKeep(subj, opt), string(os.PathListSeparator)))
 			}
 			if opt.Limits != (sandbox.Limits{}) {
@@ -782,6 +795,12 @@ func UnknownCategories(g Game, cases []Case) []string {
 // or nil when it can: the grader must be root and the kernel must give it boxes.
 func BoxProblem() error {
 	return sandbox.BoxProblem()
+}
+
+// UsersProblem says why this machine cannot run the subject as sandbox users even without
+// the box (Options.NoBox), or nil when it can.
+func UsersProblem() error {
+	return sandbox.UsersProblem()
 }
 
 // TotalsProblem says why the cases of a boxed grade get no memory and process totals over

@@ -34,6 +34,9 @@ type Report struct {
 	// Notes say how the grading ran where a reader should know it, such as programs that
 	// ran as a root grader's own user rather than as sandbox users (grading with -unsafe, or as a user other than root).
 	Notes []string `json:"notes,omitempty"`
+	// Isolation names the level of isolation the subject's programs ran at: "box",
+	// "sandbox users without namespaces", or "none: ..." (not root, or -unsafe).
+	Isolation string `json:"isolation,omitempty"`
 }
 
 // BuildReport is the build step's part of a report.

@@ -99,6 +99,38 @@ func BoxProblem() error {
 	return boxProbeErr
 }
 
+var (
+	usersProbeOnce sync.Once
+	usersProbeErr  error
+)
+
+// UsersProblem says why this machine cannot run a program as a sandbox user, or nil when it
+// can: the harness must be root with the capability to change users, which a container that
+// refuses namespaces (no CAP_SYS_ADMIN) usually still grants. Such a machine grades at a
+// level below the Box: each program a sandbox user of its own with its limits, the oracle
+// kept by file modes, without the box's namespaces (docs/security.md). The answer comes from
+// starting one real program so, once per process.
+func UsersProblem() error {
+	usersProbeOnce.Do(func() {
+		if os.Geteuid() != 0 {
+			usersProbeErr = errors.New("the grader is not root, so it cannot switch to sandbox users")
+			return
+		}
+		truePath := "/bin/true"
+		if _, err := os.Stat(truePath); err != nil {
+			truePath = "/usr/bin/true"
+		}
+		res, err := Run(Config{Deadline: DefaultDeadline}, Spec{Path: truePath})
+		switch {
+		case err != nil:
+			usersProbeErr = fmt.Errorf("a program cannot start as a sandbox user here: %w", err)
+		case len(res.Procs) != 1 || res.Procs[0].Exit != (Exit{}) || res.UID == os.Geteuid():
+			usersProbeErr = fmt.Errorf("a %s run as a sandbox user did not exit 0", truePath)
+		}
+	})
+	return usersProbeErr
+}
+
 // role is the box as the role makes it: Keep's folders absolute and clean, the tmpfs size
 // given.
 func (b *Box) role() *execrole.Box {

@@ -22,6 +22,12 @@ import (
 // boxes must keep visible: the grader's scratch space, where the programs are.
 const BoxKeepVar = "GAUNTLET_BOX_KEEP"
 
+// NoBoxVar, set to 1 beside SandboxUserVar, grades at the level below the box: every
+// program still a sandbox user of its own with its limits, the script's folder still the
+// grader's alone, but without namespaces, mounts or a network of the case's own (a root
+// grader in a container that refuses them; sandbox.UsersProblem).
+const NoBoxVar = "GAUNTLET_NO_BOX"
+
 // JudgeOutputFile, in the folder above a script's $WORK, receives the output of the last
 // judge program that failed (the mock hub's "FAIL at step ..." report), written by the
 // harness: the grader classifies a failure from it, never from the log, where the subject's
@@ -49,6 +55,7 @@ type caseBox struct {
 	judgeKeep      []string        // what a judge's box holds: the whole case folder and the programs
 	copiedBack     map[string]bool // files of WORK that came from box/: later runs may update them
 	group          *cgroup.Group   // the case's totals (nil where the machine has no cgroups)
+	noBox          bool            // users without the box (NoBoxVar)
 	seen           cgroup.Events   // the group's counters after the last run
 	net            *sandbox.Net    // the network the case's runs share (see network)
 	mark           hygiene.PidMark // the pid allocation as the user was lent, before any start
@@ -60,7 +67,7 @@ type caseBoxKey struct{}
 func setupBox(env *testscript.Env) (*caseBox, error) {
 	top := filepath.Dir(env.WorkDir)
 	b := &caseBox{work: env.WorkDir, box: filepath.Join(top, "box"), bin: filepath.Join(top, "bin"),
-		copiedBack: map[string]bool{}}
+		copiedBack: map[string]bool{}, noBox: env.Getenv(NoBoxVar) == "1"}
 	if err := os.Chmod(b.work, 0o700); err != nil {
 		return nil, err
 	}
@@ -73,8 +80,10 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 	}
 	b.lease, b.mark = lease, mark
 	env.Defer(func() { sandbox.CaseUsers.Return(lease, mark) })
-	if b.net, err = sandbox.CaseUsers.Net(lease); err != nil {
-		return nil, fmt.Errorf("the case's network: %w", err)
+	if !b.noBox {
+		if b.net, err = sandbox.CaseUsers.Net(lease); err != nil {
+			return nil, fmt.Errorf("the case's network: %w", err)
+		}
 	}
 	limits := sandbox.DefaultLimits()
 	if j := env.Getenv(LimitsVar); j != "" {
@@ -87,12 +96,19 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 	if err := os.Mkdir(b.box, 0o700); err != nil {
 		return nil, err
 	}
-	opts := fmt.Sprintf("size=%d,mode=0700,uid=%d,gid=%d", limits.CaseDisk, lease.UID(), lease.GID())
-	if err := unix.Mount("tmpfs", b.box, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
-		return nil, fmt.Errorf("the subject's folder: %w", err)
+	if b.noBox {
+		// No mount here: a plain folder of the subject's, unbounded but for -fsize.
+		if err := os.Chown(b.box, lease.UID(), lease.GID()); err != nil {
+			return nil, err
+		}
+	} else {
+		opts := fmt.Sprintf("size=%d,mode=0700,uid=%d,gid=%d", limits.CaseDisk, lease.UID(), lease.GID())
+		if err := unix.Mount("tmpfs", b.box, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+			return nil, fmt.Errorf("the subject's folder: %w", err)
+		}
+		env.Defer(func() { unix.Unmount(b.box, unix.MNT_DETACH) })
 	}
-	env.Defer(func() { unix.Unmount(b.box, unix.MNT_DETACH) })
-	if cgroup.Problem() == nil {
+	if cgroup.Problem() == nil && !b.noBox {
 		g, err := caseGroup(lease, "gauntlet-case-"+filepath.Base(top)+"-"+strconv.Itoa(lease.UID()),
 			cgroup.Limits{Memory: limits.CaseMemory, Processes: limits.Processes})
 		if err != nil {

@@ -176,6 +176,9 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 			cfg.Box.Keep = box.judgeKeep
 		}
 		cfg.Box.Net = box.network()
+		if box.noBox {
+			cfg.Box = nil
+		}
 		cfg.GiveWorkDir = false
 		if box.group != nil {
 			cfg.Cgroup = box.group.ProcFiles()
