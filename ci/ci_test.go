@@ -5,7 +5,6 @@ package ci
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -120,15 +119,7 @@ func TestGradescopeAutograder(t *testing.T) {
 		data, _ := os.ReadFile(filepath.Join(fixture, e.Name()))
 		os.WriteFile(filepath.Join(sub, e.Name()), data, 0o644)
 	}
-	cmd := exec.Command("sh", "gradescope/run_autograder")
-	cmd.Env = append(os.Environ(), "AUTOGRADER="+root, "GAUNTLET="+gauntlet, "GAME=dealer2310", "VISIBILITY=after_due_date")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("run_autograder: %v\n%s", err, out)
-	}
-	data, err := os.ReadFile(filepath.Join(root, "results", "results.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, data, _ := runAutograder(t, root, gauntlet, nil, "VISIBILITY=after_due_date")
 	var res struct {
 		Score        *float64 `json:"score"`
 		OutputFormat string   `json:"output_format"`
@@ -208,25 +199,8 @@ func TestGradescopeAutograderClue(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(sub, "Makefile"), []byte("all:\n\ttrue\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("sh", "gradescope/run_autograder")
-	cmd.Env = append(os.Environ(), "AUTOGRADER="+root, "GAUNTLET="+gauntlet, "GAME=clue")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("run_autograder: %v\n%s", err, out)
-	}
-	data, err := os.ReadFile(filepath.Join(root, "results", "results.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var res struct {
-		Score *float64 `json:"score"`
-		Tests []struct {
-			Name     string  `json:"name"`
-			MaxScore float64 `json:"max_score"`
-		} `json:"tests"`
-	}
-	if err := json.Unmarshal(data, &res); err != nil {
-		t.Fatal(err)
-	}
+	// A later GAME= replaces runAutograder's dealer2310.
+	res, data, _ := runAutograder(t, root, gauntlet, nil, "GAME=clue")
 	g, _ := programs.GradeGame("clue")
 	var names []string
 	total := 0.0

@@ -85,8 +85,9 @@ func calls(t *testing.T, stub string) []string {
 }
 
 // runAutograder runs run_autograder on root with gauntlet as the grader and the given
-// settings, through wrap (a command that runs the rest, such as setpriv; none when empty),
-// and returns the results it wrote and its output. It must exit 0.
+// settings (for GAME=dealer2310 unless one of them names another: a later NAME= wins),
+// through wrap (a command that runs the rest, such as setpriv; none when empty), and returns
+// the results it wrote and its output. It must exit 0.
 func runAutograder(t *testing.T, root, gauntlet string, wrap []string, settings ...string) (gsResults, []byte, string) {
 	t.Helper()
 	cmd := exec.Command("sh", "gradescope/run_autograder")
