@@ -72,6 +72,21 @@ type Settings struct {
 	// may run where they could not reach the original): a program that is this file is
 	// the harness's own, as a link to /proc/self/exe is (see canStay).
 	Self string
+	// PID says how the run's PID namespace is made (pidns.go): PIDNone, PIDInit (this
+	// process is the first of a new namespace: it makes the box, starts the program and
+	// reports its end on StatusFD) or PIDSupervise (this process makes the namespace for
+	// its init and ends as the program ends).
+	PID int
+	// StatusFD is the write end of the pipe on which the init of PIDInit reports the
+	// program's end (-1: none).
+	StatusFD int
+	// Rootless says the role runs in a user namespace of its own, holding the
+	// capabilities it needs as ambient ones (rootless.go): it does not switch users, and
+	// never goes on as the program (it would keep them).
+	Rootless bool
+	// ProgFD is the program's file, already open (by the init of a PID namespace, before
+	// the box hid it), or 0 (never a program's: standard input).
+	ProgFD int
 }
 
 // Encode writes s as the value of Env: words "key value" with Go-quoted values, one word
@@ -104,6 +119,16 @@ func (s Settings) Encode() string {
 	}
 	if s.Self != "" {
 		add("self", s.Self)
+	}
+	if s.PID != PIDNone {
+		num("pid", int64(s.PID))
+		num("statusfd", int64(s.StatusFD))
+	}
+	if s.Rootless {
+		add("rootless", "1")
+	}
+	if s.ProgFD > 0 {
+		num("progfd", int64(s.ProgFD))
 	}
 	if s.Box != nil {
 		num("tmpsize", s.Box.TmpSize)
@@ -145,7 +170,24 @@ func Decode(q string) (Settings, error) {
 		}
 		return v[k][0]
 	}
-	s := Settings{Path: one("path"), NProcRel: one("nprocrel") == "1", Cgroup: v["cgroup"], Self: one("self")}
+	s := Settings{Path: one("path"), NProcRel: one("nprocrel") == "1", Cgroup: v["cgroup"], Self: one("self"),
+		Rootless: one("rootless") == "1"}
+	if pf := one("progfd"); pf != "" {
+		n, err := strconv.Atoi(pf)
+		if err != nil {
+			return s, errors.New("progfd: " + err.Error())
+		}
+		s.ProgFD = n
+	}
+	if _, ok := v["pid"]; ok {
+		for k, dst := range map[string]*int{"pid": &s.PID, "statusfd": &s.StatusFD} {
+			n, err := strconv.Atoi(one(k))
+			if err != nil {
+				return s, errors.New(k + ": " + err.Error())
+			}
+			*dst = n
+		}
+	}
 	if _, boxed := v["tmpsize"]; boxed {
 		s.Box = &Box{Keep: v["keep"], Hide: v["hide"], ReadOnly: v["ro"], Net: one("net")}
 		n, err := strconv.ParseInt(one("tmpsize"), 10, 64)
@@ -227,6 +269,9 @@ func run(q string) int {
 	if repFD < 0 {
 		repFD = 2
 	}
+	if s.PID == PIDSupervise {
+		return supervise(s)
+	}
 	syscall.CloseOnExec(s.ErrFD)
 	env := make([]string, 0, len(os.Environ()))
 	for _, e := range os.Environ() {
@@ -236,8 +281,10 @@ func run(q string) int {
 	}
 	// Open the program while still the harness's user: the sandbox user then needs only
 	// execute permission on the file, not search permission on its directories.
-	fd, err := syscall.Open(s.Path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
+	fd := s.ProgFD
+	if fd > 0 {
+		syscall.CloseOnExec(fd)
+	} else if fd, err = syscall.Open(s.Path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0); err != nil {
 		return fail("open "+s.Path, err)
 	}
 	head := make([]byte, 2)
@@ -246,8 +293,9 @@ func run(q string) int {
 	// Looked at before the box hides what it does not keep.
 	own := isHarnessBinary(fd, s.Self)
 	// Decided before resetSignals changes what it looks at.
-	stayHere := canStay(own, script)
-	useFD := false
+	stayHere := canStay(own, script) && !s.Rootless && s.PID == PIDNone
+	// A file opened for it before a box hid it is exec'd as open.
+	useFD := s.ProgFD > 0 && !script
 	if s.Box != nil && s.Box.Net != "" {
 		// Before the box's /proc replaces the harness's, where the link lies.
 		all, err := joinNet(s.Box.Net, stayHere)
@@ -272,6 +320,9 @@ func run(q string) int {
 		// private build folder): exec the file already open. Not for scripts, whose
 		// interpreter reopens them by path.
 		useFD = !script
+	}
+	if s.PID == PIDInit {
+		return initProgram(s, fd)
 	}
 	if s.UID >= 0 {
 		// The harness starts the role without supplementary groups when it is root

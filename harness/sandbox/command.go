@@ -73,6 +73,10 @@ func Starter(cfg Config, env []string, path string) func(cmd *exec.Cmd) (*exec.C
 // commandSettings are the exec role's settings for a program Command starts.
 func commandSettings(cfg Config, path string) execrole.Settings {
 	s := roleSettings(cfg.Limits.withDefaults(), cfg.Box, cfg.Cgroup, path)
+	if s.Box != nil {
+		// The caller waits for the command itself: it ends as the program does.
+		s.PID = execrole.PIDSupervise
+	}
 	switch id := cfg.Identity; {
 	case id.Lease != nil:
 		s.UID, s.GID = id.Lease.UID(), id.Lease.GID()
@@ -118,6 +122,9 @@ func roleCommand(s execrole.Settings, box *Box, env, argv []string) *exec.Cmd {
 	}
 	if box != nil {
 		cmd.SysProcAttr.Cloneflags = box.cloneFlags()
+		if s.PID == execrole.PIDInit {
+			cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWPID
+		}
 	}
 	if s.UID >= 0 && os.Getuid() == 0 && os.Geteuid() == 0 && os.Getgid() == os.Getegid() {
 		// Root's supplementary groups are dropped in the forked child, before the role

@@ -55,8 +55,9 @@ func startsDirect(s execrole.Settings) bool {
 	if s.Box == nil && s.UID < 0 {
 		return true
 	}
-	// A box or a user needs root, as the role does.
-	return os.Geteuid() == 0 && s.UID > 0
+	// A box has a PID namespace, whose init is the role's (execrole's pidns.go). A user
+	// needs root, as the role does.
+	return s.Box == nil && os.Geteuid() == 0 && s.UID > 0
 }
 
 // errUseRole is startDirect's error when the program must be started through the role

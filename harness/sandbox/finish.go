@@ -100,10 +100,22 @@ func (g *Group) finish() {
 	if err := g.killAll(swept); err != nil {
 		r.Errors = append(r.Errors, err.Error())
 	}
+	reaped := time.After(killTimeout)
 	select {
 	case <-allDone:
-	case <-time.After(killTimeout):
+	case <-reaped:
 		r.Errors = append(r.Errors, "a started process was not reaped")
+	}
+	// The inits of the programs' PID namespaces, which killAll ended with the rest.
+	for _, p := range g.procs {
+		if p.initDone == nil {
+			continue
+		}
+		select {
+		case <-p.initDone:
+		case <-reaped:
+			r.Errors = append(r.Errors, "the init of "+p.Name+"'s PID namespace was not reaped")
+		}
 	}
 	// A second line behind the sweeps: the last run of a sandbox user to finish kills every
 	// process of that user started since the first of its runs began (releaseUser), such

@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"gauntlet/execrole"
 	"gauntlet/harness/child"
 	"gauntlet/harness/hygiene"
 	"gauntlet/harness/transcript"
@@ -84,6 +85,11 @@ type Process struct {
 	outCap, errCap *capture
 
 	startRSS int64 // peak RSS of the exec-with-limits step
+	// status is the harness's end of the pipe on which the init of the program's PID
+	// namespace reports the program's end (a boxed program, see execrole's pidns.go).
+	status *os.File
+	// initDone is closed once that init is reaped (nil: no init).
+	initDone chan struct{}
 
 	done   chan struct{} // closed once reaped and recorded
 	exit   Exit
@@ -340,6 +346,9 @@ func (g *Group) startOne(spec Spec) (err error) {
 	}
 	s := roleSettings(g.cfg.Limits, g.cfg.Box, g.cfg.Cgroup, path)
 	s.ErrFD = 3 + len(spec.ExtraFiles)
+	if s.Box != nil {
+		s.PID = execrole.PIDInit
+	}
 	if g.lease != nil {
 		s.UID, s.GID = g.lease.uid, g.lease.gid
 	} else {
@@ -384,10 +393,23 @@ func (g *Group) startOne(spec Spec) (err error) {
 		errR = r
 		defer errR.Close()
 		childEnds = append(childEnds, errW)
+		extra := append(append([]*os.File(nil), spec.ExtraFiles...), errW)
+		if s.PID == execrole.PIDInit {
+			// The program's end comes from the init of its PID namespace.
+			r, w, err := pipe()
+			if err != nil {
+				return err
+			}
+			p.status, p.initDone = r, make(chan struct{})
+			ourEnds = append(ourEnds, r)
+			childEnds = append(childEnds, w)
+			s.StatusFD = 3 + len(extra)
+			extra = append(extra, w)
+		}
 		cmd = roleCommand(s, g.cfg.Box, g.env(spec), argv)
 		cmd.Dir = g.dir
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
-		cmd.ExtraFiles = append(append([]*os.File(nil), spec.ExtraFiles...), errW)
+		cmd.ExtraFiles = extra
 		if err := child.StartCmd(cmd); err != nil {
 			return fmt.Errorf("sandbox: start %s: %w", spec.Name, err)
 		}
@@ -477,9 +499,23 @@ func (p *Process) feed(data []byte, lw *transcript.LineWriter) {
 	}
 }
 
-// wait reaps the process and records how it ended.
+// wait reaps the process and records how it ended. A boxed program's end is the one the
+// init of its PID namespace reports: the init itself stays until the run's last process
+// has ended (those the harness finds left running included), and is reaped after.
 func (p *Process) wait() {
-	st, err := p.proc.Wait()
+	var st *os.ProcessState
+	var err error
+	var ws syscall.WaitStatus
+	var ru syscall.Rusage
+	reported := false
+	if p.status != nil {
+		rec, _ := io.ReadAll(io.LimitReader(p.status, int64(execrole.StatusSize)+1))
+		p.status.Close()
+		ws, ru, reported = execrole.ParseStatus(rec)
+	}
+	if !reported {
+		st, err = p.proc.Wait()
+	}
 	p.ended = time.Now()
 	// Let the program's last output reach the transcript before its exit, unless some
 	// other process holds the pipe open.
@@ -500,7 +536,12 @@ func (p *Process) wait() {
 		p.exit = Exit{Code: -1}
 		log.Notef(transcript.Harness, "wait for %s: %v", p.Name, err)
 	} else {
-		ws := st.Sys().(syscall.WaitStatus)
+		if reported {
+			p.rusage = &ru
+		} else {
+			ws = st.Sys().(syscall.WaitStatus)
+			p.rusage, _ = st.SysUsage().(*syscall.Rusage)
+		}
 		if ws.Signaled() {
 			p.exit = Exit{Signal: ws.Signal(), Core: ws.CoreDump()}
 			log.Killed(p.Name, p.pid, ws.Signal())
@@ -508,7 +549,14 @@ func (p *Process) wait() {
 			p.exit = Exit{Code: ws.ExitStatus()}
 			log.Exited(p.Name, p.pid, ws.ExitStatus())
 		}
-		p.rusage, _ = st.SysUsage().(*syscall.Rusage)
+	}
+	if reported {
+		go func() {
+			p.proc.Wait()
+			close(p.initDone)
+		}()
+	} else if p.initDone != nil {
+		close(p.initDone)
 	}
 	close(p.done)
 }

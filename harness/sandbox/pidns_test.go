@@ -1,0 +1,136 @@
+package sandbox_test
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"gauntlet/harness/child"
+	"gauntlet/harness/hygiene"
+	"gauntlet/harness/sandbox"
+)
+
+// A boxed program is in a PID namespace of its own, whose init is the harness's (pid 1):
+// it sees only its namespace's processes, is never pid 1 itself, and ends by the signals
+// the harness sends its group, with their default actions (the init is shielded from
+// them by the kernel); what it leaves running is still found, reported and killed.
+func TestBoxedProgramHasItsOwnPIDNamespace(t *testing.T) {
+	boxOrSkip(t)
+	cfg := testConfig()
+	cfg.Box = &sandbox.Box{}
+	script := `echo "pid: $$"; echo "procs: $(ls -d /proc/[0-9]* | tr '\n' ' ')"; echo "init: $(cat /proc/1/comm 2>&1 | head -c 40)"`
+	res, err := sandbox.Run(cfg, sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", script}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(res.Procs[0].Stdout)
+	// The init's threads take the first pids of the namespace; the init itself is
+	// root's, which hidepid hides from the sandbox user.
+	var pid int
+	fmt.Sscanf(out, "pid: %d", &pid)
+	if pid <= 1 || pid > 20 || res.Procs[0].Exit != (sandbox.Exit{}) {
+		t.Errorf("the program is not a low pid other than 1 in its own namespace (exit %+v):\n%s%s", res.Procs[0].Exit, out, res.Procs[0].Stderr)
+	}
+	procs := strings.Fields(strings.TrimPrefix(strings.SplitN(out, "\n", 3)[1], "procs: "))
+	if len(procs) > 4 || !strings.Contains(out, "init: cat: /proc/1/comm: No such file") {
+		t.Errorf("the namespace shows more than the program's own processes:\n%s", out)
+	}
+	assertNothingLeft(t, res)
+
+	// A signal to the run's group ends the program by it, not the init.
+	g, err := sandbox.Start(cfg, sandbox.Spec{Name: "sleeper", Path: "/bin/sh", Args: []string{"-c", "echo up; exec sleep 30"},
+		Stdout: sandbox.Pipe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := make([]byte, 3)
+	if _, err := g.Procs()[0].Stdout().Read(line); err != nil {
+		t.Fatal(err)
+	}
+	g.Procs()[0].Signal(syscall.SIGINT)
+	res = g.Wait()
+	if got := res.Procs[0].Exit; got.Signal != syscall.SIGINT {
+		t.Errorf("after SIGINT the program ended with %+v, want the signal", got)
+	}
+	assertNothingLeft(t, res)
+
+	// A process the program leaves behind is found, reported and gone.
+	res, err = sandbox.Run(cfg, sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", "sleep 30 & echo started"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Procs[0].Exit != (sandbox.Exit{}) || !hasFinding(res, hygiene.LeftRunning) {
+		t.Errorf("a background sleep was not found left running: exit %+v, hygiene %v", res.Procs[0].Exit, res.Hygiene)
+	}
+	assertNothingLeft(t, res)
+}
+
+// hasFinding says whether the run's hygiene audit found one of kind.
+func hasFinding(res *sandbox.Result, kind hygiene.FindingKind) bool {
+	for _, f := range res.Hygiene.Findings {
+		if f.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// A boxed program that a caller waits for itself (sandbox.Command: the fuzzer, tournaments)
+// ends, as the caller sees it, as the program ended: by its exit status or its signal, and
+// nothing it started outlives it.
+func TestBoxedCommandEndsAsItsProgram(t *testing.T) {
+	boxOrSkip(t)
+	cfg := testConfig()
+	cfg.Box = &sandbox.Box{}
+	for _, tc := range []struct {
+		script string
+		check  func(ws syscall.WaitStatus) bool
+		want   string
+	}{
+		{"exit 7", func(ws syscall.WaitStatus) bool { return ws.Exited() && ws.ExitStatus() == 7 }, "exit 7"},
+		{"kill -HUP $$", func(ws syscall.WaitStatus) bool { return ws.Signaled() && ws.Signal() == syscall.SIGHUP }, "SIGHUP"},
+		{"sleep 30 & echo $$", func(ws syscall.WaitStatus) bool { return ws.Exited() && ws.ExitStatus() == 0 }, "exit 0"},
+	} {
+		var out bytes.Buffer
+		cmd := sandbox.Command(cfg, nil, "/bin/sh", "-c", tc.script)
+		cmd.Stdout = &out
+		cmd.Dir = t.TempDir()
+		// The background sleep holds no stream: Wait returns when the program's end
+		// ends the namespace.
+		start := time.Now()
+		if err := cmd.Run(); err != nil && !isExit(err) {
+			t.Fatalf("%s: %v", tc.script, err)
+		}
+		ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+		if !tc.check(ws) {
+			t.Errorf("%s: the command ended with %v, want %s", tc.script, ws, tc.want)
+		}
+		if time.Since(start) > 25*time.Second {
+			t.Errorf("%s: the command waited for the background sleep", tc.script)
+		}
+	}
+	// The same through child.Start, as the fuzzer starts a program and signals it.
+	c, err := child.Start(child.Spec{Path: "/bin/sh", Args: []string{"-c", "echo up; read x"},
+		Build: func(path string, args []string) *exec.Cmd { return sandbox.Command(cfg, nil, path, args...) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := make([]byte, 3)
+	if _, err := c.Out.Read(line); err != nil {
+		t.Fatal(err)
+	}
+	c.Signal(syscall.SIGTERM)
+	c.Cmd.Wait()
+	if ws := c.Cmd.ProcessState.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("after SIGTERM the command ended with %v", ws)
+	}
+}
+
+func isExit(err error) bool {
+	_, ok := err.(*exec.ExitError)
+	return ok
+}
