@@ -132,7 +132,15 @@ func enterBox(b *Box) (err error) {
 		}
 	}
 	for _, k := range b.Keep {
-		if err := add(cleanAbs(k), false, false); err != nil {
+		// Read-only in a rootless box, but the working folder.
+		k = cleanAbs(k)
+		if err := add(k, b.KeepReadOnly && k != cwd, false); err != nil {
+			return err
+		}
+	}
+	if b.KeepReadOnly && within(cwd, b.Keep) {
+		// The working folder in a kept folder bound read-only: bound again, writable.
+		if err := add(cwd, false, false); err != nil {
 			return err
 		}
 	}
@@ -251,12 +259,36 @@ func placeBind(root string, bd aBind, tmpSize int64) error {
 		return errors.New("bind " + bd.target + ": " + err.Error())
 	}
 	if bd.readOnly {
-		flags := uintptr(syscall.MS_BIND | syscall.MS_REMOUNT | syscall.MS_RDONLY | syscall.MS_NOSUID | syscall.MS_NODEV)
+		flags := uintptr(syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV) | keptFlags(target)
 		if err := syscall.Mount("", target, "", flags, ""); err != nil {
 			return errors.New("bind " + bd.target + " read-only: " + err.Error())
 		}
 	}
 	return nil
+}
+
+// keptFlags are the flags of the mount at target that a remount must keep: in a user
+// namespace the kernel refuses to clear one the mount had on the host (noexec, the access
+// time rules), and a root box keeps them alike.
+func keptFlags(target string) uintptr {
+	var st syscall.Statfs_t
+	if syscall.Statfs(target, &st) != nil {
+		return 0
+	}
+	const (
+		stNoexec     = 8
+		stNoatime    = 1024
+		stNodiratime = 2048
+		stRelatime   = 4096
+	)
+	var flags uintptr
+	for bit, ms := range map[int64]uintptr{stNoexec: syscall.MS_NOEXEC, stNoatime: syscall.MS_NOATIME,
+		stNodiratime: syscall.MS_NODIRATIME, stRelatime: syscall.MS_RELATIME} {
+		if st.Flags&bit != 0 {
+			flags |= ms
+		}
+	}
+	return flags
 }
 
 // makeDev makes the box's /dev in the new root being built at root: a small tmpfs with

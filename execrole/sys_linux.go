@@ -14,4 +14,7 @@ const (
 	xOK             = 1        // X_OK
 	rOK             = 4        // R_OK
 	atEmptyPath     = 0x1000   // AT_EMPTY_PATH
+	prCapAmbient    = 47       // PR_CAP_AMBIENT
+	// PR_CAP_AMBIENT_CLEAR_ALL
+	prCapAmbientClearAll = 4
 )

@@ -16,6 +16,9 @@ const (
 	atEmptyPath     = unix.AT_EMPTY_PATH
 	sysExecveat     = unix.SYS_EXECVEAT
 	sysSetns        = unix.SYS_SETNS
+	prCapAmbient    = unix.PR_CAP_AMBIENT
+	// PR_CAP_AMBIENT_CLEAR_ALL
+	prCapAmbientClearAll = unix.PR_CAP_AMBIENT_CLEAR_ALL
 )
 
 // sysCloseRange is close_range(2).

@@ -3,6 +3,7 @@
 package buildtest
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"flag"
@@ -427,4 +428,47 @@ func NeedBox(tb testing.TB, problem error) {
 		tb.Fatalf("%s=1, but this machine cannot run this security test: %v", RequireBoxVar, problem)
 	}
 	tb.Skipf("not on this machine: %v", problem)
+}
+
+// Unprivileged is the user AsUnprivileged runs a test as: nobody's uid and group.
+const Unprivileged = 65534
+
+// AsUnprivileged runs the test named name (a -test.run pattern matching it alone) again,
+// in a copy of the test binary run as an unprivileged user (Unprivileged), in the package's
+// folder (which it must be able to read) with a temporary folder of its own, and reports its output and end as this test's: so a root test run, as in CI,
+// also checks what a grader that is not root does (a rootless box). It returns false in
+// that copy's run itself, where the test goes on as the unprivileged user; true when this
+// call did the whole test (the caller returns). Without root it returns false at once.
+func AsUnprivileged(tb testing.TB, name string) (done bool) {
+	tb.Helper()
+	if os.Geteuid() != 0 {
+		return false
+	}
+	self, err := os.Executable()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	bin := PublicCopy(tb, self)
+	work, err := os.MkdirTemp("", "gauntlet-unprivileged-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { os.RemoveAll(work) })
+	if err := os.Chown(work, Unprivileged, Unprivileged); err != nil {
+		tb.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run", "^"+name+"$", "-test.v", "-test.count=1")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + work, "TMPDIR=" + work,
+		RequireBoxVar + "=" + os.Getenv(RequireBoxVar)}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: Unprivileged, Gid: Unprivileged, Groups: []uint32{}},
+		Pdeathsig: syscall.SIGKILL}
+	out, err := cmd.CombinedOutput()
+	tb.Logf("as uid %d:\n%s", Unprivileged, out)
+	if err != nil {
+		tb.Fatalf("%s failed as uid %d: %v", name, Unprivileged, err)
+	}
+	if bytes.Contains(out, []byte("--- SKIP")) {
+		tb.Skipf("%s skipped as uid %d", name, Unprivileged)
+	}
+	return true
 }

@@ -137,7 +137,7 @@ func (b *Box) role() *execrole.Box {
 	if b == nil {
 		return nil
 	}
-	r := &execrole.Box{Hide: b.Hide, TmpSize: b.TmpSize, ReadOnly: b.ReadOnly}
+	r := &execrole.Box{Hide: b.Hide, TmpSize: b.TmpSize, ReadOnly: b.ReadOnly, KeepReadOnly: Rootless()}
 	r.ReadOnly = append(r.ReadOnly, filepath.SplitList(os.Getenv(BindVar))...)
 	if b.Net != nil {
 		r.Net = b.Net.path

@@ -100,7 +100,8 @@ func roleSettings(lim Limits, box *Box, cgroup []string, path string) execrole.S
 		FSize:  limitValue(lim.FileSize),
 		NoFile: limitValue(int64(lim.OpenFiles)),
 		Nice:   lim.Nice,
-		Box:    box.role(),
+		Box:      box.role(),
+		Rootless: box != nil && Rootless(),
 		Cgroup: cgroup,
 		Self:   selfCopy(),
 	}
@@ -124,6 +125,9 @@ func roleCommand(s execrole.Settings, box *Box, env, argv []string) *exec.Cmd {
 		cmd.SysProcAttr.Cloneflags = box.cloneFlags()
 		if s.PID == execrole.PIDInit {
 			cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWPID
+		}
+		if s.Rootless {
+			rootlessAttr(cmd.SysProcAttr)
 		}
 	}
 	if s.UID >= 0 && os.Getuid() == 0 && os.Geteuid() == 0 && os.Getgid() == os.Getegid() {

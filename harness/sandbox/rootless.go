@@ -1,0 +1,82 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"syscall"
+)
+
+// A rootless box (since 2026-11-28). A grader that is not root cannot switch users or make
+// namespaces of the machine's, but most kernels let any user make a user namespace, and,
+// inside it, the mount, IPC, network, UTS and PID namespaces of a box, as bubblewrap and
+// rootless podman do. So a box made by such a grader is the same allow-list root (execrole's
+// root.go) made in a user namespace of its own, where the grader's user is mapped to
+// itself and nothing else is mapped:
+//
+//   - the exec role gets the two capabilities it needs there (mounts and pivot_root, the
+//     loopback) as ambient ones, which survive its exec as a user other than root, and
+//     clears them before it execs the program: the program has none, in any namespace;
+//   - the program runs as the grader's user, so what protects the grader is what the box
+//     holds: the run's working folder, read-write; every kept folder read-only (the
+//     grader's own programs among them: as the same user, the program could otherwise
+//     rewrite them for the next case); the host's devices bound (a user namespace cannot
+//     make device files);
+//   - its PID namespace hides every process outside, the grader's among them: the program
+//     cannot signal, trace or read them, although they have its user;
+//   - the totals of a cgroup need a delegated one, which such a grader rarely has: the
+//     limits of each process hold (docs/security.md).
+
+// Rootless says whether this process makes its boxes rootless: it is not root.
+func Rootless() bool { return os.Geteuid() != 0 }
+
+// Capabilities the role holds in a rootless box's user namespace (linux/capability.h).
+const (
+	capNetAdmin = 12
+	capSysAdmin = 21
+)
+
+// rootlessAttr makes attr clone the role into a user namespace of its own, the grader's
+// user and group mapped to themselves, with the capabilities the role needs as ambient ones.
+func rootlessAttr(attr *syscall.SysProcAttr) {
+	uid, gid := os.Getuid(), os.Getgid()
+	attr.Cloneflags |= syscall.CLONE_NEWUSER
+	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	attr.GidMappingsEnableSetgroups = false
+	attr.AmbientCaps = []uintptr{capSysAdmin, capNetAdmin}
+	attr.Credential = nil
+}
+
+var (
+	rootlessOnce sync.Once
+	rootlessErr  error
+)
+
+// RootlessProblem says why this process, not root, cannot give runs a rootless Box, or nil
+// when it can: the kernel must let its user make a user namespace and the box's
+// namespaces in it (some distributions turn this off: kernel.unprivileged_userns_clone,
+// user.max_user_namespaces, an AppArmor or SELinux rule). The answer comes from starting
+// one real boxed program, once per process. For root it is an error: root boxes as root
+// (BoxProblem).
+func RootlessProblem() error {
+	rootlessOnce.Do(func() {
+		if !Rootless() {
+			rootlessErr = errors.New("the grader is root: its boxes are made as root")
+			return
+		}
+		truePath := "/bin/true"
+		if _, err := os.Stat(truePath); err != nil {
+			truePath = "/usr/bin/true"
+		}
+		res, err := Run(Config{Box: &Box{}, Deadline: DefaultDeadline}, Spec{Path: truePath})
+		switch {
+		case err != nil:
+			rootlessErr = fmt.Errorf("a rootless box cannot start here (are user namespaces allowed?): %w", err)
+		case len(res.Procs) != 1 || res.Procs[0].Exit != (Exit{}):
+			rootlessErr = fmt.Errorf("a %s in a rootless box did not exit 0: %s", truePath, res.Procs[0].Stderr)
+		}
+	})
+	return rootlessErr
+}
