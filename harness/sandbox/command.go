@@ -94,16 +94,16 @@ func commandSettings(cfg Config, path string) execrole.Settings {
 func roleSettings(lim Limits, box *Box, cgroup []string, path string) execrole.Settings {
 	s := execrole.Settings{
 		Path: path, ErrFD: -1, PPID: selfPid, UID: -1, GID: -1,
-		CPU:    limitValue(int64(cpuLimit(lim.CPU) / time.Second)),
-		AS:     limitValue(lim.AddressSpace),
-		NProc:  limitValue(int64(lim.Processes)),
-		FSize:  limitValue(lim.FileSize),
-		NoFile: limitValue(int64(lim.OpenFiles)),
-		Nice:   lim.Nice,
+		CPU:      limitValue(int64(cpuLimit(lim.CPU) / time.Second)),
+		AS:       limitValue(lim.AddressSpace),
+		NProc:    limitValue(int64(lim.Processes)),
+		FSize:    limitValue(lim.FileSize),
+		NoFile:   limitValue(int64(lim.OpenFiles)),
+		Nice:     lim.Nice,
 		Box:      box.role(),
 		Rootless: box != nil && Rootless(),
-		Cgroup: cgroup,
-		Self:   selfCopy(),
+		Cgroup:   cgroup,
+		Self:     selfCopy(),
 	}
 	if lim.CPU < 0 {
 		s.CPU = Unlimited

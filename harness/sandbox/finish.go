@@ -62,9 +62,15 @@ func (g *Group) finish() {
 
 	if r.DeadlinePassed {
 		log.Notef(transcript.Harness, "deadline of %s passed", g.cfg.Deadline)
+		inits := map[int]bool{}
+		for _, p := range g.procs {
+			if p.status != nil {
+				inits[p.pid] = true // the init of a program's PID namespace, never the hang
+			}
+		}
 		var pids []int
 		for _, p := range g.trk.sweep(g.track) {
-			if !p.Zombie() {
+			if !p.Zombie() && !inits[p.Pid] {
 				pids = append(pids, p.Pid)
 			}
 		}
@@ -174,7 +180,7 @@ func (g *Group) finish() {
 func (g *Group) nameProcs(ds []hygiene.ProcDiag) {
 	for i := range ds {
 		for _, p := range g.procs {
-			if p.pid == ds[i].Pid {
+			if p.pid == ds[i].Pid || p.progPid == ds[i].Pid {
 				ds[i].Comm = p.Name
 			}
 		}
@@ -402,7 +408,7 @@ func (g *Group) closeStreams() {
 func (g *Group) procResults() []ProcResult {
 	var out []ProcResult
 	for _, p := range g.procs {
-		pr := ProcResult{Name: p.Name, Pid: p.pid, Exit: p.exit, Duration: p.ended.Sub(p.started), StartRSS: p.startRSS}
+		pr := ProcResult{Name: p.Name, Pid: p.Pid(), Exit: p.exit, Duration: p.ended.Sub(p.started), StartRSS: p.startRSS}
 		p.mu.Lock()
 		pr.Signals = append(pr.Signals, p.signals...)
 		p.mu.Unlock()

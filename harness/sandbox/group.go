@@ -88,6 +88,8 @@ type Process struct {
 	// status is the harness's end of the pipe on which the init of the program's PID
 	// namespace reports the program's end (a boxed program, see execrole's pidns.go).
 	status *os.File
+	// progPid is the program's pid when an init started it (0: pid is the program's).
+	progPid int
 	// initDone is closed once that init is reaped (nil: no init).
 	initDone chan struct{}
 
@@ -469,6 +471,10 @@ func (g *Group) startOne(spec Spec) (err error) {
 			log.Notef(transcript.Harness, "could not start %s: %s", spec.Name, msg)
 			return fmt.Errorf("sandbox: start %s: %s", spec.Name, msg)
 		}
+		if p.status != nil {
+			// The program has been exec'd (the end of file): the init's child.
+			p.progPid = firstChild(p.pid)
+		}
 	}
 	if p.inFile != nil {
 		p.fed = make(chan struct{})
@@ -561,8 +567,29 @@ func (p *Process) wait() {
 	close(p.done)
 }
 
-// Pid returns the process id.
-func (p *Process) Pid() int { return p.pid }
+// Pid returns the program's process id (not the init's of its PID namespace, which the
+// harness started for it: a signal sent to this pid reaches the program alone).
+func (p *Process) Pid() int {
+	if p.progPid > 0 {
+		return p.progPid
+	}
+	return p.pid
+}
+
+// firstChild is the first child of process pid (its main thread's), or pid itself when it
+// has none (it ended already).
+func firstChild(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + strconv.Itoa(pid) + "/children")
+	if err != nil {
+		return pid
+	}
+	if f := strings.Fields(string(b)); len(f) > 0 {
+		if n, err := strconv.Atoi(f[0]); err == nil {
+			return n
+		}
+	}
+	return pid
+}
 
 // Stdin returns the caller's end of a Pipe stdin (nil for other kinds). Closing it sends
 // end of file to the program.
