@@ -46,9 +46,9 @@ type Box struct {
 	ReadOnly []string // more of the host bound read-only, beside System
 	Hide     []string // folders covered by an empty read-only folder
 	TmpSize  int64    // size of each private tmpfs in bytes
-	// KeepReadOnly binds Keep read-only (the run's working folder stays writable): a
-	// rootless box, whose program has the harness's own user (see sandbox's rootless.go).
-	KeepReadOnly bool
+	// SameNet leaves the network namespace the role was started in as it is (the
+	// harness cloned none for it).
+	SameNet bool
 	// Net, when not empty, names a network namespace to join (a /proc/PID/fd/N link to
 	// it) instead of the new one: the one several runs share. The role's thread joins it
 	// when the role execs the program, every thread of the runtime when the program stays
@@ -147,8 +147,8 @@ func (s Settings) Encode() string {
 		if s.Box.Net != "" {
 			add("net", s.Box.Net)
 		}
-		if s.Box.KeepReadOnly {
-			add("keepro", "1")
+		if s.Box.SameNet {
+			add("samenet", "1")
 		}
 	}
 	return b.String()
@@ -195,7 +195,7 @@ func Decode(q string) (Settings, error) {
 		}
 	}
 	if _, boxed := v["tmpsize"]; boxed {
-		s.Box = &Box{Keep: v["keep"], Hide: v["hide"], ReadOnly: v["ro"], Net: one("net"), KeepReadOnly: one("keepro") == "1"}
+		s.Box = &Box{Keep: v["keep"], Hide: v["hide"], ReadOnly: v["ro"], Net: one("net"), SameNet: one("samenet") == "1"}
 		n, err := strconv.ParseInt(one("tmpsize"), 10, 64)
 		if err != nil {
 			return s, errors.New("tmpsize: " + err.Error())

@@ -83,7 +83,9 @@ func enterBox(b *Box) (err error) {
 		}
 	}()
 	add := func(path string, readOnly, optional bool) error {
-		if slices.ContainsFunc(binds, func(bd aBind) bool { return bd.target == path }) {
+		if i := slices.IndexFunc(binds, func(bd aBind) bool { return bd.target == path }); i >= 0 {
+			// Writable wins: the working folder, kept read-only in a rootless box.
+			binds[i].readOnly = binds[i].readOnly && readOnly
 			return nil
 		}
 		var st syscall.Stat_t
@@ -132,19 +134,11 @@ func enterBox(b *Box) (err error) {
 		}
 	}
 	for _, k := range b.Keep {
-		// Read-only in a rootless box, but the working folder.
-		k = cleanAbs(k)
-		if err := add(k, b.KeepReadOnly && k != cwd, false); err != nil {
+		if err := add(cleanAbs(k), false, false); err != nil {
 			return err
 		}
 	}
-	if b.KeepReadOnly && within(cwd, b.Keep) {
-		// The working folder in a kept folder bound read-only: bound again, writable.
-		if err := add(cwd, false, false); err != nil {
-			return err
-		}
-	}
-	if !within(cwd, b.Keep) {
+	if !within(cwd, b.Keep) || slices.ContainsFunc(binds, func(bd aBind) bool { return bd.target == cwd }) {
 		// The run works in its folder: a working folder left outside the new root would
 		// be a way out of it.
 		if err := add(cwd, false, false); err != nil {
@@ -187,6 +181,11 @@ func enterBox(b *Box) (err error) {
 	if err := os.MkdirAll(root+"/proc", 0o555); err != nil {
 		return errors.New("/proc: " + err.Error())
 	}
+	// An empty /sys: where a box made inside this one (a rootless judge's subject's)
+	// makes its own root.
+	if err := os.MkdirAll(root+"/sys", 0o555); err != nil {
+		return errors.New("/sys: " + err.Error())
+	}
 	if err := syscall.Mount("proc", root+"/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "hidepid=invisible"); err != nil {
 		// Kernels before 5.8 know only the number.
 		if err := syscall.Mount("proc", root+"/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "hidepid=2"); err != nil {
@@ -212,7 +211,7 @@ func enterBox(b *Box) (err error) {
 	if err := syscall.Chdir(cwd); err != nil {
 		return errors.New("the working folder " + cwd + ": " + err.Error())
 	}
-	if b.Net != "" {
+	if b.Net != "" || b.SameNet {
 		return nil // the shared namespace's loopback is up already
 	}
 	if err := LoopbackUp(); err != nil {

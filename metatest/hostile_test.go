@@ -49,15 +49,33 @@ done
 exit 0
 `
 
-// TestReplayingCheatScoresNothing grades the cheat on the whole dealer2310 suite.
+// TestReplayingCheatScoresNothing grades the cheat on the whole dealer2310 suite, as root.
 func TestReplayingCheatScoresNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a whole grade (about 20 s): full mode only")
 	}
 	t.Parallel()
 	if os.Geteuid() != 0 {
-		buildtest.NeedBox(t, errors.New("the grader boxes a submission only as root: not root here"))
+		buildtest.NeedBox(t, errors.New("the grader boxes a submission as root here only in the root run: see TestReplayingCheatScoresNothingRootless"))
 	}
+	gradeCheat(t)
+}
+
+// TestReplayingCheatScoresNothingRootless grades the cheat as a grader that is not root,
+// in rootless boxes: the subject has the grader's own user, and only its box keeps the
+// oracle out of its reach. As root, the test runs again as an unprivileged user.
+func TestReplayingCheatScoresNothingRootless(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole grade (about 20 s): full mode only")
+	}
+	if buildtest.AsUnprivileged(t, "TestReplayingCheatScoresNothingRootless", "gauntlet/cmd/gauntlet") {
+		return
+	}
+	gradeCheat(t)
+}
+
+// gradeCheat grades the cheat and checks it scored at most 5%.
+func gradeCheat(t *testing.T) {
 	dir := t.TempDir()
 	mk := "all:\n\tcp cheat.sh 2310A && cp cheat.sh 2310B && cp cheat.sh 2310dealer && chmod 755 2310A 2310B 2310dealer\n"
 	if err := os.WriteFile(filepath.Join(dir, "Makefile"), []byte(mk), 0o644); err != nil {
@@ -85,5 +103,8 @@ func TestReplayingCheatScoresNothing(t *testing.T) {
 	if strings.Contains(text, "as root") {
 		t.Errorf("the report says something ran as root:\n%s", text)
 	}
-	t.Logf("the cheat scored %.2f/%.0f", rep.Marks, rep.MaxMarks)
+	if want := map[bool]string{true: "box", false: "rootless box"}[os.Geteuid() == 0]; rep.Isolation != want {
+		t.Errorf("graded with isolation %q, want %q", rep.Isolation, want)
+	}
+	t.Logf("the cheat scored %.2f/%.0f (%s)", rep.Marks, rep.MaxMarks, rep.Isolation)
 }

@@ -436,11 +436,21 @@ var executable = os.Executable
 // marks).
 func boxDecision(f *gradeFlags, submissions bool) (notes []string, err error) {
 	if os.Geteuid() != 0 {
-		f.isolation = "none: not root, the programs run as the grader's user"
-		if submissions {
-			notes = append(notes, "not root: the submission runs as you, without the grader's box, and could read the expected outputs; grade as root for marks (docs/security.md)")
+		// Not root: rootless boxes where the kernel lets this user make user namespaces.
+		if problem := grade.BoxProblem(); problem == nil {
+			f.boxed, f.isolation = true, "rootless box"
+			if submissions {
+				notes = append(notes, "not root: each program runs as you in a rootless box (its own root, processes and network, the expected outputs out of its reach), without case totals (cgroups) or a private folder size limit (docs/security.md)")
+			}
+			return notes, nil
+		} else {
+			// Where the kernel refuses user namespaces, as before: unboxed, said first.
+			f.isolation = "none: not root, the programs run as the grader's user"
+			if submissions {
+				notes = append(notes, fmt.Sprintf("not root and no rootless box here (%v): the submission runs as you, without a box, and could read the expected outputs; grade as root for marks (docs/security.md)", problem))
+			}
+			return notes, nil
 		}
-		return notes, nil
 	}
 	if problem := grade.BoxProblem(); problem != nil {
 		// Below the box, not nothing: a root grader in a container that refuses namespaces

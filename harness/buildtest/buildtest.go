@@ -44,6 +44,15 @@ var (
 // program at once.
 func Programs(tb testing.TB, pkgs ...string) string {
 	tb.Helper()
+	if d := os.Getenv(prebuiltVar); d != "" {
+		// A rerun as an unprivileged user (AsUnprivileged): built by the first run.
+		for _, p := range pkgs {
+			if _, err := os.Stat(filepath.Join(d, path.Base(p))); err != nil {
+				tb.Fatalf("buildtest: %s was not built before the rerun as another user: %v", p, err)
+			}
+		}
+		return d
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if dir == "" {
@@ -433,16 +442,26 @@ func NeedBox(tb testing.TB, problem error) {
 // Unprivileged is the user AsUnprivileged runs a test as: nobody's uid and group.
 const Unprivileged = 65534
 
+// prebuiltVar names, in a rerun as an unprivileged user, the folder where the first run
+// built the programs the test needs (Programs), which that user could not build: the
+// module cache is the first run's user's.
+const prebuiltVar = "GAUNTLET_BUILDTEST_PREBUILT"
+
 // AsUnprivileged runs the test named name (a -test.run pattern matching it alone) again,
 // in a copy of the test binary run as an unprivileged user (Unprivileged), in the package's
 // folder (which it must be able to read) with a temporary folder of its own, and reports its output and end as this test's: so a root test run, as in CI,
 // also checks what a grader that is not root does (a rootless box). It returns false in
 // that copy's run itself, where the test goes on as the unprivileged user; true when this
 // call did the whole test (the caller returns). Without root it returns false at once.
-func AsUnprivileged(tb testing.TB, name string) (done bool) {
+// Programs pkgs are built first, for the rerun to use.
+func AsUnprivileged(tb testing.TB, name string, pkgs ...string) (done bool) {
 	tb.Helper()
 	if os.Geteuid() != 0 {
 		return false
+	}
+	prebuilt := ""
+	if len(pkgs) > 0 {
+		prebuilt = Programs(tb, pkgs...)
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -459,7 +478,7 @@ func AsUnprivileged(tb testing.TB, name string) (done bool) {
 	}
 	cmd := exec.Command(bin, "-test.run", "^"+name+"$", "-test.v", "-test.count=1")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + work, "TMPDIR=" + work,
-		RequireBoxVar + "=" + os.Getenv(RequireBoxVar)}
+		RequireBoxVar + "=" + os.Getenv(RequireBoxVar), prebuiltVar + "=" + prebuilt}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: Unprivileged, Gid: Unprivileged, Groups: []uint32{}},
 		Pdeathsig: syscall.SIGKILL}
 	out, err := cmd.CombinedOutput()

@@ -792,8 +792,13 @@ func UnknownCategories(g Game, cases []Case) []string {
 }
 
 // BoxProblem says why this machine cannot grade an untrusted subject (Options.SandboxUsers),
-// or nil when it can: the grader must be root and the kernel must give it boxes.
+// or nil when it can: the kernel must give the grader boxes, as root, or, for a grader
+// that is not root, rootless ones (sandbox's rootless.go: no sandbox users, every program
+// the grader's own user in a box of its own, the oracle kept out of the subject's boxes).
 func BoxProblem() error {
+	if sandbox.Rootless() {
+		return sandbox.RootlessProblem()
+	}
 	return sandbox.BoxProblem()
 }
 

@@ -20,8 +20,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"gauntlet/games/clue"
 	"gauntlet/games/judge"
 	"gauntlet/harness/lineio"
@@ -44,13 +42,13 @@ followed the protocol), 1 (it did not) or 2 (usage error, SERVER cannot be start
 
 // Main is the mockclients command.
 func Main(args []string, stdout, stderr io.Writer) int {
-	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
-		fmt.Fprintf(stderr, "mockclients: cannot make itself undumpable: %v\n", err)
-		return 2
-	}
 	subject, err := mockhub.SubjectFromEnv()
 	if err != nil {
 		fmt.Fprintf(stderr, "mockclients: $%s: %v\n", mockhub.SubjectEnv, err)
+		return 2
+	}
+	if err := mockhub.Undumpable(subject); err != nil {
+		fmt.Fprintf(stderr, "mockclients: cannot make itself undumpable: %v\n", err)
 		return 2
 	}
 	fs := flag.NewFlagSet("mockclients", flag.ContinueOnError)

@@ -1,6 +1,7 @@
 package mockhub
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -45,22 +46,21 @@ func (a *alts) String() string     { return strings.Join(*a, ",") }
 func (a *alts) Set(v string) error { *a = append(*a, v); return nil }
 
 // SubjectEnv, in the mock hub's environment, says as whom and where to start the player
-// when the mock hub runs as root in a grader's box: "UID:GID:DIR". The grader's script
+// when the mock hub runs as root in a grader's box: "UID:GID:DIR"; or, in a grader that
+// is not root, where and in what box: a Subject as JSON, with Dir and Keep. The grader's script
 // commands set it (the mock hub is the judge, the player the subject, and the two never
 // share a user); it is not passed on to the player.
 const SubjectEnv = "GAUNTLET_SUBJECT"
 
 // Main is the mockhub command.
 func Main(args []string, stdout, stderr io.Writer) int {
-	// Nothing of the same user may trace this process or read its memory: it holds the
-	// conversation the player is judged by.
-	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
-		fmt.Fprintf(stderr, "mockhub: cannot make itself undumpable: %v\n", err)
-		return 2
-	}
 	subject, err := SubjectFromEnv()
 	if err != nil {
 		fmt.Fprintf(stderr, "mockhub: $%s: %v\n", SubjectEnv, err)
+		return 2
+	}
+	if err := Undumpable(subject); err != nil {
+		fmt.Fprintf(stderr, "mockhub: cannot make itself undumpable: %v\n", err)
 		return 2
 	}
 	fs := flag.NewFlagSet("mockhub", flag.ContinueOnError)
@@ -162,6 +162,14 @@ func SubjectFromEnv() (*Subject, error) {
 		return nil, nil
 	}
 	os.Unsetenv(SubjectEnv)
+	if strings.HasPrefix(v, "{") {
+		// A rootless grade's subject: {"Dir": ..., "Keep": [...]}, the judge's user.
+		var s Subject
+		if err := json.Unmarshal([]byte(v), &s); err != nil || s.Dir == "" || len(s.Keep) == 0 || s.UID != 0 {
+			return nil, fmt.Errorf("want a rootless subject's folder and box, got %q", v)
+		}
+		return &s, nil
+	}
 	f := strings.SplitN(v, ":", 3)
 	if len(f) != 3 {
 		return nil, fmt.Errorf("want UID:GID:DIR, got %q", v)
@@ -172,4 +180,16 @@ func SubjectFromEnv() (*Subject, error) {
 		return nil, fmt.Errorf("want UID:GID:DIR with a UID other than root, got %q", v)
 	}
 	return &Subject{UID: uint32(uid), GID: uint32(gid), Dir: f[2]}, nil
+}
+
+// Undumpable makes this judge undumpable: nothing of the same user may trace it or read its
+// memory, which holds what the subject is judged by. Not for a rootless subject (the
+// judge's user, in a box of its own): the subject's user namespace and PID namespace
+// already keep the judge out of its reach, and the judge must write the namespace's user
+// map, which the kernel hides from an undumpable parent.
+func Undumpable(subj *Subject) error {
+	if subj != nil && subj.UID == 0 && len(subj.Keep) > 0 {
+		return nil
+	}
+	return unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
 }

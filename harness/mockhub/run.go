@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"gauntlet/harness/child"
+	"gauntlet/harness/sandbox"
 	"gauntlet/harness/transcript"
 )
 
@@ -67,6 +68,10 @@ type Options struct {
 type Subject struct {
 	UID, GID uint32
 	Dir      string
+	// Keep, for a judge that is not root (a rootless grade: UID and GID are 0), lists
+	// the folders of the box the judge starts the subject in: its own box/ and the
+	// programs, never the case's script (see harness/sandbox's rootless.go).
+	Keep []string `json:",omitempty"`
 }
 
 // Run starts prog with the conversation's arguments and plays the conversation. Whatever
@@ -180,12 +185,24 @@ func cannotRun(err error) error {
 func spec(prog string, args []string, wire child.Wire, stderr io.Writer, subj *Subject, timeout time.Duration) child.Spec {
 	s := child.Spec{Path: prog, Args: args, Wire: wire, Timeout: timeout, Stderr: stderr, Group: true}
 	if subj != nil {
-		s.User = &syscall.Credential{Uid: subj.UID, Gid: subj.GID, Groups: []uint32{}}
-		s.Dir = subj.Dir
 		// Graded: the judge's environment is the script's, which names the harness's
 		// programs (the mock player played as the reference player in the subject's place
 		// before 2026-11-28); the subject gets only what a program of a game looks at.
-		s.Env = child.SubjectEnv(os.Environ(), "/tmp")
+		env := child.SubjectEnv(os.Environ(), "/tmp")
+		s.Dir = subj.Dir
+		if subj.UID != 0 {
+			s.User = &syscall.Credential{Uid: subj.UID, Gid: subj.GID, Groups: []uint32{}}
+			s.Env = env
+		} else {
+			// A judge that is not root boxes the subject (which has the judge's user)
+			// apart from the case's script: a box of its own, in the judge's network
+			// namespace (the case's own), under the limits the judge has.
+			box := &sandbox.Box{Keep: subj.Keep, SameNet: true}
+			cfg := sandbox.Config{Identity: sandbox.Identity{Same: true}, Box: box, Limits: sandbox.Limits{
+				CPU: sandbox.Unlimited, AddressSpace: sandbox.Unlimited, Processes: sandbox.Unlimited,
+				FileSize: sandbox.Unlimited, OpenFiles: sandbox.Unlimited}}
+			s.Build = func(path string, args []string) *exec.Cmd { return sandbox.Command(cfg, env, path, args...) }
+		}
 	}
 	return s
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 
@@ -48,6 +49,15 @@ type Box struct {
 	// its own: runs of one case that talk to each other over the loopback (a server in
 	// the background, its clients after it) share one (see NewNet).
 	Net *Net
+	// Writable lists folders (of Keep, or in one) that a rootless box (rootless.go)
+	// binds writable: a judge's box holds the subject's folder, which the subject, started by
+	// the judge in a box of its own, writes in. A root box binds every kept folder as it
+	// is on the host (its modes protect what the sandbox users must not change).
+	Writable []string
+	// SameNet keeps the run in the network namespace of the process that starts it: a
+	// judge's subject, which the judge (in a box of the case's own) talks to over the
+	// loopback, started in a box of its own by a judge that is not root (rootless.go).
+	SameNet bool
 }
 
 // BindVar, in the harness's environment, lists (separated like PATH) more of the host every
@@ -63,7 +73,7 @@ const boxCloneFlags = syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC | syscall.CLONE
 // cloneFlags are the namespaces a boxed run's role is cloned into: all of boxCloneFlags but
 // the network when the run joins a shared one.
 func (b *Box) cloneFlags() uintptr {
-	if b.Net != nil {
+	if b.Net != nil || b.SameNet {
 		return boxCloneFlags &^ syscall.CLONE_NEWNET
 	}
 	return boxCloneFlags
@@ -137,17 +147,33 @@ func (b *Box) role() *execrole.Box {
 	if b == nil {
 		return nil
 	}
-	r := &execrole.Box{Hide: b.Hide, TmpSize: b.TmpSize, ReadOnly: b.ReadOnly, KeepReadOnly: Rootless()}
+	r := &execrole.Box{Hide: b.Hide, TmpSize: b.TmpSize, ReadOnly: b.ReadOnly}
 	r.ReadOnly = append(r.ReadOnly, filepath.SplitList(os.Getenv(BindVar))...)
 	if b.Net != nil {
 		r.Net = b.Net.path
 	}
+	r.SameNet = b.SameNet
 	if r.TmpSize <= 0 {
 		r.TmpSize = DefaultTmpSize
 	}
+	rootless := Rootless()
 	for _, k := range b.Keep {
-		if abs, err := filepath.Abs(k); err == nil {
+		abs, err := filepath.Abs(k)
+		switch {
+		case err != nil:
+		case rootless && !slices.Contains(b.Writable, k):
+			// The program has the harness's user: what it keeps, it keeps read-only
+			// (rootless.go). Its working folder is bound writable whatever holds it.
+			r.ReadOnly = append(r.ReadOnly, abs)
+		default:
 			r.Keep = append(r.Keep, abs)
+		}
+	}
+	if rootless {
+		for _, w := range b.Writable {
+			if abs, err := filepath.Abs(w); err == nil && !slices.Contains(r.Keep, abs) {
+				r.Keep = append(r.Keep, abs)
+			}
 		}
 	}
 	return r

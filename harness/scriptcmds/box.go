@@ -74,6 +74,9 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 	if err := os.Mkdir(b.bin, 0o755); err != nil {
 		return nil, err
 	}
+	if sandbox.Rootless() {
+		return b.rootless(env, top)
+	}
 	lease, mark, err := sandbox.CaseUsers.Borrow()
 	if err != nil {
 		return nil, err
@@ -124,6 +127,13 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 			}
 		})
 	}
+	b.keepLists(env, top)
+	return b, nil
+}
+
+// keepLists sets what the case's boxes hold: a subject's, its box/ and bin/ and the
+// programs (BoxKeepVar); a judge's, the whole case folder and the programs.
+func (b *caseBox) keepLists(env *testscript.Env, top string) {
 	for _, kv := range env.Vars {
 		if v, ok := strings.CutPrefix(kv, BoxKeepVar+"="); ok {
 			b.keep = append(b.keep, filepath.SplitList(v)...)
@@ -131,6 +141,23 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 	}
 	b.judgeKeep = append([]string{top}, b.keep...)
 	b.keep = append([]string{b.box, b.bin}, b.keep...)
+}
+
+// rootless prepares a graded case's folders for a grader that is not root (sandbox's
+// rootless.go): no sandbox user, so every program has the grader's user, and what keeps
+// the oracle from the subject is its box alone: a subject's box holds box/ and bin/ and
+// the programs, never WORK, and a judge starts the subject in such a box of its own
+// (mockhub.Subject's Keep). box/ is a plain folder (a tmpfs needs root): the subject's
+// files are bounded by its file-size limit only; nor are there case totals (cgroups).
+// Each run has a network namespace of its own, and a judge's subject shares its judge's.
+func (b *caseBox) rootless(env *testscript.Env, top string) (*caseBox, error) {
+	if b.noBox {
+		return nil, fmt.Errorf("$%s: a grader that is not root has no sandbox users to grade without the box", NoBoxVar)
+	}
+	if err := os.Mkdir(b.box, 0o700); err != nil {
+		return nil, err
+	}
+	b.keepLists(env, top)
 	return b, nil
 }
 
@@ -218,11 +245,21 @@ func (b *caseBox) giveInputs(cwd, box string, args []string) error {
 		if st.Mode()&0o111 != 0 {
 			mode = 0o755
 		}
-		if err := writeNoFollow(dst, data, mode, b.lease.UID(), b.lease.GID()); err != nil {
+		uid, gid := b.owner()
+		if err := writeNoFollow(dst, data, mode, uid, gid); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// owner is the user and group the subject's files belong to: the case's sandbox user, or
+// -1 (the grader's own, in a rootless grade).
+func (b *caseBox) owner() (uid, gid int) {
+	if b.lease == nil {
+		return -1, -1
+	}
+	return b.lease.UID(), b.lease.GID()
 }
 
 // mkdirs makes the folders leading to dir inside box/, owned by the subject.
@@ -240,8 +277,10 @@ func (b *caseBox) mkdirs(dir string) error {
 			if err := os.Mkdir(cur, 0o755); err != nil {
 				return err
 			}
-			if err := os.Lchown(cur, b.lease.UID(), b.lease.GID()); err != nil {
-				return err
+			if uid, gid := b.owner(); uid >= 0 {
+				if err := os.Lchown(cur, uid, gid); err != nil {
+					return err
+				}
 			}
 		case err != nil:
 			return err

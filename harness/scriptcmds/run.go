@@ -173,7 +173,9 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 		// holds the whole case folder).
 		cfg.Box = &sandbox.Box{Keep: box.keep}
 		if r.judge {
-			cfg.Box.Keep = box.judgeKeep
+			// The subject the judge starts works in box/ (a rootless box binds the rest
+			// of what a judge keeps read-only).
+			cfg.Box.Keep, cfg.Box.Writable = box.judgeKeep, []string{box.box}
 		}
 		cfg.Box.Net = box.network()
 		if box.noBox {
@@ -183,14 +185,26 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 		if box.group != nil {
 			cfg.Cgroup = box.group.ProcFiles()
 		}
-		if r.judge {
+		switch {
+		case r.judge && box.lease == nil:
+			// Rootless: the judge boxes the subject itself (mockhub.Subject).
+			cfg.Identity = sandbox.Identity{Same: true}
+			subj, err := json.Marshal(mockhub.Subject{Dir: r.boxCwd, Keep: box.keep})
+			if err != nil {
+				ts.Fatalf("run: harness error: %v", err)
+			}
+			cfg.Env = append(cfg.Env, mockhub.SubjectEnv+"="+string(subj))
+		case r.judge:
 			cfg.Identity = sandbox.Identity{Same: true, Delegate: box.lease}
 			cfg.Env = append(cfg.Env, fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, box.lease.UID(), box.lease.GID(), r.boxCwd))
-		} else {
+		default:
 			if err := box.giveInputs(r.cwd, r.boxCwd, fs.Args()[1:]); err != nil {
 				ts.Fatalf("run: harness error: inputs: %v", err)
 			}
 			cfg.Identity = sandbox.Identity{Lease: box.lease}
+			if box.lease == nil {
+				cfg.Identity = sandbox.Identity{Same: true}
+			}
 			cfg.WorkDir = r.boxCwd
 		}
 	}
