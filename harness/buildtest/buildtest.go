@@ -447,14 +447,14 @@ const Unprivileged = 65534
 // module cache is the first run's user's.
 const prebuiltVar = "GAUNTLET_BUILDTEST_PREBUILT"
 
-// AsUnprivileged runs the test named name (a -test.run pattern matching it alone) again,
+// AsUnprivileged runs the tests that run (a -test.run pattern) matches again,
 // in a copy of the test binary run as an unprivileged user (Unprivileged), in the package's
 // folder (which it must be able to read) with a temporary folder of its own, and reports its output and end as this test's: so a root test run, as in CI,
 // also checks what a grader that is not root does (a rootless box). It returns false in
 // that copy's run itself, where the test goes on as the unprivileged user; true when this
 // call did the whole test (the caller returns). Without root it returns false at once.
 // Programs pkgs are built first, for the rerun to use.
-func AsUnprivileged(tb testing.TB, name string, pkgs ...string) (done bool) {
+func AsUnprivileged(tb testing.TB, run string, pkgs ...string) (done bool) {
 	tb.Helper()
 	if os.Geteuid() != 0 {
 		return false
@@ -473,10 +473,15 @@ func AsUnprivileged(tb testing.TB, name string, pkgs ...string) (done bool) {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { os.RemoveAll(work) })
+	// Searchable by others, as a system's temporary folder is (tests of sandbox users
+	// check that their folders are).
+	if err := os.Chmod(work, 0o755); err != nil {
+		tb.Fatal(err)
+	}
 	if err := os.Chown(work, Unprivileged, Unprivileged); err != nil {
 		tb.Fatal(err)
 	}
-	cmd := exec.Command(bin, "-test.run", "^"+name+"$", "-test.v", "-test.count=1")
+	cmd := exec.Command(bin, "-test.run", run, "-test.v", "-test.count=1")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + work, "TMPDIR=" + work,
 		RequireBoxVar + "=" + os.Getenv(RequireBoxVar), prebuiltVar + "=" + prebuilt}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: Unprivileged, Gid: Unprivileged, Groups: []uint32{}},
@@ -484,10 +489,13 @@ func AsUnprivileged(tb testing.TB, name string, pkgs ...string) (done bool) {
 	out, err := cmd.CombinedOutput()
 	tb.Logf("as uid %d:\n%s", Unprivileged, out)
 	if err != nil {
-		tb.Fatalf("%s failed as uid %d: %v", name, Unprivileged, err)
+		tb.Fatalf("%s failed as uid %d: %v", run, Unprivileged, err)
 	}
 	if bytes.Contains(out, []byte("--- SKIP")) {
-		tb.Skipf("%s skipped as uid %d", name, Unprivileged)
+		tb.Skipf("%s skipped as uid %d", run, Unprivileged)
+	}
+	if !bytes.Contains(out, []byte("--- PASS")) {
+		tb.Fatalf("%s ran no test as uid %d", run, Unprivileged)
 	}
 	return true
 }

@@ -122,19 +122,43 @@ func TestHostileLeftoversGone(t *testing.T) {
 	}
 }
 
+// The hostile corpus again, graded by a grader that is not root, in rootless boxes (the
+// subject then has the grader's own user): run as an unprivileged user from a root test
+// run. TestHostileMemoryTotal and TestCaseTotalsAreEachCasesOwn need the cgroups of a root
+// grader; TestCaseRunsShareTheCaseNetwork checks what a rootless grade does instead.
+func TestHostileCorpusRootless(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("run by the root test run, as an unprivileged user")
+	}
+	buildtest.AsUnprivileged(t, "^(TestHostile(LeftoversGone|AttackOnTheJudge|OutputFlood|LinkPlant|Network|EscapeSequences|HidingLeftover|ReplaysTheCaseScript)|TestCaseRunsShareTheCaseNetwork)$",
+		"gauntlet/cmd/gauntlet")
+}
+
 // A player that tries to take over the mock hub judging it (ptrace, a signal to stop it,
 // its environment) gets nowhere, and fails the case as a player that does not play.
 func TestHostileAttackOnTheJudge(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "attack.c")
 	prog := `#include <stdio.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/ptrace.h>
 #include <unistd.h>
 int main(void) {
 	pid_t hub = getppid();
 	if (ptrace(PTRACE_ATTACH, hub, 0, 0) == 0) { fprintf(stderr, "ATTACHED\n"); }
 	else { perror("ptrace"); }
-	if (kill(hub, SIGSTOP) == 0) { fprintf(stderr, "STOPPED\n"); } else { perror("kill"); }
+	/* Stopped for real, not only sent (a signal to the init of a PID namespace, which a
+	   rootless box's program sees as its parent, is accepted and dropped). */
+	if (kill(hub, SIGSTOP) == 0) {
+		char st[64]; snprintf(st, sizeof st, "/proc/%d/stat", (int)hub);
+		for (int i = 0; i < 100; i++) {
+			FILE *s = fopen(st, "r"); char line[512] = "";
+			if (s) { fgets(line, sizeof line, s); fclose(s); }
+			char *p = strrchr(line, ')');
+			if (p && p[1] == ' ' && p[2] == 'T') { fprintf(stderr, "STOPPED\n"); break; }
+			usleep(10000);
+		}
+	} else { perror("kill"); }
 	char path[64]; snprintf(path, sizeof path, "/proc/%d/environ", (int)hub);
 	FILE *f = fopen(path, "r");
 	if (f) { fprintf(stderr, "READ ENV\n"); } else { perror("environ"); }
@@ -292,6 +316,11 @@ func TestCaseRunsShareTheCaseNetwork(t *testing.T) {
 	}
 	subj, opt := boxedSetup(t, "#!/bin/sh\nreadlink /proc/self/ns/net\n")
 	script := "run $PLAYER\nstdout '^net:'\n! stdout '" + regexp.QuoteMeta(own) + "'\ncp stdout first\nrun $PLAYER\ncmp stdout first\n"
+	if os.Geteuid() != 0 {
+		// Rootless, each run has a network namespace of its own (no shared one can be
+		// joined without root: docs/security.md), never the grader's.
+		script = "run $PLAYER\nstdout '^net:'\n! stdout '" + regexp.QuoteMeta(own) + "'\ncp stdout first\nrun $PLAYER\n! cmp stdout first\n! stdout '" + regexp.QuoteMeta(own) + "'\n"
+	}
 	if o := gradeOne(t, subj, opt, script); o.Verdict != Pass {
 		t.Errorf("%s (%s), want %s\n%s", o.Verdict, o.Detail, Pass, o.Log)
 	}

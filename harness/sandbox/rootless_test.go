@@ -17,7 +17,7 @@ import (
 // which could otherwise rewrite the grader's programs) and the working folder writable.
 // As root, the test runs again as an unprivileged user.
 func TestRootlessBox(t *testing.T) {
-	if buildtest.AsUnprivileged(t, "TestRootlessBox") {
+	if buildtest.AsUnprivileged(t, "^TestRootlessBox$") {
 		return
 	}
 	buildtest.NeedBox(t, sandbox.RootlessProblem())

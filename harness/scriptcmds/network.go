@@ -2,6 +2,7 @@ package scriptcmds
 
 import (
 	"bufio"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -25,11 +26,21 @@ func (b *caseBox) network() *sandbox.Net { return b.net }
 // inCaseNetwork runs f where the case's programs meet over the loopback: in the case's
 // network namespace when the case is graded (boxed), else in the harness's own.
 func inCaseNetwork(ts *testscript.TestScript, f func() error) error {
-	if box, _ := ts.Value(caseBoxKey{}).(*caseBox); box != nil && box.net != nil {
+	box, _ := ts.Value(caseBoxKey{}).(*caseBox)
+	if box != nil && box.net != nil {
 		return box.network().Do(f)
+	}
+	if box != nil && box.lease == nil && !box.noBox {
+		// Rootless: each run has a network namespace of its own, and none can be shared
+		// without root. The case cannot be graded here; the subject is not to blame.
+		return errRootlessNetwork
 	}
 	return f()
 }
+
+// errRootlessNetwork is why a case whose runs meet over the loopback cannot be graded by a
+// grader that is not root.
+var errRootlessNetwork = errors.New("this case's programs meet over the loopback, which a rootless grade cannot give them (each run has a network namespace of its own): grade it as root")
 
 // FreePort sets the script variable NAME to a TCP port of 127.0.0.1 that nothing listens
 // on, where the case's programs meet (see Run), for a server the case starts with it.
