@@ -31,6 +31,11 @@ for f in ../*.txtar ../../*.txtar /tmp/*/*/*.txtar /tmp/*/*/*/*.txtar; do
 	awk '/^-- .*stderr.* --$/ {o=1; next} /^-- / {o=0} o' "$f" >&2
 	exit 0
 done
+# The suites are in the grader binary: try to read them from it, by the paths a hub is
+# given its players by, or where the grader keeps its programs.
+for a in "$@" "$MOCKBIN"/* /tmp/*/bin/* /tmp/*/programs/*/*; do
+	[ -f "$a" ] && [ -r "$a" ] && head -c 4 "$a" | grep -q ELF && echo "READ-BINARY $a" >&2
+done
 for d in . .. ../.. ../../.. "$WORK" "$MOCKBIN" /tmp; do
 	for f in "$d"/* "$d"/*/* "$d"/.gauntlet*; do
 		[ -f "$f" ] && [ -r "$f" ] || continue
@@ -42,7 +47,6 @@ for d in . .. ../.. ../../.. "$WORK" "$MOCKBIN" /tmp; do
 		: > "$f" 2>/dev/null
 	done
 done
-# The suites are in the grader binary: try to read them from it.
 for p in mockhub mockplayer 2310A; do
 	b=$(command -v $p) && strings "$b" 2>/dev/null | grep -m 3 '^Player ' >&2
 done
@@ -98,6 +102,12 @@ func gradeCheat(t *testing.T) {
 		}
 		if o.Verdict == "HARNESS-ERROR" {
 			t.Errorf("%s: HARNESS-ERROR (%s): a cheat must never be excused", o.ID, o.Detail)
+		}
+	}
+	for _, o := range rep.Cases {
+		if strings.Contains(o.Log, "READ-BINARY") {
+			t.Errorf("%s: the cheat read a program of the grader's:\n%s", o.ID, o.Log)
+			break
 		}
 	}
 	if strings.Contains(text, "as root") {

@@ -510,12 +510,20 @@ func programLinks(scratch string) (programFolders, error) {
 			return pf, err
 		}
 	}
-	if st, err := os.Stat(own); err != nil || st.Mode().Perm()&0o777 != 0o711 {
+	if st, err := os.Stat(own); err != nil || st.Mode().Perm()&0o777 != 0o711 || sandbox.Rootless() {
 		// A hard link shares the original's mode: copy when others may read it or may not
 		// run it. Others may only run it: it holds every suite, and a subject that could
 		// read it could read the expected outputs.
 		os.Remove(own)
 		if err := execfile.CopyExecuteOnly(self, own); err != nil {
+			return pf, err
+		}
+	}
+	if sandbox.Rootless() {
+		// Rootless, a subject has the grader's user, the copy's owner: the owner may only
+		// run it too (the boxes bind it read-only, so no subject can change that; the
+		// exec role reads it with a capability of its box's user namespace).
+		if err := os.Chmod(own, 0o111); err != nil {
 			return pf, err
 		}
 	}

@@ -15,13 +15,15 @@ import (
 // root.go) made in a user namespace of its own, where the grader's user is mapped to
 // itself and nothing else is mapped:
 //
-//   - the exec role gets the two capabilities it needs there (mounts and pivot_root, the
-//     loopback) as ambient ones, which survive its exec as a user other than root, and
+//   - the exec role gets the capabilities it needs there (mounts and pivot_root, the
+//     loopback, reading a program its owner may only run) as ambient ones, which survive its exec as a user other than root, and
 //     clears them before it execs the program: the program has none, in any namespace;
 //   - the program runs as the grader's user, so what protects the grader is what the box
 //     holds: the run's working folder, read-write; every kept folder read-only (the
 //     grader's own programs among them: as the same user, the program could otherwise
-//     rewrite them for the next case); the host's devices bound (a user namespace cannot
+//     rewrite them for the next case), and the grader's programs, which carry every
+//     suite, execute-only for their owner too (a program cannot read them, nor change
+//     their mode in a read-only folder); the host's devices bound (a user namespace cannot
 //     make device files);
 //   - its PID namespace hides every process outside, the grader's among them: the program
 //     cannot signal, trace or read them, although they have its user;
@@ -33,8 +35,9 @@ func Rootless() bool { return os.Geteuid() != 0 }
 
 // Capabilities the role holds in a rootless box's user namespace (linux/capability.h).
 const (
-	capNetAdmin = 12
-	capSysAdmin = 21
+	capDacReadSearch = 2
+	capNetAdmin      = 12
+	capSysAdmin      = 21
 )
 
 // rootlessAttr makes attr clone the role into a user namespace of its own, the grader's
@@ -45,7 +48,9 @@ func rootlessAttr(attr *syscall.SysProcAttr) {
 	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	attr.GidMappingsEnableSetgroups = false
-	attr.AmbientCaps = []uintptr{capSysAdmin, capNetAdmin}
+	// Reading a program its owner may only run (the grader's programs, mode 0111) needs
+	// the first: the role opens each program before it makes the box.
+	attr.AmbientCaps = []uintptr{capDacReadSearch, capSysAdmin, capNetAdmin}
 	attr.Credential = nil
 }
 
