@@ -290,7 +290,8 @@ func run(q string) int {
 	fd := s.ProgFD
 	if fd > 0 {
 		syscall.CloseOnExec(fd)
-	} else if fd, err = syscall.Open(s.Path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0); err != nil {
+	} else if fd, err = syscall.Open(s.Path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0); err != nil {
+		// (Not blocking: a FIFO in the program's place would hold the role forever.)
 		return fail("open "+s.Path, err)
 	}
 	head := make([]byte, 2)

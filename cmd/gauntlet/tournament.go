@@ -178,12 +178,16 @@ func tournamentCmd(args []string, stdout, stderr io.Writer) int {
 // tournamentBoxes decides how a tournament runs its programs, as a grade decides for a
 // submission (boxDecision): as root, each as a sandbox user of its own in a box
 // (tournament.Boxes), and a refusal where the machine cannot give boxes unless unsafe;
-// not root, as the user, with a note on stderr (a bot could then harm its opponent: fine
-// for trying one's own bots, not for prizes). A nil *Boxes runs them unboxed.
+// not root, in rootless boxes (each program the user's own, in a box holding only its own
+// folder), or, where the kernel refuses user namespaces, as the user, with a note on
+// stderr (a bot could then harm its opponent: fine for trying one's own bots, not for
+// prizes). A nil *Boxes runs them unboxed.
 func tournamentBoxes(progs []string, cpu time.Duration, unsafe bool, stderr io.Writer) (*tournament.Boxes, error) {
 	if os.Geteuid() != 0 {
-		fmt.Fprintln(stderr, "note: not root: the programs run as you, without boxes, and one could harm another or the results; run as root for prizes (docs/security.md)")
-		return nil, nil
+		if err := sandbox.RootlessProblem(); err != nil {
+			fmt.Fprintf(stderr, "note: not root and no rootless box here (%v): the programs run as you, without boxes, and one could harm another or the results; run as root for prizes (docs/security.md)\n", err)
+			return nil, nil
+		}
 	}
 	cwd, err := os.Getwd()
 	if err != nil {

@@ -327,3 +327,44 @@ func TestProgramCPU(t *testing.T) {
 		}
 	}
 }
+
+// A tournament that is not root boxes its programs rootless: each AI has the tournament's
+// own user, and its box holds its own folder writable and nothing else of the tournament's
+// writable (an AI that could write the tournament's folder leaves a file there and gives up
+// its games). As root, the test runs again as an unprivileged user.
+func TestTournamentBoxesTheProgramsRootless(t *testing.T) {
+	if buildtest.AsUnprivileged(t, "^TestTournamentBoxesTheProgramsRootless$", "gauntlet/cmd/gauntlet") {
+		return
+	}
+	buildtest.NeedBox(t, sandbox.RootlessProblem())
+	exe := gauntletBinary(t)
+	dir := t.TempDir()
+	var ais []string
+	for _, name := range []string{"stratego-hunter", "stratego-random"} {
+		// A copy in the tournament's folder, which the boxes hold (a link would name a
+		// file outside them).
+		if err := execfile.CopyExecuteOnly(exe, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+		wrapper := filepath.Join(dir, "ai-"+name)
+		script := "#!/bin/sh\nif echo x > '" + dir + "/escaped' 2>/dev/null; then exit 1; fi\necho x >> games || exit 1\nexec '" + filepath.Join(dir, name) + "'\n"
+		if err := execfile.Write(wrapper, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		ais = append(ais, wrapper)
+	}
+	code, stdout, stderr := gauntlet(append([]string{"tournament", "stratego", "-j", "1"}, ais...)...)
+	if code != 0 || !strings.Contains(stdout, "[2/2]") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	t.Logf("the tournament:\n%s%s", stdout, stderr)
+	if strings.Contains(stderr, "without boxes") {
+		t.Errorf("the tournament ran its programs unboxed:\n%s", stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "escaped")); err == nil {
+		t.Errorf("an AI wrote the tournament's folder")
+	}
+	if strings.Contains(stdout, "ILLEGAL") {
+		t.Errorf("an AI could not write its own folder, or gave up:\n%s", stdout)
+	}
+}

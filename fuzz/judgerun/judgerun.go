@@ -4,6 +4,7 @@ package judgerun
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,6 +30,9 @@ type Judges struct {
 	dir            string // scratch: conversations (root's), and the program's folder
 	lease          *sandbox.Lease
 	keep           []string
+	// subjKeep, for a judge that is not root (a rootless box), is what the box it starts
+	// the program in holds: the program's folders, not the judges' scratch folder.
+	subjKeep []string
 }
 
 // New sets up the judges of prog (an absolute path), run by the gauntlet binary given; log
@@ -58,8 +62,24 @@ func New(gauntlet, prog string, log io.Writer) (*Judges, error) {
 	if target, err := filepath.EvalSymlinks(prog); err == nil && filepath.Dir(target) != filepath.Dir(prog) {
 		j.keep = append(j.keep, filepath.Dir(target))
 	}
-	if problem := sandbox.BoxProblem(); problem != nil {
-		fmt.Fprintf(log, "note: the program runs without the grader's box (%v)\n", problem)
+	problem := sandbox.BoxProblem
+	if sandbox.Rootless() {
+		problem = sandbox.RootlessProblem
+	}
+	if err := problem(); err != nil {
+		fmt.Fprintf(log, "note: the program runs without the grader's box (%v)\n", err)
+		return j, nil
+	}
+	if sandbox.Rootless() {
+		// The program has this user: it may only run the judges' copy of the binary
+		// (sandbox's rootless.go), and its box holds its own folders and work/ alone.
+		work := filepath.Join(dir, "work")
+		if err := errors.Join(os.Chmod(own, 0o111), os.Mkdir(work, 0o700)); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+		j.subjKeep = append(append([]string(nil), j.keep[1:]...), work)
+		fmt.Fprintln(log, "note: the program runs as you in a rootless box, as in a grade that is not root")
 		return j, nil
 	}
 	if j.lease, err = sandbox.NewLease(); err != nil {
@@ -87,7 +107,19 @@ func (j *Judges) Close() {
 func (j *Judges) run(judge string, args ...string) (stdout, stderr string, code int, err error) {
 	args = append([]string{"exec", judge}, args...)
 	spec := child.Spec{Path: j.gauntlet, Args: args, Dir: j.dir}
-	if j.lease != nil {
+	if j.subjKeep != nil {
+		// Rootless: the judge starts the program in a box of its own (mockhub.Subject).
+		work := filepath.Join(j.dir, "work")
+		subj, err := json.Marshal(mockhub.Subject{Dir: work, Keep: j.subjKeep})
+		if err != nil {
+			return "", "", 0, err
+		}
+		env := sandbox.SubjectEnv(mockhub.SubjectEnv + "=" + string(subj))
+		spec.Build = func(path string, args []string) *exec.Cmd {
+			return sandbox.Command(sandbox.Config{Identity: sandbox.Identity{Same: true},
+				Box: &sandbox.Box{Keep: j.keep, Writable: []string{work}}}, env, path, args...)
+		}
+	} else if j.lease != nil {
 		// The judge hands this environment on to the program, less mockhub.SubjectEnv's
 		// entry, which says as whom the program runs.
 		env := sandbox.SubjectEnv(fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, j.lease.UID(), j.lease.GID(), filepath.Join(j.dir, "work")))

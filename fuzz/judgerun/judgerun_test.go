@@ -7,7 +7,9 @@ import (
 	"slices"
 	"testing"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
+	"gauntlet/harness/sandbox"
 )
 
 // fakeBinary writes a program named gauntlet in dir, standing for the gauntlet binary.
@@ -35,11 +37,27 @@ func TestJudgesRunFromAnExecuteOnlyCopy(t *testing.T) {
 	if filepath.Dir(j.gauntlet) != j.dir {
 		t.Errorf("the judges run %s, outside the scratch folder %s", j.gauntlet, j.dir)
 	}
-	if st, err := os.Stat(j.gauntlet); err != nil || st.Mode().Perm() != 0o711 {
-		t.Errorf("the copy: %v, %v; want mode 0711", st.Mode(), err)
+	// Rootless, the program has this user, the copy's owner, who may only run it too.
+	want := os.FileMode(0o711)
+	if os.Geteuid() != 0 && sandbox.RootlessProblem() == nil {
+		want = 0o111
+		if slices.Contains(j.subjKeep, j.dir) || !slices.Contains(j.subjKeep, progDir) {
+			t.Errorf("the program's box keeps %q: want its folder and not the judges' %s", j.subjKeep, j.dir)
+		}
+	}
+	if st, err := os.Stat(j.gauntlet); err != nil || st.Mode().Perm() != want {
+		t.Errorf("the copy: %v, %v; want mode %v", st.Mode(), err, want)
 	}
 	if slices.Contains(j.keep, binDir) || !slices.Contains(j.keep, progDir) {
 		t.Errorf("the boxes keep %q: want the program's folder and not the binary's %s", j.keep, binDir)
+	}
+}
+
+// The same, for a campaign that is not root (rootless boxes): run again as an
+// unprivileged user by a root test run.
+func TestJudgesRunFromAnExecuteOnlyCopyRootless(t *testing.T) {
+	if !buildtest.AsUnprivileged(t, "^TestJudgesRunFromAnExecuteOnlyCopy$") {
+		t.Skip("not root: TestJudgesRunFromAnExecuteOnlyCopy is this test")
 	}
 }
 

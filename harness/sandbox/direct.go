@@ -96,7 +96,8 @@ func startDirect(s execrole.Settings, dir string, alone bool, newCmd func() *exe
 		return nil, 0, errUseRole
 	}
 	// Opened first, as the role does: a file the harness cannot read is refused alike.
-	fd, err := syscall.Open(s.Path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	// Not blocking: a FIFO in the program's place would hold the start forever.
+	fd, err := syscall.Open(s.Path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, 0, fmt.Errorf("open %s: %w", s.Path, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -150,4 +151,39 @@ func TestBoxedCommandEndsAsItsProgram(t *testing.T) {
 func isExit(err error) bool {
 	_, ok := err.(*exec.ExitError)
 	return ok
+}
+
+// A FIFO in a program's place is refused at once, directly and through the role, where
+// the open of the program waited for a writer forever before 2026-11-28.
+func TestFIFOInTheProgramsPlaceIsRefused(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "prog")
+	if err := syscall.Mkfifo(fifo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfgs := []sandbox.Config{{Identity: sandbox.Identity{Same: true}}}
+	if sandbox.BoxProblem() == nil {
+		boxed := testConfig()
+		boxed.Box = &sandbox.Box{Keep: []string{filepath.Dir(fifo)}}
+		cfgs = append(cfgs, boxed)
+	}
+	for _, cfg := range cfgs {
+		done := make(chan error, 1)
+		go func() {
+			res, err := sandbox.Run(cfg, sandbox.Spec{Path: fifo})
+			if err == nil && (len(res.Procs) != 1 || res.Procs[0].Exit == (sandbox.Exit{})) {
+				err = fmt.Errorf("a FIFO ran: %s", res)
+			} else {
+				err = nil
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Error(err)
+			}
+		case <-time.After(30 * time.Second): // a backstop: a refusal takes milliseconds
+			t.Fatalf("boxed %v: the start of a FIFO did not return", cfg.Box != nil)
+		}
+	}
 }

@@ -31,6 +31,11 @@ import (
 type Boxes struct {
 	users  sandbox.UserPool
 	net    *sandbox.Net
+	// rootless: the tournament is not root, and boxes its programs rootless (sandbox's
+	// rootless.go): each program has the tournament's own user, so a box holds only its
+	// competitor's own folder (never the other competitors'), and has a network of its
+	// own (a shared one needs root).
+	rootless bool
 	keep   []string
 	limits sandbox.Limits
 	homes  string // the competitors' folders, one per program path
@@ -50,7 +55,11 @@ type home struct {
 // the machine cannot give them (sandbox.BoxProblem: the tournament is not root, or the
 // kernel refuses the namespaces).
 func NewBoxes(progs []string, dir string, limits sandbox.Limits) (*Boxes, error) {
-	if err := sandbox.BoxProblem(); err != nil {
+	problem := sandbox.BoxProblem
+	if sandbox.Rootless() {
+		problem = sandbox.RootlessProblem
+	}
+	if err := problem(); err != nil {
 		return nil, err
 	}
 	keep := []string{dir}
@@ -71,6 +80,9 @@ func NewBoxes(progs []string, dir string, limits sandbox.Limits) (*Boxes, error)
 	if err := os.Chmod(homes, 0o711); err != nil {
 		os.RemoveAll(homes)
 		return nil, err
+	}
+	if sandbox.Rootless() {
+		return &Boxes{rootless: true, keep: keep, limits: limits, homes: homes, home: map[string]*home{}}, nil
 	}
 	net, err := sandbox.NewNet()
 	if err != nil {
@@ -101,6 +113,9 @@ func (b *Boxes) takeHome(path string, uid, gid int) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
+	if uid < 0 {
+		return dir, nil // rootless: the folder is the tournament's user's already
+	}
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -124,7 +139,9 @@ func (b *Boxes) Close() {
 		return
 	}
 	b.users.Close()
-	b.net.Close()
+	if b.net != nil {
+		b.net.Close()
+	}
 	os.RemoveAll(b.homes)
 }
 
@@ -151,21 +168,34 @@ func (b *Boxes) Game() (launch hubrt.Launch, done func()) {
 		if err != nil {
 			return err
 		}
-		lease, mark, err := b.users.Borrow()
-		if err != nil {
-			return err
+		var cfg sandbox.Config
+		var dir string
+		if b.rootless {
+			// The competitor's folder is the run's working folder, its box's one
+			// writable folder; the other competitors' are not in it.
+			if dir, err = b.takeHome(path, -1, -1); err != nil {
+				return err
+			}
+			mu.Lock()
+			users = append(users, lent{path: path, home: dir})
+			mu.Unlock()
+			cfg = sandbox.Config{Limits: b.limits, Identity: sandbox.Identity{Same: true}, Box: &sandbox.Box{Keep: b.keep}}
+		} else {
+			lease, mark, err := b.users.Borrow()
+			if err != nil {
+				return err
+			}
+			if dir, err = b.takeHome(path, lease.UID(), lease.GID()); err != nil {
+				b.users.Return(lease, mark)
+				return err
+			}
+			mu.Lock()
+			users = append(users, lent{lease, mark, path, dir})
+			mu.Unlock()
+			cfg = sandbox.Config{Limits: b.limits, Identity: sandbox.Identity{Lease: lease, Alone: true},
+				Box: &sandbox.Box{Keep: b.keep, Net: b.net}}
 		}
-		dir, err := b.takeHome(path, lease.UID(), lease.GID())
-		if err != nil {
-			b.users.Return(lease, mark)
-			return err
-		}
-		mu.Lock()
-		users = append(users, lent{lease, mark, path, dir})
-		mu.Unlock()
 		s.Dir = dir
-		cfg := sandbox.Config{Limits: b.limits, Identity: sandbox.Identity{Lease: lease, Alone: true},
-			Box: &sandbox.Box{Keep: b.keep, Net: b.net}}
 		env := sandbox.SubjectEnv()
 		s.Path = path
 		s.Build = func(path string, args []string) *exec.Cmd { return sandbox.Command(cfg, env, path, args...) }
@@ -176,7 +206,9 @@ func (b *Boxes) Game() (launch hubrt.Launch, done func()) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, u := range users {
-			b.users.Return(u.lease, u.mark)
+			if u.lease != nil {
+				b.users.Return(u.lease, u.mark)
+			}
 			b.giveHome(u.path, u.home)
 		}
 		users = nil
