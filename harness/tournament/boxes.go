@@ -29,19 +29,19 @@ import (
 // game ran in the tournament's folder as a fresh user that could not write it, and such a
 // bot lost all its games as ILLEGAL.
 type Boxes struct {
-	users  sandbox.UserPool
-	net    *sandbox.Net
+	users sandbox.UserPool
+	net   *sandbox.Net
 	// rootless: the tournament is not root, and boxes its programs rootless (sandbox's
 	// rootless.go): each program has the tournament's own user, so a box holds only its
 	// competitor's own folder (never the other competitors'), and has a network of its
 	// own (a shared one needs root).
 	rootless bool
-	keep   []string
-	limits sandbox.Limits
-	homes  string // the competitors' folders, one per program path
-	mu     sync.Mutex
-	home   map[string]*home
-	made   int // folders made
+	keep     []string
+	limits   sandbox.Limits
+	homes    string // the competitors' folders, one per program path
+	mu       sync.Mutex
+	home     map[string]*home
+	made     int // folders made
 }
 
 // home is a competitor's folder, and the games it is handed to at the moment: a
