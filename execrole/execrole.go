@@ -49,6 +49,15 @@ type Box struct {
 	// SameNet leaves the network namespace the role was started in as it is (the
 	// harness cloned none for it).
 	SameNet bool
+	// UserNS, in a rootless box (Settings.Rootless: the role in a user namespace of its
+	// own), is how many user namespaces the box's programs may make: 0 for a subject,
+	// which could otherwise map its user to root in one and read, with that namespace's
+	// capabilities, the files it may only run (sandbox's rootless.go); some for a judge,
+	// which boxes its subject. A root box leaves the machine's limit as it is.
+	UserNS int
+	// ownUserNS says the role runs in a user namespace of its own (Settings.Rootless),
+	// whose limits UserNS sets.
+	ownUserNS bool
 	// Net, when not empty, names a network namespace to join (a /proc/PID/fd/N link to
 	// it) instead of the new one: the one several runs share. The role's thread joins it
 	// when the role execs the program, every thread of the runtime when the program stays
@@ -150,6 +159,9 @@ func (s Settings) Encode() string {
 		if s.Box.SameNet {
 			add("samenet", "1")
 		}
+		if s.Box.UserNS > 0 {
+			num("userns", int64(s.Box.UserNS))
+		}
 	}
 	return b.String()
 }
@@ -196,6 +208,13 @@ func Decode(q string) (Settings, error) {
 	}
 	if _, boxed := v["tmpsize"]; boxed {
 		s.Box = &Box{Keep: v["keep"], Hide: v["hide"], ReadOnly: v["ro"], Net: one("net"), SameNet: one("samenet") == "1"}
+		if u := one("userns"); u != "" {
+			n, err := strconv.Atoi(u)
+			if err != nil {
+				return s, errors.New("userns: " + err.Error())
+			}
+			s.Box.UserNS = n
+		}
 		n, err := strconv.ParseInt(one("tmpsize"), 10, 64)
 		if err != nil {
 			return s, errors.New("tmpsize: " + err.Error())
@@ -320,6 +339,7 @@ func run(q string) int {
 		}
 	}
 	if s.Box != nil {
+		s.Box.ownUserNS = s.Rootless
 		if err := enterBox(s.Box); err != nil {
 			return fail("box", err)
 		}

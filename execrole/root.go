@@ -70,6 +70,12 @@ func enterBox(b *Box) (err error) {
 	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
 		return errors.New("make mounts private: " + err.Error())
 	}
+	if b.ownUserNS {
+		// The box's own user namespace: what its programs may make in it.
+		if err := os.WriteFile("/proc/sys/user/max_user_namespaces", []byte(strconv.Itoa(b.UserNS)), 0); err != nil {
+			return errors.New("limit the user namespaces: " + err.Error())
+		}
+	}
 	cwd, err := syscall.Getwd()
 	if err != nil {
 		return errors.New("the working folder: " + err.Error())

@@ -117,7 +117,7 @@ func (j *Judges) run(judge string, args ...string) (stdout, stderr string, code 
 		env := sandbox.SubjectEnv(mockhub.SubjectEnv + "=" + string(subj))
 		spec.Build = func(path string, args []string) *exec.Cmd {
 			return sandbox.Command(sandbox.Config{Identity: sandbox.Identity{Same: true},
-				Box: &sandbox.Box{Keep: j.keep, Writable: []string{work}}}, env, path, args...)
+				Box: &sandbox.Box{Keep: j.keep, Writable: []string{work}, Nested: true}}, env, path, args...)
 		}
 	} else if j.lease != nil {
 		// The judge hands this environment on to the program, less mockhub.SubjectEnv's

@@ -54,6 +54,10 @@ type Box struct {
 	// the judge in a box of its own, writes in. A root box binds every kept folder as it
 	// is on the host (its modes protect what the sandbox users must not change).
 	Writable []string
+	// Nested lets the run's programs make boxes of their own: a judge that is not root,
+	// which boxes its subject (rootless.go). Without it, a rootless box's programs may make
+	// no user namespace. A root box leaves the machine's limit as it is.
+	Nested bool
 	// SameNet keeps the run in the network namespace of the process that starts it: a
 	// judge's subject, which the judge (in a box of the case's own) talks to over the
 	// loopback, started in a box of its own by a judge that is not root (rootless.go).
@@ -153,6 +157,9 @@ func (b *Box) role() *execrole.Box {
 		r.Net = b.Net.path
 	}
 	r.SameNet = b.SameNet
+	if b.Nested {
+		r.UserNS = nestedBoxes // (a rootless box's: a root box leaves the limit as it is)
+	}
 	if r.TmpSize <= 0 {
 		r.TmpSize = DefaultTmpSize
 	}

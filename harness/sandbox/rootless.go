@@ -16,7 +16,8 @@ import (
 // itself and nothing else is mapped:
 //
 //   - the exec role gets the capabilities it needs there (mounts and pivot_root, the
-//     loopback, reading a program its owner may only run) as ambient ones, which survive its exec as a user other than root, and
+//     loopback, reading a program its owner may only run, the namespace's limits) as
+//     ambient ones, which survive its exec as a user other than root, and
 //     clears them before it execs the program: the program has none, in any namespace;
 //   - the program runs as the grader's user, so what protects the grader is what the box
 //     holds: the run's working folder, read-write; every kept folder read-only (the
@@ -25,6 +26,9 @@ import (
 //     suite, execute-only for their owner too (a program cannot read them, nor change
 //     their mode in a read-only folder); the host's devices bound (a user namespace cannot
 //     make device files);
+//   - it may make no user namespace of its own (Box.Nested aside: a judge, which boxes its
+//     subject): in one it would be root, with capabilities over the files of its user,
+//     and could read the grader's programs it may only run;
 //   - its PID namespace hides every process outside, the grader's among them: the program
 //     cannot signal, trace or read them, although they have its user;
 //   - the totals of a cgroup need a delegated one, which such a grader rarely has: the
@@ -38,7 +42,11 @@ const (
 	capDacReadSearch = 2
 	capNetAdmin      = 12
 	capSysAdmin      = 21
+	capSysResource   = 24
 )
+
+// nestedBoxes is how many boxes at once a judge's rootless box lets it make (Box.Nested).
+const nestedBoxes = 64
 
 // rootlessAttr makes attr clone the role into a user namespace of its own, the grader's
 // user and group mapped to themselves, with the capabilities the role needs as ambient ones.
@@ -50,7 +58,7 @@ func rootlessAttr(attr *syscall.SysProcAttr) {
 	attr.GidMappingsEnableSetgroups = false
 	// Reading a program its owner may only run (the grader's programs, mode 0111) needs
 	// the first: the role opens each program before it makes the box.
-	attr.AmbientCaps = []uintptr{capDacReadSearch, capSysAdmin, capNetAdmin}
+	attr.AmbientCaps = []uintptr{capDacReadSearch, capSysAdmin, capNetAdmin, capSysResource}
 	attr.Credential = nil
 }
 

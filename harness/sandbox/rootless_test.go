@@ -30,7 +30,15 @@ func TestRootlessBox(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(hidden, "secret"), []byte("expected output\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A file the program may only run (as the grader's programs are, rootless): in a user
+	// namespace of its own it would be root, with the capabilities to read it.
+	secret := filepath.Join(keep, "execute-only")
+	if err := os.WriteFile(secret, []byte("#!/bin/sh\necho the suites\n"), 0o111); err != nil {
+		t.Fatal(err)
+	}
 	script := `
+cat ` + secret + ` 2>/dev/null || echo "execute-only: unread"
+unshare -Ur cat ` + secret + ` 2>/dev/null || echo "nested: refused"
 echo "uid: $(id -u)"
 grep -E '^Cap(Eff|Prm|Amb):' /proc/self/status
 echo "procs: $(ls -d /proc/[0-9]* | wc -l)"
@@ -52,7 +60,7 @@ echo x > /tmp/t && echo "tmp: writable"
 	t.Logf("the rootless box said:\n%s%s", out, res.Procs[0].Stderr)
 	for _, want := range []string{"uid: " + strconv.Itoa(os.Getuid()) + "\n", "CapEff:\t0000000000000000\n", "CapPrm:\t0000000000000000\n",
 		"CapAmb:\t0000000000000000\n", "netdevs: lo \n", "kept\n", "keep: read-only\n", "work: writable\n", "hidden: not there\n",
-		"dev: null\n", "tmp: writable\n"} {
+		"dev: null\n", "tmp: writable\n", "execute-only: unread\n", "nested: refused\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("inside the rootless box, want %q; the box said:\n%s%s", want, out, res.Procs[0].Stderr)
 		}
@@ -64,4 +72,51 @@ echo x > /tmp/t && echo "tmp: writable"
 		t.Errorf("the kept file became %q", b)
 	}
 	assertNothingLeft(t, res)
+}
+
+// A program that traces a child of its own from before that child execs a program it may
+// only run (the grader's copy of its binary, which carries every suite: the published
+// mock players and reference programs) can read none of that program's memory: the kernel
+// makes a process started from a file its user cannot read undumpable, with its memory
+// out of reach of a tracer that has no capability over it, in a root box as a sandbox
+// user (the copy 0711, root's) and in a rootless box (the copy 0111, the program's own
+// user's, which no user namespace it could make lets it read). It read 8.3 MB of the
+// grader's binary this way before 2026-11-28, from a copy it could read.
+func TestTracedExecOfAnExecuteOnlyProgramIsNotRead(t *testing.T) {
+	if os.Geteuid() == 0 {
+		if buildtest.AsUnprivileged(t, "^TestTracedExecOfAnExecuteOnlyProgramIsNotRead$") {
+			t.Run("root", func(t *testing.T) { tracedExec(t, testConfig(), 0o711) })
+		}
+		return
+	}
+	buildtest.NeedBox(t, sandbox.RootlessProblem())
+	tracedExec(t, sandbox.Config{}, 0o111)
+}
+
+// tracedExec runs tracedump boxed under cfg against a copy of /bin/true of the given mode,
+// and checks it read nothing; a readable copy shows that it would have.
+func tracedExec(t *testing.T, cfg sandbox.Config, mode os.FileMode) {
+	dir := t.TempDir()
+	os.Chmod(dir, 0o755)
+	data, err := os.ReadFile("/bin/true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, m := range map[string]os.FileMode{"execute-only": mode, "readable": 0o755} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, m); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(filepath.Join(dir, name), m)
+	}
+	cfg.Box = &sandbox.Box{Keep: []string{dir, progDir}}
+	for name, wantRead := range map[string]bool{"execute-only": false, "readable": true} {
+		res, err := sandbox.Run(cfg, sandbox.Spec{Path: prog("tracedump"), Args: []string{filepath.Join(dir, name)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := string(res.Procs[0].Stdout)
+		if read := strings.Contains(out, "READ"); read != wantRead || !strings.Contains(out, "mem:") && !read {
+			t.Errorf("%s (mode %v): the tracer read it: %v, want %v:\n%s%s", name, mode, read, wantRead, out, res.Procs[0].Stderr)
+		}
+	}
 }

@@ -176,6 +176,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 			// The subject the judge starts works in box/ (a rootless box binds the rest
 			// of what a judge keeps read-only).
 			cfg.Box.Keep, cfg.Box.Writable = box.judgeKeep, []string{box.box}
+			cfg.Box.Nested = true // a rootless judge boxes its subject
 		}
 		cfg.Box.Net = box.network()
 		if box.noBox {
