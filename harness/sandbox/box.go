@@ -23,15 +23,16 @@ import (
 //   - an IPC namespace (its SysV objects and POSIX message queues die with it);
 //   - a network namespace with only the loopback interface, up (no route off the machine,
 //     and no way to reach the grader's abstract unix sockets);
-//   - a UTS namespace.
-//
-// A PID namespace is not used: its first process would be an init, which the kernel
-// shields from signals it does not handle, and the specs test how a hub meets SIGINT and
-// SIGHUP. A sandbox user per run with hidepid gives the same view of /proc.
+//   - a UTS namespace;
+//   - a PID namespace (since 2026-11-28), whose init is the exec role's, the program its
+//     child: the program sees only what it starts, is never pid 1 (which the kernel shields
+//     from the signals the specs send hubs), and what it leaves dies with the namespace
+//     once the run has judged it (execrole's pidns.go).
 //
 // Folders a run needs that lie under one of the replaced folders (the case's folder, the
 // programs, when the grader's scratch space is in /tmp) are named in Keep: they are bound
-// back at the same path inside the box. Boxes need root (see BoxProblem).
+// back at the same path inside the box. Boxes need root (see BoxProblem), or user namespaces
+// (a rootless box: rootless.go).
 type Box struct {
 	// Keep lists folders bound back, at the same path, when they lie under /tmp, /var/tmp
 	// or /dev/shm; naming one of those itself leaves it shared.
