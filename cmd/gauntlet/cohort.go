@@ -137,6 +137,9 @@ func gradeCohort(g grade.Game, cases []grade.Case, dirs []string, f gradeFlags, 
 		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
 	}
+	if f.names != nil {
+		names = f.names // a shard's: named in the whole cohort (planShard)
+	}
 	if f.outDir != "" {
 		if err := os.MkdirAll(f.outDir, 0o755); err != nil {
 			fmt.Fprintf(stderr, "gauntlet grade: -out: %v\n", err)
@@ -315,6 +318,7 @@ func (c *cohortRun) complete(s *submission) {
 	rep := grade.NewReport(c.g, s.subj.Name, s.started, s.built, all)
 	rep.Notes = s.subj.Notes
 	rep.Isolation = c.f.isolation
+	rep.Gauntlet, rep.Suite = graderID(), grade.SuiteDigest(c.cases)
 	var werr error
 	if c.f.outDir != "" {
 		werr = writeAtomic(c.reportPath(s), rep.WriteJSON)
@@ -381,7 +385,7 @@ func (c *cohortRun) saved(s *submission) (*grade.Report, error) {
 	case rep.Version != grade.ReportVersion || rep.Game != c.g.Name || rep.Subject != s.dir:
 		return nil, fmt.Errorf("%s is the report of another run (version %d, game %s, subject %s)",
 			path, rep.Version, rep.Game, rep.Subject)
-	case !sameCases(rep.Cases, c.cases):
+	case !sameCases(rep.Cases, c.cases) || rep.Suite != "" && rep.Suite != grade.SuiteDigest(c.cases):
 		return nil, fmt.Errorf("%s covers other cases (another -run, or the suite changed)", path)
 	}
 	return &rep, nil
