@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/grade"
+	"gauntlet/programs"
 )
 
 // -shard's value and the flags it needs are checked before anything is made: exit 2 with
@@ -293,5 +295,49 @@ func TestMergeUsageErrors(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("merge %v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr, tc.want)
 		}
+	}
+}
+
+// Every report names its grader and the digest of the cases it ran, a single subject's
+// and a cohort's; a resumed cohort run does not trust a report in -out made on other
+// cases, even with the same case ids (a case edited).
+func TestReportsNameGraderAndSuite(t *testing.T) {
+	buildtest.Long(t) // three grades
+	gauntletBinary(t)
+	root := t.TempDir()
+	const cases = "^dealer_args_usage_"
+	g, _ := programs.GradeGame("dealer2310")
+	all, err := loadSuite(g, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	suite := grade.SuiteDigest(selectCases(all, regexp.MustCompile(cases)))
+	file := filepath.Join(root, "ref.json")
+	if code, _, stderr := gauntlet("grade", "dealer2310", "-run", cases, "-json", file); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if r := readReport(t, file); r.Gauntlet != graderID() || r.Suite != suite || !strings.HasPrefix(r.Gauntlet, "gauntlet ") {
+		t.Errorf("report names grader %q and suite %q, want %q and %q", r.Gauntlet, r.Suite, graderID(), suite)
+	}
+	amy := makeSubmission(t, root, "amy", brokenRecipe...)
+	out := filepath.Join(root, "out")
+	if code, _, stderr := gauntlet("grade", "dealer2310", "-run", cases, "-out", out, amy); code != 1 {
+		t.Fatalf("cohort: exit %d\n%s", code, stderr)
+	}
+	saved := filepath.Join(out, "amy.json")
+	if r := readReport(t, saved); r.Gauntlet != graderID() || r.Suite != suite {
+		t.Errorf("the cohort's report names grader %q and suite %q, want %q and %q", r.Gauntlet, r.Suite, graderID(), suite)
+	}
+	data, _ := os.ReadFile(saved)
+	edited := bytes.Replace(data, []byte(suite), []byte("sha256:0"), 1)
+	if err := os.WriteFile(saved, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := gauntlet("grade", "dealer2310", "-run", cases, "-out", out, amy)
+	if code != 2 || !strings.Contains(stderr, "amy.json covers other cases") {
+		t.Errorf("resumed over a report of another suite: exit %d\n%s", code, stderr)
+	}
+	if now, _ := os.ReadFile(saved); !bytes.Equal(now, edited) {
+		t.Error("the report of another suite was overwritten")
 	}
 }

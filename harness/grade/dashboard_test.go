@@ -155,3 +155,26 @@ func TestCohortHTMLDashboard(t *testing.T) {
 		t.Log(page)
 	}
 }
+
+// A suite's digest names its cases by content: the same whatever their order, another
+// when a case's script, id or number changes.
+func TestSuiteDigest(t *testing.T) {
+	a := Case{ID: "a", Script: []byte("run x\n")}
+	b := Case{ID: "b", Script: []byte("run y\n")}
+	d := SuiteDigest([]Case{a, b})
+	if !strings.HasPrefix(d, "sha256:") || len(d) != len("sha256:")+64 {
+		t.Fatalf("digest %q", d)
+	}
+	if SuiteDigest([]Case{b, a}) != d {
+		t.Error("the order of the cases changes the digest")
+	}
+	edited := b
+	edited.Script = []byte("run z\n")
+	// "a"+"b" scripts must not be confused with other splits of the same bytes.
+	split := []Case{{ID: "a", Script: []byte("run x\nrun y\n")}, {ID: "b"}}
+	for _, other := range [][]Case{{a}, {a, edited}, {a, {ID: "c", Script: b.Script}}, split} {
+		if SuiteDigest(other) == d {
+			t.Errorf("%v has the same digest", other)
+		}
+	}
+}
