@@ -483,10 +483,7 @@ func (c *cohortRun) finish(stdout io.Writer) int {
 		fmt.Fprintf(c.stderr, "gauntlet grade: HARNESS-ERROR: %s\n", e)
 	}
 	for _, s := range c.subs {
-		if s.report != nil && len(s.report.Harness) > 0 {
-			fmt.Fprintf(c.stderr, "gauntlet grade: %s: HARNESS-ERROR in %d case(s), not marked: %s\n",
-				s.name, len(s.report.Harness), strings.Join(s.report.Harness, "; "))
-		}
+		harnessErrors(c.stderr, "gauntlet grade", s.name, s.report)
 	}
 	for _, s := range c.subs {
 		if s.report != nil && s.state != resumed {
@@ -499,6 +496,13 @@ func (c *cohortRun) finish(stdout io.Writer) int {
 		status = 2
 	}
 	return status
+}
+
+// harnessErrors says on w that a report has cases with a HARNESS-ERROR, if it has.
+func harnessErrors(w io.Writer, cmd, name string, r *grade.Report) {
+	if r != nil && len(r.Harness) > 0 {
+		fmt.Fprintf(w, "%s: %s: HARNESS-ERROR in %d case(s), not marked: %s\n", cmd, name, len(r.Harness), strings.Join(r.Harness, "; "))
+	}
 }
 
 // redraw shows the progress line (called with c.mu held). Unless forced, it draws at most

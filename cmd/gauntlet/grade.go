@@ -36,8 +36,9 @@ at once within the -j budget, a progress line on a terminal, and a table with on
 submission at the end. -out DIR keeps each submission's JSON report as soon as it is done;
 a rerun with the same -out skips the submissions already reported there (resume). On SIGINT
 it stops starting cases, lets the running ones end, and keeps what is done (a second SIGINT
-stops at once). Flags may come before or after the folders ("--" ends them). Details:
-docs/grading.md.
+stops at once). With -shard K/N it grades only the K-th of N parts of the cohort, for N
+machines grading it together; gauntlet merge makes the cohort's reports from the parts'.
+Flags may come before or after the folders ("--" ends them). Details: docs/grading.md.
 
 Exit status: 0 when every case passes, 1 when any fails (or a build fails), 2 on a usage or
 harness error, or when a cohort run was interrupted.

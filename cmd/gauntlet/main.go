@@ -51,7 +51,7 @@ Games and their programs:
 
 Exit status: grade and merge: 0 when nothing failed, 1 when something did; fuzz: 0 when nothing
 failed, 10 + N when N rules of the spec were broken (1 for a game judged live, which
-names the rule in its report); both: 2 on a usage or harness error
+names the rule in its report); all three: 2 on a usage or harness error
 (see their -help); play and exec: that of the program run; any command: 2 on a usage
 error. -help exits 0.
 `

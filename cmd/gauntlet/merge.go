@@ -152,6 +152,9 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 	for _, p := range problems {
 		fmt.Fprintf(stderr, "gauntlet merge: %s\n", p)
 	}
+	for _, row := range table.Rows {
+		harnessErrors(stderr, "gauntlet merge", row.Name, row.Report)
+	}
 	fmt.Fprintf(stderr, "gauntlet merge: %d reports from %d folders", len(reports), len(dirs))
 	if len(m.manifests) > 0 {
 		fmt.Fprintf(stderr, ", %d of the %d shards' manifests", len(m.shardsSeen()), m.parts())

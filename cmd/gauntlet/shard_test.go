@@ -268,6 +268,19 @@ func TestShardsMergedAsOneCohort(t *testing.T) {
 	if _, err := os.Stat(mergedCSV); err == nil {
 		t.Error("merge wrote a CSV from reports of two suites")
 	}
+	// A report with a harness error: the files are written, the error named, exit 2.
+	delete(r, "suite")
+	r["suite"] = readReport(t, filepath.Join(graded["bob"], "bob.json")).Suite
+	r["harness_errors"] = []string{"player_A_args_x: the grader failed"}
+	edited, _ = json.Marshal(r)
+	os.WriteFile(gone, edited, 0o644)
+	code, _, stderr = gauntlet("merge", "-csv", mergedCSV, out1, out2)
+	if code != 2 || !strings.Contains(stderr, "gauntlet merge: zed: HARNESS-ERROR in 1 case(s), not marked: player_A_args_x: the grader failed") {
+		t.Errorf("merge with a harness error: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(mergedCSV); err != nil {
+		t.Errorf("merge with a harness error wrote no CSV: %v", err)
+	}
 }
 
 // merge's usage errors: no folder, a folder that is not one, two reports on stdout, a
