@@ -22,7 +22,8 @@ DIR) or cohort runs (-out DIR) left in the DIRs: the cohort table on stdout, and
 the flags name. It reads every NAME.json report and every shard-K-of-N.manifest in each
 DIR (not below), and puts the reports together only if the same gauntlet, game and suite
 made them all. From the shards' manifests it names each submission that has no report
-(and the shard that was to grade it) and each one graded twice.
+(and the shard that was to grade it) and each one graded twice. A FILE of - is stdout
+(one at most; the table then goes to stderr).
 
 Exit status: 0 when every case of every report passed, 1 when any failed; 2 on a usage
 error, a file that is not a report, reports of another gauntlet, game or suite (nothing
