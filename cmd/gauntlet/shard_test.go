@@ -242,6 +242,25 @@ func TestShardsMergedAsOneCohort(t *testing.T) {
 	if recs := csvWithoutSeconds(t, mergedCSV); !bytes.Contains(recs, []byte(`zed,,missing,,,,"no report: shard `)) {
 		t.Errorf("the CSV has no missing row for zed:\n%s", recs)
 	}
+	// And its shard's manifest gone too: that shard never ran, as far as merge can tell.
+	manifests, _ := filepath.Glob(filepath.Join(graded["zed"], "*"+manifestSuffix))
+	if len(manifests) != 1 {
+		t.Fatalf("manifests in %s: %v", graded["zed"], manifests)
+	}
+	manifest, _ := os.ReadFile(manifests[0])
+	os.Remove(manifests[0])
+	code, _, stderr = gauntlet("merge", out1, out2)
+	if code != 2 || !strings.Contains(stderr, "and left no manifest ("+filepath.Base(manifests[0])+"): did it run, with this -out?") {
+		t.Errorf("merge without zed's report and its shard's manifest: exit %d\n%s", code, stderr)
+	}
+	// Manifests that deal out different cohorts (a folder changed between the shards'
+	// starts): nothing is merged.
+	os.WriteFile(manifests[0], bytes.Replace(manifest, []byte(`"size": `), []byte(`"size": 1`), 1), 0o644)
+	code, _, stderr = gauntlet("merge", out1, out2)
+	if code != 2 || !strings.Contains(stderr, "deal out different cohorts") {
+		t.Errorf("merge of manifests of two cohorts: exit %d\n%s", code, stderr)
+	}
+	os.WriteFile(manifests[0], manifest, 0o644)
 	// Graded twice: in both folders.
 	os.WriteFile(gone, saved, 0o644)
 	other := out1
