@@ -83,8 +83,9 @@ func TestShardPlan(t *testing.T) {
 	// parts 1 2 3 | 3 2 1 | 1 2.
 	want := map[string]int{"ann": 1, "bob": 2, "cat": 3, "dan": 3, "eve": 2, "fay": 1, "ann-2": 1, "gus": 2}
 	for _, s := range m.Cohort {
-		if s.Shard != want[s.Name] || int64(sizes[strings.TrimPrefix(strings.TrimPrefix(s.Subject, root+"/"), "")]) != s.Size {
-			t.Errorf("%s (%s, size %d): part %d, want %d (size %d)", s.Name, s.Subject, s.Size, s.Shard, want[s.Name], sizes[strings.TrimPrefix(s.Subject, root+"/")])
+		size := sizes[strings.TrimPrefix(s.Subject, root+"/")]
+		if s.Shard != want[s.Name] || s.Size != int64(size) {
+			t.Errorf("%s (%s, size %d): part %d, want %d (size %d)", s.Name, s.Subject, s.Size, s.Shard, want[s.Name], size)
 		}
 	}
 	if names := func() (n []string) {
