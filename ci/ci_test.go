@@ -155,16 +155,22 @@ func TestGradescopeAutograder(t *testing.T) {
 // Every template's GAME setting names every game gauntlet grades, and so does docs/ci.md:
 // a game added to the grader and not to the set-ups fails here.
 func TestTemplatesNameEveryGame(t *testing.T) {
-	files := []string{"github/gauntlet.yml", "github/gauntlet-cohort.yml", "gitlab/gauntlet.gitlab-ci.yml", "gradescope/run_autograder"}
+	files := []string{"github/gauntlet.yml", "github/gauntlet-cohort.yml", "gitlab/gauntlet.gitlab-ci.yml", "gradescope/run_autograder",
+		"kubernetes/grade-job.yaml", "slurm/grade.sbatch"}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var setting string
-		for _, line := range strings.Split(string(data), "\n") {
+		lines := strings.Split(string(data), "\n")
+		for i, line := range lines {
 			if t := strings.TrimSpace(line); (strings.HasPrefix(t, "GAME:") || strings.HasPrefix(t, "GAME=")) && strings.Contains(t, "#") {
 				setting = line
+				break
+			}
+			if strings.TrimSpace(line) == "- name: GAME" && i+1 < len(lines) { // a Kubernetes container's env
+				setting = lines[i+1]
 				break
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -230,5 +231,128 @@ func TestCohortHTMLInABrowser(t *testing.T) {
 	if dir := os.Getenv("GAUNTLET_SCREENSHOTS"); dir != "" {
 		os.WriteFile(filepath.Join(dir, "cohort-sorted.png"), d.screenshot(), 0o644)
 	}
+	checkDashboard(t, d, rep)
 	d.drainProblems()
+}
+
+// checkDashboard checks the cohort page's dashboard as the browser shows it, for the
+// cohort of TestCohortHTMLInABrowser: zed (the buggy fixture, rep), amy (make fails) and
+// kim (builds nothing). It comes after the table and before the reports; its chart has ten
+// bars whose counts hold the three submissions (amy and kim in the first, with no marks;
+// zed in the bin of its total), each drawn as tall as its count says; a pass rate per
+// category; zed's failed cases as the most failed, and amy and kim as one signature (every
+// case BUILD-FAIL), each name a link to its own report. The dashboard on screen is saved
+// as dashboard.png in the test's temporary folder (the path is logged), and in
+// $GAUNTLET_SCREENSHOTS when that is set.
+func checkDashboard(t *testing.T, d *devtools, zed grade.Report) {
+	t.Helper()
+	var order struct{ AfterTable, BeforeReports bool }
+	d.eval(`(function () { var dash = document.getElementById("dashboard");
+		return {AfterTable: !!(document.getElementById("students").compareDocumentPosition(dash) & Node.DOCUMENT_POSITION_FOLLOWING),
+			BeforeReports: !!(dash.compareDocumentPosition(document.querySelector("section.subject")) & Node.DOCUMENT_POSITION_FOLLOWING)}; })()`, &order)
+	if !order.AfterTable || !order.BeforeReports {
+		t.Errorf("the dashboard is not between the table and the reports: %+v", order)
+	}
+	type bar struct {
+		Count          int
+		From, To       float64
+		Height, Bottom float64
+	}
+	var bars []bar
+	d.eval(`Array.prototype.map.call(document.querySelectorAll("#distribution rect.bar"), function (r) {
+		var b = r.getBoundingClientRect();
+		return {Count: +r.getAttribute("data-count"), From: +r.getAttribute("data-from"), To: +r.getAttribute("data-to"), Height: b.height, Bottom: b.bottom};
+	})`, &bars)
+	if len(bars) != 10 {
+		t.Fatalf("the chart has %d bars, want 10: %+v", len(bars), bars)
+	}
+	zedBin := int(zed.Marks / (zed.MaxMarks / 10))
+	most := 0
+	for _, b := range bars {
+		most = max(most, b.Count)
+	}
+	for i, b := range bars {
+		want := 0
+		if i == 0 {
+			want += 2 // amy, kim
+		}
+		if i == zedBin {
+			want++
+		}
+		if b.Count != want {
+			t.Errorf("bar %d [%g, %g): %d, want %d (zed has %.2f)", i, b.From, b.To, b.Count, want, zed.Marks)
+		}
+		// Drawn to scale, on one baseline: the tallest 140 units (px at this size).
+		if wantH := float64(b.Count) * 140 / float64(max(most, 1)); b.Height < wantH-1 || b.Height > wantH+1 || b.Height > 0 && (b.Bottom < bars[0].Bottom-1 || b.Bottom > bars[0].Bottom+1) {
+			t.Errorf("bar %d is drawn %v px tall ending at %v, want %v px on the first's baseline %v", i, b.Height, b.Bottom, wantH, bars[0].Bottom)
+		}
+	}
+	var rates []string
+	d.eval(`Array.prototype.map.call(document.querySelectorAll("#category-rates tbody tr"), function (tr) { return tr.cells[0].textContent + ": " + tr.cells[1].textContent; })`, &rates)
+	var columns int
+	d.eval(`document.querySelectorAll("#students th[title]").length`, &columns)
+	if len(rates) != columns || columns == 0 {
+		t.Errorf("pass rates of %d categories, the table has %d: %v", len(rates), columns, rates)
+	}
+	for _, c := range zed.Categories {
+		if c.Cases > 0 && !slices.Contains(rates, fmt.Sprintf("%s: %d/%d", c.Name, c.Passed, c.Cases*3)) {
+			t.Errorf("no pass rate %s: %d/%d among %v (amy and kim pass none of its %d runs)", c.Name, c.Passed, c.Cases*3, rates, c.Cases)
+		}
+	}
+	failedByZed := map[string]bool{}
+	for _, c := range zed.Cases {
+		if !c.Verdict.Passed() && c.Verdict != grade.BuildFail {
+			failedByZed[c.Name()] = true
+		}
+	}
+	type listed struct {
+		Case  string
+		Links []string
+	}
+	var mostFailed []listed
+	d.eval(`Array.prototype.map.call(document.querySelectorAll("#most-failed tbody tr"), function (tr) {
+		return {Case: tr.cells[0].textContent, Links: Array.prototype.map.call(tr.cells[3].querySelectorAll("a"), function (a) { return a.textContent + " " + a.getAttribute("href"); })};
+	})`, &mostFailed)
+	if len(mostFailed) == 0 || len(mostFailed) != min(len(failedByZed), grade.MostFailedShown) {
+		t.Errorf("most failed cases %+v, want %d of zed's", mostFailed, len(failedByZed))
+	}
+	var sigs [][]string
+	d.eval(`Array.prototype.map.call(document.querySelectorAll("#signatures .signature"), function (s) {
+		return Array.prototype.map.call(s.querySelectorAll("p a"), function (a) { return a.textContent + " " + a.getAttribute("href"); });
+	})`, &sigs)
+	var links []string
+	for _, m := range mostFailed {
+		if !failedByZed[m.Case] || len(m.Links) != 1 || !strings.HasPrefix(m.Links[0], "zed #") {
+			t.Errorf("most failed %+v: want one of zed's failed cases, failed by zed alone", m)
+		}
+		links = append(links, m.Links...)
+	}
+	if len(sigs) != 2 || len(sigs[0]) != 2 || !strings.HasPrefix(sigs[0][0], "amy #") || !strings.HasPrefix(sigs[0][1], "kim #") ||
+		len(sigs[1]) != 1 || !strings.HasPrefix(sigs[1][0], "zed #") {
+		t.Errorf("signatures %v, want amy and kim together, then zed", sigs)
+	}
+	for _, s := range sigs {
+		links = append(links, s...)
+	}
+	for _, l := range links {
+		name, href, _ := strings.Cut(l, " ")
+		var heading string
+		d.eval(fmt.Sprintf(`(document.querySelector(%q + " h1") || {}).textContent || ""`, href), &heading)
+		if !strings.HasPrefix(heading, name+": gauntlet grade dealer2310: ") {
+			t.Errorf("%s's link %q leads to %q, not its report", name, href, heading)
+		}
+	}
+	d.eval(`document.getElementById("dashboard").scrollIntoView(), true`, new(bool))
+	shot := d.screenshot()
+	if _, err := png.Decode(bytes.NewReader(shot)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "dashboard.png")
+	if err := os.WriteFile(path, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the dashboard as shown: %s", path)
+	if dir := os.Getenv("GAUNTLET_SCREENSHOTS"); dir != "" {
+		os.WriteFile(filepath.Join(dir, "dashboard.png"), shot, 0o644)
+	}
 }

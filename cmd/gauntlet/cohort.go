@@ -137,6 +137,9 @@ func gradeCohort(g grade.Game, cases []grade.Case, dirs []string, f gradeFlags, 
 		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
 	}
+	if f.names != nil {
+		names = f.names // a shard's: named in the whole cohort (planShard)
+	}
 	if f.outDir != "" {
 		if err := os.MkdirAll(f.outDir, 0o755); err != nil {
 			fmt.Fprintf(stderr, "gauntlet grade: -out: %v\n", err)
@@ -315,6 +318,7 @@ func (c *cohortRun) complete(s *submission) {
 	rep := grade.NewReport(c.g, s.subj.Name, s.started, s.built, all)
 	rep.Notes = s.subj.Notes
 	rep.Isolation = c.f.isolation
+	rep.Gauntlet, rep.Suite = graderID(), grade.SuiteDigest(c.cases)
 	var werr error
 	if c.f.outDir != "" {
 		werr = writeAtomic(c.reportPath(s), rep.WriteJSON)
@@ -381,7 +385,7 @@ func (c *cohortRun) saved(s *submission) (*grade.Report, error) {
 	case rep.Version != grade.ReportVersion || rep.Game != c.g.Name || rep.Subject != s.dir:
 		return nil, fmt.Errorf("%s is the report of another run (version %d, game %s, subject %s)",
 			path, rep.Version, rep.Game, rep.Subject)
-	case !sameCases(rep.Cases, c.cases):
+	case !sameCases(rep.Cases, c.cases) || rep.Suite != "" && rep.Suite != grade.SuiteDigest(c.cases):
 		return nil, fmt.Errorf("%s covers other cases (another -run, or the suite changed)", path)
 	}
 	return &rep, nil
@@ -479,10 +483,7 @@ func (c *cohortRun) finish(stdout io.Writer) int {
 		fmt.Fprintf(c.stderr, "gauntlet grade: HARNESS-ERROR: %s\n", e)
 	}
 	for _, s := range c.subs {
-		if s.report != nil && len(s.report.Harness) > 0 {
-			fmt.Fprintf(c.stderr, "gauntlet grade: %s: HARNESS-ERROR in %d case(s), not marked: %s\n",
-				s.name, len(s.report.Harness), strings.Join(s.report.Harness, "; "))
-		}
+		harnessErrors(c.stderr, "gauntlet grade", s.name, s.report)
 	}
 	for _, s := range c.subs {
 		if s.report != nil && s.state != resumed {
@@ -495,6 +496,13 @@ func (c *cohortRun) finish(stdout io.Writer) int {
 		status = 2
 	}
 	return status
+}
+
+// harnessErrors says on w that a report has cases with a HARNESS-ERROR, if it has.
+func harnessErrors(w io.Writer, cmd, name string, r *grade.Report) {
+	if r != nil && len(r.Harness) > 0 {
+		fmt.Fprintf(w, "%s: %s: HARNESS-ERROR in %d case(s), not marked: %s\n", cmd, name, len(r.Harness), strings.Join(r.Harness, "; "))
+	}
 }
 
 // redraw shows the progress line (called with c.mu held). Unless forced, it draws at most

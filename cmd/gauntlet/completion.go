@@ -116,7 +116,7 @@ func complete(words []string, stdout io.Writer) int {
 				cands = append(cands, p.Name)
 			}
 		case "help":
-			cands = []string{"grade", "run", "play", "fuzz", "tournament", "adequacy", "completion"}
+			cands = []string{"grade", "merge", "run", "play", "fuzz", "tournament", "adequacy", "completion"}
 		case "completion":
 			cands = []string{"bash", "fish", "zsh"}
 		case "programs", "version":
@@ -158,7 +158,7 @@ func commandFlags(cmd string) []string {
 	switch cmd {
 	case "grade", "run":
 		cmd = "grade"
-	case "play", "fuzz", "tournament", "adequacy":
+	case "play", "fuzz", "tournament", "adequacy", "merge":
 	default:
 		return nil
 	}

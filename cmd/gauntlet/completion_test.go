@@ -16,7 +16,7 @@ func TestCompleteCandidates(t *testing.T) {
 		words []string
 		want  string
 	}{
-		{[]string{""}, "grade run play fuzz tournament adequacy exec programs version completion help"},
+		{[]string{""}, "grade merge run play fuzz tournament adequacy exec programs version completion help"},
 		{[]string{"gr"}, "grade"},
 		{[]string{"grade", "st"}, "stlucia stratego"},
 		{[]string{"grade", "stlucia", "-ju"}, "-junit"},
@@ -29,6 +29,8 @@ func TestCompleteCandidates(t *testing.T) {
 		{[]string{"completion", ""}, "bash fish zsh"},
 		{[]string{"grade", "stlucia", "sub"}, "."},
 		{[]string{"help", "gr"}, "grade"},
+		{[]string{"merge", "-j"}, "-json -junit"},
+		{[]string{"merge", "out1"}, "."},
 	}
 	for _, tc := range tests {
 		var out bytes.Buffer

@@ -98,7 +98,7 @@ func TestCommandsDocumented(t *testing.T) {
 }
 
 // Each command's help names every flag it defines, and the docs that list a command's flags
-// name each of them: grade (docs/grading.md's table), fuzz (docs/fuzzing.md's table), fuzz
+// name each of them: grade (docs/grading.md's table), merge (docs/grading.md), fuzz (docs/fuzzing.md's table), fuzz
 // for the judged games (docs/clue.md, docs/fuzzing.md), tournament (docs/stratego.md,
 // docs/referee.md) and adequacy (docs/mutants.md).
 func TestEveryFlagInHelpAndDocs(t *testing.T) {
@@ -122,6 +122,7 @@ func TestEveryFlagInHelpAndDocs(t *testing.T) {
 		{cmd: []string{"fuzz", "clue"}, flags: definedFlags(judgedFS), docs: []string{"docs/clue.md"}},
 		{cmd: []string{"tournament"}, docs: []string{"docs/stratego.md", "docs/referee.md"}},
 		{cmd: []string{"adequacy"}, docs: []string{"docs/mutants.md"}},
+		{cmd: []string{"merge"}, docs: []string{"docs/grading.md"}},
 	} {
 		help := helpOf(tc.cmd...)
 		flags := tc.flags

@@ -36,8 +36,9 @@ at once within the -j budget, a progress line on a terminal, and a table with on
 submission at the end. -out DIR keeps each submission's JSON report as soon as it is done;
 a rerun with the same -out skips the submissions already reported there (resume). On SIGINT
 it stops starting cases, lets the running ones end, and keeps what is done (a second SIGINT
-stops at once). Flags may come before or after the folders ("--" ends them). Details:
-docs/grading.md.
+stops at once). With -shard K/N it grades only the K-th of N parts of the cohort, for N
+machines grading it together; gauntlet merge makes the cohort's reports from the parts'.
+Flags may come before or after the folders ("--" ends them). Details: docs/grading.md.
 
 Exit status: 0 when every case passes, 1 when any fails (or a build fails), 2 on a usage or
 harness error, or when a cohort run was interrupted.
@@ -85,6 +86,9 @@ type gradeFlags struct {
 	isolation string
 	// hide: the submission folders a build must not see (every one of the grade's)
 	hide []string
+	// shard: -shard K/N; names: the cohort's names of the shard's folders (shard.go)
+	shard shardFlag
+	names []string
 }
 
 func gradeCmd(args []string, stdout, stderr io.Writer) int {
@@ -101,7 +105,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.failfast, "failfast", false, "stop at the first failed case (one folder only)")
 	fs.StringVar(&f.jsonFile, "json", "", "write the report as JSON to `FILE` (docs/report-format.md)")
 	fs.StringVar(&f.junitFile, "junit", "", "write the report as JUnit XML to `FILE` (a cohort: one testsuite per submission)")
-	fs.StringVar(&f.htmlFile, "html", "", "write the report as one self-contained HTML page to `FILE`: marks, failures grouped, each conversation up to its first divergence (a cohort: a sortable table of the submissions first, then a section per submission)")
+	fs.StringVar(&f.htmlFile, "html", "", "write the report as one self-contained HTML page to `FILE`: marks, failures grouped, each conversation up to its first divergence (a cohort: a sortable table of the submissions first, then the cohort's dashboard, then a section per submission)")
 	fs.StringVar(&f.gradescope, "gradescope", "", "write a Gradescope results.json to `FILE`")
 	fs.StringVar(&f.gsVisibility, "gradescope-visibility", "visible", "visibility of the Gradescope results: visible, hidden, after_due_date or after_published")
 	fs.StringVar(&f.csvFile, "csv", "", "write the cohort table (one row per submission) as CSV to `FILE`")
@@ -109,6 +113,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.keepDir, "keep", "", "keep each failed case run in `DIR`/CASE (the case, what its run left, its log) with a rerun.sh that runs it again with -v (one submission)")
 	fs.StringVar(&f.outDir, "out", "", "cohort: write each submission's JSON report to `DIR`/NAME.json as soon as it is done; skip those already there")
 	fs.BoolVar(&f.unsafe, "unsafe", false, "grade even where the machine cannot box the submission (a root grader without namespaces): the submission then runs unboxed and could read the expected outputs; never for marks")
+	fs.Var(&f.shard, "shard", "`K/N`: grade only the K-th of N parts of the cohort (needs -out; every part is given all the folders and picks its own, the same whatever their order; gauntlet merge puts the parts' reports together)")
 	fs.Var(f.progs, "prog", "NAME=PATH: use PATH (relative to DIR) as the spec's program NAME (repeatable)")
 	f.limits.AddFlags(fs)
 	usageTo := func(w io.Writer) {
@@ -199,6 +204,25 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	var shard *shardManifest
+	if f.shard.n > 0 {
+		if err := shardUsage(dirs, f); err != nil {
+			fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
+			return 2
+		}
+		if shard, err = planShard(dirs, f, g.Name, grade.SuiteDigest(selectCases(cases, filter))); err != nil {
+			fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
+			return 2
+		}
+		for _, s := range shard.Cohort {
+			if s.Shard != f.shard.k {
+				f.hide = append(f.hide, s.Subject) // the other parts' folders, hidden from builds too
+			}
+		}
+		if dirs, f.names = shard.mine(f.shard.k); len(dirs) == 0 {
+			return emptyShard(shard, f, stderr)
+		}
+	}
 	cohort := len(dirs) > 1 || f.outDir != ""
 	if cohort {
 		if err := cohortUsage(dirs, f); err != nil {
@@ -222,6 +246,13 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stderr, startLine(g.Name, dirs, len(selectCases(cases, filter)), caseRuns(g, selectCases(cases, filter)), f))
 	for _, n := range notes {
 		fmt.Fprintf(stderr, "gauntlet grade: note: %s\n", n)
+	}
+	if shard != nil {
+		if err := shard.write(f.outDir, f.shard.k, f.shard.n); err != nil {
+			fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: -out: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(stderr, "gauntlet grade: shard %s: %d of the cohort's %d submissions: %s\n", f.shard.String(), len(dirs), len(shard.Cohort), strings.Join(f.names, " "))
 	}
 	for _, d := range dirs {
 		if abs, err := filepath.Abs(d); err == nil {
@@ -288,6 +319,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	rep := grade.NewReport(g, subj.Name, started, built, outs)
 	rep.Notes = append(subj.Notes, notes...)
 	rep.Isolation = f.isolation
+	rep.Gauntlet, rep.Suite = graderID(), grade.SuiteDigest(selectCases(cases, filter))
 	rep.WriteSummary(stdout, f.verbose)
 	if want := g.CaseRuns(selectCases(cases, filter), subj); len(outs) < want && live.stopped {
 		fmt.Fprintf(stdout, "STOPPED at the first failure (-failfast) after %d of %d case runs: no report file was written\n", len(outs), want)

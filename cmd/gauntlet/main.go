@@ -23,6 +23,9 @@ const usageFormat = `usage: gauntlet COMMAND [ARGS]
 Commands:
   grade GAME [flags] [DIR...]
                       grade a submission (or, with no DIR, the built-in reference)
+  merge [-csv F] [-html F] [-json F] [-junit F] DIR...
+                      a cohort's reports from the JSON reports of its shards
+                      (grade -shard K/N -out DIR) or cohort runs
   run CASE.txtar [DIR] [grade flags]
                       run one case file (the suite's, your own, a fuzzer's regression file)
                       as the grader does, with its whole log
@@ -46,9 +49,9 @@ Commands:
 Games and their programs:
 %s
 
-Exit status: grade: 0 when nothing failed, 1 when something did; fuzz: 0 when nothing
+Exit status: grade and merge: 0 when nothing failed, 1 when something did; fuzz: 0 when nothing
 failed, 10 + N when N rules of the spec were broken (1 for a game judged live, which
-names the rule in its report); both: 2 on a usage or harness error
+names the rule in its report); all three: 2 on a usage or harness error
 (see their -help); play and exec: that of the program run; any command: 2 on a usage
 error. -help exits 0.
 `
@@ -101,7 +104,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && args[0] == "help" {
 			switch args[1] {
-			case "grade", "play", "fuzz", "tournament", "adequacy", "completion", "run":
+			case "grade", "merge", "play", "fuzz", "tournament", "adequacy", "completion", "run":
 				return run([]string{args[1], "-help"}, stdout, stderr)
 			}
 			if len(args) > 2 || !slices.Contains(commands, args[1]) {
@@ -141,6 +144,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return play(args[1:], stdout, stderr)
 	case "grade":
 		return gradeCmd(args[1:], stdout, stderr)
+	case "merge":
+		return mergeCmd(args[1:], stdout, stderr)
 	case "fuzz":
 		return fuzzCmd(args[1:], stdout, stderr)
 	case "tournament":

@@ -42,4 +42,4 @@ func editDistance(a, b string) int {
 }
 
 // commands are the top-level commands, for suggestions.
-var commands = []string{"grade", "run", "play", "fuzz", "tournament", "adequacy", "exec", "programs", "version", "completion", "help"}
+var commands = []string{"grade", "merge", "run", "play", "fuzz", "tournament", "adequacy", "exec", "programs", "version", "completion", "help"}

@@ -23,6 +23,7 @@ const (
 	Resumed     RowState = "resumed"       // its report was already in the output folder: not graded again
 	Interrupted RowState = "interrupted"   // the run was interrupted before it finished: no marks
 	Errored     RowState = "harness-error" // the grader could not grade it (e.g. its folder could not be copied)
+	Missing     RowState = "missing"       // gauntlet merge: a shard was to grade it, and no report of it was found
 )
 
 // CohortRow is one submission's line in a cohort table.
@@ -30,7 +31,8 @@ type CohortRow struct {
 	Name    string   // the submission's short name (its folder's base name, made unique)
 	State   RowState //
 	Report  *Report  // the report (Graded and Resumed rows only)
-	Problem string   // Interrupted and Errored rows: what happened, for people
+	Problem string   // Interrupted, Errored and Missing rows: what happened, for people
+	File    string   // gauntlet merge: the file its report was read from
 }
 
 // Cohort is the side-by-side account of grading several submissions of one game.
@@ -38,6 +40,9 @@ type Cohort struct {
 	Game       string
 	Categories []contract.Category // the game's categories: the marks columns
 	Rows       []CohortRow
+	// Gauntlet and Suite are those of the rows' reports (Report.Gauntlet, Report.Suite),
+	// when known: the JSON form names them.
+	Gauntlet, Suite string
 }
 
 // NewCohort starts an empty cohort table for game g.

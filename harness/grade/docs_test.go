@@ -56,6 +56,13 @@ func TestReportFormatDocumentsEveryField(t *testing.T) {
 		{"### `cases[]`", CaseReport{}, true},
 		{"## Gradescope", gsResults{}, true},
 		{"## Gradescope", gsTest{}, false},
+		{"## The cohort's JSON", CohortReport{}, true},
+		{"### `submissions[]`", CohortEntry{}, false},
+		{"### `dashboard`", Dashboard{}, true},
+		{"### `dashboard`", MarkBin{}, false},
+		{"### `dashboard`", CategoryPassRate{}, false},
+		{"### `dashboard`", FailedCase{}, false},
+		{"### `dashboard`", FailureSignature{}, false},
 	} {
 		text := section(t, doc, tc.heading)
 		for _, f := range jsonFields(tc.v) {

@@ -87,7 +87,102 @@ func (c *Cohort) WriteHTML(w io.Writer) error {
 		s.Anchor, s.Name = hr.Anchor, row.Name
 		page.Subjects = append(page.Subjects, s)
 	}
+	page.Cohort.Dashboard = c.htmlDashboard(page.Cohort.Rows)
 	return htmlTemplate().Execute(w, page)
+}
+
+// htmlDashboard is the cohort's Dashboard as the page shows it: the mark distribution as
+// an inline SVG bar chart, the categories' pass rates, the cases most students failed and
+// the failure signatures, each student a link to its report.
+func (c *Cohort) htmlDashboard(rows []htmlCohortRow) *htmlDash {
+	d := c.Dashboard()
+	if d.Graded == 0 {
+		return nil
+	}
+	anchors := map[string]string{}
+	for _, r := range rows {
+		anchors[r.Name] = r.Anchor
+	}
+	links := func(names []string) []htmlLink {
+		var l []htmlLink
+		for _, n := range names {
+			l = append(l, htmlLink{Name: n, Anchor: anchors[n]})
+		}
+		return l
+	}
+	h := &htmlDash{Dashboard: d}
+	most := 0
+	for _, b := range d.Distribution {
+		most = max(most, b.Count)
+	}
+	const left, bottom, step, width, tall = 30, 170, 56, 48, 140
+	for i, b := range d.Distribution {
+		height := 0.0
+		if most > 0 {
+			height = float64(b.Count) / float64(most) * tall
+		}
+		x := left + i*step
+		h.Bars = append(h.Bars, htmlBar{MarkBin: b, X: x, Y: fmt.Sprintf("%.1f", bottom-height), Height: fmt.Sprintf("%.1f", height),
+			Width: width, Mid: x + width/2, Label: fmt.Sprintf("%g-%g", b.From, b.To), CountY: fmt.Sprintf("%.1f", bottom-height-4)})
+	}
+	h.ChartWidth = left + len(d.Distribution)*step
+	for _, p := range d.Categories {
+		h.Categories = append(h.Categories, htmlRate{CategoryPassRate: p, Percent: percent(p.Rate), Bar: fmt.Sprintf("%.0f", p.Rate*100)})
+	}
+	for _, f := range d.MostFailed {
+		h.MostFailed = append(h.MostFailed, htmlFailedCase{FailedCase: f, Links: links(f.Students)})
+	}
+	for _, s := range d.Signatures {
+		g := htmlSignature{FailureSignature: s, Links: links(s.Students)}
+		g.Shown = s.Failures
+		if len(g.Shown) > signatureShown {
+			g.Shown, g.More = g.Shown[:signatureShown], len(s.Failures)-signatureShown
+		}
+		h.Signatures = append(h.Signatures, g)
+	}
+	return h
+}
+
+// signatureShown is how many failed case runs of a signature the page lists before "and
+// N more".
+const signatureShown = 6
+
+func percent(rate float64) string { return fmt.Sprintf("%.1f%%", rate*100) }
+
+type htmlDash struct {
+	Dashboard
+	Bars       []htmlBar
+	ChartWidth int
+	Categories []htmlRate
+	MostFailed []htmlFailedCase
+	Signatures []htmlSignature
+}
+
+// htmlBar is a bar of the distribution chart, in the SVG's own units.
+type htmlBar struct {
+	MarkBin
+	X, Width, Mid     int
+	Y, Height, CountY string
+	Label             string
+}
+
+type htmlRate struct {
+	CategoryPassRate
+	Percent, Bar string
+}
+
+type htmlLink struct{ Name, Anchor string }
+
+type htmlFailedCase struct {
+	FailedCase
+	Links []htmlLink
+}
+
+type htmlSignature struct {
+	FailureSignature
+	Links []htmlLink
+	Shown []string
+	More  int
 }
 
 type htmlPage struct {
@@ -101,6 +196,7 @@ type htmlCohort struct {
 	Categories []htmlCategory
 	MaxMarks   float64
 	Rows       []htmlCohortRow
+	Dashboard  *htmlDash // nil when no row has a report
 }
 
 type htmlCategory struct {
@@ -233,6 +329,14 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; font-size: .85em; }
 #students td.num { text-align: right; font-variant-numeric: tabular-nums; }
 #students tbody tr:nth-child(even) { background: #fafafa; }
 .legend { color: #555; font-size: .9em; }
+#dashboard h2 { margin-top: 1.2em; }
+#distribution .bar { fill: #4a7ab5; } #distribution text { font-size: 11px; fill: #333; }
+#distribution .axis { stroke: #888; }
+.rate { display: inline-block; height: .7em; background: #4a7ab5; vertical-align: middle; }
+.rate-track { display: inline-block; width: 8em; background: #e6e6e6; margin-right: .5em; }
+#dashboard td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.signature { border-left: 3px solid #ccc; padding: .2em .8em; margin: .6em 0; }
+.signature ul { margin: .2em 0; font-family: ui-monospace, monospace; font-size: .85em; }
 </style>
 </head>
 <body>
@@ -275,6 +379,37 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; font-size: .85em; }
   }
 })();
 </script>
+{{with .Dashboard}}<div id="dashboard">
+<h1>The cohort at a glance</h1>
+<h2>Marks</h2>
+<svg id="distribution" xmlns="http://www.w3.org/2000/svg" width="{{.ChartWidth}}" height="200" viewBox="0 0 {{.ChartWidth}} 200" role="img" aria-label="how many of the {{.Graded}} graded submissions have each range of total marks">
+<line class="axis" x1="24" y1="170.5" x2="{{.ChartWidth}}" y2="170.5"/>
+{{range .Bars}}<g><rect class="bar" x="{{.X}}" y="{{.Y}}" width="{{.Width}}" height="{{.Height}}" data-from="{{printf "%g" .From}}" data-to="{{printf "%g" .To}}" data-count="{{.Count}}"><title>{{.Count}} with {{.Label}} marks</title></rect><text x="{{.Mid}}" y="{{.CountY}}" text-anchor="middle">{{.Count}}</text><text x="{{.Mid}}" y="186" text-anchor="middle">{{.Label}}</text></g>
+{{end}}</svg>
+<p class="legend">Submissions by total marks out of {{printf "%g" .MaxMarks}} ({{.Graded}} graded; each bar holds its lower bound, the last one the full marks too).</p>
+<h2>Categories</h2>
+<table id="category-rates">
+<thead><tr><th>category</th><th class="num">case runs passed</th><th>pass rate</th><th class="num">students with full marks</th></tr></thead>
+<tbody>
+{{range .Categories}}<tr><td>{{.Name}}</td><td class="num">{{.Passed}}/{{.Runs}}</td><td>{{if .Runs}}<span class="rate-track"><span class="rate" style="width: {{.Bar}}%"></span></span>{{.Percent}}{{else}}no case run{{end}}</td><td class="num">{{.Full}}/{{.Students}}</td></tr>
+{{end}}</tbody>
+</table>
+<h2>Cases failed by the most students</h2>
+{{if .MostFailed}}<p class="legend">A case most students fail is often a spec ambiguity or a bug of the suite rather than many students' bug. Build failures and harness errors are not counted here.</p>
+<table id="most-failed">
+<thead><tr><th>case</th><th>requirement</th><th class="num">students</th><th>who</th></tr></thead>
+<tbody>
+{{range .MostFailed}}<tr><td>{{.Case}}</td><td>{{.Title}} <span class="where">({{.Category}})</span></td><td class="num">{{len .Students}}</td><td>{{range $i, $l := .Links}}{{if $i}}, {{end}}{{if $l.Anchor}}<a href="#{{$l.Anchor}}">{{$l.Name}}</a>{{else}}{{$l.Name}}{{end}}{{end}}</td></tr>
+{{end}}</tbody>
+</table>{{else}}<p>No case failed (build failures and harness errors aside).</p>{{end}}
+<h2>Students who fail the same way</h2>
+{{if .Signatures}}<p class="legend">Students whose failed case runs are exactly the same, the largest groups first.</p>
+<div id="signatures">
+{{range .Signatures}}<div class="signature" id="signature-{{.ID}}"><p><strong>{{len .Students}} student{{if gt (len .Students) 1}}s{{end}}</strong>: {{range $i, $l := .Links}}{{if $i}}, {{end}}{{if $l.Anchor}}<a href="#{{$l.Anchor}}">{{$l.Name}}</a>{{else}}{{$l.Name}}{{end}}{{end}}</p>
+<ul>{{range .Shown}}<li>{{.}}</li>{{end}}{{if .More}}<li>and {{.More}} more</li>{{end}}</ul></div>
+{{end}}</div>{{else}}<p>No student failed a case.</p>{{end}}
+</div>
+{{end}}
 <h1>The submissions' reports</h1>
 {{end}}
 {{range .Subjects}}

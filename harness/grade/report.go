@@ -1,6 +1,8 @@
 package grade
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -37,6 +39,11 @@ type Report struct {
 	// Isolation names the level of isolation the subject's programs ran at: "box",
 	// "sandbox users without namespaces", or "none: ..." (not root, or -unsafe).
 	Isolation string `json:"isolation,omitempty"`
+	// Gauntlet names the grader that made the report (version and source revision), and
+	// Suite the cases it ran (SuiteDigest): gauntlet merge puts together only reports
+	// that agree on both, so that every row of a cohort was graded the same way.
+	Gauntlet string `json:"gauntlet,omitempty"`
+	Suite    string `json:"suite,omitempty"`
 }
 
 // BuildReport is the build step's part of a report.
@@ -129,6 +136,21 @@ func NewReport(g Game, subject string, started time.Time, b *build.Result, outs 
 		r.Cases = append(r.Cases, c)
 	}
 	return r
+}
+
+// SuiteDigest names a selection of cases by their content: "sha256:" and the hex SHA-256
+// of every case's id and script, in id order. Another -run, a case added, removed or
+// edited, or another -suite gives another digest; the order the cases are given in does
+// not count.
+func SuiteDigest(cases []Case) string {
+	sorted := slices.Clone(cases)
+	slices.SortFunc(sorted, func(a, b Case) int { return strings.Compare(a.ID, b.ID) })
+	h := sha256.New()
+	for _, c := range sorted {
+		fmt.Fprintf(h, "%d:%s%d:", len(c.ID), c.ID, len(c.Script))
+		h.Write(c.Script)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
