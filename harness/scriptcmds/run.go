@@ -220,7 +220,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 		// A program that is not there (the subject's, unbuilt or removed) is told from the
 		// harness's failure to start one by the error and the file, not by the message.
 		kind := outcome.Harness
-		if _, serr := os.Stat(prog); errors.Is(err, os.ErrNotExist) || errors.Is(serr, os.ErrNotExist) {
+		if errors.Is(err, os.ErrNotExist) || notThere(prog) {
 			kind = outcome.Missing
 		}
 		fail(ts, outcome.Record{Kind: kind, Program: fs.Arg(0)}, "run: %s: %v", fs.Arg(0), err)
@@ -424,6 +424,38 @@ func (r *aRun) exitRecord(rec outcome.Record, e sandbox.Exit, judged *outcome.Re
 		rec.Kind = outcome.Exit
 	}
 	return rec
+}
+
+// notThere reports whether a program cannot be run because a file it needs is not there:
+// the program itself, or the interpreter its "#!" line names (the kernel's ENOENT for
+// both, which the sandbox passes on only as text when the exec role reports it).
+func notThere(prog string) bool {
+	missing := func(path string) bool {
+		_, err := os.Stat(path)
+		return errors.Is(err, os.ErrNotExist)
+	}
+	if missing(prog) {
+		return true
+	}
+	// Without blocking on a FIFO, and reading only a regular file (the subject's own).
+	f, err := os.OpenFile(prog, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if line, ok := strings.CutPrefix(string(head), "#!"); ok {
+		line, _, _ = strings.Cut(line, "\n")
+		if words := strings.Fields(line); len(words) > 0 {
+			return missing(words[0])
+		}
+	}
+	return false
 }
 
 // judgeRecord takes back a judge's record (the last it wrote), and removes its file; nil

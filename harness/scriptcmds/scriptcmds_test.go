@@ -81,6 +81,8 @@ var commandFailures = []struct {
 	{"noprocs finds an escaped process", "exec sh -c 'setsid sleep 30 >/dev/null 2>&1 < /dev/null & sleep 0.3; exit 0'\nnoprocs\n", "noprocs: still running", outcome.Left},
 	{"a program not in PATH", "run no-such-program-here\n", "executable file not found", outcome.Missing},
 	{"a program path that is not there", "run ./gone\n", "no such file or directory", outcome.Missing},
+	// A script whose interpreter is missing: the program's fault, told from the file.
+	{"a script whose interpreter is not there", "chmod 755 prog\nrun ./prog\n-- prog --\n#!/no/such/interpreter\n", "no such file or directory", outcome.Missing},
 	{"a usage error", "run -status\n", "flag needs an argument", outcome.Harness},
 	{"nothing listens", "waitport -timeout 100ms 1\n", "nothing listens", outcome.Silent},
 	{"a server that ended without listening", "run sh -c 'exit 0' &srv&\nwaitport -timeout 5s 1\n", "every run in the background has ended", outcome.Early},
@@ -273,5 +275,33 @@ func TestEveryKindIsProduced(t *testing.T) {
 	}
 	if len(produced) != len(outcome.Kinds()) {
 		t.Errorf("%d kinds produced, outcome.Kinds lists %d", len(produced), len(outcome.Kinds()))
+	}
+}
+
+// notThere reads the "#!" line of a program that would not start, and nothing that is not a
+// regular file: a FIFO in the program's place does not block it.
+func TestNotThere(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]bool{
+		filepath.Join(dir, "gone"):                    true,
+		write("noint", "#!/no/such/interpreter -x\n"): true,
+		write("sh", "#!/bin/sh\nexit 0\n"):            false,
+		write("junk", "\x01\x02 not a program\n"):     false,
+		fifo: false,
+	} {
+		if got := notThere(path); got != want {
+			t.Errorf("notThere(%s) = %v, want %v", filepath.Base(path), got, want)
+		}
 	}
 }
