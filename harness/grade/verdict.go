@@ -63,17 +63,21 @@ func classify(log string, script []byte, judged string, rec *outcome.Record, the
 	trimmed := strings.TrimRight(log, "\n")
 	last := trimmed[strings.LastIndex(trimmed, "\n")+1:]
 	m := failLine().FindStringSubmatch(last)
-	if m == nil {
-		return HarnessError, "the script failed without saying why"
-	}
-	msg := m[2]
-	failAt := len(trimmed) - len(last)
-	cmd := ""
-	if n, err := strconv.Atoi(m[1]); err == nil {
-		lines := strings.Split(string(script), "\n")
-		if n >= 1 && n <= len(lines) {
-			cmd = strings.TrimSpace(lines[n-1])
+	msg, failAt, cmd := "", len(trimmed)-len(last), ""
+	switch {
+	case m != nil:
+		msg = m[2]
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			lines := strings.Split(string(script), "\n")
+			if n >= 1 && n <= len(lines) {
+				cmd = strings.TrimSpace(lines[n-1])
+			}
 		}
+	case rec == nil:
+		return HarnessError, "the script failed without saying why"
+	default:
+		// A record without testscript's line: the record still says what happened.
+		msg = rec.Message
 	}
 	fields := scriptWords(cmd)
 	prog := runProgram(fields)

@@ -113,6 +113,7 @@ var classifyCases = []classifyCase{
 	{"> stderr 'usage'\nFAIL: x.txtar:3: no match for `usage` found in stderr\n", nil, WrongStderr},
 	{"> exists out.txt\nFAIL: x.txtar:3: out.txt does not exist\n", nil, WrongStdout},
 	{"no failure line at all", nil, HarnessError},
+	{"no failure line, but a record", ran(outcome.Deadline), Timeout},
 }
 
 func TestClassify(t *testing.T) {
