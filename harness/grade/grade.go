@@ -19,6 +19,7 @@ import (
 
 	"gauntlet/games/contract"
 	"gauntlet/harness/cgroup"
+	"gauntlet/harness/outcome"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/scriptcmds"
 	"gauntlet/harness/suite"
@@ -557,7 +558,14 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 		o.Verdict, o.Detail = HarnessError, "the case skipped itself"
 	default:
 		judged, _ := os.ReadFile(filepath.Join(dir, scriptcmds.JudgeOutputFile))
-		o.Verdict, o.Detail = Classify(r.Log, c.Script, string(judged), func(prog string) bool {
+		var rec *outcome.Record
+		if last, ok, err := outcome.Last(filepath.Join(dir, outcome.File)); ok {
+			rec = &last
+		} else if err != nil {
+			o.Verdict, o.Detail = HarnessError, "the failure's record: "+err.Error()
+			return o
+		}
+		o.Verdict, o.Detail = Classify(r.Log, c.Script, string(judged), rec, func(prog string) bool {
 			if v, ok := strings.CutPrefix(prog, "$"); ok {
 				return g.theirsIn(strings.Trim(v, "{}"), p)
 			}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"gauntlet/harness/outcome"
 )
 
 // Verdict is the outcome of one case, from DESIGN.md's list.
@@ -36,112 +38,158 @@ const (
 func (v Verdict) Passed() bool { return v == Pass || v == PassLenient }
 
 var (
-	failLine  = lazyRegexp(`^FAIL: [^\n]*?:(\d+): (.*)$`)
-	gotSignal = lazyRegexp(`got signal:([A-Z0-9]+)`)
-	mockFail  = lazyRegexp(`(?m)^FAIL at step .*$`)
-	// judgeDiverged is run's failure when a judge reports a divergence (exit 1); a case
-	// with allowed alternative conversations also accepts the mock hub's exit 3.
-	judgeDiverged = lazyRegexp(`want exit 0( or \d+)*, got 1$`)
-	unknownCmd    = lazyRegexp(`unknown command|usage: |cannot start|mockhub: [^F]|mockclients: [^F]`)
+	failLine = lazyRegexp(`^FAIL: [^\n]*?:(\d+): (.*)$`)
+	mockFail = lazyRegexp(`(?m)^FAIL at step .*$`)
 )
 
 // Classify says which verdict a failed script's failure is, with a line of detail for
-// people. It trusts only what the subject cannot write: the log's last line, which
-// testscript writes after everything else and which names the script line that failed and
-// the harness's own message; the script, from which that line's command is read; and
-// judged, the output of the judge program (the mock hub) when it failed, which the harness
-// saved apart from the log (scriptcmds.JudgeOutputFile). The rest of the log, where the
-// subject's output is, only supplies the diff shown to people. theirs reports whether a
-// program name (as the script ran it) is the subject's: a failure to start one of the
-// harness's own programs is a HarnessError, while a subject program that is missing is a
-// BuildFail.
-func Classify(log string, script []byte, judged string, theirs func(prog string) bool) (Verdict, string) {
-	v, detail := classify(log, script, judged, theirs)
+// people. The verdict comes from rec, the record of the script command that failed the
+// case (package outcome: scriptcmds wrote it, with its judge's own account when a judge
+// found the subject at fault, in a file of the case's folder the subject cannot write), by
+// its kind alone: no verdict is read from a message. A failure without a record is one of
+// testscript's own commands (cmp, stdout, stderr, exists, ...), told by the script's line:
+// testscript's last line of the log names it, and writes it after everything else. The
+// rest only makes the detail: the log's last line (the harness's message), the script
+// line's command, judged (the output of the judge program when it failed, which the
+// harness saved apart from the log: scriptcmds.JudgeOutputFile), and the log's last diff.
+// theirs reports whether a program name (as the script ran it) is the subject's: a program
+// of the subject that is missing is a BuildFail, one of the harness's a HarnessError.
+func Classify(log string, script []byte, judged string, rec *outcome.Record, theirs func(prog string) bool) (Verdict, string) {
+	v, detail := classify(log, script, judged, rec, theirs)
 	return v, detail + hint(v, detail)
 }
 
-func classify(log string, script []byte, judged string, theirs func(prog string) bool) (Verdict, string) {
+func classify(log string, script []byte, judged string, rec *outcome.Record, theirs func(prog string) bool) (Verdict, string) {
 	trimmed := strings.TrimRight(log, "\n")
 	last := trimmed[strings.LastIndex(trimmed, "\n")+1:]
 	m := failLine().FindStringSubmatch(last)
-	if m == nil {
-		return HarnessError, "the script failed without saying why"
-	}
-	msg := m[2]
-	failAt := len(trimmed) - len(last)
-	cmd := ""
-	if n, err := strconv.Atoi(m[1]); err == nil {
-		lines := strings.Split(string(script), "\n")
-		if n >= 1 && n <= len(lines) {
-			cmd = strings.TrimSpace(lines[n-1])
+	msg, failAt, cmd := "", len(trimmed)-len(last), ""
+	switch {
+	case m != nil:
+		msg = m[2]
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			lines := strings.Split(string(script), "\n")
+			if n >= 1 && n <= len(lines) {
+				cmd = strings.TrimSpace(lines[n-1])
+			}
 		}
+	case rec == nil:
+		return HarnessError, "the script failed without saying why"
+	default:
+		// A record without testscript's line: the record still says what happened.
+		msg = rec.Message
 	}
 	fields := scriptWords(cmd)
 	prog := runProgram(fields)
-	switch {
-	case strings.HasPrefix(msg, "run: ") && strings.Contains(msg, ": sandbox: start ") && !strings.Contains(msg, "no such file or directory"):
-		// The grader could not start a program it had checked: its own failure.
-		return HarnessError, msg
-	case strings.HasPrefix(msg, "run: ") && strings.Contains(msg, "executable file not found") ||
-		strings.HasPrefix(msg, "run: ") && strings.Contains(msg, "no such file or directory"):
-		if prog != "" && theirs(prog) {
-			return BuildFail, "program not built: " + prog
+	if name := commandName(fields); testscriptCommands[name] || rec == nil {
+		switch {
+		case !testscriptCommands[name]:
+			// An unknown command, or one of scriptcmds that failed without its record.
+			return HarnessError, msg
+		case strings.Contains(cmd, "stdout"):
+			return WrongStdout, msg + firstDiff(log[:failAt])
+		case strings.Contains(cmd, "stderr"):
+			return WrongStderr, msg + firstDiff(log[:failAt])
 		}
-		return HarnessError, msg
-	case judgeProgs[prog] && judgeDiverged().MatchString(msg):
+		return WrongStdout, msg
+	}
+	if rec.Judge != "" && rec.Kind != outcome.Harness {
+		// A judge's account: the detail is its FAIL line.
 		detail := "the subject diverged from the protocol"
 		if f := mockFail().FindString(judged); f != "" {
 			detail = f
 		}
-		switch {
-		// A limit that killed the player is the verdict wherever the conversation says it
-		// (the step's "got", or how the player ended after an EOF or a silence).
-		case strings.Contains(detail, "killed by SIGXCPU"):
-			return Limit, "cpu limit: " + detail
-		case strings.Contains(detail, "killed by SIGXFSZ"):
-			return Limit, "file size limit: " + detail
-		case strings.Contains(detail, "got killed by SIG"):
-			return Crash, detail
-		case (strings.Contains(detail, "of the conversation: expect ") || strings.Contains(detail, "of the conversation: hello ")) &&
-			strings.Contains(detail, "got nothing within"):
-			return Timeout, detail
-		case strings.Contains(detail, "nothing within"):
-			return Timeout, detail
-		case strings.Contains(detail, "want exit status"), strings.Contains(detail, "want killed by"):
-			return WrongExit, detail
-		}
-		return Protocol, detail
-	case judgeProgs[prog] && strings.Contains(msg, "got 2"):
-		return HarnessError, msg
-	case strings.Contains(msg, "did not finish within"):
-		return Timeout, withCommand(msg, fields)
-	case strings.Contains(msg, "left processes running"), strings.HasPrefix(msg, "noprocs:"):
-		return Hygiene, withCommand(msg, fields)
-	case strings.HasPrefix(msg, "run: ") && strings.Contains(msg, "want exit"):
-		if s := gotSignal().FindStringSubmatch(msg); s != nil {
-			switch s[1] {
-			case "XCPU":
-				return Limit, "cpu limit: " + withCommand(msg, fields)
-			case "XFSZ":
-				return Limit, "file size limit: " + withCommand(msg, fields)
-			}
-			return Crash, withCommand(msg, fields)
-		}
-		return WrongExit, withCommand(msg, fields)
-	case strings.HasPrefix(msg, "run: ") && (strings.Contains(msg, "wrote more than") || strings.Contains(msg, "ran into the ")):
-		return Limit, withCommand(msg, fields)
-	case strings.Contains(cmd, "stdout"):
-		return WrongStdout, msg + firstDiff(log[:failAt])
-	case strings.Contains(cmd, "stderr"):
-		return WrongStderr, msg + firstDiff(log[:failAt])
-	case unknownCmd().MatchString(msg):
-		return HarnessError, msg
+		return judgeVerdict(*rec), limitName(*rec) + detail
 	}
-	return WrongStdout, msg
+	switch rec.Kind {
+	case outcome.Harness:
+		return HarnessError, msg
+	case outcome.Missing:
+		if prog != "" && theirs(prog) {
+			return BuildFail, "program not built: " + prog
+		}
+		return HarnessError, msg
+	case outcome.Mismatch:
+		// The output compared; a file is told as the script's line names it (a player's
+		// saved stderr).
+		stderr := rec.Output == "stderr"
+		if rec.Output != "stdout" && rec.Output != "stderr" {
+			stderr = !strings.Contains(cmd, "stdout") && strings.Contains(cmd, "stderr")
+		}
+		if stderr {
+			return WrongStderr, msg + firstDiff(log[:failAt])
+		}
+		return WrongStdout, msg + firstDiff(log[:failAt])
+	case outcome.Limit:
+		if rec.Want != "" {
+			// Seen as the exit status the run checked: the detail names the limit.
+			return Limit, limitName(*rec) + withCommand(msg, fields)
+		}
+		return Limit, withCommand(msg, fields)
+	}
+	return kindVerdicts[rec.Kind], withCommand(msg, fields)
 }
 
-// judgeProgs are the judge programs whose "FAIL at step" reports the grader reads.
-var judgeProgs = map[string]bool{"mockhub": true, "mockclients": true}
+// kindVerdicts is the verdict of each kind of record of a script command (the others are
+// decided in classify).
+var kindVerdicts = map[outcome.Kind]Verdict{
+	outcome.Diverged: Protocol,
+	outcome.Silent:   Timeout,
+	outcome.Deadline: Timeout,
+	outcome.Exit:     WrongExit,
+	outcome.Early:    WrongExit,
+	outcome.Signal:   Crash,
+	outcome.Left:     Hygiene,
+}
+
+// judgeVerdict is the verdict of a judge's record: a limit that killed the subject, a
+// crash, a silence, another exit status than the step wanted, else a divergence.
+func judgeVerdict(rec outcome.Record) Verdict {
+	switch rec.Kind {
+	case outcome.Limit:
+		return Limit
+	case outcome.Signal:
+		return Crash
+	case outcome.Silent:
+		return Timeout
+	case outcome.Exit:
+		return WrongExit
+	}
+	return Protocol
+}
+
+// limitName starts the detail of a limit that showed as how the program ended: "cpu
+// limit: " or "file size limit: "; "" for any other record.
+func limitName(rec outcome.Record) string {
+	if rec.Kind != outcome.Limit {
+		return ""
+	}
+	switch rec.Limit {
+	case "cpu":
+		return "cpu limit: "
+	case "file-size":
+		return "file size limit: "
+	}
+	return rec.Limit + " limit: "
+}
+
+// testscriptCommands are testscript's own commands, which write no record.
+var testscriptCommands = map[string]bool{"cd": true, "chmod": true, "cmp": true, "cmpenv": true,
+	"cp": true, "env": true, "exec": true, "exists": true, "grep": true, "kill": true, "mkdir": true,
+	"mv": true, "rm": true, "skip": true, "stderr": true, "stdin": true, "stdout": true,
+	"ttyin": true, "ttyout": true, "stop": true, "symlink": true, "unquote": true, "wait": true}
+
+// commandName is the command of a script line's words, after its prefixes ("!", "?",
+// "[condition]").
+func commandName(fields []string) string {
+	for _, f := range fields {
+		if f == "!" || f == "?" || strings.HasPrefix(f, "[") && strings.HasSuffix(f, "]") {
+			continue
+		}
+		return f
+	}
+	return ""
+}
 
 // The hints name the commonest C bug behind a failure. Each is added from what the grader
 // measured (the verdict and its detail, which the subject's own output cannot forge; see

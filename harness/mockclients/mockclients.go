@@ -10,6 +10,7 @@ package mockclients
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -24,6 +25,7 @@ import (
 	"gauntlet/games/judge"
 	"gauntlet/harness/lineio"
 	"gauntlet/harness/mockhub"
+	"gauntlet/harness/outcome"
 	"gauntlet/harness/tcp"
 )
 
@@ -40,8 +42,19 @@ got G; server: STATUS" followed by the last lines exchanged, and exits 0 (the se
 followed the protocol), 1 (it did not) or 2 (usage error, SERVER cannot be started).
 `
 
-// Main is the mockclients command.
+// Main is the mockclients command. Besides its report, it gives its account to the file
+// outcome.Var names, when it names one (see package outcome): the failure's record when
+// the server diverged, a harness record when it failed itself (exit 2).
 func Main(args []string, stdout, stderr io.Writer) int {
+	rep := outcome.Reporter(outcome.TakeVar())
+	code := mainRun(args, stdout, stderr, rep)
+	if code == 2 {
+		rep.Report("mockclients", outcome.Record{Kind: outcome.Harness, Message: "mockclients: a usage error, or it could not run (exit status 2)"})
+	}
+	return code
+}
+
+func mainRun(args []string, stdout, stderr io.Writer, rep outcome.Reporter) int {
 	subject, err := mockhub.SubjectFromEnv()
 	if err != nil {
 		fmt.Fprintf(stderr, "mockclients: $%s: %v\n", mockhub.SubjectEnv, err)
@@ -93,13 +106,14 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		o.Inject = Injection{Token: int(f[0][0] - '0'), K: k, Line: f[2]}
 	}
 	o.Stderr = stderr
-	res, err := Run(fs.Arg(0), fs.Args()[1:], o)
+	res, rec, err := Run(fs.Arg(0), fs.Args()[1:], o)
 	if err != nil {
 		fmt.Fprintf(stderr, "mockclients: %v\n", err)
 		return 2
 	}
 	fmt.Fprintln(stdout, res)
-	if !strings.HasPrefix(res, "ok: ") {
+	if rec != nil {
+		rep.Report("mockclients", *rec)
 		return 1
 	}
 	return 0
@@ -125,8 +139,13 @@ type Injection struct {
 	Line     string
 }
 
-// failure is a divergence of the server from the protocol.
-type failure struct{ want, got string }
+// failure is a divergence of the server from the protocol. Its kind is what the grader
+// reads (outcome.Diverged when empty): outcome.Silent for a wait that timed out,
+// outcome.Exit for the server's exit status after the game.
+type failure struct {
+	want, got string
+	kind      outcome.Kind
+}
 
 func (f *failure) Error() string { return "want " + f.want + ", got " + f.got }
 
@@ -153,15 +172,16 @@ type run struct {
 }
 
 // Run starts the server, plays and checks the game, and returns the report line (and the
-// lines exchanged before a failure). The error is the harness's own or a usage problem.
-func Run(prog string, args []string, o Options) (string, error) {
+// lines exchanged before a failure) and, when the server failed, the failure's record for
+// the grader. The error is the harness's own or a usage problem.
+func Run(prog string, args []string, o Options) (string, *outcome.Record, error) {
 	cmd := mockhub.Command(prog, args, o.Stderr, o.Subject)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return "", fmt.Errorf("cannot start %s: %w", prog, err)
+		return "", nil, fmt.Errorf("cannot start %s: %w", prog, err)
 	}
 	exited := make(chan string, 1)
 	lines := make(chan string, 1)
@@ -187,12 +207,12 @@ func Run(prog string, args []string, o Options) (string, error) {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		st = "still running " + o.Timeout.String() + " after the game (killed)"
 		if ferr == nil {
-			ferr = &failure{"the server to exit 0 after the game", "it still running after " + o.Timeout.String()}
+			ferr = &failure{want: "the server to exit 0 after the game", got: "it still running after " + o.Timeout.String()}
 		}
 		<-exited
 	}
 	if ferr == nil && st != "exit status 0" {
-		ferr = &failure{"exit status 0 after the game", st}
+		ferr = &failure{want: "exit status 0 after the game", got: st, kind: outcome.Exit}
 	}
 	var f *failure
 	switch {
@@ -201,14 +221,15 @@ func Run(prog string, args []string, o Options) (string, error) {
 		if o.Inject.Token >= 0 && !r.injected {
 			note = " (the game ended before the injection)"
 		}
-		return fmt.Sprintf("ok: %d messages checked; server: %s%s", r.steps, st, note), nil
+		return fmt.Sprintf("ok: %d messages checked; server: %s%s", r.steps, st, note), nil, nil
 	case errors.As(ferr, &f):
 		s := fmt.Sprintf("FAIL at step %d (message %d from the server): %v; server: %s", r.steps+1, r.steps+1, f, st)
+		rec := &outcome.Record{Kind: cmp.Or(f.kind, outcome.Diverged), Step: r.steps + 1, Want: f.want, Got: f.got, Message: s}
 		from := max(0, len(r.log)-20)
 		s += "\nthe last lines exchanged:\n  " + strings.Join(r.log[from:], "\n  ")
-		return s, nil
+		return s, rec, nil
 	}
-	return "", ferr
+	return "", nil, ferr
 }
 
 func status(err error) string {
@@ -233,17 +254,17 @@ func (r *run) play(first <-chan string) error {
 	select {
 	case line = <-first:
 	case <-time.After(r.o.Timeout):
-		return &failure{`"port N" on the server's first line`, "nothing within " + r.o.Timeout.String()}
+		return &failure{want: `"port N" on the server's first line`, got: "nothing within " + r.o.Timeout.String(), kind: outcome.Silent}
 	}
 	var port int
 	if _, err := fmt.Sscanf(line, "port %d\n", &port); err != nil || fmt.Sprintf("port %d\n", port) != line {
-		return &failure{`"port N" on the server's first line`, fmt.Sprintf("%q", line)}
+		return &failure{want: `"port N" on the server's first line`, got: fmt.Sprintf("%q", line)}
 	}
 	var byConn []*conn
 	for i := range clue.Tokens {
 		f, err := tcp.Dial("127.0.0.1", port, r.o.Timeout)
 		if err != nil {
-			return &failure{fmt.Sprintf("client %d to connect to port %d", i+1, port), err.Error()}
+			return &failure{want: fmt.Sprintf("client %d to connect to port %d", i+1, port), got: err.Error()}
 		}
 		kind := r.o.Kinds[i%len(r.o.Kinds)]
 		c := &conn{f: f, in: lineio.NewReader(f), token: -1,
@@ -266,14 +287,14 @@ func (r *run) play(first <-chan string) error {
 		}
 		h, perr := clue.ParseHello(data)
 		if name != clue.MsgHello || perr != nil {
-			return &failure{fmt.Sprintf("client %d: a hello: \"hello\" then (TOKEN (CARD CARD CARD))", i+1), fmt.Sprintf("%q then %q", name, data)}
+			return &failure{want: fmt.Sprintf("client %d: a hello: \"hello\" then (TOKEN (CARD CARD CARD))", i+1), got: fmt.Sprintf("%q then %q", name, data)}
 		}
 		if r.conns[h.Token] != nil {
-			return &failure{"a different token for each client", fmt.Sprintf("token %d twice", h.Token)}
+			return &failure{want: "a different token for each client", got: fmt.Sprintf("token %d twice", h.Token)}
 		}
 		for _, x := range h.Cards {
 			if seen[x] {
-				return &failure{"each card dealt once", fmt.Sprintf("%v dealt twice", x)}
+				return &failure{want: "each card dealt once", got: fmt.Sprintf("%v dealt twice", x)}
 			}
 			seen[x] = true
 		}
@@ -290,7 +311,7 @@ func (r *run) play(first <-chan string) error {
 		}
 	}
 	if len(sol) != 3 || sol[0].Kind() != clue.Suspect || sol[1].Kind() != clue.Weapon || sol[2].Kind() != clue.Room {
-		return &failure{"a deal that leaves one card of each kind as the solution", fmt.Sprintf("%v left", sol)}
+		return &failure{want: "a deal that leaves one card of each kind as the solution", got: fmt.Sprintf("%v left", sol)}
 	}
 	deal.Solution = clue.Triple{Suspect: int(sol[0]), Weapon: int(sol[1]) - clue.Tokens, Room: sol[2].Room()}
 	j := clue.NewServer(clue.ServerOptions{Deal: &deal, Dice: func() int { return r.roll }})
@@ -356,9 +377,9 @@ func (r *run) play(first <-chan string) error {
 		}
 		c.f.SetReadDeadline(time.Now().Add(r.o.Timeout))
 		if l, err := c.in.ReadLine(); err == nil {
-			return &failure{fmt.Sprintf("the connection of %s closed at the end of the game", clue.Suspects[c.token]), fmt.Sprintf("%q", l)}
+			return &failure{want: fmt.Sprintf("the connection of %s closed at the end of the game", clue.Suspects[c.token]), got: fmt.Sprintf("%q", l)}
 		} else if errors.Is(err, os.ErrDeadlineExceeded) {
-			return &failure{fmt.Sprintf("the connection of %s closed at the end of the game", clue.Suspects[c.token]), "nothing within " + r.o.Timeout.String()}
+			return &failure{want: fmt.Sprintf("the connection of %s closed at the end of the game", clue.Suspects[c.token]), got: "nothing within " + r.o.Timeout.String(), kind: outcome.Silent}
 		}
 	}
 	return nil
@@ -406,7 +427,7 @@ func (r *run) readRoll(c *conn) error {
 	}
 	n, perr := clue.ParseRolled(data)
 	if name != clue.MsgRolled || perr != nil || n == 0 {
-		return &failure{fmt.Sprintf("to %s: \"rolled\" then a roll of 2 to 12", who), fmt.Sprintf("%q then %q", name, data)}
+		return &failure{want: fmt.Sprintf("to %s: \"rolled\" then a roll of 2 to 12", who), got: fmt.Sprintf("%q then %q", name, data)}
 	}
 	r.roll = n
 	r.feed(c, name)
@@ -431,7 +452,7 @@ func (r *run) expect(outs []judge.Out) error {
 			return err
 		}
 		if got != o.Line {
-			return &failure{fmt.Sprintf("to %s: %q", who, o.Line), fmt.Sprintf("%q", got)}
+			return &failure{want: fmt.Sprintf("to %s: %q", who, o.Line), got: fmt.Sprintf("%q", got)}
 		}
 		r.feed(c, got)
 	}
@@ -444,11 +465,11 @@ func (r *run) read(c *conn, who string) (string, error) {
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		if other := r.stray(c); other != "" {
-			return "", &failure{"a line to " + who, fmt.Sprintf("nothing for %s in %v; %s instead", who, r.o.Timeout, other)}
+			return "", &failure{want: "a line to " + who, got: fmt.Sprintf("nothing for %s in %v; %s instead", who, r.o.Timeout, other)}
 		}
-		return "", &failure{"a line to " + who, "nothing within " + r.o.Timeout.String()}
+		return "", &failure{want: "a line to " + who, got: "nothing within " + r.o.Timeout.String(), kind: outcome.Silent}
 	case err != nil:
-		return "", &failure{"a line to " + who, "the end of the connection"}
+		return "", &failure{want: "a line to " + who, got: "the end of the connection"}
 	}
 	r.steps++
 	r.log = append(r.log, "server -> "+who+" | "+l)
@@ -474,7 +495,7 @@ func (r *run) send(c *conn, line string) error {
 	r.log = append(r.log, clue.Suspects[c.token]+" -> server | "+line)
 	c.f.SetWriteDeadline(time.Now().Add(r.o.Timeout))
 	if _, err := c.f.Write([]byte(line + "\n")); err != nil {
-		return &failure{"the server to read " + clue.Suspects[c.token] + "'s line", err.Error()}
+		return &failure{want: "the server to read " + clue.Suspects[c.token] + "'s line", got: err.Error()}
 	}
 	return nil
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"gauntlet/harness/outcome"
 )
 
 const usage = `usage: mockhub [-timeout D] [-alt CONVERSATION]... CONVERSATION PROGRAM
@@ -52,16 +54,26 @@ func (a *alts) Set(v string) error { *a = append(*a, v); return nil }
 // share a user); it is not passed on to the player.
 const SubjectEnv = "GAUNTLET_SUBJECT"
 
-// Main is the mockhub command.
+// Main is the mockhub command. Besides its report, it gives its account to the file
+// outcome.Var names, when it names one (see package outcome): the failed step's record when
+// the player diverged, a harness record when the mock hub itself failed (exit 2).
 func Main(args []string, stdout, stderr io.Writer) int {
-	subject, err := SubjectFromEnv()
-	if err != nil {
-		fmt.Fprintf(stderr, "mockhub: $%s: %v\n", SubjectEnv, err)
+	rep := outcome.Reporter(outcome.TakeVar())
+	// harnessError reports the mock hub's own failure, and returns its exit status.
+	harnessError := func(format string, a ...any) int {
+		msg := fmt.Sprintf(format, a...)
+		fmt.Fprintln(stderr, msg)
+		rep.Report("mockhub", outcome.Record{Kind: outcome.Harness, Message: msg})
 		return 2
 	}
+	subject, err := SubjectFromEnv()
+	if err != nil {
+		return harnessError("mockhub: $%s: %v", SubjectEnv, err)
+	}
+	// Nothing of the same user may trace this process or read its memory: it holds the
+	// conversation the player is judged by.
 	if err := Undumpable(subject); err != nil {
-		fmt.Fprintf(stderr, "mockhub: cannot make itself undumpable: %v\n", err)
-		return 2
+		return harnessError("mockhub: cannot make itself undumpable: %v", err)
 	}
 	fs := flag.NewFlagSet("mockhub", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -70,34 +82,34 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	var alternatives alts
 	fs.Var(&alternatives, "alt", "an allowed alternative `CONVERSATION`, tried when the player diverges from the main one (repeatable)")
 	if err := fs.Parse(args); err != nil {
+		rep.Report("mockhub", outcome.Record{Kind: outcome.Harness, Message: "mockhub: " + err.Error()})
 		return 2
 	}
 	if fs.NArg() != 2 {
 		fs.Usage()
+		rep.Report("mockhub", outcome.Record{Kind: outcome.Harness, Message: "mockhub: usage"})
 		return 2
 	}
 	convs := make([]*Conversation, 0, 1+len(alternatives))
 	for _, file := range append([]string{fs.Arg(0)}, alternatives...) {
 		text, err := os.ReadFile(file)
 		if err != nil {
-			fmt.Fprintf(stderr, "mockhub: %v\n", err)
-			return 2
+			return harnessError("mockhub: %v", err)
 		}
 		conv, err := Parse(string(text))
 		if err != nil {
-			fmt.Fprintf(stderr, "mockhub: %s: %v\n", file, err)
-			return 2
+			return harnessError("mockhub: %s: %v", file, err)
 		}
 		convs = append(convs, conv)
 	}
 	if len(convs) == 1 {
 		res, err := Run(convs[0], fs.Arg(1), Options{StepTimeout: *timeout, Stderr: stderr, Subject: subject})
 		if err != nil {
-			fmt.Fprintf(stderr, "mockhub: %v\n", err)
-			return 2
+			return harnessError("mockhub: %v", err)
 		}
 		fmt.Fprintln(stdout, res.Report())
 		if !res.OK {
+			rep.Report("mockhub", res.Record())
 			return 1
 		}
 		return 0
@@ -113,8 +125,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		var buf boundedBuffer
 		res, err := Run(conv, fs.Arg(1), Options{StepTimeout: *timeout, Stderr: &buf, Subject: subject})
 		if err != nil {
-			fmt.Fprintf(stderr, "mockhub: %v\n", err)
-			return 2
+			return harnessError("mockhub: %v", err)
 		}
 		switch {
 		case res.OK && i == 0:
@@ -139,6 +150,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintln(stdout, report)
+	rec := best.Record()
+	rec.Message, _, _ = strings.Cut(report, "\n")
+	rep.Report("mockhub", rec)
 	return 1
 }
 

@@ -1,10 +1,13 @@
 package mockhub
 
 import (
+	"gauntlet/harness/outcome"
+
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	dealer "gauntlet/games/dealer2310"
 	stl "gauntlet/games/stlucia"
@@ -105,6 +108,10 @@ func TestLiveDealer2310(t *testing.T) {
 		!strings.Contains(res.Report(), "a line the rules allow: one of DO") {
 		t.Errorf("a player moving backwards: want a failure naming %q and the moves allowed:\n%s", dealer.RuleMoveForward, res.Report())
 	}
+	// A live judge's breach is a divergence for the grader, whatever the rule's words.
+	if k := res.Record().Kind; k != outcome.Diverged {
+		t.Errorf("a player moving backwards: record of kind %s, want %s", k, outcome.Diverged)
+	}
 	t.Logf("the backward player's report:\n%s", res.Report())
 }
 
@@ -130,6 +137,18 @@ exit 4
 	res := runLive(t, conv, rerolls)
 	if res.OK || !strings.Contains(res.Report(), "breaks the rule: "+stl.RuleRerollLimit) {
 		t.Errorf("a player that rerolls a third time: want a failure naming %q:\n%s", stl.RuleRerollLimit, res.Report())
+	}
+	// A live player that says nothing where its move is due: silent, for the grader.
+	c, err := Parse(conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = Run(c, player(t, `printf '!'; sleep 30`), Options{StepTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.OK || res.Record().Kind != outcome.Silent {
+		t.Errorf("a silent live player: record %+v, want %s:\n%s", res.Record(), outcome.Silent, res.Report())
 	}
 }
 

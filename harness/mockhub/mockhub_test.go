@@ -1,6 +1,9 @@
 package mockhub
 
 import (
+	"fmt"
+	"gauntlet/harness/outcome"
+
 	"errors"
 	"os"
 	"path/filepath"
@@ -21,6 +24,20 @@ func player(t *testing.T, body string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// runConv plays the conversation conv with a player whose shell body is given.
+func runConv(t *testing.T, conv, body string, step time.Duration) Result {
+	t.Helper()
+	c, err := Parse(conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(c, player(t, body), Options{StepTimeout: step})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 // pingPong answers "PING x" with "PONG x" after a '^' handshake and exits 0 on BYE, 6 on EOF.
@@ -69,15 +86,8 @@ func TestRun(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			c, err := Parse(tc.conv)
-			if err != nil {
-				t.Fatal(err)
-			}
 			start := time.Now()
-			res, err := Run(c, player(t, tc.player), Options{StepTimeout: 500 * time.Millisecond})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := runConv(t, tc.conv, tc.player, 500*time.Millisecond)
 			if res.OK != tc.ok || !strings.Contains(res.Report(), tc.report) {
 				t.Errorf("report %q (ok=%v), want ok=%v containing %q", res.Report(), res.OK, tc.ok, tc.report)
 			}
@@ -207,21 +217,34 @@ func TestMainAlternatives(t *testing.T) {
 		name   string
 		args   []string
 		status int
-		stdout string // a prefix
+		stdout string       // a prefix
+		kind   outcome.Kind // of the record given to outcome.Var's file ("": none)
 	}{
-		{"an alternative matches", []string{"-alt", wrong, "-alt", right, main, echo}, AltStatus, AltPrefix + right + ": 5 steps matched"},
-		{"none matches", []string{"-alt", wrong, main, echo}, 1, "FAIL at step 3"},
-		{"the main one matches", []string{"-alt", main, right, echo}, 0, "ok: 5 steps"},
+		{"an alternative matches", []string{"-alt", wrong, "-alt", right, main, echo}, AltStatus, AltPrefix + right + ": 5 steps matched", ""},
+		{"none matches", []string{"-alt", wrong, main, echo}, 1, "FAIL at step 3", outcome.Diverged},
+		{"the main one matches", []string{"-alt", main, right, echo}, 0, "ok: 5 steps", ""},
 		// None matches: the one followed furthest is reported, named (the player's fault is
 		// its exit status, not the reading of the main one it did not take).
 		{"none matches, an alternative is closest", []string{"-alt", wrong, "-alt", far, main, echo}, 1,
-			"FAIL at step 5 (line 5 of the conversation: exit 3): want exit status 3, got exit status 0; player: exit status 0; the closest allowed conversation: " + far},
+			"FAIL at step 5 (line 5 of the conversation: exit 3): want exit status 3, got exit status 0; player: exit status 0; the closest allowed conversation: " + far, outcome.Exit},
 	}
-	for _, tc := range tests {
+	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			recs := filepath.Join(dir, fmt.Sprintf("records-%d", i))
+			t.Setenv(outcome.Var, recs)
 			var stdout, stderr strings.Builder
 			if got := Main(tc.args, &stdout, &stderr); got != tc.status || !strings.HasPrefix(stdout.String(), tc.stdout) {
 				t.Fatalf("exit %d, stdout %q; want %d, %q", got, stdout.String(), tc.status, tc.stdout)
+			}
+			rec, ok, err := outcome.Last(recs)
+			line, _, _ := strings.Cut(stdout.String(), "\n")
+			switch {
+			case err != nil:
+				t.Error(err)
+			case tc.kind == "" && ok:
+				t.Errorf("record %+v, want none", rec)
+			case tc.kind != "" && (rec.Kind != tc.kind || rec.Judge != "mockhub" || rec.Message != line):
+				t.Errorf("record %+v (found %v), want a %s of the mock hub's with the report's first line", rec, ok, tc.kind)
 			}
 			if stderr.String() != "got PING 1\n" {
 				t.Errorf("stderr %q: want the player's stderr of one run", stderr.String())
@@ -234,6 +257,47 @@ func TestMainAlternatives(t *testing.T) {
 // is no program, one the player's user may not run) fails the conversation at its first
 // step, charged to it; it is not the judge's error (until 2026-11-28 the mock hub exited 2
 // and the case was a HARNESS-ERROR, which left the marks).
+// What the mock hub saw at the failed step is its record's kind, for the grader: each
+// from what happened, not from the report's words.
+func TestRunRecordsTheKind(t *testing.T) {
+	tests := []struct {
+		name, player, conv string
+		want               outcome.Record // the report's first line is its message
+	}{
+		{"wrong reply", pingPong, "hello \"^\"\nsend \"PING 1\"\nexpect \"PONG 2\"\n",
+			outcome.Record{Kind: outcome.Diverged, Step: 3, Want: `"PONG 2\n"`, Got: `"PONG 1\n"`, Signal: "SIGKILL"}},
+		{"silent", `printf '^'; sleep 30`, "hello \"^\"\nexpect \"X\"\n",
+			outcome.Record{Kind: outcome.Silent, Step: 2, Want: `"X\n"`, Got: "nothing within 300ms", Signal: "SIGKILL"}},
+		{"half a line, then silent", `printf '^X'; sleep 30`, "hello \"^\"\nexpect \"X\"\n",
+			outcome.Record{Kind: outcome.Silent, Step: 2, Want: `"X\n"`, Got: `"X" and then nothing within 300ms`, Signal: "SIGKILL"}},
+		{"stdout still open at eof", `printf '^'; sleep 30`, "hello \"^\"\neof\n",
+			outcome.Record{Kind: outcome.Silent, Step: 2, Want: "EOF", Got: "nothing within 300ms (stdout still open)", Signal: "SIGKILL"}},
+		{"wrong exit status", pingPong, "hello \"^\"\nsend \"HUH\"\nexit 6\n",
+			outcome.Record{Kind: outcome.Exit, Step: 3, Want: "exit status 6", Got: "exit status 5"}},
+		{"killed at the exit step", `printf '^'; kill -SEGV $$`, "hello \"^\"\nexit 0\n",
+			outcome.Record{Kind: outcome.Signal, Step: 2, Want: "exit status 0", Got: "killed by SIGSEGV", Signal: "SIGSEGV"}},
+		{"still running at the exit step", `printf '^'; sleep 30`, "hello \"^\"\nexit 0\n",
+			outcome.Record{Kind: outcome.Diverged, Step: 2, Want: "exit 0", Got: "still running after 300ms", Signal: "SIGKILL"}},
+		{"cpu limit", `printf '^'; kill -XCPU $$`, "hello \"^\"\nexpect \"X\"\n",
+			outcome.Record{Kind: outcome.Limit, Step: 2, Want: `"X\n"`, Got: "EOF", Signal: "SIGXCPU", Limit: "cpu"}},
+		{"file size limit at the exit step", `printf '^'; kill -XFSZ $$`, "hello \"^\"\nexit 0\n",
+			outcome.Record{Kind: outcome.Limit, Step: 2, Want: "exit status 0", Got: "killed by SIGXFSZ", Signal: "SIGXFSZ", Limit: "file-size"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got := runConv(t, tc.conv, tc.player, 300*time.Millisecond).Record()
+			if !strings.HasPrefix(got.Message, "FAIL at step ") || strings.Contains(got.Message, "\n") {
+				t.Errorf("message %q, want the report's FAIL line", got.Message)
+			}
+			got.Message = ""
+			if got != tc.want {
+				t.Errorf("record\n%+v\nwant\n%+v", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestAPlayerThatCannotStartFails(t *testing.T) {
 	dir := t.TempDir()
 	c, err := Parse("args A\nsend \"hello\"\nexpect \"hi\"\neof\nexit 0\n")
@@ -253,7 +317,7 @@ func TestAPlayerThatCannotStartFails(t *testing.T) {
 			t.Errorf("%s: the judge failed: %v", name, err)
 			continue
 		}
-		if res.OK || res.Failed == nil || !strings.Contains(res.Got, "cannot be started") {
+		if res.OK || res.Failed == nil || !strings.Contains(res.Got, "cannot be started") || res.Kind != outcome.Diverged {
 			t.Errorf("%s: %s, want a failure at the first step", name, res.Report())
 		}
 	}

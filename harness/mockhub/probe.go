@@ -9,6 +9,7 @@ import (
 
 	game "gauntlet/games/referee"
 	"gauntlet/harness/child"
+	"gauntlet/harness/outcome"
 )
 
 // A conversation's `referee` line makes the program a referee of the referee protocol,
@@ -633,7 +634,9 @@ func (pr *prober) result() Result {
 		for i, l := range tail(pr.failLog, DivergenceContext) {
 			text += fmt.Sprintf("  %4d  %s\n", i+1, l)
 		}
-		return Result{Text: strings.TrimSuffix(text, "\n")}
+		// The referee breached the protocol: a divergence, whatever the breach (the grader
+		// reads no verdict from the text).
+		return Result{Text: strings.TrimSuffix(text, "\n"), Kind: outcome.Diverged, Want: pr.fail.want, Got: pr.fail.got}
 	}
 	need, part := 1, pr.spec.Check
 	if part == "all" {
@@ -647,7 +650,7 @@ func (pr *prober) result() Result {
 		if len(pr.others) > 0 {
 			text += "; the referee broke " + pr.others[0]
 		}
-		return Result{Text: text}
+		return Result{Text: text, Kind: outcome.Diverged}
 	}
 	text := fmt.Sprintf("ok: referee protocol: %s checked %d times; %s", pr.spec.Check, pr.reached[part], account)
 	if need == 0 {

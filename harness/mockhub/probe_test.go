@@ -1,6 +1,8 @@
 package mockhub
 
 import (
+	"gauntlet/harness/outcome"
+
 	"os"
 	"slices"
 	"strings"
@@ -62,6 +64,10 @@ func TestRefereeProbe(t *testing.T) {
 		}
 		if res.OK != wantOK {
 			t.Errorf("check=%s: ok %v, want %v:\n%s", part, res.OK, wantOK, res.Report())
+		}
+		// A referee's breach is a divergence, for the grader (package outcome).
+		if !res.OK && res.Record().Kind != outcome.Diverged {
+			t.Errorf("check=%s: record %+v, want a divergence", part, res.Record())
 		}
 	}
 	for _, part := range ProbeChecks {

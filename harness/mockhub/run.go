@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"gauntlet/harness/child"
+	"gauntlet/harness/outcome"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/transcript"
 )
@@ -31,6 +32,22 @@ type Result struct {
 	Divergence *transcript.Divergence
 	// Text, when set, is the whole report (a referee probe's).
 	Text string
+	// Kind is what happened at the failed step, for the grader (outcome.Kind), when not
+	// OK; Signal and Limit are set for outcome.Signal and outcome.Limit.
+	Kind   outcome.Kind
+	Signal string
+	Limit  string
+}
+
+// Record is the result's account for the grader (see package outcome): the kind, the
+// step, what was wanted and what came, and the report's first line as its message.
+func (r Result) Record() outcome.Record {
+	line, _, _ := strings.Cut(r.Report(), "\n")
+	rec := outcome.Record{Kind: r.Kind, Want: r.Want, Got: r.Got, Signal: r.Signal, Limit: r.Limit, Message: line}
+	if r.Failed != nil {
+		rec.Step = r.Steps + 1
+	}
+	return rec
 }
 
 // DivergenceHeader introduces the conversation that follows a FAIL line in Report; the
@@ -100,7 +117,7 @@ func Run(c *Conversation, prog string, opt Options) (Result, error) {
 			// cases were HARNESS-ERROR and left the marks).
 			st := &c.Steps[0]
 			got := "a player that cannot be started (" + why.Error() + ")"
-			return Result{Failed: st, Want: "the player to start", Got: got, Status: "not started",
+			return Result{Failed: st, Want: "the player to start", Got: got, Status: "not started", Kind: outcome.Diverged,
 				Divergence: &transcript.Divergence{First: 1, Got: got, Want: "the player to start"}}, nil
 		}
 		return Result{}, err
@@ -136,7 +153,33 @@ func Run(c *Conversation, prog string, opt Options) (Result, error) {
 		res.Steps = i + 1
 	}
 	res.Status = p.finish()
+	if !res.OK {
+		res.Kind, res.Signal, res.Limit = p.kind(res.Failed)
+	}
 	return res, nil
+}
+
+// kind says what happened at the failed step st, once the player has ended: a limit that
+// killed the player wherever the conversation says it (the step's got, or how the player
+// ended after a divergence); a death by another signal at an exit step; a step that timed
+// out; another exit status at an exit step; else a divergence.
+func (p *proc) kind(st *Step) (k outcome.Kind, signal, limit string) {
+	if p.signal != 0 {
+		signal = transcript.SignalName(p.signal)
+	}
+	switch {
+	case p.signal == syscall.SIGXCPU:
+		return outcome.Limit, signal, "cpu"
+	case p.signal == syscall.SIGXFSZ:
+		return outcome.Limit, signal, "file-size"
+	case st.Kind == Exit && p.exitSignal != 0:
+		return outcome.Signal, transcript.SignalName(p.exitSignal), ""
+	case p.silent:
+		return outcome.Silent, signal, ""
+	case st.Kind == Exit && !p.stillRunning:
+		return outcome.Exit, signal, ""
+	}
+	return outcome.Diverged, signal, ""
 }
 
 type proc struct {
@@ -147,7 +190,13 @@ type proc struct {
 	eof    bool
 	exited chan struct{}
 	status string
+	signal syscall.Signal // the signal that killed the player, once it has ended
 	killed bool
+	// What the failed step saw: a timeout (silent), an exit step's player killed by a
+	// signal (exitSignal) or still running at the step's end.
+	silent       bool
+	exitSignal   syscall.Signal
+	stillRunning bool
 }
 
 // start starts a player that talks over wire (pipes, or TCP as the mock hub's client or
@@ -236,6 +285,7 @@ func (p *proc) wait() {
 	if errors.As(err, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			p.status = "killed by " + transcript.SignalName(ws.Signal())
+			p.signal = ws.Signal()
 		} else {
 			p.status = fmt.Sprintf("exit status %d", ee.ExitCode())
 		}
@@ -336,6 +386,7 @@ func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool)
 	case EOF:
 		timedOut := p.fill(timer.C, by, func(b []byte) bool { return len(b) > 0 })
 		if timedOut {
+			p.silent = true
 			return "EOF", fmt.Sprintf("nothing within %v (stdout still open)", timeout), false
 		}
 		if len(p.buf) > 0 {
@@ -365,6 +416,7 @@ func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool)
 		select {
 		case <-p.exited:
 		case <-timer.C:
+			p.stillRunning = true
 			return st.String(), fmt.Sprintf("still running after %v", timeout), false
 		}
 		want := fmt.Sprintf("exit status %d", st.Status)
@@ -372,6 +424,7 @@ func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool)
 			want = "killed by " + transcript.SignalName(syscall.Signal(st.Signal))
 		}
 		if p.status != want {
+			p.exitSignal = p.signal
 			return want, p.status, false
 		}
 	}
@@ -395,6 +448,7 @@ func (p *proc) take(want string, n int, timedOut bool, timeout time.Duration) (s
 	if strconv.Quote(got) == want {
 		return "", "", true
 	}
+	p.silent = timedOut
 	switch {
 	case timedOut && got == "":
 		return want, fmt.Sprintf("nothing within %v", timeout), false

@@ -42,7 +42,7 @@ func setupBackgrounds(env *testscript.Env) {
 func backgroundRuns(ts *testscript.TestScript) *backgrounds {
 	b, _ := ts.Value(backgroundsKey{}).(*backgrounds)
 	if b == nil {
-		ts.Fatalf("run: harness error: the script was not set up by scriptcmds.Setup")
+		harnessFail(ts, "run: harness error: the script was not set up by scriptcmds.Setup")
 	}
 	return b
 }
@@ -54,7 +54,7 @@ func (b *backgrounds) add(ts *testscript.TestScript, name string, r *aRun) {
 		for _, n := range b.runs {
 			if n.name == name {
 				r.stop()
-				ts.Fatalf("run: a background run named %s is already running", name)
+				harnessFail(ts, "run: a background run named %s is already running", name)
 			}
 		}
 	}
@@ -91,7 +91,7 @@ func (b *backgrounds) remove(r *aRun) {
 //	cmp stdout server.out
 func Await(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) > 1 {
-		ts.Fatalf("%s", usage("await"))
+		harnessFail(ts, "%s", usage("await"))
 	}
 	name := ""
 	if len(args) == 1 {
@@ -100,7 +100,7 @@ func Await(ts *testscript.TestScript, neg bool, args []string) {
 	bg := backgroundRuns(ts)
 	runs := bg.matching(name)
 	if len(runs) == 0 && name != "" {
-		ts.Fatalf("await: no background run named %s (running: %s)", name, bg.names())
+		harnessFail(ts, "await: no background run named %s (running: %s)", name, bg.names())
 	}
 	for _, r := range runs {
 		// A failed check ends the script: the runs not yet awaited are still listed, and

@@ -13,16 +13,18 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/mockhub"
 	"gauntlet/harness/tcp"
 )
 
 // TestMain makes this test binary also the two small TCP programs the network commands'
-// scripts run (testscript puts them in the scripts' PATH).
+// scripts run, and the mock hub (a judge, for the records) (testscript puts them in the scripts' PATH).
 func TestMain(m *testing.M) {
 	buildtest.WaitingTests() // most of these tests wait on sleeping programs
 	testscript.Main(m, map[string]func(){
 		"tcpserve": func() { os.Exit(tcpServe(os.Args[1:])) },
 		"tcpget":   func() { os.Exit(tcpGet(os.Args[1:])) },
+		"mockhub":  func() { os.Exit(mockhub.Main(os.Args[1:], os.Stdout, os.Stderr)) },
 	})
 }
 

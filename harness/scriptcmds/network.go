@@ -13,6 +13,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"gauntlet/harness/outcome"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/tcp"
 )
@@ -51,7 +52,7 @@ var errRootlessNetwork = errors.New("this case's programs meet over the loopback
 //	run -env PORT server $PORT &srv&
 func FreePort(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 || args[0] == "" {
-		ts.Fatalf("%s", usage("freeport"))
+		harnessFail(ts, "%s", usage("freeport"))
 	}
 	port := 0
 	err := inCaseNetwork(ts, func() (err error) {
@@ -59,7 +60,7 @@ func FreePort(ts *testscript.TestScript, neg bool, args []string) {
 		return err
 	})
 	if err != nil {
-		ts.Fatalf("freeport: harness error: %v", err)
+		harnessFail(ts, "freeport: harness error: %v", err)
 	}
 	ts.Setenv(args[0], strconv.Itoa(port))
 }
@@ -77,11 +78,11 @@ func WaitPort(ts *testscript.TestScript, neg bool, args []string) {
 	fs.SetOutput(io.Discard)
 	timeout := fs.Duration("timeout", runTimeout(ts), "deadline")
 	if err := fs.Parse(args); err != nil || neg || fs.NArg() != 1 {
-		ts.Fatalf("%s", usage("waitport"))
+		harnessFail(ts, "%s", usage("waitport"))
 	}
 	port, err := strconv.Atoi(fs.Arg(0))
 	if err != nil || port < 1 || port > 65535 {
-		ts.Fatalf("waitport: %q is not a port\n%s", fs.Arg(0), usage("waitport"))
+		harnessFail(ts, "waitport: %q is not a port\n%s", fs.Arg(0), usage("waitport"))
 	}
 	start := time.Now()
 	for {
@@ -91,18 +92,18 @@ func WaitPort(ts *testscript.TestScript, neg bool, args []string) {
 			listening, err = listensOn(port)
 			return err
 		}); err != nil {
-			ts.Fatalf("waitport: harness error: %v", err)
+			harnessFail(ts, "waitport: harness error: %v", err)
 		}
 		if listening {
 			ts.Logf("waitport: %d is listened on after %v", port, time.Since(start).Round(time.Millisecond))
 			return
 		}
 		if time.Since(start) >= *timeout {
-			ts.Fatalf("waitport: nothing listens on 127.0.0.1:%d after %v", port, *timeout)
+			fail(ts, outcome.Record{Kind: outcome.Silent, Want: fmt.Sprintf("a program listening on port %d", port)}, "waitport: nothing listens on 127.0.0.1:%d after %v", port, *timeout)
 		}
 		if backgroundRuns(ts).allEnded() {
 			// Nothing the script left running can still come to listen.
-			ts.Fatalf("waitport: nothing listens on 127.0.0.1:%d, and every run in the background has ended (%s)", port, backgroundRuns(ts).names())
+			fail(ts, outcome.Record{Kind: outcome.Early, Want: fmt.Sprintf("a program listening on port %d", port)}, "waitport: nothing listens on 127.0.0.1:%d, and every run in the background has ended (%s)", port, backgroundRuns(ts).names())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

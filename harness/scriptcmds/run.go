@@ -2,6 +2,7 @@ package scriptcmds
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ import (
 	"gauntlet/harness/faults"
 	"gauntlet/harness/hygiene"
 	"gauntlet/harness/mockhub"
+	"gauntlet/harness/outcome"
 	"gauntlet/harness/sandbox"
 )
 
@@ -42,7 +44,7 @@ import (
 // (see network).
 func Run(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
-		ts.Fatalf("run: use -status instead of '!'")
+		harnessFail(ts, "run: use -status instead of '!'")
 	}
 	bgName, background := "", false
 	if n := len(args); n > 0 && backgroundMark.MatchString(args[n-1]) {
@@ -70,6 +72,7 @@ type aRun struct {
 	noFiles          bool
 	allowLeft        map[string]bool
 	judge            bool
+	judgeFile        string // where a judge writes its record (outcome.Var)
 	box              *caseBox
 	cwd, boxCwd      string
 	stdin            *os.File
@@ -107,17 +110,17 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 	var extraEnv []string
 	fs.Func("env", "pass this script variable too", func(s string) error { extraEnv = append(extraEnv, s); return nil })
 	if err := fs.Parse(args); err != nil {
-		ts.Fatalf("run: %v\n%s", err, usage("run"))
+		harnessFail(ts, "run: %v\n%s", err, usage("run"))
 	}
 	if fs.NArg() == 0 {
-		ts.Fatalf("%s", usage("run"))
+		harnessFail(ts, "%s", usage("run"))
 	}
 	r := &aRun{name: fs.Arg(0), status: *status, timeout: *timeout, noFiles: *noFiles,
 		allowLeft: allowLeft, done: make(chan struct{})}
 	if *sigName != "" {
 		s, err := faults.ParseSignal(*sigName)
 		if err != nil {
-			ts.Fatalf("run: %v", err)
+			harnessFail(ts, "run: %v", err)
 		}
 		r.sig = s
 	}
@@ -128,7 +131,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 	} else if p, err := lookPath(prog, ts.Getenv("PATH")); err == nil {
 		prog = p
 	} else {
-		ts.Fatalf("run: %s: executable file not found in $PATH", prog)
+		fail(ts, outcome.Record{Kind: outcome.Missing, Program: prog}, "run: %s: executable file not found in $PATH", prog)
 	}
 	stdinStream := sandbox.Null
 	if *stdin != "" {
@@ -144,7 +147,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 	var limits sandbox.Limits
 	if j := ts.Getenv(LimitsVar); j != "" {
 		if err := json.Unmarshal([]byte(j), &limits); err != nil {
-			ts.Fatalf("run: harness error: $%s: %v", LimitsVar, err)
+			harnessFail(ts, "run: harness error: $%s: %v", LimitsVar, err)
 		}
 	}
 	cfg := sandbox.Config{
@@ -158,6 +161,15 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 	r.judge = judges[filepath.Base(prog)]
 	if r.judge {
 		cfg.Env = environ(ts, extraEnv)
+		// The judge's account comes back in a file of the case's folder, which the subject
+		// cannot reach (see outcome.go).
+		f, err := os.CreateTemp(filepath.Dir(ts.Getenv("WORK")), "judge-outcome-*.jsonl")
+		if err != nil {
+			harnessFail(ts, "run: harness error: the judge's record: %v", err)
+		}
+		f.Close()
+		r.judgeFile = f.Name()
+		cfg.Env = append(cfg.Env, outcome.Var+"="+r.judgeFile)
 	} else {
 		cfg.Env = subjectEnviron(ts, extraEnv, r.box != nil)
 	}
@@ -165,7 +177,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 	if box := r.box; box != nil {
 		var err error
 		if r.boxCwd, err = box.dirs(r.cwd); err != nil {
-			ts.Fatalf("run: harness error: %v", err)
+			harnessFail(ts, "run: harness error: %v", err)
 		}
 		// Graded: the judge runs as root in the script's folder and starts the subject as
 		// the case's user in box/; the subject runs as that user in box/, with its inputs.
@@ -173,9 +185,9 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 		// holds the whole case folder).
 		cfg.Box = &sandbox.Box{Keep: box.keep}
 		if r.judge {
-			// The subject the judge starts works in box/ (a rootless box binds the rest
-			// of what a judge keeps read-only).
-			cfg.Box.Keep, cfg.Box.Writable = box.judgeKeep, []string{box.box}
+			// The subject the judge starts works in box/, and the judge writes its record
+			// (a rootless box binds the rest of what a judge keeps read-only).
+			cfg.Box.Keep, cfg.Box.Writable = box.judgeKeep, []string{box.box, r.judgeFile}
 			cfg.Box.Nested = true // a rootless judge boxes its subject
 		}
 		cfg.Box.Net = box.network()
@@ -200,7 +212,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 			cfg.Env = append(cfg.Env, fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, box.lease.UID(), box.lease.GID(), r.boxCwd))
 		default:
 			if err := box.giveInputs(r.cwd, r.boxCwd, fs.Args()[1:]); err != nil {
-				ts.Fatalf("run: harness error: inputs: %v", err)
+				harnessFail(ts, "run: harness error: inputs: %v", err)
 			}
 			cfg.Identity = sandbox.Identity{Lease: box.lease}
 			if box.lease == nil {
@@ -217,7 +229,16 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 		if r.stdin != nil {
 			r.stdin.Close()
 		}
-		ts.Fatalf("run: %s: %v", fs.Arg(0), err)
+		if r.judgeFile != "" {
+			os.Remove(r.judgeFile)
+		}
+		// A program that is not there (the subject's, unbuilt or removed) is told from the
+		// harness's failure to start one by the error and the file, not by the message.
+		kind := outcome.Harness
+		if errors.Is(err, os.ErrNotExist) || notThere(prog) {
+			kind = outcome.Missing
+		}
+		fail(ts, outcome.Record{Kind: kind, Program: fs.Arg(0)}, "run: %s: %v", fs.Arg(0), err)
 	}
 	r.g = g
 	if a, ok := ts.Value(ActivityKey{}).(*Activity); ok {
@@ -305,6 +326,9 @@ watch:
 func (r *aRun) stop() {
 	r.g.Stop()
 	<-r.done
+	if r.judgeFile != "" {
+		os.Remove(r.judgeFile)
+	}
 }
 
 // finish waits for the run to end, makes its output the script's, and checks it: the exit
@@ -316,7 +340,7 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 	}
 	if r.box != nil {
 		if err := r.box.takeResults(r.cwd, r.boxCwd); err != nil {
-			ts.Fatalf("run: harness error: results: %v", err)
+			harnessFail(ts, "run: harness error: results: %v", err)
 		}
 	}
 	res := r.res
@@ -329,6 +353,7 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		// The judge's own account, for the grader (see JudgeOutputFile).
 		writeNoFollow(filepath.Join(filepath.Dir(ts.Getenv("WORK")), JudgeOutputFile), r.out.bytes(), 0o644, -1, -1)
 	}
+	judged := r.judgeRecord(ts)
 	ts.Stdout().Write(r.out.bytes())
 	ts.Stderr().Write(r.errOut.bytes())
 	got := describeSandboxExit(pr.Exit)
@@ -350,30 +375,127 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		}
 		leftovers = append(leftovers, f.String())
 	}
+	rec := outcome.Record{Program: r.name, Got: got}
 	switch {
 	case len(res.Errors) > 0:
-		ts.Fatalf("run: harness error: %s", strings.Join(res.Errors, "; "))
+		harnessFail(ts, "run: harness error: %s", strings.Join(res.Errors, "; "))
 	case r.heldOpen:
-		ts.Fatalf("run: harness error: %s ended, but something it started that the sandbox could not find still held its output open %v later (its output was cut off there)", r.name, outputDrain)
+		harnessFail(ts, "run: harness error: %s ended, but something it started that the sandbox could not find still held its output open %v later (its output was cut off there)", r.name, outputDrain)
 	case res.DeadlinePassed:
 		diag := ""
 		if res.Hang != nil {
 			diag = " (" + res.Hang.String() + ")"
 		}
-		ts.Fatalf("run: %s did not finish within %v (killed)%s", r.name, r.timeout, diag)
+		rec.Kind = outcome.Deadline
+		fail(ts, rec, "run: %s did not finish within %v (killed)%s", r.name, r.timeout, diag)
 	case !r.sent && !r.overflowed:
-		ts.Fatalf("run: %s ended (%s) before the moment to send %v came", r.name, got, r.sig)
+		rec.Kind = outcome.Early
+		fail(ts, rec, "run: %s ended (%s) before the moment to send %v came", r.name, got, r.sig)
 	case r.overflowed || r.out.dropped > 0 || r.errOut.dropped > 0:
-		ts.Fatalf("run: %s wrote more than %d bytes (stdout %d and stderr %d bytes over)", r.name, MaxCapture, r.out.dropped, r.errOut.dropped)
+		rec.Kind, rec.Limit = outcome.Limit, "output"
+		fail(ts, rec, "run: %s wrote more than %d bytes (stdout %d and stderr %d bytes over)", r.name, MaxCapture, r.out.dropped, r.errOut.dropped)
 	case pr.Limit != "":
-		ts.Fatalf("run: %s ran into the %s limit (%s)", r.name, pr.Limit, got)
+		rec.Kind, rec.Limit, rec.Signal = outcome.Limit, string(pr.Limit), signalName(pr.Exit)
+		fail(ts, rec, "run: %s ran into the %s limit (%s)", r.name, pr.Limit, got)
 	case totals != "":
-		ts.Fatalf("run: %s ran into the %s limit of the whole case (%s)", r.name, totals, got)
+		rec.Kind, rec.Limit, rec.Signal = outcome.Limit, "case "+totals, signalName(pr.Exit)
+		fail(ts, rec, "run: %s ran into the %s limit of the whole case (%s)", r.name, totals, got)
 	case !statusMatches(ts, r.status, got, judgeAlternative(r.judge, r.out.bytes())):
-		ts.Fatalf("run: %s: want exit %s, got %s", r.name, strings.ReplaceAll(r.status, ",", " or "), got)
+		msg := fmt.Sprintf("run: %s: want exit %s, got %s", r.name, strings.ReplaceAll(r.status, ",", " or "), got)
+		rec.Want = r.status
+		fail(ts, r.exitRecord(rec, pr.Exit, judged), "%s", msg)
 	case len(leftovers) > 0:
-		ts.Fatalf("run: %s exited but left processes running or files behind: %s", r.name, strings.Join(leftovers, "; "))
+		rec.Kind = outcome.Left
+		fail(ts, rec, "run: %s exited but left processes running or files behind: %s", r.name, strings.Join(leftovers, "; "))
 	}
+}
+
+// exitRecord is the record of a run that ended with another status than the one wanted
+// (rec has the program, the status wanted and got): a judge's own account when the judge
+// found the subject at fault (exit 1), a harness record when the judge failed itself (exit
+// 2); for any other program, how it ended: killed by SIGXCPU or SIGXFSZ (a limit), by
+// another signal, or another exit status.
+func (r *aRun) exitRecord(rec outcome.Record, e sandbox.Exit, judged *outcome.Record) outcome.Record {
+	switch {
+	case r.judge && e.Signal == 0 && e.Code == 1:
+		if judged != nil {
+			// The judge's account, with the program it judged as the script named it.
+			j := *judged
+			j.Program = r.name
+			return j
+		}
+		rec.Kind, rec.Judge = outcome.Diverged, filepath.Base(r.name)
+		return rec
+	case r.judge && e.Signal == 0 && e.Code == 2:
+		rec.Kind, rec.Judge = outcome.Harness, filepath.Base(r.name)
+		return rec
+	case e.Signal == syscall.SIGXCPU:
+		rec.Kind, rec.Limit, rec.Signal = outcome.Limit, string(sandbox.LimitCPU), signalName(e)
+	case e.Signal == syscall.SIGXFSZ:
+		rec.Kind, rec.Limit, rec.Signal = outcome.Limit, string(sandbox.LimitFileSize), signalName(e)
+	case e.Signal != 0:
+		rec.Kind, rec.Signal = outcome.Signal, signalName(e)
+	default:
+		rec.Kind = outcome.Exit
+	}
+	return rec
+}
+
+// notThere reports whether a program cannot be run because a file it needs is not there:
+// the program itself, or the interpreter its "#!" line names (the kernel's ENOENT for
+// both, which the sandbox passes on only as text when the exec role reports it).
+func notThere(prog string) bool {
+	missing := func(path string) bool {
+		_, err := os.Stat(path)
+		return errors.Is(err, os.ErrNotExist)
+	}
+	if missing(prog) {
+		return true
+	}
+	// Without blocking on a FIFO, and reading only a regular file (the subject's own).
+	f, err := os.OpenFile(prog, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if line, ok := strings.CutPrefix(string(head), "#!"); ok {
+		line, _, _ = strings.Cut(line, "\n")
+		if words := strings.Fields(line); len(words) > 0 {
+			return missing(words[0])
+		}
+	}
+	return false
+}
+
+// judgeRecord takes back a judge's record (the last it wrote), and removes its file; nil
+// for a program that is no judge, or a judge that wrote none.
+func (r *aRun) judgeRecord(ts *testscript.TestScript) *outcome.Record {
+	if r.judgeFile == "" {
+		return nil
+	}
+	defer os.Remove(r.judgeFile)
+	rec, ok, err := outcome.Last(r.judgeFile)
+	if err != nil {
+		ts.Logf("run: harness error: the judge's record: %v", err)
+	}
+	if !ok {
+		return nil
+	}
+	return &rec
+}
+
+// signalName is the name of the signal that ended a program ("SIGSEGV"), or "".
+func signalName(e sandbox.Exit) string {
+	if e.Signal == 0 {
+		return ""
+	}
+	return "SIG" + faults.SignalWord(e.Signal)
 }
 
 // runNotes are the sandbox's warnings about a run that go in the case's log, which students

@@ -37,6 +37,7 @@ import (
 	"gauntlet/harness/faults"
 	"gauntlet/harness/hygiene"
 	"gauntlet/harness/mockhub"
+	"gauntlet/harness/outcome"
 	"gauntlet/harness/rawfile"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/suite"
@@ -118,6 +119,7 @@ func Setup(env *testscript.Env) error {
 		}
 	}
 	env.Values[envNames{}] = names
+	env.Values[recordStateKey{}] = &recordState{}
 	setupBackgrounds(env)
 	return nil
 }
@@ -241,7 +243,7 @@ func Lenient(ts *testscript.TestScript, what string) {
 //	cmpalt stderr want.stderr also-ok.stderr
 func CmpAlt(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
-		ts.Fatalf("%s", usage("cmpalt"))
+		harnessFail(ts, "%s", usage("cmpalt"))
 	}
 	cmpAlternatives(ts, "cmpalt", nil, args[0], args[1:])
 }
@@ -253,7 +255,7 @@ func CmpAlt(ts *testscript.TestScript, neg bool, args []string) {
 //	cmpaltenv stdout played.stdout refused.stdout
 func CmpAltEnv(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
-		ts.Fatalf("%s", usage("cmpaltenv"))
+		harnessFail(ts, "%s", usage("cmpaltenv"))
 	}
 	cmpAlternativesIn(ts, "cmpaltenv", nil, args[0], args[1:], func(text string) string { return os.Expand(text, ts.Getenv) })
 }
@@ -267,11 +269,11 @@ func CmpAltEnv(ts *testscript.TestScript, neg bool, args []string) {
 //	cmpexcept ' scored ' stderr want.stderr
 func CmpExcept(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 3 {
-		ts.Fatalf("%s", usage("cmpexcept"))
+		harnessFail(ts, "%s", usage("cmpexcept"))
 	}
 	re, err := regexp.Compile(args[0])
 	if err != nil {
-		ts.Fatalf("cmpexcept: %v", err)
+		harnessFail(ts, "cmpexcept: %v", err)
 	}
 	cmpAlternatives(ts, "cmpexcept", re, args[1], args[2:])
 }
@@ -286,7 +288,7 @@ func cmpAlternatives(ts *testscript.TestScript, cmd string, skip *regexp.Regexp,
 
 // cmpAlternativesIn is cmpAlternatives with each wanted file's text passed through expand.
 func cmpAlternativesIn(ts *testscript.TestScript, cmd string, skip *regexp.Regexp, name string, wants []string, expand func(string) string) {
-	got := withoutLines(ts.ReadFile(name), skip)
+	got := withoutLines(readOutput(ts, name), skip)
 	for i, want := range wants {
 		if got == withoutLines(expand(ts.ReadFile(want)), skip) {
 			if i > 0 {
@@ -303,7 +305,22 @@ func cmpAlternativesIn(ts *testscript.TestScript, cmd string, skip *regexp.Regex
 	if skip != nil {
 		ts.Logf("(lines matching %q left out of both sides)", skip.String())
 	}
-	ts.Fatalf("%s: %s matches none of %s", cmd, name, strings.Join(wants, ", "))
+	fail(ts, outcome.Record{Kind: outcome.Mismatch, Output: name}, "%s: %s matches none of %s", cmd, name, strings.Join(wants, ", "))
+}
+
+// readOutput is ts.ReadFile for the output a comparison checks: a file the subject was to
+// write and did not is a mismatch (its record says so), where a wanted file that is
+// missing is the script's error.
+func readOutput(ts *testscript.TestScript, name string) string {
+	switch name {
+	case "stdout", "stderr", "ttyout":
+		return ts.ReadFile(name)
+	}
+	b, err := os.ReadFile(ts.MkAbs(name))
+	if err != nil {
+		fail(ts, outcome.Record{Kind: outcome.Mismatch, Output: name}, "%v", err)
+	}
+	return string(b)
 }
 
 // withoutLines is text without the lines that skip matches (matched without their '\n');
@@ -337,14 +354,14 @@ func withoutLines(text string, skip *regexp.Regexp) string {
 //	cmpprefix stderr want.stderr
 func CmpPrefix(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
-		ts.Fatalf("%s", usage("cmpprefix"))
+		harnessFail(ts, "%s", usage("cmpprefix"))
 	}
-	got, want := ts.ReadFile(args[0]), ts.ReadFile(args[1])
+	got, want := readOutput(ts, args[0]), ts.ReadFile(args[1])
 	if strings.HasPrefix(got, want) {
 		return
 	}
 	ts.Logf("%s", diff.Diff(args[0], []byte(firstLines(got, want)), args[1], []byte(want)))
-	ts.Fatalf("cmpprefix: %s does not begin with %s", args[0], args[1])
+	fail(ts, outcome.Record{Kind: outcome.Mismatch, Output: args[0]}, "cmpprefix: %s does not begin with %s", args[0], args[1])
 }
 
 // firstLines is the start of text with as many lines as want has (a last line without '\n'
@@ -399,7 +416,7 @@ func lookPath(name, path string) (string, error) {
 //	run -status 5 2310dealer d1.deck p1.path 2310A quitter
 func MkPlayer(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 {
-		ts.Fatalf("%s", usage("mkplayer"))
+		harnessFail(ts, "%s", usage("mkplayer"))
 	}
 	var b strings.Builder
 	mockplayer := "mockplayer"
@@ -432,7 +449,7 @@ func NoProcs(ts *testscript.TestScript, neg bool, args []string) {
 		args = args[2:]
 	}
 	if len(args) > 0 {
-		ts.Fatalf("%s", usage("noprocs"))
+		harnessFail(ts, "%s", usage("noprocs"))
 	}
 	marker := []byte(MarkerVar + "=" + ts.Getenv(MarkerVar) + "\x00")
 	mark, _ := ts.Value(caseMarkKey{}).(hygiene.PidMark)
@@ -459,9 +476,9 @@ func NoProcs(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	switch {
 	case neg && len(left) == 0:
-		ts.Fatalf("noprocs: no process of this script is running")
+		fail(ts, outcome.Record{Kind: outcome.Left}, "noprocs: no process of this script is running")
 	case !neg && len(left) > 0:
-		ts.Fatalf("noprocs: still running: %s", strings.Join(names, "; "))
+		fail(ts, outcome.Record{Kind: outcome.Left}, "noprocs: still running: %s", strings.Join(names, "; "))
 	}
 }
 
@@ -523,7 +540,7 @@ func Transcript(ts *testscript.TestScript, neg bool, args []string) {
 	fs.SetOutput(io.Discard)
 	who := fs.String("who", "", "keep only the lines from or to this party")
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 || neg {
-		ts.Fatalf("%s", usage("transcript"))
+		harnessFail(ts, "%s", usage("transcript"))
 	}
 	var lists [][]transcript.Event
 	for _, name := range fs.Args() {

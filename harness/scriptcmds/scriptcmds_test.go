@@ -1,6 +1,7 @@
 package scriptcmds
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,11 +13,20 @@ import (
 
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/hygiene"
+	"gauntlet/harness/outcome"
 	"gauntlet/harness/suite"
 )
 
 // runScript runs one script text through testscript with these commands.
 func runScript(t *testing.T, script string) suite.Result {
+	t.Helper()
+	r, _ := runScriptRecords(t, script)
+	return r
+}
+
+// runScriptRecords runs one script and returns the records its commands wrote (package
+// outcome).
+func runScriptRecords(t *testing.T, script string) (suite.Result, []outcome.Record) {
 	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "case.txtar")
@@ -25,6 +35,7 @@ func runScript(t *testing.T, script string) suite.Result {
 	}
 	res := suite.Run(testscript.Params{
 		Files:               []string{path},
+		WorkdirRoot:         dir,
 		Setup:               Setup,
 		Cmds:                Commands(),
 		RequireExplicitExec: true,
@@ -32,40 +43,74 @@ func runScript(t *testing.T, script string) suite.Result {
 	if len(res) != 1 {
 		t.Fatalf("got %d results", len(res))
 	}
-	return res[0]
+	recs, err := outcome.Read(filepath.Join(dir, outcome.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range recs { // as the log shows the script's folder
+		recs[i].Message = strings.ReplaceAll(recs[i].Message, filepath.Join(dir, "script-case"), "$WORK")
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "judge-outcome-*")); len(left) > 0 {
+		t.Errorf("judges' record files left behind: %q", left)
+	}
+	return res[0], recs
 }
 
 // Each command must fail when its expectation is not met, with a message that says why.
+// commandFailures are TestCommandsFail's: each way a command fails, and its record.
+var commandFailures = []struct {
+	name, script, why string
+	kind              outcome.Kind // of the failure's record
+}{
+	{"wrong status", "run -status 0 sh -c 'exit 3'\n", "want exit 0, got 3", outcome.Exit},
+	{"wrong alternative status", "run -status 4,6 sh -c 'exit 5'\n", "want exit 4 or 6, got 5", outcome.Exit},
+	{"signal death when a status was wanted", "run -status 0 sh -c 'kill -SEGV $$'\n", "got signal:SEGV", outcome.Signal},
+	{"deadline", "run -timeout 200ms sleep 30\n", "did not finish within 200ms", outcome.Deadline},
+	// The diagnosis names the program it saw, not a role ("subject") it may not have.
+	{"deadline names the program", "run -timeout 200ms sleep 30\n", "(sleep) sleeping", outcome.Deadline},
+	{"signal moment never came", "run -signal HUP -after-stdout never sh -c 'echo x'\n", "before the moment to send", outcome.Early},
+	{"left a process in its group", "run sh -c 'sleep 30 & exit 0'\n", "left processes running", outcome.Left},
+	{"endless output", "run -status any sh -c 'yes'\n", "wrote more than", outcome.Limit},
+	{"limits from the grader apply", "env GAUNTLET_LIMITS='{\"FileSize\":1000}'\nrun sh -c 'head -c 5000 /dev/zero > big'\n", "want exit 0, got 153", outcome.Exit}, // 128 + SIGXFSZ
+	{"a program killed by SIGXCPU", "run sh -c 'kill -XCPU $$'\n", "ran into the cpu limit", outcome.Limit},
+	{"cmpalt mismatch", "run sh -c 'echo c'\ncmpalt stdout a.txt b.txt\n-- a.txt --\na\n-- b.txt --\nb\n", "matches none of a.txt, b.txt", outcome.Mismatch},
+	{"cmpalt on a file never written", "cmpalt out.txt a.txt\n-- a.txt --\na\n", "no such file or directory", outcome.Mismatch},
+	{"cmpprefix mismatch", "run sh -c 'printf \"a\\\\nc\\\\nd\\\\n\"'\ncmpprefix stdout w.txt\n-- w.txt --\na\nb\n", "stdout does not begin with w.txt", outcome.Mismatch},
+	{"cmpprefix shorter output", "run sh -c 'echo a'\ncmpprefix stdout w.txt\n-- w.txt --\na\nb\n", "does not begin with", outcome.Mismatch},
+	{"run finds an escaped process", "run sh -c 'setsid sleep 30 >/dev/null 2>&1 < /dev/null & sleep 0.3; exit 0'\n", "process left running", outcome.Left},
+	{"noprocs finds an escaped process", "exec sh -c 'setsid sleep 30 >/dev/null 2>&1 < /dev/null & sleep 0.3; exit 0'\nnoprocs\n", "noprocs: still running", outcome.Left},
+	{"a program not in PATH", "run no-such-program-here\n", "executable file not found", outcome.Missing},
+	{"a program path that is not there", "run ./gone\n", "no such file or directory", outcome.Missing},
+	// A script whose interpreter is missing: the program's fault, told from the file.
+	{"a script whose interpreter is not there", "chmod 755 prog\nrun ./prog\n-- prog --\n#!/no/such/interpreter\n", "no such file or directory", outcome.Missing},
+	{"a usage error", "run -status\n", "flag needs an argument", outcome.Harness},
+	{"nothing listens", "waitport -timeout 100ms 1\n", "nothing listens", outcome.Silent},
+	{"a server that ended without listening", "run sh -c 'exit 0' &srv&\nwaitport -timeout 5s 1\n", "every run in the background has ended", outcome.Early},
+	// A failure of a command that wrote no record of its own (ts.Check on the script's
+	// file): the wrapper's harness record.
+	{"a stdin the script does not have", "run -stdin missing.txt sh -c 'exit 0'\n", "no such file or directory", outcome.Harness},
+}
+
 func TestCommandsFail(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name, script, why string
-	}{
-		{"wrong status", "run -status 0 sh -c 'exit 3'\n", "want exit 0, got 3"},
-		{"wrong alternative status", "run -status 4,6 sh -c 'exit 5'\n", "want exit 4 or 6, got 5"},
-		{"signal death when a status was wanted", "run -status 0 sh -c 'kill -SEGV $$'\n", "got signal:SEGV"},
-		{"deadline", "run -timeout 200ms sleep 30\n", "did not finish within 200ms"},
-		// The diagnosis names the program it saw, not a role ("subject") it may not have.
-		{"deadline names the program", "run -timeout 200ms sleep 30\n", "(sleep) sleeping"},
-		{"signal moment never came", "run -signal HUP -after-stdout never sh -c 'echo x'\n", "before the moment to send"},
-		{"left a process in its group", "run sh -c 'sleep 30 & exit 0'\n", "left processes running"},
-		{"endless output", "run -status any sh -c 'yes'\n", "wrote more than"},
-		{"limits from the grader apply", "env GAUNTLET_LIMITS='{\"FileSize\":1000}'\nrun sh -c 'head -c 5000 /dev/zero > big'\n", "want exit 0, got 153"}, // 128 + SIGXFSZ
-		{"cmpalt mismatch", "run sh -c 'echo c'\ncmpalt stdout a.txt b.txt\n-- a.txt --\na\n-- b.txt --\nb\n", "matches none of a.txt, b.txt"},
-		{"cmpprefix mismatch", "run sh -c 'printf \"a\\\\nc\\\\nd\\\\n\"'\ncmpprefix stdout w.txt\n-- w.txt --\na\nb\n", "stdout does not begin with w.txt"},
-		{"cmpprefix shorter output", "run sh -c 'echo a'\ncmpprefix stdout w.txt\n-- w.txt --\na\nb\n", "does not begin with"},
-		{"run finds an escaped process", "run sh -c 'setsid sleep 30 >/dev/null 2>&1 < /dev/null & sleep 0.3; exit 0'\n", "process left running"},
-		{"noprocs finds an escaped process", "exec sh -c 'setsid sleep 30 >/dev/null 2>&1 < /dev/null & sleep 0.3; exit 0'\nnoprocs\n", "noprocs: still running"},
-	}
+	tests := commandFailures
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r := runScript(t, tc.script)
+			r, recs := runScriptRecords(t, tc.script)
 			if r.Passed {
 				t.Fatalf("script passed; want a failure mentioning %q\n%s", tc.why, r.Log)
 			}
 			if !strings.Contains(r.Log, tc.why) {
 				t.Fatalf("failure does not mention %q:\n%s", tc.why, r.Log)
+			}
+			if len(recs) != 1 || recs[0].Kind != tc.kind {
+				t.Fatalf("records %+v, want one of kind %s\n%s", recs, tc.kind, r.Log)
+			}
+			// The record's message is the log's FAIL line (but the wrapper's, which has none).
+			wrapped := strings.HasSuffix(recs[0].Message, "failed without a record of why (see the log)")
+			if !wrapped && !strings.Contains(r.Log, ": "+recs[0].Message+"\n") || recs[0].By == "" {
+				t.Errorf("record %+v: its message is not the FAIL line's, or it names no command:\n%s", recs[0], r.Log)
 			}
 		})
 	}
@@ -157,5 +202,106 @@ func TestRunNotesLeaveOutTheJudge(t *testing.T) {
 	}
 	if got := runNotes(w, false); len(got) != 1 {
 		t.Errorf("a subject's notes %q, want the warning", got)
+	}
+}
+
+// A judge's account becomes the case's record when run fails on the judge's verdict: the
+// kind the mock hub found at its step, with the judge named; the mock hub's own failure is
+// a harness record. A judge whose divergence the script expected leaves no record.
+// judgeScript is a script in which the mock hub judges a player whose shell body is
+// given, on a conversation of a handshake, a line and an exit; %s stands for the run.
+func judgeScript(body string) string {
+	return "chmod 755 player\n%s\n-- player --\n#!/bin/sh\nprintf '^'\n" + body +
+		"\n\n-- conv.txt --\nhello \"^\"\nexpect \"X\"\nexit 0\n"
+}
+
+// judgeFailures are TestJudgesRecordBecomesTheCases': each kind the mock hub reports.
+var judgeFailures = []struct {
+	name, script string
+	want         outcome.Record
+}{
+	{"diverged", judgeScript("echo Y"), outcome.Record{Kind: outcome.Diverged, Step: 2, Want: `"X\n"`, Got: `"Y\n"`}},
+	{"silent", judgeScript("sleep 5"), outcome.Record{Kind: outcome.Silent, Step: 2, Want: `"X\n"`, Got: "nothing within 300ms", Signal: "SIGKILL"}}, // killed by the mock hub at the end
+	{"wrong exit", judgeScript("echo X; exit 4"), outcome.Record{Kind: outcome.Exit, Step: 3, Want: "exit status 0", Got: "exit status 4"}},
+	{"killed", judgeScript("echo X; kill -SEGV $$"), outcome.Record{Kind: outcome.Signal, Step: 3, Want: "exit status 0", Got: "killed by SIGSEGV", Signal: "SIGSEGV"}},
+	{"cpu limit", judgeScript("kill -XCPU $$"), outcome.Record{Kind: outcome.Limit, Step: 2, Want: `"X\n"`, Got: "EOF", Signal: "SIGXCPU", Limit: "cpu"}},
+	{"the judge's own failure", "%s\n", outcome.Record{Kind: outcome.Harness, Want: "0", Got: "2"}},
+}
+
+func TestJudgesRecordBecomesTheCases(t *testing.T) {
+	t.Parallel()
+	tests := judgeFailures
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			script := fmt.Sprintf(tc.script, "run mockhub -timeout 300ms conv.txt $WORK/player")
+			if tc.want.Kind == outcome.Harness {
+				script = fmt.Sprintf(tc.script, "run mockhub -timeout 300ms no-such.conv $WORK/player")
+			}
+			r, recs := runScriptRecords(t, script)
+			if r.Passed || len(recs) != 1 {
+				t.Fatalf("passed %v, records %+v\n%s", r.Passed, recs, r.Log)
+			}
+			got := recs[0]
+			if got.Judge != "mockhub" || got.By != "run" || !strings.Contains(r.Log, ": "+got.Message+"\n") {
+				t.Errorf("record %+v: want the mock hub's, passed on by run with run's message", got)
+			}
+			got.Judge, got.By, got.Program, got.Message = "", "", "", ""
+			if got != tc.want {
+				t.Errorf("record\n%+v\nwant\n%+v\n%s", got, tc.want, r.Log)
+			}
+		})
+	}
+	r, recs := runScriptRecords(t, fmt.Sprintf(judgeScript("echo Y"), "run -status 1 mockhub -timeout 300ms conv.txt $WORK/player"))
+	if !r.Passed || len(recs) != 0 {
+		t.Errorf("an expected divergence: passed %v, records %+v\n%s", r.Passed, recs, r.Log)
+	}
+}
+
+// Every kind of record is one some failure writes: TestCommandsFail's and
+// TestJudgesRecordBecomesTheCases' failures together produce them all.
+func TestEveryKindIsProduced(t *testing.T) {
+	produced := map[outcome.Kind]bool{}
+	for _, f := range commandFailures {
+		produced[f.kind] = true
+	}
+	for _, f := range judgeFailures {
+		produced[f.want.Kind] = true
+	}
+	for _, k := range outcome.Kinds() {
+		if !produced[k] {
+			t.Errorf("no failure of these tests writes a record of kind %s", k)
+		}
+	}
+	if len(produced) != len(outcome.Kinds()) {
+		t.Errorf("%d kinds produced, outcome.Kinds lists %d", len(produced), len(outcome.Kinds()))
+	}
+}
+
+// notThere reads the "#!" line of a program that would not start, and nothing that is not a
+// regular file: a FIFO in the program's place does not block it.
+func TestNotThere(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]bool{
+		filepath.Join(dir, "gone"):                    true,
+		write("noint", "#!/no/such/interpreter -x\n"): true,
+		write("sh", "#!/bin/sh\nexit 0\n"):            false,
+		write("junk", "\x01\x02 not a program\n"):     false,
+		fifo: false,
+	} {
+		if got := notThere(path); got != want {
+			t.Errorf("notThere(%s) = %v, want %v", filepath.Base(path), got, want)
+		}
 	}
 }

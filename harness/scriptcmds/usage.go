@@ -50,7 +50,7 @@ func commands() []command {
 func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	m := map[string]func(ts *testscript.TestScript, neg bool, args []string){}
 	for _, c := range commands() {
-		m[c.name] = c.run
+		m[c.name] = recorded(c.name, c.run)
 	}
 	return m
 }
@@ -84,7 +84,7 @@ func describe(b *strings.Builder, c command) {
 //	help run
 func Help(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) > 1 {
-		ts.Fatalf("%s", usage("help"))
+		harnessFail(ts, "%s", usage("help"))
 	}
 	var b strings.Builder
 	for _, c := range commands() {
@@ -93,7 +93,7 @@ func Help(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	if b.Len() == 0 {
-		ts.Fatalf("help: no command %s among these: %s", args[0], strings.Join(names(), " "))
+		harnessFail(ts, "help: no command %s among these: %s", args[0], strings.Join(names(), " "))
 	}
 	ts.Stdout().Write([]byte(b.String()))
 }
