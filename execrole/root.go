@@ -246,11 +246,15 @@ func placeBind(root string, bd aBind, tmpSize int64) error {
 		if err := os.MkdirAll(parentOf(target), 0o755); err != nil {
 			return errors.New(bd.target + ": " + err.Error())
 		}
-		fd, err := syscall.Open(target, syscall.O_CREAT|syscall.O_WRONLY|syscall.O_CLOEXEC, 0o644)
-		if err != nil {
-			return errors.New(bd.target + ": " + err.Error())
+		// A file of a folder bound already (read-only, in a rootless box) is there.
+		var st syscall.Stat_t
+		if syscall.Lstat(target, &st) != nil {
+			fd, err := syscall.Open(target, syscall.O_CREAT|syscall.O_WRONLY|syscall.O_CLOEXEC, 0o644)
+			if err != nil {
+				return errors.New(bd.target + ": " + err.Error())
+			}
+			syscall.Close(fd)
 		}
-		syscall.Close(fd)
 	}
 	if bd.tmpfs {
 		opts := "mode=1777,size=" + strconv.FormatInt(tmpSize, 10)
