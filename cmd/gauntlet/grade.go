@@ -111,6 +111,8 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.unsafe, "unsafe", false, "grade even where the machine cannot box the submission (a root grader without namespaces): the submission then runs unboxed and could read the expected outputs; never for marks")
 	fs.Var(f.progs, "prog", "NAME=PATH: use PATH (relative to DIR) as the spec's program NAME (repeatable)")
 	f.limits.AddFlags(fs)
+	// The CPU time's default is the game's own (grade.Game.CPU), or the sandbox's.
+	fs.Lookup("cpu").Usage = "CPU time each subject process may use (default: the game's, from its protocol, docs/grading.md: 10s but for stratego)"
 	usageTo := func(w io.Writer) {
 		fmt.Fprint(w, gradeUsage)
 		fs.SetOutput(w)
@@ -154,6 +156,11 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	if err := checkValues(fs, f); err != nil {
 		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
+	}
+	cpuGiven := false
+	fs.Visit(func(fl *flag.Flag) { cpuGiven = cpuGiven || fl.Name == "cpu" })
+	if !cpuGiven {
+		f.limits.CPU = 0 // the game's (grade.Run)
 	}
 	if !slices.Contains(grade.GradescopeVisibilities, f.gsVisibility) {
 		fmt.Fprintf(stderr, "gauntlet grade: -gradescope-visibility %q: want one of %s\n", f.gsVisibility, strings.Join(grade.GradescopeVisibilities, ", "))

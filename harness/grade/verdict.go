@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"gauntlet/harness/limitkill"
 )
 
 // Verdict is the outcome of one case, from DESIGN.md's list.
@@ -96,9 +98,10 @@ func classify(log string, script []byte, judged string, theirs func(prog string)
 		switch {
 		// A limit that killed the player is the verdict wherever the conversation says it
 		// (the step's "got", or how the player ended after an EOF or a silence).
-		case strings.Contains(detail, "killed by SIGXCPU"):
+		// A SIGKILL at the CPU limit and a wrapper's 152 are marked by the mock hub.
+		case limitkill.InReport(detail) == limitkill.CPU:
 			return Limit, "cpu limit: " + detail
-		case strings.Contains(detail, "killed by SIGXFSZ"):
+		case limitkill.InReport(detail) == limitkill.FileSize:
 			return Limit, "file size limit: " + detail
 		case strings.Contains(detail, "got killed by SIG"):
 			return Crash, detail

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"gauntlet/harness/child"
+	"gauntlet/harness/limitkill"
 	"gauntlet/harness/transcript"
 )
 
@@ -142,6 +143,7 @@ type proc struct {
 	eof    bool
 	exited chan struct{}
 	status string
+	limit  string // limitkill's note on status when a limit ended the player, else ""
 	killed bool
 }
 
@@ -217,10 +219,19 @@ func (p *proc) wait() {
 	p.status = "exit status 0"
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
+		var sig syscall.Signal
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			p.status = "killed by " + transcript.SignalName(ws.Signal())
+			sig = ws.Signal()
+			p.status = "killed by " + transcript.SignalName(sig)
 		} else {
 			p.status = fmt.Sprintf("exit status %d", ee.ExitCode())
+		}
+		// The player inherits this process's limits: a limit that ended it is said, so
+		// that the grader and the fuzzers tell it from a crash or a broken rule (a
+		// SIGKILL at the CPU limit, a wrapper's 152).
+		cpu := ee.UserTime() + ee.SystemTime()
+		if l := limitkill.Of(sig, ee.ExitCode(), cpu, limitkill.SoftCPU()); l != limitkill.None {
+			p.limit = limitkill.Note(l, sig, cpu)
 		}
 	}
 	close(p.exited)
@@ -355,7 +366,7 @@ func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool)
 			want = "killed by " + transcript.SignalName(syscall.Signal(st.Signal))
 		}
 		if p.status != want {
-			return want, p.status, false
+			return want, p.status + p.limit, false
 		}
 	}
 	return "", "", true
@@ -404,7 +415,7 @@ func (p *proc) finish() string {
 	if p.killed {
 		return "killed by the mock hub at the end (" + p.status + ")"
 	}
-	return p.status
+	return p.status + p.limit
 }
 
 func (p *proc) kill() {
