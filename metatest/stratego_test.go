@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"gauntlet/fuzz/judgerun"
 	"gauntlet/fuzz/live"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/grade"
+	"gauntlet/harness/limitkill"
 	_ "gauntlet/programs" // the games, with their live judges
 )
 
@@ -332,5 +334,49 @@ func TestStrategoCPULimitIsTheProtocols(t *testing.T) {
 	_, rep, text := gradeRun(t, "stratego", "-run", "ai_game_red_vs_random_1", aiSubmission(t, shellAI(move, "exit 0")))
 	if len(rep.Cases) != 1 || rep.Cases[0].Verdict != grade.Pass {
 		t.Fatalf("want the one case PASS (ulimit -t at least 1002); report:\n%s", text)
+	}
+}
+
+// The live fuzzer calls a program a limit ended a LIMIT, not a broken rule: its finding
+// says the limit, and the case it writes does not say "broke a rule of the game" (before
+// 2026-11-28 it did, for an AI killed by its CPU time as for one that moved a bomb). The
+// AIs burn CPU after their setup, one itself (SIGXCPU) and one behind a shell that does
+// not exec it (status 152); the step timeout is long so that only the limit can end them.
+func TestLiveFuzzerNamesALimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fuzz campaigns: full mode only")
+	}
+	t.Parallel()
+	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	setup := `printf '123344455s\n5566667777\n8888899999\n999BBBBBBF\n'`
+	for _, tc := range []struct{ name, script string }{
+		{"SIGXCPU", "#!/bin/sh\nread colour rest\n" + setup + "\nwhile :; do :; done\n"},
+		{"a wrapper's 152", "#!/bin/sh\nread colour rest\n" + setup + "\nsh -c 'while :; do :; done'\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			buildtest.SearchableByOthers(t, dir)
+			ai := filepath.Join(dir, "burner")
+			if err := os.WriteFile(ai, []byte(tc.script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			var log strings.Builder
+			found, err := live.Run(live.Options{Game: "stratego", Campaign: judgerun.Campaign{Program: ai, Seed: 3, Runs: 1,
+				Out: t.TempDir(), Log: &log, Gauntlet: gauntlet, CPU: time.Second, StepTimeout: 2 * time.Minute}})
+			if err != nil {
+				t.Fatalf("%v\n%s", err, log.String())
+			}
+			if len(found) != 1 || found[0].Limit != limitkill.CPU || !strings.HasPrefix(found[0].Detail, "LIMIT (the CPU time limit): ") {
+				t.Fatalf("want one finding, a CPU LIMIT; got %+v\n%s", found, log.String())
+			}
+			text, err := os.ReadFile(found[0].File)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first, _, _ := strings.Cut(string(text), "\n"); strings.Contains(first, "broke a rule") || !strings.Contains(first, "a LIMIT, not a broken rule") {
+				t.Errorf("the case's first line: %s", first)
+			}
+		})
 	}
 }
