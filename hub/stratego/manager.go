@@ -24,6 +24,7 @@ import (
 
 	game "gauntlet/games/stratego"
 	"gauntlet/harness/hubrt"
+	"gauntlet/harness/limitkill"
 )
 
 // Grace is how long the AIs have to exit after QUIT.
@@ -266,19 +267,49 @@ func (m *manager) play(o options, moveLog, stderr io.Writer) string {
 			time.Sleep(o.stall)
 		}
 	}
+	// The account is written once the AIs are reaped, so that it can say that a limit
+	// ended the side it blames (an AI killed by its CPU time reads as an end of file).
+	exits := m.quit(g)
 	if why := g.Why(); why != "" {
+		why += m.limitNote(g, exits)
 		fmt.Fprintf(stderr, "stratego: %s\n", why)
 		fmt.Fprintln(moveLog, why)
 	}
-	m.quit(g)
 	return g.Result(names)
 }
 
-// quit tells both AIs how the game ended, gives them Grace to exit, and kills the rest.
-func (m *manager) quit(g *game.Game) {
+// limitNote says which side an ILLEGAL, BAD_SETUP or INTERNAL_ERROR end names was ended by
+// a resource limit, as its exit shows it (limitkill: SIGXCPU, SIGXFSZ, a wrapper shell's
+// 152 or 153), e.g. " (RED was killed by SIGXCPU: the CPU time limit)"; "" for none. A
+// SIGKILL is not told apart (the manager does not see the AI's CPU time).
+func (m *manager) limitNote(g *game.Game, exits []hubrt.Exit) string {
+	_, _, about := g.Over()
+	note := ""
+	for c := game.Red; c <= game.Blue; c++ {
+		s := m.sides[c]
+		if about != c && about != game.Both || s.ai < 0 || s.ai >= len(exits) {
+			continue
+		}
+		e := exits[s.ai]
+		l := limitkill.Of(e.Signal, e.Code, limitkill.UnknownCPU, 0)
+		if l == limitkill.None {
+			continue
+		}
+		how := fmt.Sprintf("exited %d, a program it ran ended by", e.Code)
+		if e.Signal != 0 {
+			how = "was killed by " + map[syscall.Signal]string{syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ"}[e.Signal] + ":"
+		}
+		note += fmt.Sprintf(" (%s %s %s)", c, how, l.Words())
+	}
+	return note
+}
+
+// quit tells both AIs how the game ended, gives them Grace to exit, kills the rest, and
+// returns how each ended.
+func (m *manager) quit(g *game.Game) []hubrt.Exit {
 	for c := game.Red; c <= game.Blue; c++ {
 		m.resume(c)
 		m.send(c, "QUIT "+g.EndWord(c))
 	}
-	m.hub.WaitUntil(time.Now().Add(Grace))
+	return m.hub.WaitUntil(time.Now().Add(Grace))
 }

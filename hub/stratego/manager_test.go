@@ -198,3 +198,25 @@ func TestMatchNamesTheReason(t *testing.T) {
 		t.Errorf("%+v, %v", r, err)
 	}
 }
+
+// An AI that a limit ended is named so in the account of its ILLEGAL end, on the manager's
+// stderr and in a tournament game's line, where before 2026-11-28 it read as any end of
+// file: killed by SIGXCPU itself, or behind a shell that does not exec it (status 152).
+// The AIs set their own soft CPU limit of 1 s; the line timeout is long enough that only
+// the limit ends them.
+func TestLimitKillIsNamed(t *testing.T) {
+	t.Parallel()
+	start := "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\n") + "'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; "
+	for _, tc := range []struct{ name, body, want string }{
+		{"SIGXCPU", start + "ulimit -S -t 1; while :; do :; done\n", "(RED was killed by SIGXCPU: the CPU time limit)"},
+		{"a wrapper's 152", start + "sh -c 'ulimit -S -t 1; while :; do :; done'; exit $?\n", "(RED exited 152, a program it ran ended by the CPU time limit)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r, err := Match(nil, "-T", "5m")(script(t, tc.body), random(t))
+			if want := " RED ILLEGAL 1 148 148 (RED ILLEGAL: end of file " + tc.want + ")"; err != nil || !strings.HasSuffix(r.Line, want) || !r.Illegal[0] {
+				t.Errorf("%+v, %v; want the line to end %q", r, err, want)
+			}
+		})
+	}
+}
