@@ -50,7 +50,12 @@ func TestCommandsFail(t *testing.T) {
 		{"signal moment never came", "run -signal HUP -after-stdout never sh -c 'echo x'\n", "before the moment to send"},
 		{"left a process in its group", "run sh -c 'sleep 30 & exit 0'\n", "left processes running"},
 		{"endless output", "run -status any sh -c 'yes'\n", "wrote more than"},
-		{"limits from the grader apply", "env GAUNTLET_LIMITS='{\"FileSize\":1000}'\nrun sh -c 'head -c 5000 /dev/zero > big'\n", "want exit 0, got 153"}, // 128 + SIGXFSZ
+		// head dies of SIGXFSZ, and its shell exits 128 + SIGXFSZ: the limit, not a wrong
+		// exit status (until 2026-11-28: "want exit 0, got 153").
+		{"limits from the grader apply", "env GAUNTLET_LIMITS='{\"FileSize\":1000}'\nrun sh -c 'head -c 5000 /dev/zero > big'\n", "ran into the file-size limit (153)"},
+		// The same for the CPU time: the inner shell dies of SIGXCPU, the outer exits 152
+		// having used (through it) the CPU limit.
+		{"a wrapper's CPU kill is the limit", "env GAUNTLET_LIMITS='{\"CPU\":1000000000}'\nrun sh -c 'sh -c \"while :; do :; done\"; exit $?'\n", "ran into the cpu limit (152)"},
 		{"cmpalt mismatch", "run sh -c 'echo c'\ncmpalt stdout a.txt b.txt\n-- a.txt --\na\n-- b.txt --\nb\n", "matches none of a.txt, b.txt"},
 		{"cmpprefix mismatch", "run sh -c 'printf \"a\\\\nc\\\\nd\\\\n\"'\ncmpprefix stdout w.txt\n-- w.txt --\na\nb\n", "stdout does not begin with w.txt"},
 		{"cmpprefix shorter output", "run sh -c 'echo a'\ncmpprefix stdout w.txt\n-- w.txt --\na\nb\n", "does not begin with"},
