@@ -102,9 +102,16 @@ func SoftCPU() time.Duration {
 }
 
 // InReport reports which limit a report names (None for none): a death by SIGXCPU or
-// SIGXFSZ, or one that Note marked. The grader and the fuzzers read the mock hub's
+// SIGXFSZ, or one that Note marked, in the report's first line, after its last
+// "player: " when it has one. The grader and the fuzzers read the mock hub's
 // reports by it.
 func InReport(report string) Limit {
+	// A judge's report ends its first line with how the program ended ("; player: ..."):
+	// only that is read, not the lines quoted before it, which the program wrote.
+	report, _, _ = strings.Cut(report, "\n")
+	if i := strings.LastIndex(report, "player: "); i >= 0 {
+		report = report[i:]
+	}
 	switch {
 	case strings.Contains(report, "killed by SIGXCPU"), strings.Contains(report, CPU.Words()+")"), strings.Contains(report, CPU.Words()+", "):
 		return CPU

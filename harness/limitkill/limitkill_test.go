@@ -49,6 +49,10 @@ func TestOf(t *testing.T) {
 			}
 		})
 	}
+	// What the program wrote, quoted before how it ended, is not read.
+	if l := InReport(`FAIL at step 3: want "a", got "killed by SIGXCPU (the CPU time limit)"; player: exit status 1`); l != None {
+		t.Errorf("a quoted line read as %q", l)
+	}
 	if n := Note(CPU, syscall.SIGKILL, 2*s); n != " (the CPU time limit, 2s of CPU)" {
 		t.Errorf("Note = %q", n)
 	}
