@@ -304,6 +304,18 @@ func (m *manager) limitNote(g *game.Game, exits []hubrt.Exit) string {
 	return note
 }
 
+// limitNamed reports whether an account of the end (with limitNote's notes) says that a
+// limit ended side c.
+func limitNamed(why string, c game.Colour) bool {
+	for _, part := range strings.Split(why, " ("+c.String()+" ")[1:] {
+		note, _, _ := strings.Cut(part, ")")
+		if strings.HasSuffix(note, limitkill.CPU.Words()) || strings.HasSuffix(note, limitkill.FileSize.Words()) {
+			return true
+		}
+	}
+	return false
+}
+
 // quit tells both AIs how the game ended, gives them Grace to exit, kills the rest, and
 // returns how each ended.
 func (m *manager) quit(g *game.Game) []hubrt.Exit {

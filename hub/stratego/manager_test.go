@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	game "gauntlet/games/stratego"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
 )
@@ -200,8 +201,8 @@ func TestMatchNamesTheReason(t *testing.T) {
 }
 
 // An AI that a limit ended is named so in the account of its ILLEGAL end, on the manager's
-// stderr and in a tournament game's line, where before 2026-11-28 it read as any end of
-// file: killed by SIGXCPU itself, or behind a shell that does not exec it (status 152).
+// stderr and in a tournament game's line, and counted apart (Result.Limit, the table's
+// limit column), where before 2026-11-28 it read as any end of file: killed by SIGXCPU itself, or behind a shell that does not exec it (status 152).
 // The AIs set their own soft CPU limit of 1 s; the line timeout is long enough that only
 // the limit ends them.
 func TestLimitKillIsNamed(t *testing.T) {
@@ -214,9 +215,29 @@ func TestLimitKillIsNamed(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r, err := Match(nil, "-T", "5m")(script(t, tc.body), random(t))
-			if want := " RED ILLEGAL 1 148 148 (RED ILLEGAL: end of file " + tc.want + ")"; err != nil || !strings.HasSuffix(r.Line, want) || !r.Illegal[0] {
+			if want := " RED ILLEGAL 1 148 148 (RED ILLEGAL: end of file " + tc.want + ")"; err != nil || !strings.HasSuffix(r.Line, want) || !r.Illegal[0] || !r.Limit[0] || r.Limit[1] {
 				t.Errorf("%+v, %v; want the line to end %q", r, err, want)
 			}
 		})
+	}
+}
+
+// limitNamed reads limitNote's note of the side asked about only.
+func TestLimitNamed(t *testing.T) {
+	for _, tc := range []struct {
+		why  string
+		c    game.Colour
+		want bool
+	}{
+		{"RED ILLEGAL: end of file (RED was killed by SIGXCPU: the CPU time limit)", game.Red, true},
+		{"RED ILLEGAL: end of file (RED was killed by SIGXCPU: the CPU time limit)", game.Blue, false},
+		{"RED ILLEGAL: end of file (RED exited 153, a program it ran ended by the file size limit)", game.Red, true},
+		{"BOTH BAD_SETUP: RED: 0 setup rows of 4 (RED: no whole line within 2s) (BLUE was killed by SIGXCPU: the CPU time limit)", game.Red, false},
+		{"BOTH BAD_SETUP: RED: 0 setup rows of 4 (RED: no whole line within 2s) (BLUE was killed by SIGXCPU: the CPU time limit)", game.Blue, true},
+		{"RED ILLEGAL: end of file", game.Red, false},
+	} {
+		if got := limitNamed(tc.why, tc.c); got != tc.want {
+			t.Errorf("limitNamed(%q, %v) = %v", tc.why, tc.c, got)
+		}
 	}
 }

@@ -48,6 +48,7 @@ func Match(boxes *tournament.Boxes, args ...string) tournament.Match {
 				r.Score[s] = 1
 			}
 			r.Illegal[s] = isNamed && (o == game.Illegal || o == game.BadSetup)
+			r.Limit[s] = r.Illegal[s] && limitNamed(r.Line, game.Colour(s))
 		}
 		return r, nil
 	}
