@@ -30,7 +30,7 @@ type Result struct {
 	// Limit: of the illegal ends, the seat's was a resource limit's (its CPU time ran
 	// out): named apart, as a grade's LIMIT is.
 	Limit [2]bool `json:"limit,omitempty"`
-	Line    string     `json:"line"`    // the match runner's own account (its result line)
+	Line  string  `json:"line"` // the match runner's own account (its result line)
 }
 
 // Match plays one game between a (first seat) and b.
