@@ -608,7 +608,7 @@ func (f *fuzzer) loop() (*Summary, error) {
 		// check. A TIMEOUT needs the subject to exceed the step timeout in CPU time (a
 		// busy loop, which no load makes: kept without the run again, which would cost
 		// the whole campaign a timeout's wait) or when run again alone.
-		confirmed := confirmedInCPU(sig, f.opt.StepTimeout)
+		confirmed := confirmedInCPU(sig, f.timeout())
 		sig2, diff2 := sig, true
 		if confirmed == "" {
 			confirmed = "again alone"
@@ -676,15 +676,25 @@ func (f *fuzzer) loop() (*Summary, error) {
 	return sum, nil
 }
 
+// timeout is the wait a TIMEOUT of this campaign ran out: a hub's end (RunTimeout), a
+// player's reply or end (StepTimeout).
+func (f *fuzzer) timeout() time.Duration {
+	if f.opt.Role == RoleHub {
+		return f.opt.RunTimeout
+	}
+	return f.opt.StepTimeout
+}
+
 // confirmedInCPU says how a TIMEOUT is confirmed without a run again: its subject used
-// at least the step timeout in CPU time, so it was busy, not kept from the CPU by the
+// at least the timeout it ran out (step, the wait for a player; a hub's run timeout) in
+// CPU time, so it was busy, not kept from the CPU by the
 // machine's load. "" for any other difference, and for a TIMEOUT with less CPU (it must
 // then time out again alone).
 func confirmedInCPU(sig Signature, step time.Duration) string {
 	if sig.Kind != KindTimeout || sig.CPU < step {
 		return ""
 	}
-	return fmt.Sprintf("in CPU time (%v of CPU, the step timeout %v)", sig.CPU.Round(10*time.Millisecond), step)
+	return fmt.Sprintf("in CPU time (%v of CPU, the timeout %v)", sig.CPU.Round(10*time.Millisecond), step)
 }
 
 // refusal is the rule of the line a reference player refused in case c (the adapter's
