@@ -414,7 +414,11 @@ func (g *Group) procResults() []ProcResult {
 		}
 		// SIGXCPU, SIGKILL at the CPU limit, SIGXFSZ, and a shell's 152, 137 or 153 for a
 		// program it ran without exec that died so (limitkill).
-		kill := limitkill.Of(p.exit.Signal, p.exit.Code, pr.CPU, cpuLim)
+		// A SIGKILL the harness sent (the deadline's) is not the limit's.
+		kill := limitkill.None
+		if !pr.KilledByHarness() {
+			kill = limitkill.Of(p.exit.Signal, p.exit.Code, pr.CPU, cpuLim)
+		}
 		switch {
 		case kill == limitkill.CPU:
 			pr.Limit = LimitCPU
