@@ -69,6 +69,12 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // RunWith is Run with the AIs started as launch says (hubrt.StartWith): a tournament's
 // starts each as a sandbox user in a box.
 func RunWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hubrt.Launch) int {
+	return runWith(args, stdin, stdout, stderr, launch, limitkill.SoftCPU())
+}
+
+// runWith is RunWith for AIs that run under the CPU time limit cpuLimit (0: none known):
+// the manager's own, which AIs started plainly inherit, or a tournament's boxes'.
+func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hubrt.Launch, cpuLimit time.Duration) int {
 	fs := flag.NewFlagSet("stratego", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var o options
@@ -105,6 +111,7 @@ func RunWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hu
 		fmt.Fprintf(stderr, "stratego: %v\n", err)
 		return 1
 	}
+	m.cpuLimit = cpuLimit
 	result := m.play(o, moveLog, stderr)
 	fmt.Fprintln(stdout, result)
 	return 0
@@ -119,8 +126,9 @@ type side struct {
 }
 
 type manager struct {
-	hub   *hubrt.Hub
-	sides [2]*side
+	hub      *hubrt.Hub
+	sides    [2]*side
+	cpuLimit time.Duration // the AIs' CPU time limit, for limitNote (0: not known)
 }
 
 func start(names []string, stdin io.Reader, stderr io.Writer, launch hubrt.Launch) (*manager, error) {
@@ -279,9 +287,9 @@ func (m *manager) play(o options, moveLog, stderr io.Writer) string {
 }
 
 // limitNote says which side an ILLEGAL, BAD_SETUP or INTERNAL_ERROR end names was ended by
-// a resource limit, as its exit shows it (limitkill: SIGXCPU, SIGXFSZ, a wrapper shell's
-// 152 or 153), e.g. " (RED was killed by SIGXCPU: the CPU time limit)"; "" for none. A
-// SIGKILL is not told apart (the manager does not see the AI's CPU time).
+// a resource limit, as its exit and its CPU time show it (limitkill: SIGXCPU, SIGXFSZ, a
+// SIGKILL having used its CPU limit, a wrapper shell's 152, 137 or 153), e.g. " (RED was
+// killed by SIGXCPU at the CPU time limit)"; "" for none.
 func (m *manager) limitNote(g *game.Game, exits []hubrt.Exit) string {
 	_, _, about := g.Over()
 	note := ""
@@ -291,13 +299,17 @@ func (m *manager) limitNote(g *game.Game, exits []hubrt.Exit) string {
 			continue
 		}
 		e := exits[s.ai]
-		l := limitkill.Of(e.Signal, e.Code, limitkill.UnknownCPU, 0)
+		cpu := m.hub.CPU(s.ai)
+		if m.cpuLimit <= 0 {
+			cpu = limitkill.UnknownCPU // no limit to hold it against: a 152 by the convention alone
+		}
+		l := limitkill.Of(e.Signal, e.Code, cpu, m.cpuLimit)
 		if l == limitkill.None {
 			continue
 		}
 		how := fmt.Sprintf("exited %d, a program it ran ended by", e.Code)
 		if e.Signal != 0 {
-			how = "was killed by " + map[syscall.Signal]string{syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ"}[e.Signal] + ":"
+			how = "was killed by " + map[syscall.Signal]string{syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ", syscall.SIGKILL: "SIGKILL"}[e.Signal] + " at"
 		}
 		note += fmt.Sprintf(" (%s %s %s)", c, how, l.Words())
 	}
