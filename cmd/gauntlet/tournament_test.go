@@ -331,7 +331,8 @@ func TestProgramCPU(t *testing.T) {
 
 // An AI that its CPU time limit ends loses its games as ILLEGAL, as in 2012, but each
 // game's line says the limit and the table counts those ends apart (the limit column, in
-// the CSV too). The AI lowers its own soft limit to 1 s and burns CPU after its setup.
+// the CSV too). The AI lowers its own soft limit to 1 s and burns CPU after its setup; a
+// line may take 5 minutes, so that only the limit ends it.
 func TestTournamentNamesALimit(t *testing.T) {
 	buildtest.Long(t) // two seconds of CPU
 	exe := gauntletBinary(t)
@@ -347,7 +348,7 @@ func TestTournamentNamesALimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	csv := filepath.Join(t.TempDir(), "table.csv")
-	code, stdout, stderr := gauntlet("tournament", "stratego", "-j", "1", "-csv", csv, burner, random)
+	code, stdout, stderr := gauntlet("tournament", "stratego", "-j", "1", "-T", "5m", "-csv", csv, burner, random)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}

@@ -99,8 +99,8 @@ func TestTimeoutUnderLoadIsNotKept(t *testing.T) {
 	}
 	sum, err := Run(Options{
 		Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: ref, InProcess: inProcess,
-		Subjects: []Subject{{Path: subject, Ref: "2310A"}}, StepTimeout: 300 * time.Millisecond,
-		Seed: 1, Runs: 40, Jobs: 2, Out: t.TempDir(), Kinds: []string{"malformed"},
+		Subjects: []Subject{{Path: subject, Ref: "2310A"}},
+		Seed:     1, Runs: 40, Jobs: 2, Out: t.TempDir(), Kinds: []string{"malformed"},
 	})
 	if err != nil {
 		t.Fatal(err)

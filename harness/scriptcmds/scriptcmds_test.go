@@ -55,7 +55,7 @@ func TestCommandsFail(t *testing.T) {
 		{"limits from the grader apply", "env GAUNTLET_LIMITS='{\"FileSize\":1000}'\nrun sh -c 'head -c 5000 /dev/zero > big'\n", "ran into the file-size limit (153)"},
 		// The same for the CPU time: the inner shell dies of SIGXCPU, the outer exits 152
 		// having used (through it) the CPU limit.
-		{"a wrapper's CPU kill is the limit", "env GAUNTLET_LIMITS='{\"CPU\":1000000000}'\nrun sh -c 'sh -c \"while :; do :; done\"; exit $?'\n", "ran into the cpu limit (152)"},
+		{"a wrapper's CPU kill is the limit", "env GAUNTLET_LIMITS='{\"CPU\":1000000000}'\nrun -timeout 10m sh -c 'sh -c \"while :; do :; done\"; exit $?'\n", "ran into the cpu limit (152)"},
 		{"cmpalt mismatch", "run sh -c 'echo c'\ncmpalt stdout a.txt b.txt\n-- a.txt --\na\n-- b.txt --\nb\n", "matches none of a.txt, b.txt"},
 		{"cmpprefix mismatch", "run sh -c 'printf \"a\\\\nc\\\\nd\\\\n\"'\ncmpprefix stdout w.txt\n-- w.txt --\na\nb\n", "stdout does not begin with w.txt"},
 		{"cmpprefix shorter output", "run sh -c 'echo a'\ncmpprefix stdout w.txt\n-- w.txt --\na\nb\n", "does not begin with"},
