@@ -44,17 +44,45 @@ func BenchmarkGoProcessFloor(b *testing.B) {
 // does: the whole grade, in the box when the machine gives one.
 func benchGrade(b *testing.B, game string) {
 	cpu := childCPU()
+	start := time.Now()
 	for b.Loop() {
 		status, rep, text := gradeRun(b, game, "-j", "2")
 		if status != 0 || rep.Marks != rep.MaxMarks {
 			b.Fatalf("exit %d, %.2f/%.0f\n%s", status, rep.Marks, rep.MaxMarks, text)
 		}
 	}
+	b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "wall-s/op")
 	b.ReportMetric(float64((childCPU()-cpu).Milliseconds())/1000/float64(b.N), "cpu-s/op")
 }
 
 func BenchmarkGradeStlucia(b *testing.B)    { benchGrade(b, "stlucia") }
 func BenchmarkGradeDealer2310(b *testing.B) { benchGrade(b, "dealer2310") }
+
+// BenchmarkGradeNeverAnswers grades testdata/never2310, a dealer2310 submission whose
+// players read and never answer and whose dealer never ends, at -j 2: every case waits
+// out a timeout, and waiting cases free their CPU slots, so the grade takes about the
+// longest timeout times a small factor, not their sum (issue 40: at most 60 s on 2 cores;
+// over half an hour before 2026-11-28). It reports the wall and CPU seconds and the marks.
+// Run on demand: go test -run XXX -bench NeverAnswers -benchtime 1x ./metatest
+func BenchmarkGradeNeverAnswers(b *testing.B) {
+	dir, err := filepath.Abs("testdata/never2310")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cpu := childCPU()
+	start := time.Now()
+	var marks float64
+	for b.Loop() {
+		status, rep, text := gradeRun(b, "dealer2310", "-j", "2", dir)
+		if status != 1 || rep.Marks >= rep.MaxMarks/2 {
+			b.Fatalf("exit %d, %.2f/%.0f: want a failed grade\n%s", status, rep.Marks, rep.MaxMarks, text)
+		}
+		marks += rep.Marks
+	}
+	b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "wall-s/op")
+	b.ReportMetric(float64((childCPU()-cpu).Milliseconds())/1000/float64(b.N), "cpu-s/op")
+	b.ReportMetric(marks/float64(b.N), "marks/op")
+}
 
 // BenchmarkReferenceGame plays a 30-site, 6-player 2310dealer game of the reference
 // programs as processes (a dealer and six players, 2310A and 2310B: seven processes; compare

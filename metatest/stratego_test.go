@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"gauntlet/fuzz/judgerun"
 	"gauntlet/fuzz/live"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/grade"
+	"gauntlet/harness/limitkill"
 	_ "gauntlet/programs" // the games, with their live judges
 )
 
@@ -254,5 +256,127 @@ func TestLiveFuzzerFindsBadAI(t *testing.T) {
 		if p.want && len(found) > 0 && !strings.Contains(found[0].Detail, "bombs and the flag do not move") {
 			t.Errorf("the finding does not name the rule: %s", found[0].Detail)
 		}
+	}
+}
+
+// limitCase is a suite case that plays a short live game with a step timeout far longer
+// than the CPU limit the tests give (-cpu 1s): a program that burns CPU runs into that
+// limit long before the mock hub gives it up, however loaded the machine.
+const limitCase = `# A short game with a long step timeout, for the CPU limit.
+# section: Protocol
+# category: ai/play
+run -status 0 mockhub -timeout 120s conv $AI
+stdout '^ok: '
+
+-- conv --
+judge stratego seat=RED others=random seed=1 turns=20
+live
+end
+`
+
+// A limit that kills an AI is LIMIT, however it shows: SIGXCPU itself, SIGKILL a second
+// later for an AI that ignores SIGXCPU (before 2026-11-28: PROTOCOL, "got EOF; player:
+// killed by SIGKILL"), and status 152 from a shell that runs the AI without exec, as a
+// `#!/bin/sh` wrapper of a Python AI does (before: PROTOCOL, "got EOF; player: exit status
+// 152", as a real Python AI was graded in issue 48).
+func TestStrategoLimitKillIsLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("whole grades: full mode only")
+	}
+	t.Parallel()
+	setup := `printf '123344455s\n5566667777\n8888899999\n999BBBBBBF\n'`
+	tests := []struct{ name, file, src, make string }{
+		{"SIGXCPU", "ai.sh", "#!/bin/sh\nread colour rest\n" + setup + "\nwhile :; do :; done\n", "cp ai.sh ai && chmod 755 ai"},
+		{"SIGKILL after SIGXCPU", "ai.c", `#include <signal.h>
+#include <stdio.h>
+int main(void) {
+	char b[100];
+	signal(SIGXCPU, SIG_IGN);
+	if (!fgets(b, sizeof b, stdin)) return 1;
+	printf("123344455s\n5566667777\n8888899999\n999BBBBBBF\n");
+	fflush(stdout);
+	for (volatile unsigned long i = 0;; i++) ;
+}
+`, "cc -o ai ai.c"},
+		{"a wrapper's 152", "ai.sh", "#!/bin/sh\nread colour rest\n" + setup + "\nsh -c 'while :; do :; done'\n", "cp ai.sh ai && chmod 755 ai"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, tc.file), []byte(tc.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n\t"+tc.make+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			suite := filepath.Join(t.TempDir(), "ai_cpu_limit.txtar")
+			if err := os.WriteFile(suite, []byte(limitCase), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, rep, text := gradeRun(t, "stratego", "-suite", suite, "-cpu", "1s", dir)
+			if len(rep.Cases) != 1 || rep.Cases[0].Verdict != grade.Limit || !strings.HasPrefix(rep.Cases[0].Detail, "cpu limit: ") {
+				t.Fatalf("want one case, LIMIT with \"cpu limit: \"; report:\n%s", text)
+			}
+		})
+	}
+}
+
+// Without -cpu, a Stratego case's programs may use the CPU time the protocol lets an AI
+// think for (programs.StrategoCPU, over 1000 s), not the sandbox's 10 s: the AI here
+// surrenders when its CPU limit is that (a legal answer) and moves a bomb otherwise.
+func TestStrategoCPULimitIsTheProtocols(t *testing.T) {
+	if testing.Short() {
+		t.Skip("whole grades: full mode only")
+	}
+	t.Parallel()
+	move := `if [ "$(ulimit -t)" -ge 1002 ]; then echo SURRENDER; elif [ "$colour" = RED ]; then echo "3 3 DOWN"; else echo "3 9 UP"; fi`
+	_, rep, text := gradeRun(t, "stratego", "-run", "ai_game_red_vs_random_1", aiSubmission(t, shellAI(move, "exit 0")))
+	if len(rep.Cases) != 1 || rep.Cases[0].Verdict != grade.Pass {
+		t.Fatalf("want the one case PASS (ulimit -t at least 1002); report:\n%s", text)
+	}
+}
+
+// The live fuzzer calls a program a limit ended a LIMIT, not a broken rule: its finding
+// says the limit, and the case it writes does not say "broke a rule of the game" (before
+// 2026-11-28 it did, for an AI killed by its CPU time as for one that moved a bomb). The
+// AIs burn CPU after their setup, one itself (SIGXCPU) and one behind a shell that does
+// not exec it (status 152); the step timeout is long so that only the limit can end them.
+func TestLiveFuzzerNamesALimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fuzz campaigns: full mode only")
+	}
+	t.Parallel()
+	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	setup := `printf '123344455s\n5566667777\n8888899999\n999BBBBBBF\n'`
+	for _, tc := range []struct{ name, script string }{
+		{"SIGXCPU", "#!/bin/sh\nread colour rest\n" + setup + "\nwhile :; do :; done\n"},
+		{"a wrapper's 152", "#!/bin/sh\nread colour rest\n" + setup + "\nsh -c 'while :; do :; done'\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			buildtest.SearchableByOthers(t, dir)
+			ai := filepath.Join(dir, "burner")
+			if err := os.WriteFile(ai, []byte(tc.script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			var log strings.Builder
+			found, err := live.Run(live.Options{Game: "stratego", Campaign: judgerun.Campaign{Program: ai, Seed: 3, Runs: 1,
+				Out: t.TempDir(), Log: &log, Gauntlet: gauntlet, CPU: time.Second, StepTimeout: 2 * time.Minute}})
+			if err != nil {
+				t.Fatalf("%v\n%s", err, log.String())
+			}
+			if len(found) != 1 || found[0].Limit != limitkill.CPU || !strings.HasPrefix(found[0].Detail, "LIMIT (the CPU time limit): ") {
+				t.Fatalf("want one finding, a CPU LIMIT; got %+v\n%s", found, log.String())
+			}
+			text, err := os.ReadFile(found[0].File)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first, _, _ := strings.Cut(string(text), "\n"); strings.Contains(first, "broke a rule") || !strings.Contains(first, "a LIMIT, not a broken rule") {
+				t.Errorf("the case's first line: %s", first)
+			}
+		})
 	}
 }

@@ -30,7 +30,10 @@ func init() {
 			Name:       "stratego",
 			Programs:   []grade.Program{{Var: "MANAGER", Name: "stratego", Role: "manager"}, {Var: "AI", Name: "ai", Role: "ai"}},
 			Categories: game.Categories,
-			Timeout:    30 * time.Second,
+			// Limits from the protocol (StrategoCPU): a program of a case may think for as
+			// long as its moves allow, and a case last as long as both sides' moves.
+			Timeout: 2 * StrategoCPU,
+			CPU:     StrategoCPU,
 			// A submission may be an AI, a manager, or both: graded on what it built.
 			ProgramsOptional: true,
 		},
@@ -42,6 +45,20 @@ func init() {
 		}},
 	})
 }
+
+// StrategoMoveTime is the time an AI has for each line it owes, as the protocol says (2
+// seconds), and StrategoSuiteTurns the turn limit of the AI suite's games (the turns= of
+// its cases). An AI makes at most StrategoSuiteTurns moves in a suite game, after its
+// setup: StrategoCPU, the time all its lines may take, is the CPU time each process of a
+// Stratego case may use (an AI stopped by a limit below it would be one the protocol
+// lets play on); the wall deadline of a case's programs is twice that, both sides' lines.
+// The manager cases end long before (their games are the reference AIs', under 500 moves),
+// with deadlines of their own.
+const (
+	StrategoMoveTime   = 2 * time.Second
+	StrategoSuiteTurns = 500
+	StrategoCPU        = (StrategoSuiteTurns + 1) * StrategoMoveTime
+)
 
 // strategoLive is a Stratego game seen by one AI: the manager's judge and a reference AI.
 func strategoLive(p live.Params, _ func(string) ([]byte, error)) (*live.Game, error) {
@@ -88,8 +105,8 @@ func OpponentName(kind string) string { return "./stratego-" + kind }
 // strategoConversation draws a live game for the fuzzer: a seat, the other AI and a seed.
 // Only the play is judged: how the AI exits after QUIT is the suite's ai/end cases'.
 func strategoConversation(r *rand.Rand) string {
-	return fmt.Sprintf("judge stratego seat=%s others=%s seed=%d turns=500\nlive\nend\n",
-		pick(r, "RED", "BLUE"), pick(r, "random", "hunter"), 1+r.IntN(100000))
+	return fmt.Sprintf("judge stratego seat=%s others=%s seed=%d turns=%d\nlive\nend\n",
+		pick(r, "RED", "BLUE"), pick(r, "random", "hunter"), 1+r.IntN(100000), StrategoSuiteTurns)
 }
 
 // pick is one of s, drawn by r.

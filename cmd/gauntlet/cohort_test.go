@@ -417,7 +417,7 @@ func TestGradeUsageErrors(t *testing.T) {
 		{"-timeout negative", []string{"-timeout", "-5s", a}, "-timeout -5s: want a positive duration"},
 		{"-timeout after the folder", []string{a, "-timeout", "0"}, "-timeout 0s: want a positive duration"},
 		{"-j 0", []string{"-j", "0", a}, "-j 0: want at least 1"},
-		{"-cpu 0", []string{"-cpu", "0", a}, "-cpu 0: want more than 0 (leave it out for the default, 10s)"},
+		{"-cpu 0", []string{"-cpu", "0", a}, "-cpu 0: want more than 0 (leave it out for the game's default, 10s, stratego 1002s)"},
 		{"-procs 0", []string{"-procs", "0", a}, "-procs 0: want more than 0"},
 		{"-nofile 0", []string{"-nofile", "0", a}, "-nofile 0: want more than 0"},
 		{"-mem 0", []string{"-mem", "0", a}, "-mem 0: want more than 0 (leave it out for the default, 1G)"},

@@ -11,6 +11,7 @@ import (
 	"gauntlet/fuzz/judgerun"
 	"gauntlet/fuzz/live"
 	"gauntlet/fuzz/referee"
+	"gauntlet/programs"
 )
 
 const fuzzClueUsage = `usage: gauntlet fuzz clue -role client|server [flags] PROGRAM
@@ -115,6 +116,9 @@ func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
 		*limit = time.Minute
 	}
 	c := judgerun.Campaign{Program: fs.Arg(0), Seed: *seed, Runs: *runs, Time: *limit, Out: *out, Log: stdout}
+	if g, ok := programs.GradeGame(gameName); ok {
+		c.CPU = g.CPU // the game's, from its protocol, as in a grade
+	}
 	var found []judgerun.Finding
 	var err error
 	switch gameName {

@@ -116,6 +116,9 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&f.shard, "shard", "`K/N`: grade only the K-th of N parts of the cohort (needs -out; every part is given all the folders and picks its own, the same whatever their order; gauntlet merge puts the parts' reports together)")
 	fs.Var(f.progs, "prog", "NAME=PATH: use PATH (relative to DIR) as the spec's program NAME (repeatable)")
 	f.limits.AddFlags(fs)
+	// The CPU time's default is the game's own (grade.Game.CPU), or the sandbox's.
+	cpuFlag := fs.Lookup("cpu")
+	cpuFlag.Usage, cpuFlag.DefValue = "CPU time each subject process may use (default: the game's, from its protocol: "+gameCPUs()+")", "0s"
 	usageTo := func(w io.Writer) {
 		fmt.Fprint(w, gradeUsage)
 		fs.SetOutput(w)
@@ -159,6 +162,11 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	if err := checkValues(fs, f); err != nil {
 		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
+	}
+	cpuGiven := false
+	fs.Visit(func(fl *flag.Flag) { cpuGiven = cpuGiven || fl.Name == "cpu" })
+	if !cpuGiven {
+		f.limits.CPU = 0 // the game's (grade.Run)
 	}
 	if !slices.Contains(grade.GradescopeVisibilities, f.gsVisibility) {
 		fmt.Fprintf(stderr, "gauntlet grade: -gradescope-visibility %q: want one of %s\n", f.gsVisibility, strings.Join(grade.GradescopeVisibilities, ", "))
@@ -681,6 +689,18 @@ func keepOptions(g grade.Game, f gradeFlags, dir string) (string, []string) {
 	return keep, cmd
 }
 
+// gameCPUs says each game's CPU time limit, "10s, stratego 1002s": the sandbox's default,
+// then the games whose protocol sets another (grade.Game.CPU).
+func gameCPUs() string {
+	out := []string{fmt.Sprintf("%.0fs", sandbox.DefaultLimits().CPU.Seconds())}
+	for _, name := range programs.GradeGames() {
+		if g, ok := programs.GradeGame(name); ok && g.CPU > 0 {
+			out = append(out, fmt.Sprintf("%s %.0fs", name, g.CPU.Seconds()))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
 // checkValues refuses the flag values no grade can use, each with a message naming the
 // flag: a -j below 1, a -timeout that is not a positive duration, and a limit given as 0
 // (which would silently mean the default; leave the flag out for that).
@@ -700,7 +720,9 @@ func checkValues(fs *flag.FlagSet, f gradeFlags) error {
 				err = fmt.Errorf("-timeout %v: want a positive duration such as 5s (leave it out for the game's default)", f.timeout)
 			}
 		case "cpu", "procs", "nofile", "mem", "fsize", "case-mem", "case-disk":
-			if v == "0" || v == "0s" {
+			if (v == "0" || v == "0s") && fl.Name == "cpu" {
+				err = fmt.Errorf("-cpu 0: want more than 0 (leave it out for the game's default, %s)", gameCPUs())
+			} else if v == "0" || v == "0s" {
 				err = fmt.Errorf("-%s 0: want more than 0 (leave it out for the default, %s)", fl.Name, fl.DefValue)
 			}
 		}

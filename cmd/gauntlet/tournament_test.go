@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -366,5 +367,41 @@ func TestTournamentBoxesTheProgramsRootless(t *testing.T) {
 	}
 	if strings.Contains(stdout, "ILLEGAL") {
 		t.Errorf("an AI could not write its own folder, or gave up:\n%s", stdout)
+	}
+}
+
+// An AI that its CPU time limit ends loses its games as ILLEGAL, as in 2012, but each
+// game's line says the limit and the table counts those ends apart (the limit column, in
+// the CSV too). The AI lowers its own soft limit to 1 s and burns CPU after its setup; a
+// line may take 5 minutes, so that only the limit ends it.
+func TestTournamentNamesALimit(t *testing.T) {
+	buildtest.Long(t) // two seconds of CPU
+	exe := gauntletBinary(t)
+	dir := t.TempDir()
+	buildtest.SearchableByOthers(t, dir)
+	random := filepath.Join(dir, "stratego-random")
+	if err := os.Symlink(exe, random); err != nil {
+		t.Fatal(err)
+	}
+	burner := filepath.Join(dir, "burner")
+	script := "#!/bin/sh\nread q\nprintf '123344455s\\n5566667777\\n8888899999\\n999BBBBBBF\\n'\nulimit -S -t 1\nwhile :; do :; done\n"
+	if err := execfile.Write(burner, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	csv := filepath.Join(t.TempDir(), "table.csv")
+	code, stdout, stderr := gauntlet("tournament", "stratego", "-j", "1", "-T", "5m", "-csv", csv, burner, random)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, c := range []string{"RED", "BLUE"} {
+		if want := "(" + c + " ILLEGAL: end of file (" + c + " was killed by SIGXCPU at the CPU time limit))"; !strings.Contains(stdout, want) {
+			t.Errorf("no game line ends %q:\n%s", want, stdout)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^2 +` + regexp.QuoteMeta(burner) + ` +2 +0 +0 +2 +2 `).MatchString(stdout) {
+		t.Errorf("the burner's table line: want 2 games, 2 illegal ends, 2 of them the limit's:\n%s", stdout)
+	}
+	if b, err := os.ReadFile(csv); err != nil || !strings.Contains(string(b), "\n2,\""+burner+"\",2,0,0,2,2,2,") {
+		t.Errorf("csv: %q %v", b, err)
 	}
 }

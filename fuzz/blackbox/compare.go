@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"gauntlet/fuzz/record"
+	"gauntlet/harness/limitkill"
 )
 
 // The verdict kinds of a difference, in order of precedence (names from DESIGN.md).
@@ -22,6 +24,9 @@ const (
 	// that reply, and the game deadlocks; the recording runner goes on writing, so the
 	// outputs alone may be the same.
 	KindLate = "LATE-REPLY"
+	// KindLimit: a resource limit ended the subject (its CPU time, its file size), where
+	// the reference ended otherwise: no rule of the game, and a grade's LIMIT.
+	KindLimit = "LIMIT"
 )
 
 // Signature identifies a failure: its verdict kind, how the subject and the reference
@@ -35,6 +40,9 @@ type Signature struct {
 	Ref     string // how the reference ended
 	Where   string // the first differing line, e.g. `stderr: want "Bad message", got EOF`
 	Line    int    // its number in that stream (not part of the key)
+	// CPU is the subject's CPU time in the run (not part of the key): a TIMEOUT with as
+	// much CPU as the step timeout is a busy loop whatever the machine's load.
+	CPU time.Duration
 }
 
 // Key is what identifies the failure, so that one bug is one finding: the verdict kind,
@@ -81,11 +89,14 @@ func (s Signature) String() string {
 // subject's, and false when they behaved the same (same ending, same stdout and stderr
 // bytes).
 func Compare(ref, sub *record.Result) (Signature, bool) {
-	s := Signature{Subject: sub.Exit.String(), Ref: ref.Exit.String()}
+	s := Signature{Subject: sub.Exit.String(), Ref: ref.Exit.String(), CPU: sub.CPU}
 	s.Where, s.Line = firstDiff(ref, sub)
 	switch {
 	case sub.Exit.Hung && !ref.Exit.Hung:
 		s.Kind = KindTimeout
+	case sub.Limit != limitkill.None && sub.Limit != ref.Limit:
+		s.Kind = KindLimit
+		s.Subject += " (" + sub.Limit.Words() + ")"
 	case sub.Exit.Signal != 0 && sub.Exit.Signal != ref.Exit.Signal:
 		s.Kind = KindCrash
 	case lateReply(ref, sub) != "":

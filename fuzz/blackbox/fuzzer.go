@@ -81,6 +81,11 @@ type Finding struct {
 	Tries     int    // candidates the minimiser ran
 	File      string // the regression file, when Out is set
 	Verified  string // "" when the regression file passed on the reference and failed on the subject
+	// Confirmed says how the difference was confirmed: "again alone" (the case run again
+	// with nothing else of the campaign under way failed the same way), or, for a TIMEOUT
+	// whose subject used as much CPU time as the step timeout, "in CPU time (N of CPU)"
+	// (a busy loop, whatever the machine's load).
+	Confirmed string
 }
 
 // Summary is what a fuzzing run did.
@@ -615,12 +620,20 @@ func (f *fuzzer) loop() (*Summary, error) {
 		}
 		// The same case must fail the same way again, alone, or it is timing, not a bug to
 		// keep; and against the reference as a process, what the regression file will
-		// check.
-		f.alone.Lock()
-		sig2, _, diff2, _, err := f.differs(c, subj, false)
-		f.alone.Unlock()
-		if err != nil {
-			return nil, err
+		// check. A TIMEOUT needs the subject to exceed the step timeout in CPU time (a
+		// busy loop, which no load makes: kept without the run again, which would cost
+		// the whole campaign a timeout's wait) or when run again alone.
+		confirmed := confirmedInCPU(sig, f.timeout())
+		sig2, diff2 := sig, true
+		if confirmed == "" {
+			confirmed = "again alone"
+			var err error
+			f.alone.Lock()
+			sig2, _, diff2, _, err = f.differs(c, subj, false)
+			f.alone.Unlock()
+			if err != nil {
+				return nil, err
+			}
 		}
 		if !diff2 || sig2.Key() != sig.Key() {
 			sum.Unconfirmed++
@@ -634,6 +647,7 @@ func (f *fuzzer) loop() (*Summary, error) {
 		if err != nil {
 			return nil, err
 		}
+		fd.Confirmed = confirmed
 		fd.Rule = ruleOf(f.g, f.opt.Role, sig, ref.Exit)
 		if strings.Contains(fd.Rule.ID, "/exit-") {
 			fd.Rule = refined(fd.Rule, refusal)
@@ -659,6 +673,9 @@ func (f *fuzzer) loop() (*Summary, error) {
 			}
 			fmt.Fprintf(f.opt.Log, "FAIL %s (run %d): %s\n", filepath.Base(subj.Path), run, sig)
 			fmt.Fprintf(f.opt.Log, "     rule [%s]: %s\n", fd.Rule.ID, fd.Rule.Words)
+			if fd.Confirmed != "again alone" {
+				fmt.Fprintf(f.opt.Log, "     confirmed %s\n", fd.Confirmed)
+			}
 			if fd.File != "" {
 				fmt.Fprintf(f.opt.Log, "     regression: %s (%d -> %d %s)%s\n", fd.File, fd.Steps[0], fd.Steps[1], f.unit(), verifiedNote(fd.Verified))
 			}
@@ -672,6 +689,27 @@ func (f *fuzzer) loop() (*Summary, error) {
 		}
 	}
 	return sum, nil
+}
+
+// timeout is the wait a TIMEOUT of this campaign ran out: a hub's end (RunTimeout), a
+// player's reply or end (StepTimeout).
+func (f *fuzzer) timeout() time.Duration {
+	if f.opt.Role == RoleHub {
+		return f.opt.RunTimeout
+	}
+	return f.opt.StepTimeout
+}
+
+// confirmedInCPU says how a TIMEOUT is confirmed without a run again: its subject used
+// at least the timeout it ran out (step, the wait for a player; a hub's run timeout) in
+// CPU time, so it was busy, not kept from the CPU by the
+// machine's load. "" for any other difference, and for a TIMEOUT with less CPU (it must
+// then time out again alone).
+func confirmedInCPU(sig Signature, step time.Duration) string {
+	if sig.Kind != KindTimeout || sig.CPU < step {
+		return ""
+	}
+	return fmt.Sprintf("in CPU time (%v of CPU, the timeout %v)", sig.CPU.Round(10*time.Millisecond), step)
 }
 
 // refusal is the rule of the line a reference player refused in case c (the adapter's

@@ -39,6 +39,9 @@ func ruleOf(g Game, role Role, sig Signature, ref record.Exit) Rule {
 		return endingRule(g, role, ref)
 	case KindLate:
 		return FlushRule(role)
+	case KindLimit:
+		return Rule{ID: string(role) + "/limit", Words: "no rule of the game: a resource limit ended the program " +
+			"(its CPU time, or a file past its size), where the reference ended within its limits; a grade calls this LIMIT"}
 	}
 	stream, want, ok := wantedLine(sig.Where)
 	if !ok {

@@ -17,6 +17,7 @@ import (
 
 	"gauntlet/harness/child"
 	"gauntlet/harness/execfile"
+	"gauntlet/harness/limitkill"
 	"gauntlet/harness/mockhub"
 	"gauntlet/harness/sandbox"
 )
@@ -33,6 +34,10 @@ type Judges struct {
 	// subjKeep, for a judge that is not root (a rootless box), is what the box it starts
 	// the program in holds: the program's folders, not the judges' scratch folder.
 	subjKeep []string
+	// limits are the judge's, which the program inherits (the CPU time from the game's
+	// protocol, Campaign.CPU); step is the mock hub's step timeout.
+	limits sandbox.Limits
+	step   time.Duration
 }
 
 // New sets up the judges of prog (an absolute path), run by the gauntlet binary given; log
@@ -107,6 +112,10 @@ func (j *Judges) Close() {
 func (j *Judges) run(judge string, args ...string) (stdout, stderr string, code int, err error) {
 	args = append([]string{"exec", judge}, args...)
 	spec := child.Spec{Path: j.gauntlet, Args: args, Dir: j.dir}
+	// The judge runs with the limits, which the program it starts inherits: a limit
+	// that ends the program is then said in the judge's report (limitkill), as in a grade.
+	cfg := sandbox.Config{Limits: j.limits, Identity: sandbox.Identity{Same: true}}
+	env := os.Environ()
 	if j.subjKeep != nil {
 		// Rootless: the judge starts the program in a box of its own (mockhub.Subject).
 		work := filepath.Join(j.dir, "work")
@@ -114,18 +123,16 @@ func (j *Judges) run(judge string, args ...string) (stdout, stderr string, code 
 		if err != nil {
 			return "", "", 0, err
 		}
-		env := sandbox.SubjectEnv(mockhub.SubjectEnv + "=" + string(subj))
-		spec.Build = func(path string, args []string) *exec.Cmd {
-			return sandbox.Command(sandbox.Config{Identity: sandbox.Identity{Same: true},
-				Box: &sandbox.Box{Keep: j.keep, Writable: []string{work}, Nested: true}}, env, path, args...)
-		}
+		env = sandbox.SubjectEnv(mockhub.SubjectEnv + "=" + string(subj))
+		cfg.Box = &sandbox.Box{Keep: j.keep, Writable: []string{work}, Nested: true}
 	} else if j.lease != nil {
 		// The judge hands this environment on to the program, less mockhub.SubjectEnv's
 		// entry, which says as whom the program runs.
-		env := sandbox.SubjectEnv(fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, j.lease.UID(), j.lease.GID(), filepath.Join(j.dir, "work")))
-		spec.Build = func(path string, args []string) *exec.Cmd {
-			return sandbox.Command(sandbox.Config{Identity: sandbox.Identity{Same: true}, Box: &sandbox.Box{Keep: j.keep}}, env, path, args...)
-		}
+		env = sandbox.SubjectEnv(fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, j.lease.UID(), j.lease.GID(), filepath.Join(j.dir, "work")))
+		cfg.Box = &sandbox.Box{Keep: j.keep}
+	}
+	spec.Build = func(path string, args []string) *exec.Cmd {
+		return sandbox.Command(cfg, env, path, args...)
 	}
 	cmd := child.Command(spec)
 	var out, errb bytes.Buffer
@@ -145,7 +152,7 @@ func (j *Judges) Conversation(conv string) (report, stderr string, err error) {
 	if err := os.WriteFile(file, []byte(conv), 0o600); err != nil {
 		return "", "", err
 	}
-	out, errText, code, err := j.run("mockhub", "-timeout", "2s", file, j.prog)
+	out, errText, code, err := j.run("mockhub", "-timeout", j.step.String(), file, j.prog)
 	if err != nil || code == 2 {
 		return "", "", fmt.Errorf("the mock hub failed: %v %s", err, errText)
 	}
@@ -202,12 +209,21 @@ type Campaign struct {
 	// Gauntlet is a gauntlet binary, which runs the judges as processes of their own;
 	// default: this program.
 	Gauntlet string
+	// CPU is the CPU time the program may use in one case, from the game's protocol
+	// (Stratego: programs.StrategoCPU); default: the sandbox's, 10 s.
+	CPU time.Duration
+	// StepTimeout is how long the mock hub waits for each line the program owes (default
+	// 2s, every judged game's; the regression cases say 2s whatever it is).
+	StepTimeout time.Duration
 }
 
 // Finding is a case the program failed.
 type Finding struct {
 	File   string // the suite case written
 	Detail string // what went wrong
+	// Limit is the resource limit that ended the program (LIMIT: not a rule of the game
+	// broken), else limitkill.None.
+	Limit limitkill.Limit
 }
 
 // Case runs case number n, drawing from r: it returns the suite case's file name (without
@@ -237,6 +253,10 @@ func (c Campaign) Run(stream uint64, run Case) ([]Finding, error) {
 		return nil, err
 	}
 	defer j.Close()
+	j.limits.CPU, j.step = c.CPU, c.StepTimeout
+	if j.step <= 0 {
+		j.step = 2 * time.Second
+	}
 	r := rand.New(rand.NewPCG(c.Seed, stream))
 	start := time.Now()
 	var found []Finding
@@ -251,13 +271,29 @@ func (c Campaign) Run(stream uint64, run Case) ([]Finding, error) {
 			continue
 		}
 		seen[Signature(detail)] = true
+		limit := limitkill.InReport(detail)
+		if limit != limitkill.None {
+			if first, _, _ := strings.Cut(text, "\n"); !strings.Contains(first, "a LIMIT") {
+				text = LimitHeader(text, limit)
+			}
+			detail = "LIMIT (" + limit.Words() + "): " + detail
+		}
 		file := filepath.Join(c.Out, name+".txtar")
 		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 			return found, err
 		}
-		found = append(found, Finding{File: file, Detail: detail})
+		found = append(found, Finding{File: file, Detail: detail, Limit: limit})
 		fmt.Fprintf(c.Log, "finding %d: %s\n  %s\n", len(found), file, detail)
 	}
 	fmt.Fprintf(c.Log, "%d cases in %v, %d findings (seed %d)\n", n, time.Since(start).Round(time.Millisecond), len(found), c.Seed)
 	return found, nil
+}
+
+// LimitHeader rewrites the first line of a finding's case, which says what the program
+// did wrong ("broke a rule of the game"), for a finding where a resource limit ended the
+// program instead: it broke no rule, and a grade calls it LIMIT.
+func LimitHeader(text string, l limitkill.Limit) string {
+	first, rest, _ := strings.Cut(text, "\n")
+	what := strings.TrimPrefix(first, "# Found by gauntlet fuzz: ")
+	return fmt.Sprintf("# Found by gauntlet fuzz: the program was ended by %s (a LIMIT, not a broken rule of the game), in this case: %s\n%s", l.Words(), what, rest)
 }

@@ -9,6 +9,7 @@ import (
 
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
+	"gauntlet/harness/limitkill"
 	"gauntlet/harness/sandbox"
 )
 
@@ -77,5 +78,16 @@ func TestJudgesKeepTheFolderALinkNames(t *testing.T) {
 	defer j.Close()
 	if !slices.Contains(j.keep, binDir) || !slices.Contains(j.keep, progDir) {
 		t.Errorf("the boxes keep %q: want %s (the link's) and %s (its target's)", j.keep, progDir, binDir)
+	}
+}
+
+// A finding where a limit ended the program gets a first line that says so, for the
+// fuzzers whose own line says what the program must do (the Clue client's "must exit 3").
+func TestLimitHeader(t *testing.T) {
+	text := "# Found by gauntlet fuzz: after 3 lines, the client must exit 3.\n# section: Clients\n"
+	got := LimitHeader(text, limitkill.CPU)
+	want := "# Found by gauntlet fuzz: the program was ended by the CPU time limit (a LIMIT, not a broken rule of the game), in this case: after 3 lines, the client must exit 3.\n# section: Clients\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

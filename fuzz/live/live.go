@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"gauntlet/fuzz/judgerun"
+	"gauntlet/harness/limitkill"
 )
 
 // game is how to draw a case of one game and write it as a suite case.
@@ -62,14 +63,18 @@ func Run(o Options) ([]judgerun.Finding, error) {
 		if err != nil || strings.HasPrefix(report, "ok: ") {
 			return "", "", "", err
 		}
-		text := fmt.Sprintf(`# Found by gauntlet fuzz: a game judged live (%s), in which the program broke a rule of the game.
+		what := "in which the program broke a rule of the game"
+		if l := limitkill.InReport(report); l != limitkill.None {
+			what = "in which the program was ended by " + l.Words() + " (a LIMIT, not a broken rule of the game)"
+		}
+		text := fmt.Sprintf(`# Found by gauntlet fuzz: a game judged live (%s), %s.
 # section: %s
 # category: %s
 run -status 0 mockhub -timeout 2s conv $%s
 stdout '^ok: '
 
 -- conv --
-%s`, strings.SplitN(conv, "\n", 2)[0], g.section, g.category, g.variable, conv)
+%s`, strings.SplitN(conv, "\n", 2)[0], what, g.section, g.category, g.variable, conv)
 		return fmt.Sprintf("%s_live_fuzz_%d", o.Game, n), text, report, nil
 	})
 }

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"gauntlet/harness/child"
+	"gauntlet/harness/limitkill"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/transcript"
 )
@@ -98,6 +99,11 @@ type Result struct {
 	Awaited              []Awaited // one per AwaitLine/AwaitBytes step, in order
 	Blocked              bool      // a write gave up: the program did not read its stdin
 	Duration             time.Duration
+	// CPU is the program's CPU time, its reaped children's included (0 for a function run
+	// in process), and Limit the resource limit that ended it, if one did (limitkill):
+	// what a run's ending is not, a limit being no rule of the game.
+	CPU   time.Duration
+	Limit limitkill.Limit
 }
 
 // Options tune a run. Zero fields take the defaults.
@@ -299,6 +305,12 @@ func Run(prog string, args []string, script []Step, opt Options) (*Result, error
 	}
 	res := r.play(script, opt)
 	res.Duration = time.Since(start)
+	if ps := cmd.ProcessState; ps != nil {
+		res.CPU = ps.UserTime() + ps.SystemTime()
+		if !res.Exit.Hung {
+			res.Limit = limitkill.Of(res.Exit.Signal, res.Exit.Code, res.CPU, cfg.Limits.CPU)
+		}
+	}
 	return res, nil
 }
 

@@ -12,7 +12,7 @@ import (
 )
 
 // AwaitExit returns once the process has ended, leaves it for Wait to reap (with its
-// status), and waits without a thread of its own: thirty-two waits add far fewer than
+// status), and waits without a thread of its own, parked in the runtime's poller: thirty-two waits add far fewer than
 // thirty-two threads, where thirty-two blocked Waits would add one each. The runtime may
 // run a thread per P for the goroutines that start the waits, so the test holds GOMAXPROCS
 // at 2: on a machine of many CPUs (CI's) twenty waits once added ten threads without any
@@ -43,7 +43,10 @@ func TestAwaitExit(t *testing.T) {
 			done <- i
 		}()
 	}
-	time.Sleep(200 * time.Millisecond)
+	// Once every wait is parked in the poller (not after a sleep, which under load may
+	// end before the goroutines have even started), none may have returned and none may
+	// hold a thread.
+	waitParked(t, n)
 	select {
 	case i := <-done:
 		t.Fatalf("AwaitExit of program %d returned while it ran", i)
@@ -84,4 +87,33 @@ func threads(t *testing.T) int {
 	}
 	t.Fatal("no Threads line in /proc/self/status")
 	return 0
+}
+
+// waitParked returns once n goroutines are in AwaitExit parked in the runtime's poller
+// (state "IO wait"), as the goroutine dump shows them; it fails the test if they are not
+// within a minute (a backstop: the goroutines need only to be scheduled once, and a wait
+// that blocks a thread in a system call is never "IO wait").
+func waitParked(t *testing.T, n int) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	backstop := time.Now().Add(time.Minute)
+	for {
+		parked, in := 0, 0
+		dump := string(buf[:runtime.Stack(buf, true)])
+		for _, g := range strings.Split(dump, "\n\n") {
+			if strings.Contains(g, "gauntlet/harness/child.AwaitExit(") {
+				in++
+				if strings.Contains(g[:strings.IndexByte(g, '\n')+1], "[IO wait") {
+					parked++
+				}
+			}
+		}
+		if parked >= n {
+			return
+		}
+		if time.Now().After(backstop) {
+			t.Fatalf("%d goroutines in AwaitExit, %d of them parked in the poller; want %d parked", in, parked, n)
+		}
+		time.Sleep(time.Millisecond) // a poll: the outcome is the condition's
+	}
 }

@@ -42,6 +42,10 @@ type Game struct {
 	Programs   []Program
 	Categories []contract.Category
 	Timeout    time.Duration // default deadline of each program run in a case
+	// CPU is the CPU time each process of a case may use when the grader's Limits leave
+	// it unset (zero: the sandbox's default, 10 s): a game whose protocol lets a program
+	// think for long (Stratego: 2 s a move for up to 500 moves) says so here.
+	CPU time.Duration
 	// ProgramsOptional lets a submission build some of the game's programs only (Stratego:
 	// an AI, a manager, or both): the cases that would run a program it did not build are
 	// not run, and the categories of that program are out of its marks (Unclaimed). A
@@ -251,7 +255,7 @@ type Options struct {
 	// and no other (see cmd/gauntlet's programLinks). They must lie under Scratch, which
 	// every box keeps.
 	Published map[string]string
-	Limits    sandbox.Limits // resource limits of every program run (zero: the defaults)
+	Limits    sandbox.Limits // resource limits of every program run (zero fields: the defaults; CPU: the game's, else the default)
 	Scratch   string         // where cases' working folders go (default: the system's temp)
 	// SandboxUsers grades an untrusted subject: every case runs in boxes (sandbox.Box), the
 	// subject's programs as a sandbox user leased for the case, in a folder holding only its
@@ -327,6 +331,9 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	}
 	if opt.Timeout <= 0 {
 		opt.Timeout = g.Timeout
+	}
+	if opt.Limits.CPU == 0 {
+		opt.Limits.CPU = g.CPU
 	}
 	type job struct {
 		c       *Case

@@ -59,6 +59,7 @@ type player struct {
 	deadline interface{ SetReadDeadline(time.Time) error }
 	done     chan struct{} // closed once the process has been reaped
 	exit     Exit
+	cpu      time.Duration // its CPU time, its reaped children's included, once reaped
 }
 
 type readKind int
@@ -138,6 +139,9 @@ func startPlayer(s child.Spec) (*player, error) {
 func (p *player) reap() {
 	child.AwaitExit(p.cmd.Process) // in the poller: no thread blocked in wait per player
 	err := p.cmd.Wait()
+	if ps := p.cmd.ProcessState; ps != nil {
+		p.cpu = ps.UserTime() + ps.SystemTime()
+	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
@@ -151,6 +155,18 @@ func (p *player) reap() {
 
 // Len is the number of players.
 func (h *Hub) Len() int { return len(h.players) }
+
+// CPU is the CPU time player i used, its reaped children's included, once it has been
+// reaped (after Kill or WaitUntil); -1 before.
+func (h *Hub) CPU(i int) time.Duration {
+	p := h.players[i]
+	select {
+	case <-p.done:
+		return p.cpu
+	default:
+		return -1
+	}
+}
 
 // Watch makes the given signals interrupt the hub: after the first of them arrives, every
 // waiting and later read returns ErrInterrupted, and Caught reports the signal.

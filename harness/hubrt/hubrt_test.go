@@ -225,3 +225,22 @@ func TestStartWithLaunch(t *testing.T) {
 		t.Errorf("launch called for %v", seen)
 	}
 }
+
+// CPU is a player's CPU time once it is reaped, and -1 while it runs: a player past its own
+// soft CPU limit of 1 s dies of SIGXCPU having used about that.
+func TestPlayerCPU(t *testing.T) {
+	t.Parallel()
+	p := script(t, t.TempDir(), "burner", "read go; ulimit -S -t 1; while :; do :; done\n")
+	h, err := Start([]string{p}, noArgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := h.CPU(0); c != -1 {
+		t.Errorf("CPU of a running player = %v, want -1", c)
+	}
+	h.Send(0, "go")
+	ex := h.WaitUntil(time.Now().Add(10 * time.Minute)) // a backstop: the limit ends it
+	if ex[0] != (Exit{Signal: syscall.SIGXCPU}) || h.CPU(0) < 500*time.Millisecond {
+		t.Errorf("exit %v, CPU %v; want SIGXCPU after about a second of CPU", ex[0], h.CPU(0))
+	}
+}

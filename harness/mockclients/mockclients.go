@@ -17,12 +17,14 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"strings"
 	"syscall"
 	"time"
 
 	"gauntlet/games/clue"
 	"gauntlet/games/judge"
+	"gauntlet/harness/limitkill"
 	"gauntlet/harness/lineio"
 	"gauntlet/harness/mockhub"
 	"gauntlet/harness/outcome"
@@ -239,10 +241,22 @@ func status(err error) string {
 	}
 	if errors.As(err, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok {
-			if ws.Signaled() {
-				return "killed by " + ws.Signal().String()
+			// A limit that ended the server is said (limitkill), for the grader and the
+			// fuzzer: the server inherits this process's limits.
+			note := ""
+			var xe *exec.ExitError
+			if errors.As(err, &xe) {
+				var sig syscall.Signal
+				if ws.Signaled() {
+					sig = ws.Signal()
+				}
+				cpu := xe.UserTime() + xe.SystemTime()
+				note = limitkill.Note(limitkill.Of(sig, ws.ExitStatus(), cpu, limitkill.SoftCPU()), sig, cpu)
 			}
-			return fmt.Sprintf("exit status %d", ws.ExitStatus())
+			if ws.Signaled() {
+				return "killed by " + ws.Signal().String() + note
+			}
+			return fmt.Sprintf("exit status %d", ws.ExitStatus()) + note
 		}
 	}
 	return err.Error()

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"gauntlet/harness/child"
+	"gauntlet/harness/limitkill"
 	"gauntlet/harness/outcome"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/transcript"
@@ -168,9 +169,10 @@ func (p *proc) kind(st *Step) (k outcome.Kind, signal, limit string) {
 		signal = transcript.SignalName(p.signal)
 	}
 	switch {
-	case p.signal == syscall.SIGXCPU:
+	case p.signal == syscall.SIGXCPU, p.limitKill == limitkill.CPU:
+		// (A SIGKILL at the CPU limit, a wrapper's 152: limitkill.)
 		return outcome.Limit, signal, "cpu"
-	case p.signal == syscall.SIGXFSZ:
+	case p.signal == syscall.SIGXFSZ, p.limitKill == limitkill.FileSize:
 		return outcome.Limit, signal, "file-size"
 	case st.Kind == Exit && p.exitSignal != 0:
 		return outcome.Signal, transcript.SignalName(p.exitSignal), ""
@@ -191,6 +193,9 @@ type proc struct {
 	exited chan struct{}
 	status string
 	signal syscall.Signal // the signal that killed the player, once it has ended
+	limit  string         // limitkill's note on status when a limit ended the player, else ""
+	// limitKill is the limit that ended the player (limitkill.None: none).
+	limitKill limitkill.Limit
 	killed bool
 	// What the failed step saw: a timeout (silent), an exit step's player killed by a
 	// signal (exitSignal) or still running at the step's end.
@@ -283,11 +288,20 @@ func (p *proc) wait() {
 	p.status = "exit status 0"
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
+		var sig syscall.Signal
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			p.status = "killed by " + transcript.SignalName(ws.Signal())
-			p.signal = ws.Signal()
+			sig = ws.Signal()
+			p.status = "killed by " + transcript.SignalName(sig)
+			p.signal = sig
 		} else {
 			p.status = fmt.Sprintf("exit status %d", ee.ExitCode())
+		}
+		// The player inherits this process's limits: a limit that ended it is said, so
+		// that the grader and the fuzzers tell it from a crash or a broken rule (a
+		// SIGKILL at the CPU limit, a wrapper's 152).
+		cpu := ee.UserTime() + ee.SystemTime()
+		if l := limitkill.Of(sig, ee.ExitCode(), cpu, limitkill.SoftCPU()); l != limitkill.None {
+			p.limit, p.limitKill = limitkill.Note(l, sig, cpu), l
 		}
 	}
 	close(p.exited)
@@ -425,7 +439,7 @@ func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool)
 		}
 		if p.status != want {
 			p.exitSignal = p.signal
-			return want, p.status, false
+			return want, p.status + p.limit, false
 		}
 	}
 	return "", "", true
@@ -475,7 +489,7 @@ func (p *proc) finish() string {
 	if p.killed {
 		return "killed by the mock hub at the end (" + p.status + ")"
 	}
-	return p.status
+	return p.status + p.limit
 }
 
 func (p *proc) kill() {

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"gauntlet/harness/hygiene"
+	"gauntlet/harness/limitkill"
 	"gauntlet/harness/rawfile"
 	"gauntlet/harness/transcript"
 )
@@ -425,11 +426,21 @@ func (g *Group) procResults() []ProcResult {
 			pr.PeakRSS = ru.Maxrss << 10
 		}
 		lim := g.cfg.Limits
+		var cpuLim time.Duration
+		if lim.CPU > 0 {
+			cpuLim = cpuLimit(lim.CPU)
+		}
+		// SIGXCPU, SIGKILL at the CPU limit, SIGXFSZ, and a shell's 152, 137 or 153 for a
+		// program it ran without exec that died so (limitkill).
+		// A SIGKILL the harness sent (the deadline's) is not the limit's.
+		kill := limitkill.None
+		if !pr.KilledByHarness() {
+			kill = limitkill.Of(p.exit.Signal, p.exit.Code, pr.CPU, cpuLim)
+		}
 		switch {
-		case p.exit.Signal == syscall.SIGXCPU,
-			p.exit.Signal == syscall.SIGKILL && lim.CPU > 0 && pr.CPU >= cpuLimit(lim.CPU)-100*time.Millisecond:
+		case kill == limitkill.CPU:
 			pr.Limit = LimitCPU
-		case p.exit.Signal == syscall.SIGXFSZ:
+		case kill == limitkill.FileSize:
 			pr.Limit = LimitFileSize
 		case lim.AddressSpace > 0 && pr.PeakRSS > pr.StartRSS && pr.PeakRSS*4 >= lim.AddressSpace*3:
 			pr.Limit = LimitMemory

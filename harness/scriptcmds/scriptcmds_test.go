@@ -71,7 +71,12 @@ var commandFailures = []struct {
 	{"signal moment never came", "run -signal HUP -after-stdout never sh -c 'echo x'\n", "before the moment to send", outcome.Early},
 	{"left a process in its group", "run sh -c 'sleep 30 & exit 0'\n", "left processes running", outcome.Left},
 	{"endless output", "run -status any sh -c 'yes'\n", "wrote more than", outcome.Limit},
-	{"limits from the grader apply", "env GAUNTLET_LIMITS='{\"FileSize\":1000}'\nrun sh -c 'head -c 5000 /dev/zero > big'\n", "want exit 0, got 153", outcome.Exit}, // 128 + SIGXFSZ
+	// head dies of SIGXFSZ, and its shell exits 128 + SIGXFSZ: the limit, not a wrong exit
+	// status (until 2026-11-28: "want exit 0, got 153").
+	{"limits from the grader apply", "env GAUNTLET_LIMITS='{\"FileSize\":1000}'\nrun sh -c 'head -c 5000 /dev/zero > big'\n", "ran into the file-size limit (153)", outcome.Limit},
+	// The same for the CPU time: the inner shell dies of SIGXCPU, the outer exits 152
+	// having used (through it) the CPU limit.
+	{"a wrapper's CPU kill is the limit", "env GAUNTLET_LIMITS='{\"CPU\":1000000000}'\nrun -timeout 10m sh -c 'sh -c \"while :; do :; done\"; exit $?'\n", "ran into the cpu limit (152)", outcome.Limit},
 	{"a program killed by SIGXCPU", "run sh -c 'kill -XCPU $$'\n", "ran into the cpu limit", outcome.Limit},
 	{"cmpalt mismatch", "run sh -c 'echo c'\ncmpalt stdout a.txt b.txt\n-- a.txt --\na\n-- b.txt --\nb\n", "matches none of a.txt, b.txt", outcome.Mismatch},
 	{"cmpalt on a file never written", "cmpalt out.txt a.txt\n-- a.txt --\na\n", "no such file or directory", outcome.Mismatch},

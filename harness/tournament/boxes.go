@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"gauntlet/harness/child"
 	"gauntlet/harness/hubrt"
@@ -143,6 +144,15 @@ func (b *Boxes) Close() {
 		b.net.Close()
 	}
 	os.RemoveAll(b.homes)
+}
+
+// CPU is the CPU time limit each program of a game runs under, as the kernel applies it
+// (rounded up to whole seconds); 0 for no boxes (the programs run with the caller's).
+func (b *Boxes) CPU() time.Duration {
+	if b == nil {
+		return 0
+	}
+	return (b.limits.WithDefaults().CPU + time.Second - 1).Truncate(time.Second)
 }
 
 // Game returns how one game starts its programs (for hubrt.StartWith), and the function to

@@ -27,7 +27,10 @@ type Result struct {
 	Points  [2]float64 `json:"points"`  // each seat's points by the game's scoring
 	Score   [2]float64 `json:"score"`   // each seat's score for Elo: 1 win, 0.5 draw, 0 loss
 	Illegal [2]bool    `json:"illegal"` // the seat broke the rules (or timed out)
-	Line    string     `json:"line"`    // the match runner's own account (its result line)
+	// Limit: of the illegal ends, the seat's was a resource limit's (its CPU time ran
+	// out): named apart, as a grade's LIMIT is.
+	Limit [2]bool `json:"limit,omitempty"`
+	Line  string  `json:"line"` // the match runner's own account (its result line)
 }
 
 // Match plays one game between a (first seat) and b.
@@ -177,6 +180,7 @@ type Standing struct {
 	Player                     string
 	Games, Wins, Draws, Losses int
 	Illegal                    int
+	Limit                      int // of the illegal ends, those a resource limit made
 	Points                     float64
 	Elo, EloError              float64 // relative to the field's average; the error is a 95% interval's half width
 }
@@ -205,6 +209,9 @@ func Table(results []Result) []Standing {
 			}
 			if r.Illegal[s] {
 				st.Illegal++
+			}
+			if r.Limit[s] {
+				st.Limit++
 			}
 		}
 	}
@@ -245,17 +252,17 @@ func WriteTable(w io.Writer, st []Standing) {
 	for _, s := range st {
 		width = max(width, utf8.RuneCountInString(s.Player))
 	}
-	fmt.Fprintf(w, "%-4s %-*s %5s %5s %5s %5s %7s %7s %12s\n", "rank", width, "program", "games", "wins", "draws", "illeg", "points", "elo", "+/-")
+	fmt.Fprintf(w, "%-4s %-*s %5s %5s %5s %5s %5s %7s %7s %12s\n", "rank", width, "program", "games", "wins", "draws", "illeg", "limit", "points", "elo", "+/-")
 	for i, s := range st {
-		fmt.Fprintf(w, "%-4d %-*s %5d %5d %5d %5d %7.1f %7.0f %12.0f\n", i+1, width, s.Player, s.Games, s.Wins, s.Draws, s.Illegal, s.Points, s.Elo, s.EloError)
+		fmt.Fprintf(w, "%-4d %-*s %5d %5d %5d %5d %5d %7.1f %7.0f %12.0f\n", i+1, width, s.Player, s.Games, s.Wins, s.Draws, s.Illegal, s.Limit, s.Points, s.Elo, s.EloError)
 	}
 }
 
 // WriteCSV writes the table as CSV.
 func WriteCSV(w io.Writer, st []Standing) error {
-	fmt.Fprintln(w, "rank,program,games,wins,draws,losses,illegal,points,elo,elo_error")
+	fmt.Fprintln(w, "rank,program,games,wins,draws,losses,illegal,limit,points,elo,elo_error")
 	for i, s := range st {
-		if _, err := fmt.Fprintf(w, "%d,%q,%d,%d,%d,%d,%d,%.2f,%.0f,%.0f\n", i+1, s.Player, s.Games, s.Wins, s.Draws, s.Losses, s.Illegal, s.Points, s.Elo, s.EloError); err != nil {
+		if _, err := fmt.Fprintf(w, "%d,%q,%d,%d,%d,%d,%d,%d,%.2f,%.0f,%.0f\n", i+1, s.Player, s.Games, s.Wins, s.Draws, s.Losses, s.Illegal, s.Limit, s.Points, s.Elo, s.EloError); err != nil {
 			return err
 		}
 	}

@@ -57,7 +57,7 @@ func TestRoundRobinTableAndResume(t *testing.T) {
 	}
 	var b strings.Builder
 	WriteCSV(&b, st)
-	if !strings.HasPrefix(b.String(), "rank,program,games,wins,draws,losses,illegal,points,elo,elo_error\n1,\"a\",12,12,0,0,0,3.60,") {
+	if !strings.HasPrefix(b.String(), "rank,program,games,wins,draws,losses,illegal,limit,points,elo,elo_error\n1,\"a\",12,12,0,0,0,0,3.60,") {
 		t.Errorf("csv:\n%s", b.String())
 	}
 }
@@ -81,7 +81,7 @@ func TestTableAlignsLongNames(t *testing.T) {
 	var b strings.Builder
 	WriteTable(&b, []Standing{{Player: long, Games: 10, Wins: 7, Points: 7.5}, {Player: "ai", Games: 10, Wins: 3}})
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
-	want := "rank " + fmt.Sprintf("%-*s", utf8.RuneCountInString(long), "program") + " games  wins draws illeg  points     elo          +/-"
+	want := "rank " + fmt.Sprintf("%-*s", utf8.RuneCountInString(long), "program") + " games  wins draws illeg limit  points     elo          +/-"
 	if lines[0] != want {
 		t.Errorf("header\n%q, want\n%q", lines[0], want)
 	}
@@ -92,7 +92,7 @@ func TestTableAlignsLongNames(t *testing.T) {
 	}
 	b.Reset()
 	WriteTable(&b, []Standing{{Player: "ai", Games: 2, Wins: 1, Draws: 1, Points: 1.5, Elo: 191, EloError: 400}})
-	if got := b.String(); got != "rank program                  games  wins draws illeg  points     elo          +/-\n1    ai                           2     1     1     0     1.5     191          400\n" {
+	if got := b.String(); got != "rank program                  games  wins draws illeg limit  points     elo          +/-\n1    ai                           2     1     1     0     0     1.5     191          400\n" {
 		t.Errorf("short names:\n%s", got)
 	}
 }

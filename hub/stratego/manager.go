@@ -24,6 +24,7 @@ import (
 
 	game "gauntlet/games/stratego"
 	"gauntlet/harness/hubrt"
+	"gauntlet/harness/limitkill"
 )
 
 // Grace is how long the AIs have to exit after QUIT.
@@ -68,6 +69,12 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // RunWith is Run with the AIs started as launch says (hubrt.StartWith): a tournament's
 // starts each as a sandbox user in a box.
 func RunWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hubrt.Launch) int {
+	return runWith(args, stdin, stdout, stderr, launch, limitkill.SoftCPU())
+}
+
+// runWith is RunWith for AIs that run under the CPU time limit cpuLimit (0: none known):
+// the manager's own, which AIs started plainly inherit, or a tournament's boxes'.
+func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hubrt.Launch, cpuLimit time.Duration) int {
 	fs := flag.NewFlagSet("stratego", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var o options
@@ -104,6 +111,7 @@ func RunWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hu
 		fmt.Fprintf(stderr, "stratego: %v\n", err)
 		return 1
 	}
+	m.cpuLimit = cpuLimit
 	result := m.play(o, moveLog, stderr)
 	fmt.Fprintln(stdout, result)
 	return 0
@@ -118,8 +126,9 @@ type side struct {
 }
 
 type manager struct {
-	hub   *hubrt.Hub
-	sides [2]*side
+	hub      *hubrt.Hub
+	sides    [2]*side
+	cpuLimit time.Duration // the AIs' CPU time limit, for limitNote (0: not known)
 }
 
 func start(names []string, stdin io.Reader, stderr io.Writer, launch hubrt.Launch) (*manager, error) {
@@ -266,19 +275,65 @@ func (m *manager) play(o options, moveLog, stderr io.Writer) string {
 			time.Sleep(o.stall)
 		}
 	}
+	// The account is written once the AIs are reaped, so that it can say that a limit
+	// ended the side it blames (an AI killed by its CPU time reads as an end of file).
+	exits := m.quit(g)
 	if why := g.Why(); why != "" {
+		why += m.limitNote(g, exits)
 		fmt.Fprintf(stderr, "stratego: %s\n", why)
 		fmt.Fprintln(moveLog, why)
 	}
-	m.quit(g)
 	return g.Result(names)
 }
 
-// quit tells both AIs how the game ended, gives them Grace to exit, and kills the rest.
-func (m *manager) quit(g *game.Game) {
+// limitNote says which side an ILLEGAL, BAD_SETUP or INTERNAL_ERROR end names was ended by
+// a resource limit, as its exit and its CPU time show it (limitkill: SIGXCPU, SIGXFSZ, a
+// SIGKILL having used its CPU limit, a wrapper shell's 152, 137 or 153), e.g. " (RED was
+// killed by SIGXCPU at the CPU time limit)"; "" for none.
+func (m *manager) limitNote(g *game.Game, exits []hubrt.Exit) string {
+	_, _, about := g.Over()
+	note := ""
+	for c := game.Red; c <= game.Blue; c++ {
+		s := m.sides[c]
+		if about != c && about != game.Both || s.ai < 0 || s.ai >= len(exits) {
+			continue
+		}
+		e := exits[s.ai]
+		cpu := m.hub.CPU(s.ai)
+		if m.cpuLimit <= 0 {
+			cpu = limitkill.UnknownCPU // no limit to hold it against: a 152 by the convention alone
+		}
+		l := limitkill.Of(e.Signal, e.Code, cpu, m.cpuLimit)
+		if l == limitkill.None {
+			continue
+		}
+		how := fmt.Sprintf("exited %d, a program it ran ended by", e.Code)
+		if e.Signal != 0 {
+			how = "was killed by " + map[syscall.Signal]string{syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ", syscall.SIGKILL: "SIGKILL"}[e.Signal] + " at"
+		}
+		note += fmt.Sprintf(" (%s %s %s)", c, how, l.Words())
+	}
+	return note
+}
+
+// limitNamed reports whether an account of the end (with limitNote's notes) says that a
+// limit ended side c.
+func limitNamed(why string, c game.Colour) bool {
+	for _, part := range strings.Split(why, " ("+c.String()+" ")[1:] {
+		note, _, _ := strings.Cut(part, ")")
+		if strings.HasSuffix(note, limitkill.CPU.Words()) || strings.HasSuffix(note, limitkill.FileSize.Words()) {
+			return true
+		}
+	}
+	return false
+}
+
+// quit tells both AIs how the game ended, gives them Grace to exit, kills the rest, and
+// returns how each ended.
+func (m *manager) quit(g *game.Game) []hubrt.Exit {
 	for c := game.Red; c <= game.Blue; c++ {
 		m.resume(c)
 		m.send(c, "QUIT "+g.EndWord(c))
 	}
-	m.hub.WaitUntil(time.Now().Add(Grace))
+	return m.hub.WaitUntil(time.Now().Add(Grace))
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	game "gauntlet/games/stratego"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
 )
@@ -196,5 +197,80 @@ func TestMatchNamesTheReason(t *testing.T) {
 	r, err = Match(nil, "-T", "5s")(bad, bad)
 	if err != nil || !strings.HasPrefix(r.Line, "neither BOTH BAD_SETUP 0 0 0 (BOTH BAD_SETUP: RED: ") || !r.Illegal[0] || !r.Illegal[1] || r.Points != [2]float64{-0.1, -0.1} {
 		t.Errorf("%+v, %v", r, err)
+	}
+}
+
+// An AI that a limit ended is named so in the account of its ILLEGAL end, on the manager's
+// stderr and in a tournament game's line, and counted apart (Result.Limit, the table's
+// limit column), where before 2026-11-28 it read as any end of file: killed by SIGXCPU itself, or behind a shell that does not exec it (status 152).
+// The AIs set their own soft CPU limit of 1 s; the line timeout is long enough that only
+// the limit ends them.
+func TestLimitKillIsNamed(t *testing.T) {
+	t.Parallel()
+	start := "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\n") + "'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; "
+	for _, tc := range []struct{ name, body, want string }{
+		{"SIGXCPU", start + "ulimit -S -t 1; while :; do :; done\n", "(RED was killed by SIGXCPU at the CPU time limit)"},
+		{"a wrapper's 152", start + "sh -c 'ulimit -S -t 1; while :; do :; done'; exit $?\n", "(RED exited 152, a program it ran ended by the CPU time limit)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r, err := Match(nil, "-T", "5m")(script(t, tc.body), random(t))
+			if want := " RED ILLEGAL 1 148 148 (RED ILLEGAL: end of file " + tc.want + ")"; err != nil || !strings.HasSuffix(r.Line, want) || !r.Illegal[0] || !r.Limit[0] || r.Limit[1] {
+				t.Errorf("%+v, %v; want the line to end %q", r, err, want)
+			}
+		})
+	}
+}
+
+// limitNamed reads limitNote's note of the side asked about only.
+func TestLimitNamed(t *testing.T) {
+	for _, tc := range []struct {
+		why  string
+		c    game.Colour
+		want bool
+	}{
+		{"RED ILLEGAL: end of file (RED was killed by SIGXCPU at the CPU time limit)", game.Red, true},
+		{"RED ILLEGAL: end of file (RED was killed by SIGXCPU at the CPU time limit)", game.Blue, false},
+		{"RED ILLEGAL: end of file (RED exited 153, a program it ran ended by the file size limit)", game.Red, true},
+		{"BOTH BAD_SETUP: RED: 0 setup rows of 4 (RED: no whole line within 2s) (BLUE was killed by SIGXCPU at the CPU time limit)", game.Red, false},
+		{"BOTH BAD_SETUP: RED: 0 setup rows of 4 (RED: no whole line within 2s) (BLUE was killed by SIGXCPU at the CPU time limit)", game.Blue, true},
+		{"RED ILLEGAL: end of file", game.Red, false},
+	} {
+		if got := limitNamed(tc.why, tc.c); got != tc.want {
+			t.Errorf("limitNamed(%q, %v) = %v", tc.why, tc.c, got)
+		}
+	}
+}
+
+// An AI that ignores SIGXCPU is killed by SIGKILL at its hard limit, a second later: the
+// manager tells that SIGKILL from any other by the AI's CPU time, against the AIs' limit it
+// was given (a tournament's boxes' limit; here 1 s, which the AI sets itself).
+func TestSIGKILLAtTheCPULimitIsNamed(t *testing.T) {
+	t.Parallel()
+	src := filepath.Join(t.TempDir(), "ignores_sigxcpu.c")
+	if err := os.WriteFile(src, []byte(`#include <signal.h>
+#include <stdio.h>
+int main(void) {
+	char b[100];
+	signal(SIGXCPU, SIG_IGN);
+	if (!fgets(b, sizeof b, stdin)) return 1;
+	printf("123344455s\n5566667777\n8888899999\n999BBBBBBF\n");
+	fflush(stdout);
+	for (volatile unsigned long i = 0;; i++) ;
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ignorer, err := buildtest.CProgram(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	red := script(t, "ulimit -S -t 1; ulimit -H -t 2; exec '"+ignorer+"'\n")
+	var out, errb bytes.Buffer
+	if status := runWith([]string{"-T", "5m", red, random(t)}, strings.NewReader(""), &out, &errb, nil, time.Second); status != 0 {
+		t.Fatalf("exit %d: %s", status, errb.String())
+	}
+	if want := "stratego: RED ILLEGAL: end of file (RED was killed by SIGKILL at the CPU time limit)\n"; errb.String() != want {
+		t.Errorf("stderr %q, want %q", errb.String(), want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	game "gauntlet/games/stratego"
+	"gauntlet/harness/limitkill"
 	"gauntlet/harness/tournament"
 )
 
@@ -21,7 +22,11 @@ func Match(boxes *tournament.Boxes, args ...string) tournament.Match {
 		var out, errb bytes.Buffer
 		launch, done := boxes.Game()
 		defer done()
-		if status := RunWith(append(append([]string(nil), args...), a, b), strings.NewReader(""), &out, &errb, launch); status != 0 {
+		cpu := limitkill.SoftCPU() // the AIs' limit: the boxes', or this process's they inherit
+		if boxes != nil {
+			cpu = boxes.CPU()
+		}
+		if status := runWith(append(append([]string(nil), args...), a, b), strings.NewReader(""), &out, &errb, launch, cpu); status != 0 {
 			return tournament.Result{}, fmt.Errorf("the manager exited %d: %s", status, strings.TrimSpace(errb.String()))
 		}
 		line := strings.TrimSpace(out.String())
@@ -48,6 +53,7 @@ func Match(boxes *tournament.Boxes, args ...string) tournament.Match {
 				r.Score[s] = 1
 			}
 			r.Illegal[s] = isNamed && (o == game.Illegal || o == game.BadSetup)
+			r.Limit[s] = r.Illegal[s] && limitNamed(r.Line, game.Colour(s))
 		}
 		return r, nil
 	}
