@@ -53,7 +53,7 @@ func Play(j Judge, rs []Responder, maxLines int) (Game, error) {
 	deliver := func(outs []Out) {
 		for _, o := range outs {
 			g.Events = append(g.Events, Event{From: Log, To: o.To, Line: o.Line})
-			if o.To == Log {
+			if o.To == Log || o.To == Record {
 				continue
 			}
 			if g.Exits[o.To].Done {
@@ -98,6 +98,17 @@ func Play(j Judge, rs []Responder, maxLines int) (Game, error) {
 		deliver(outs)
 	}
 	return g, late
+}
+
+// Record returns the lines of the game's record (judge.Record), in order.
+func (g Game) Record() []string {
+	var out []string
+	for _, e := range g.Events {
+		if e.From == Log && e.To == Record {
+			out = append(out, e.Line)
+		}
+	}
+	return out
 }
 
 // Received returns the lines the hub sent seat s, in order.

@@ -2,11 +2,16 @@
 // AI programs (or lets a human play a side from stdin), asks each for its setup, runs the
 // game of gauntlet/games/stratego over their pipes, and prints the result line.
 //
+// The game is the engine's manager judge (games/stratego NewManager) run by the one loop of
+// the reference hubs, hubrt.Play; this package keeps the flags, starting the AIs (or a
+// human's side on the terminal) and the final lines.
+//
 // Unlike the 2012 manager it never hangs: the timeout covers whole lines (a partial line
-// without a newline times out), the idle AI is stopped (SIGSTOP) and resumed (SIGCONT)
-// around its opponent's turns, and after QUIT each AI has 2 seconds to exit before SIGKILL.
-// A single '\r' before the newline is tolerated (an AI written on Windows); anything else
-// malformed is ILLEGAL. docs/stratego.md has the protocol and every decision.
+// without a newline times out), no write waits for an AI, the idle AI is stopped (SIGSTOP)
+// and resumed (SIGCONT) around its opponent's turns, after QUIT each AI has 2 seconds to
+// exit before SIGKILL, and SIGINT or SIGTERM kills both AIs and ends the manager. A single
+// '\r' before the newline is tolerated (an AI written on Windows); anything else malformed
+// is ILLEGAL. docs/stratego.md has the protocol and every decision.
 package stratego
 
 import (
@@ -14,7 +19,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"gauntlet/harness/csignal"
 	"io"
 	"os"
 	"os/signal"
@@ -22,7 +26,9 @@ import (
 	"syscall"
 	"time"
 
+	"gauntlet/games/judge"
 	game "gauntlet/games/stratego"
+	"gauntlet/harness/csignal"
 	"gauntlet/harness/hubrt"
 )
 
@@ -48,7 +54,9 @@ error (with a message on stderr).
 func Main() int {
 	csignal.Default()
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-	return Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	return runStop(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, nil, sigs)
 }
 
 // options are the manager's settings.
@@ -68,6 +76,13 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // RunWith is Run with the AIs started as launch says (hubrt.StartWith): a tournament's
 // starts each as a sandbox user in a box.
 func RunWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hubrt.Launch) int {
+	return runStop(args, stdin, stdout, stderr, launch, nil)
+}
+
+// runStop is RunWith ended early by a signal that comes on stop (SIGINT or SIGTERM for the
+// program, a stopped tournament's): both AIs are killed at once, no result line is printed,
+// and the status is 128 plus the signal's number.
+func runStop(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hubrt.Launch, stop <-chan os.Signal) int {
 	fs := flag.NewFlagSet("stratego", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var o options
@@ -85,11 +100,11 @@ func RunWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hu
 		io.WriteString(stdout, usage)
 		return 0
 	}
-	var moveLog io.Writer = io.Discard
+	var moveLog *bufio.Writer // -o: the game's record
 	switch o.out {
 	case "":
 	case "stdout":
-		moveLog = stdout
+		moveLog = bufio.NewWriter(stdout)
 	default:
 		f, err := os.Create(o.out)
 		if err != nil {
@@ -97,188 +112,69 @@ func RunWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hu
 			return 1
 		}
 		defer f.Close()
-		moveLog = f
+		moveLog = bufio.NewWriter(f)
 	}
-	m, err := start(fs.Args(), stdin, stderr, launch)
+	names := [2]string{fs.Arg(0), fs.Arg(1)}
+	var progs []string
+	var locals []*hubrt.Local
+	for _, name := range names {
+		progs = append(progs, name)
+		if name == Human {
+			locals = append(locals, &hubrt.Local{In: stdin, Out: stderr})
+		} else {
+			locals = append(locals, nil)
+		}
+	}
+	h, err := hubrt.StartSeats(progs, locals, func(int) []string { return nil }, launch)
 	if err != nil {
 		fmt.Fprintf(stderr, "stratego: %v\n", err)
 		return 1
 	}
-	result := m.play(o, moveLog, stderr)
-	fmt.Fprintln(stdout, result)
+	over := make(chan struct{})
+	defer close(over)
+	go func() {
+		select {
+		case sig := <-stop:
+			h.Interrupt(sig)
+		case <-over:
+		}
+	}()
+	j := game.NewManager(names, game.ManagerOptions{TurnLimit: o.turns, IgnoreIllegal: o.ignoreIllegal, Record: moveLog != nil})
+	var result strings.Builder
+	resultW := bufio.NewWriter(&result)
+	e := hubrt.Play(j, h, resultW, hubrt.Policy{
+		ReadStatus:  func(error) int { return 0 },
+		Grace:       Grace,
+		ReadTimeout: o.timeout,
+		// The AI whose turn it is not is stopped from the first move on; during the
+		// setups each one's clock runs from its own query.
+		PauseIdle:       true,
+		PauseSeat:       func(int) bool { return j.Playing() },
+		Lost:            func(_ int, err error) judge.Lost { return lost(err, o.timeout) },
+		Record:          moveLog,
+		Pace:            o.stall,
+		KillOnInterrupt: true,
+	})
+	if e.How == hubrt.Interrupted {
+		sig := h.Caught().(syscall.Signal)
+		fmt.Fprintf(stderr, "stratego: stopped by %v: both AIs killed, no result\n", sig)
+		return 128 + int(sig)
+	}
+	if why := j.Game().Why(); why != "" {
+		fmt.Fprintf(stderr, "stratego: %s\n", why)
+	}
+	// The result line after every AI has been reaped (Play reaps them).
+	io.WriteString(stdout, result.String())
 	return 0
 }
 
-// side is how the manager talks to one colour: an AI process, or a human on the terminal.
-type side struct {
-	name  string
-	ai    int // index in the hub, or -1 for a human
-	human *bufio.Reader
-	hint  io.Writer
-}
-
-type manager struct {
-	hub   *hubrt.Hub
-	sides [2]*side
-}
-
-func start(names []string, stdin io.Reader, stderr io.Writer, launch hubrt.Launch) (*manager, error) {
-	m := &manager{}
-	var progs []string
-	var human *bufio.Reader
-	for c, name := range names {
-		s := &side{name: name, ai: -1}
-		if name == Human {
-			if human == nil {
-				human = bufio.NewReader(stdin)
-			}
-			s.human, s.hint = human, stderr
-		} else {
-			s.ai = len(progs)
-			progs = append(progs, name)
-		}
-		m.sides[c] = s
-	}
-	h, err := hubrt.StartWith(progs, func(int) []string { return nil }, launch)
-	if err != nil {
-		return nil, err
-	}
-	m.hub = h
-	return m, nil
-}
-
-func (m *manager) send(c game.Colour, line string) {
-	s := m.sides[c]
-	if s.ai < 0 {
-		fmt.Fprintln(s.hint, line)
-		return
-	}
-	m.hub.Send(s.ai, line)
-}
-
-// read reads one line owed by side c within the timeout (a human has no timeout). err is
-// set when none came, saying why: silence, a partial line, end of file.
-func (m *manager) read(c game.Colour, timeout time.Duration) (string, error) {
-	s := m.sides[c]
-	var line string
-	var err error
-	if s.ai < 0 {
-		line, err = s.human.ReadString('\n')
-		line = strings.TrimSuffix(line, "\n")
-	} else {
-		line, err = m.hub.ReadLineWithin(s.ai, timeout)
-	}
+// lost is the account of an AI's line not had: silence, a partial line, end of file.
+func lost(err error, timeout time.Duration) judge.Lost {
 	switch {
 	case errors.Is(err, hubrt.ErrTimeout):
-		return "", fmt.Errorf("no whole line within %v", timeout)
+		return judge.Lost{Timeout: true, Why: fmt.Sprintf("no whole line within %v", timeout)}
 	case errors.Is(err, io.EOF):
-		return "", errors.New("end of file")
-	case err != nil:
-		return "", err
+		return judge.Lost{Why: "end of file"}
 	}
-	return strings.TrimSuffix(line, "\r"), nil
-}
-
-// pause stops side c's AI while it is not its turn, and resume wakes it.
-func (m *manager) pause(c game.Colour) {
-	if s := m.sides[c]; s.ai >= 0 {
-		m.hub.Signal(s.ai, syscall.SIGSTOP)
-	}
-}
-
-func (m *manager) resume(c game.Colour) {
-	if s := m.sides[c]; s.ai >= 0 {
-		m.hub.Signal(s.ai, syscall.SIGCONT)
-	}
-}
-
-// play runs the whole game and returns the result line; the account of an ILLEGAL,
-// BAD_SETUP or INTERNAL_ERROR end (Game.Why) goes to stderr and the move log.
-//
-// Both sides are asked for their setup, BLUE even after RED's failed, and neither is
-// stopped meanwhile: each one's clock runs from its own query (game.Begin has the rules).
-func (m *manager) play(o options, moveLog, stderr io.Writer) string {
-	names := [2]string{m.sides[0].name, m.sides[1].name}
-	var answers [2][]string
-	var silence [2]error
-	for c := game.Red; c <= game.Blue; c++ {
-		m.send(c, fmt.Sprintf("%s %s %d %d", c, names[c.Other()], game.Size, game.Size))
-		for range game.SetupRows {
-			line, err := m.read(c, o.timeout)
-			if err != nil {
-				silence[c] = err
-				break
-			}
-			answers[c] = append(answers[c], line)
-		}
-	}
-	g, _ := game.Begin(answers, o.turns)
-	if over, out, about := g.Over(); over && out == game.BadSetup {
-		why := g.Reason()
-		for c := game.Red; c <= game.Blue; c++ {
-			if silence[c] != nil && (about == c || about == game.Both) {
-				why += fmt.Sprintf(" (%s: %v)", c, silence[c])
-			}
-		}
-		g.Forfeit(about, game.BadSetup, why)
-	}
-	query := "START"
-	for {
-		if over, _, _ := g.Over(); over {
-			break
-		}
-		c := g.Turn()
-		m.resume(c)
-		m.pause(c.Other())
-		m.send(c, query)
-		for _, row := range g.View(c) {
-			m.send(c, row)
-		}
-		line, err := m.read(c, o.timeout)
-		if err != nil {
-			g.Forfeit(c, game.Illegal, err.Error())
-			break
-		}
-		mv, err := game.ParseMove(line)
-		if err == nil {
-			err = g.Check(mv)
-		}
-		if err != nil {
-			if !o.ignoreIllegal {
-				g.Forfeit(c, game.Illegal, game.MoveReason(line, err))
-				break
-			}
-			// -i: the move is not made and the turn passes; the mover is told ILLEGAL.
-			m.send(c, line+" ILLEGAL")
-			query = line + " ILLEGAL"
-			g.Pass()
-			continue
-		}
-		conf, err := g.Play(mv)
-		if err != nil {
-			g.Forfeit(c, game.Internal, err.Error())
-			break
-		}
-		fmt.Fprintln(moveLog, conf)
-		m.send(c, conf.String())
-		query = conf.String()
-		if o.stall > 0 {
-			time.Sleep(o.stall)
-		}
-	}
-	if why := g.Why(); why != "" {
-		fmt.Fprintf(stderr, "stratego: %s\n", why)
-		fmt.Fprintln(moveLog, why)
-	}
-	m.quit(g)
-	return g.Result(names)
-}
-
-// quit tells both AIs how the game ended, gives them Grace to exit, and kills the rest.
-func (m *manager) quit(g *game.Game) {
-	for c := game.Red; c <= game.Blue; c++ {
-		m.resume(c)
-		m.send(c, "QUIT "+g.EndWord(c))
-	}
-	m.hub.WaitUntil(time.Now().Add(Grace))
+	return judge.Lost{Why: err.Error()}
 }
