@@ -46,6 +46,9 @@ type Policy struct {
 	// ErrTimeout (ReadStatus gives its status). Zero: reads wait as long as the player
 	// takes.
 	ReadTimeout time.Duration
+	// SeatTimeout, when not nil, gives each seat's ReadTimeout (the referee runner's
+	// referee and players have their own times).
+	SeatTimeout func(seat int) time.Duration
 	// PauseIdle stops (SIGSTOP) every player but the one whose handshake or line is
 	// awaited, and lets that one go on (SIGCONT) before each read, so that a player
 	// computes only on its own turn; at the end every player is let go on before the
@@ -90,6 +93,8 @@ type Ending struct {
 	Status int
 	Seat   int   // the seat that broke a rule, whose read failed or whose handshake did; else -1
 	Err    error // the read error (ReadFailed, HandshakeFailed; nil: a wrong handshake byte)
+	// Violation is the rule broken (RuleBroken).
+	Violation *judge.Violation
 	Exits  []Exit
 }
 
@@ -159,7 +164,7 @@ func (g *game) play() Ending {
 		outs, v := g.j.Take(line)
 		g.emit(outs) // with a violation: what the rules send when they end the game
 		if v != nil {
-			e := Ending{How: RuleBroken, Status: v.Status, Seat: s}
+			e := Ending{How: RuleBroken, Status: v.Status, Seat: v.Seat, Violation: v}
 			if g.j.Over() {
 				return g.finish(e)
 			}
@@ -193,15 +198,23 @@ func (g *game) flush() {
 // readHandshake reads seat s's handshake, within ReadTimeout.
 func (g *game) readHandshake(s int) (byte, error) {
 	g.await(s)
-	res := g.h.read(s, readByte, g.p.ReadTimeout)
+	res := g.h.read(s, readByte, g.timeout(s))
 	return res.b, res.err
 }
 
 // readLine reads seat s's line, within ReadTimeout.
 func (g *game) readLine(s int) (string, error) {
 	g.await(s)
-	res := g.h.read(s, readLine, g.p.ReadTimeout)
+	res := g.h.read(s, readLine, g.timeout(s))
 	return res.line, res.err
+}
+
+// timeout is seat s's ReadTimeout.
+func (g *game) timeout(s int) time.Duration {
+	if g.p.SeatTimeout != nil {
+		return g.p.SeatTimeout(s)
+	}
+	return g.p.ReadTimeout
 }
 
 // await leaves only seat s running, with PauseIdle.
@@ -249,7 +262,7 @@ func (g *game) emit(outs []judge.Out) {
 
 // pace waits Policy.Pace after a line of the record, or until a watched signal.
 func (g *game) pace() {
-	if g.p.Pace <= 0 {
+	if g.p.Pace <= 0 || g.j.Over() {
 		return
 	}
 	g.flush()
