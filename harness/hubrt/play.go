@@ -95,7 +95,7 @@ type Ending struct {
 	Err    error // the read error (ReadFailed, HandshakeFailed; nil: a wrong handshake byte)
 	// Violation is the rule broken (RuleBroken).
 	Violation *judge.Violation
-	Exits  []Exit
+	Exits     []Exit
 }
 
 // Play drives judge j over the players of h, who have just been started, until the game

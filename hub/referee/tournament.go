@@ -3,8 +3,10 @@ package referee
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"gauntlet/harness/tournament"
 )
@@ -14,12 +16,30 @@ import (
 // are the referee's scores (or 0 for the offender and 1 for the other when a player broke
 // the game); a higher score wins. With boxes, each game's programs start in them
 // (tournament.Boxes).
-func Match(boxes *tournament.Boxes, referee string, args ...string) tournament.Match {
+// When stop is closed, a game that runs ends at once, every program killed, with
+// tournament.ErrStopped (the tournament plays it again when resumed).
+func Match(boxes *tournament.Boxes, stop <-chan struct{}, referee string, args ...string) tournament.Match {
 	return func(a, b string) (tournament.Result, error) {
 		var out, errb bytes.Buffer
 		launch, done := boxes.Game()
 		defer done()
-		if status := RunWith(append(append([]string(nil), args...), referee, a, b), &out, &errb, launch); status != 0 {
+		// A stopped tournament ends this game as SIGTERM would end the program.
+		sigs := make(chan os.Signal, 1)
+		over := make(chan struct{})
+		defer close(over)
+		go func() {
+			select {
+			case <-stop:
+				sigs <- syscall.SIGTERM
+			case <-over:
+			}
+		}()
+		if status := runStop(append(append([]string(nil), args...), referee, a, b), &out, &errb, launch, sigs); status != 0 {
+			select {
+			case <-stop:
+				return tournament.Result{}, tournament.ErrStopped
+			default:
+			}
 			return tournament.Result{}, fmt.Errorf("the runner exited %d: %s", status, strings.TrimSpace(errb.String()))
 		}
 		line := strings.TrimSpace(out.String())

@@ -3,7 +3,9 @@ package stratego
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"strings"
+	"syscall"
 
 	game "gauntlet/games/stratego"
 	"gauntlet/harness/tournament"
@@ -16,12 +18,30 @@ import (
 // line, followed for an ILLEGAL, BAD_SETUP or INTERNAL_ERROR end by its reason in
 // parentheses, as the manager wrote it on its stderr; a BAD_SETUP of both sides counts as
 // an illegal end of each.
-func Match(boxes *tournament.Boxes, args ...string) tournament.Match {
+// When stop is closed, a game that runs ends at once, every program killed, with
+// tournament.ErrStopped (the tournament plays it again when resumed).
+func Match(boxes *tournament.Boxes, stop <-chan struct{}, args ...string) tournament.Match {
 	return func(a, b string) (tournament.Result, error) {
 		var out, errb bytes.Buffer
 		launch, done := boxes.Game()
 		defer done()
-		if status := RunWith(append(append([]string(nil), args...), a, b), strings.NewReader(""), &out, &errb, launch); status != 0 {
+		// A stopped tournament ends this game as SIGTERM would end the program.
+		sigs := make(chan os.Signal, 1)
+		over := make(chan struct{})
+		defer close(over)
+		go func() {
+			select {
+			case <-stop:
+				sigs <- syscall.SIGTERM
+			case <-over:
+			}
+		}()
+		if status := runStop(append(append([]string(nil), args...), a, b), strings.NewReader(""), &out, &errb, launch, sigs); status != 0 {
+			select {
+			case <-stop:
+				return tournament.Result{}, tournament.ErrStopped
+			default:
+			}
 			return tournament.Result{}, fmt.Errorf("the manager exited %d: %s", status, strings.TrimSpace(errb.String()))
 		}
 		line := strings.TrimSpace(out.String())

@@ -1,0 +1,131 @@
+package stratego
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gauntlet/games/judge"
+	game "gauntlet/games/stratego"
+	"gauntlet/harness/buildtest"
+	"gauntlet/harness/execfile"
+	ai "gauntlet/players/stratego"
+)
+
+// relay is a script that runs prog with its arguments between two logs: every line the
+// manager sends it goes to FILE.recv (up to QUIT, after which it reads nothing more), every
+// line it sends to FILE.sent.
+func relay(t *testing.T, file string, prog ...string) string {
+	t.Helper()
+	body := "#!/bin/sh\n" +
+		"while IFS= read -r l; do printf '%s\\n' \"$l\" >>'" + file + ".recv'; printf '%s\\n' \"$l\"; case $l in QUIT*) break;; esac; done | " +
+		strings.Join(prog, " ") + " | tee -a '" + file + ".sent'\n"
+	if err := execfile.Write(file, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+func lines(t *testing.T, file string) []string {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
+
+// The manager is the engine's judge run over processes: on fixed seeds of the reference
+// AIs, each AI receives and sends exactly the lines of the judge's own simulation
+// (games/judge Play with the same AIs as responders), and the manager's -o stdout output is
+// the judge's record then its result line.
+func TestManagerTranscriptIsTheJudges(t *testing.T) {
+	dir := buildtest.Programs(t, "gauntlet/cmd/stratego-random", "gauntlet/cmd/stratego-hunter")
+	brain := func(kind string, seed uint64) game.Brain {
+		if kind == "hunter" {
+			return ai.NewHunter(seed)
+		}
+		return ai.NewRandom(seed)
+	}
+	type side struct {
+		kind string
+		seed uint64
+	}
+	for _, tc := range []struct {
+		red, blue side
+		limit     string
+	}{
+		{side{"random", 7}, side{"hunter", 8}, "5000"},
+		{side{"hunter", 2}, side{"random", 9}, "5000"},
+		{side{"random", 3}, side{"random", 4}, "20"},
+	} {
+		work := t.TempDir()
+		var progs [2]string
+		for c, s := range []side{tc.red, tc.blue} {
+			progs[c] = relay(t, filepath.Join(work, game.Colour(c).String()), filepath.Join(dir, "stratego-"+s.kind), itoa(s.seed))
+		}
+		var out, errb bytes.Buffer
+		status := Run([]string{"-m", tc.limit, "-o", "stdout", progs[0], progs[1]}, strings.NewReader(""), &out, &errb)
+
+		limit, _ := strconv.Atoi(tc.limit)
+		j := game.NewManager(progs, game.ManagerOptions{TurnLimit: limit, Record: true})
+		sim, err := judge.Play(j, []judge.Responder{game.NewResponder(brain(tc.red.kind, tc.red.seed)), game.NewResponder(brain(tc.blue.kind, tc.blue.seed))}, 100000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := tc.red.kind + itoa(tc.red.seed) + "-" + tc.blue.kind + itoa(tc.blue.seed)
+		want := strings.Join(append(sim.Record(), sim.Log()...), "\n") + "\n"
+		if status != 0 || out.String() != want {
+			t.Errorf("%s: exit %d, stdout differs from the judge's record and result at line %d\n%s", name, status, firstDiff(out.String(), want), errb.String())
+		}
+		for c := range 2 {
+			file := filepath.Join(work, game.Colour(c).String())
+			if got, want := lines(t, file+".recv"), sim.Received(c); !slices.Equal(got, want) {
+				t.Errorf("%s: %s received %d lines, the judge sends %d (first difference at line %d)", name, game.Colour(c), len(got), len(want), firstDiff(strings.Join(got, "\n"), strings.Join(want, "\n")))
+			}
+			if got, want := lines(t, file+".sent"), sim.Sent(c); !slices.Equal(got, want) {
+				t.Errorf("%s: %s sent %d lines, the judge's responder %d", name, game.Colour(c), len(got), len(want))
+			}
+		}
+	}
+}
+
+func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
+
+// An AI that surrenders is told only how the game ended, as the judge says: never a
+// confirmation of its surrender (before 2026-11-28 the manager sent the malformed line
+// "SURRENDER   ", which is no line of the protocol).
+func TestSurrenderIsNotConfirmed(t *testing.T) {
+	work := t.TempDir()
+	recv := filepath.Join(work, "after")
+	body := "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\n") + "'\n" +
+		"read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo SURRENDER\n" +
+		"while IFS= read -r l; do printf '%s\\n' \"$l\" >> '" + recv + "'; case $l in QUIT*) exit 0;; esac; done\n"
+	got, status, _ := run(t, "-T", "5s", script(t, body), random(t))
+	if status != 0 || !strings.Contains(got, "/ai RED SURRENDER 1 ") {
+		t.Fatalf("exit %d, result %q", status, got)
+	}
+	// What the judge sends RED after its surrender.
+	j := game.NewJudge([2]string{"a", "b"}, 0)
+	j.Start()
+	for _, l := range strings.Split(strings.TrimSpace(setupRows), "\n") {
+		j.Take(l)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(setupRows), "\n") {
+		j.Take(l)
+	}
+	outs, _ := j.Take("SURRENDER")
+	var want []string
+	for _, o := range outs {
+		if o.To == int(game.Red) {
+			want = append(want, o.Line)
+		}
+	}
+	if after := lines(t, recv); !slices.Equal(after, want) || slices.Contains(after, "SURRENDER   ") {
+		t.Errorf("after its surrender RED was sent %q; the judge sends %q", after, want)
+	}
+}
