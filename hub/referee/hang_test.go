@@ -65,7 +65,7 @@ func TestBlockedWritesDoNotHang(t *testing.T) {
 			name:    "100 KB move to a player that does not read",
 			referee: "echo feature_end; read n; read a; read b; read m; echo valid; read m; echo 'valid end'; echo '1 1'; while read l; do :; done\n",
 			p0:      "read l; head -c 100000 /dev/zero | tr '\\0' x; echo; while read l; do :; done\n",
-			p1:      "echo b; exec sleep 30\n",
+			p1:      "echo b; exec sleep 600\n",
 			wantOut: "1 1 end\n",
 		},
 		{
