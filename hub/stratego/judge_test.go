@@ -129,3 +129,45 @@ func TestSurrenderIsNotConfirmed(t *testing.T) {
 		t.Errorf("after its surrender RED was sent %q; the judge sends %q", after, want)
 	}
 }
+
+// The engine agrees with the independent replay (golden_test.go) on many seeded games of
+// the reference AIs, played in process by the manager's judge: every confirmation is the
+// one the rules give, and the result line too (victories by the flag and by attrition,
+// surrenders, turn limits).
+func TestEngineAgreesWithIndependentReplay(t *testing.T) {
+	ends := map[string]int{}
+	for seed := range uint64(60) {
+		kinds := [2]string{"random", "hunter"}
+		if seed%3 == 1 {
+			kinds = [2]string{"hunter", "random"}
+		} else if seed%3 == 2 {
+			kinds = [2]string{"random", "random"}
+		}
+		limit := 5000
+		if seed%5 == 4 {
+			limit = 15 + int(seed)
+		}
+		var rs []judge.Responder
+		for c, k := range kinds {
+			b := ai.NewRandom(seed*2 + uint64(c))
+			if k == "hunter" {
+				b = ai.NewHunter(seed*2 + uint64(c))
+			}
+			rs = append(rs, game.NewResponder(b))
+		}
+		names := [2]string{kinds[0] + "-red", kinds[1] + "-blue"}
+		sim, err := judge.Play(game.NewManager(names, game.ManagerOptions{TurnLimit: limit, Record: true}), rs, 100000)
+		if err != nil || sim.Violation != nil || len(sim.Log()) != 1 {
+			t.Fatalf("seed %d: %v %v %q", seed, err, sim.Violation, sim.Log())
+		}
+		got, err := replay(sim.Sent(0)[:4], sim.Sent(1)[:4], sim.Record(), limit, names)
+		if err != nil || got != sim.Log()[0] {
+			t.Fatalf("seed %d: the engine ends %q after %d moves; the independent replay gives %q, %v", seed, sim.Log()[0], len(sim.Record()), got, err)
+		}
+		ends[strings.Fields(got)[2]]++
+	}
+	if len(ends) < 3 {
+		t.Errorf("the seeds reach only these endings: %v", ends)
+	}
+	t.Logf("endings: %v", ends)
+}
