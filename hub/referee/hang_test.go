@@ -106,34 +106,6 @@ func markerProcs(marker string) (pids []int) {
 	return pids
 }
 
-// procState is the state letter of process pid ('T': stopped), or 0.
-func procState(pid int) byte {
-	st, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if i := bytes.LastIndexByte(st, ')'); err == nil && i > 0 && i+2 < len(st) {
-		return st[i+2]
-	}
-	return 0
-}
-
-// groupMembers returns the pids of the processes in process group pgid.
-func groupMembers(pgid int) []int {
-	var pids []int
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, s := range stats {
-		data, err := os.ReadFile(s)
-		i := bytes.LastIndexByte(data, ')')
-		if err != nil || i < 0 {
-			continue
-		}
-		f := strings.Fields(string(data[i+1:])) // state, ppid, pgrp, ...
-		if len(f) > 2 && f[2] == strconv.Itoa(pgid) {
-			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(s)))
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
 // SIGTERM and SIGINT end the runner at once, whatever it waits for, with every program it
 // started gone (a stopped player too) and no result line. Before 2026-11-28 the runner died
 // of either signal and left the referee and both players behind, one of them stopped
@@ -162,15 +134,8 @@ func TestSignalsEndTheRunner(t *testing.T) {
 			// Wait until the three programs run and the idle player is stopped (it may be
 			// stopped before its script execs sleep: the group is what counts).
 			for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-				progs, stopped := 0, 0
-				for _, pid := range groupMembers(pgid) {
-					if pid != pgid {
-						progs++
-						if procState(pid) == 'T' {
-							stopped++
-						}
-					}
-				}
+				pids, stopped := buildtest.GroupMembers(pgid)
+				progs := len(pids) - 1 // the runner itself
 				if progs == 3 && stopped == 1 {
 					break
 				}
@@ -194,7 +159,7 @@ func TestSignalsEndTheRunner(t *testing.T) {
 			}
 			// The runner reaps every program before it exits: none may be left, in its
 			// process group or anywhere.
-			if left := groupMembers(pgid); len(left) > 0 {
+			if left, _ := buildtest.GroupMembers(pgid); len(left) > 0 {
 				t.Errorf("processes %v of the runner's group outlived it", left)
 			}
 			if left := markerProcs(marker); len(left) > 0 {

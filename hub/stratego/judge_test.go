@@ -3,11 +3,14 @@ package stratego
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"gauntlet/games/judge"
 	game "gauntlet/games/stratego"
@@ -170,4 +173,50 @@ func TestEngineAgreesWithIndependentReplay(t *testing.T) {
 		t.Errorf("the seeds reach only these endings: %v", ends)
 	}
 	t.Logf("endings: %v", ends)
+}
+
+// SIGTERM and SIGINT end the manager at once, with both AIs killed (the idle one was
+// stopped) and no result line. Before 2026-11-28 the manager died of either signal and left
+// both AIs behind, one of them stopped forever.
+func TestSignalsEndTheManager(t *testing.T) {
+	manager := filepath.Join(buildtest.Programs(t, "gauntlet/cmd/stratego"), "stratego")
+	// RED sets up and moves; BLUE sets up and never moves: its turn never ends, and RED,
+	// idle, is stopped.
+	red := script(t, "read q; printf '"+strings.ReplaceAll(setupRows, "\n", "\\n")+"'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo '0 3 DOWN'; exec sleep 600\n")
+	blue := script(t, "read q; printf '"+strings.ReplaceAll(setupRows, "\n", "\\n")+"'; exec sleep 600\n")
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := exec.Command(manager, "-T", "1h", red, blue)
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			pgid := cmd.Process.Pid
+			t.Cleanup(func() { syscall.Kill(-pgid, syscall.SIGKILL) })
+			for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+				if pids, stopped := buildtest.GroupMembers(pgid); len(pids) == 3 && stopped == 1 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the game never had BLUE to move and RED stopped")
+				}
+			}
+			cmd.Process.Signal(sig)
+			waited := make(chan error, 1)
+			go func() { waited <- cmd.Wait() }()
+			select {
+			case <-waited:
+			case <-time.After(2 * time.Minute):
+				t.Fatalf("the manager did not end after %v", sig)
+			}
+			if got := cmd.ProcessState.ExitCode(); got != 128+int(sig) || out.Len() != 0 {
+				t.Errorf("exit %d (%v), stdout %q, stderr %q; want %d and no result", got, cmd.ProcessState, out.String(), errb.String(), 128+int(sig))
+			}
+			if left, _ := buildtest.GroupMembers(pgid); len(left) > 0 {
+				t.Errorf("processes %v of the manager's group outlived it", left)
+			}
+		})
+	}
 }
