@@ -220,3 +220,16 @@ func TestSignalsEndTheManager(t *testing.T) {
 		})
 	}
 }
+
+// A human side is a local seat of the loop: its lines come from the manager's stdin, with
+// no time limit, and its queries go to stderr.
+func TestHumanSide(t *testing.T) {
+	var out, errb bytes.Buffer
+	status := Run([]string{"-T", "5s", Human, random(t)}, strings.NewReader(setupRows+"SURRENDER\n"), &out, &errb)
+	if status != 0 || out.String() != "human RED SURRENDER 1 148 148\n" {
+		t.Errorf("exit %d, stdout %q", status, out.String())
+	}
+	if q := strings.Split(errb.String(), "\n"); len(q) < 2 || !strings.HasPrefix(q[0], "RED ") || q[1] != "START" || !strings.HasSuffix(errb.String(), "QUIT DEFEAT\n") {
+		t.Errorf("the human's side was shown %q", errb.String())
+	}
+}
