@@ -260,6 +260,21 @@ func (h *Hub) Interrupt(sig os.Signal) {
 	})
 }
 
+// InterruptOn makes a signal that comes on sigs interrupt the hub (Interrupt), until the
+// returned function is called: a program's own SIGINT and SIGTERM, or a stopped
+// tournament's (which sends one for the game it stops).
+func (h *Hub) InterruptOn(sigs <-chan os.Signal) (release func()) {
+	over := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-sigs:
+			h.Interrupt(sig)
+		case <-over:
+		}
+	}()
+	return func() { close(over) }
+}
+
 // interrupted reports whether a watched signal has arrived.
 func (h *Hub) interrupted() bool {
 	select {

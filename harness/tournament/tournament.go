@@ -17,6 +17,7 @@ import (
 	"os"
 	"sort"
 	"sync"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -37,6 +38,31 @@ type Match func(a, b string) (Result, error)
 // (Options.Stop): it is neither recorded nor an error of the tournament, and a run with the
 // same Save plays it again.
 var ErrStopped = errors.New("tournament: the game was stopped")
+
+// StopSignal is how a Match passes a stopped tournament on to the game it runs: sigs gets
+// SIGTERM when stop is closed (a reference hub ends its game as on that signal), until
+// release is called; stopped reports whether stop is closed (the game's failure is then
+// ErrStopped).
+func StopSignal(stop <-chan struct{}) (sigs <-chan os.Signal, stopped func() bool, release func()) {
+	ch := make(chan os.Signal, 1)
+	over := make(chan struct{})
+	go func() {
+		select {
+		case <-stop:
+			ch <- syscall.SIGTERM
+		case <-over:
+		}
+	}()
+	stopped = func() bool {
+		select {
+		case <-stop:
+			return true
+		default:
+			return false
+		}
+	}
+	return ch, stopped, func() { close(over) }
+}
 
 // Options tune a tournament.
 type Options struct {

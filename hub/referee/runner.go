@@ -82,55 +82,61 @@ func runStop(args []string, stdout, stderr io.Writer, launch hubrt.Launch, stop 
 		fmt.Fprintf(stderr, "ERROR starting the match: %v\n", err)
 		return ExitMatchError
 	}
-	over := make(chan struct{})
-	defer close(over)
-	go func() {
-		select {
-		case sig := <-stop:
-			h.Interrupt(sig)
-		case <-over:
-		}
-	}()
+	defer h.InterruptOn(stop)()
 	j := game.NewRunner([2]string{progs[1], progs[2]})
 	var result strings.Builder
 	resultW := bufio.NewWriter(&result)
-	e := hubrt.Play(j, h, resultW, hubrt.Policy{
+	e := hubrt.Play(j, h, resultW, policy(j, *moveTime, *refTime))
+	if status, done := report(e, j, h, *refTime, stderr); done {
+		return status
+	}
+	io.WriteString(stdout, result.String())
+	return 0
+}
+
+// policy is how the loop runs a match: each program's time, the players stopped but on
+// their turn (the referee never), every input closed at the end, a signal killing all.
+func policy(j *game.Runner, moveTime, refTime time.Duration) hubrt.Policy {
+	return hubrt.Policy{
 		ReadStatus: func(error) int { return 0 },
 		Grace:      Grace,
 		SeatTimeout: func(s int) time.Duration {
 			if s == game.RefereeSeat {
-				return *refTime
+				return refTime
 			}
-			return *moveTime
+			return moveTime
 		},
-		// Both players wait, stopped, until their turn (the referee is never stopped).
 		PauseIdle:       true,
 		PauseSeat:       func(s int) bool { return s != game.RefereeSeat && j.Playing() },
 		Lost:            func(_ int, err error) judge.Lost { return judge.Lost{Timeout: errors.Is(err, hubrt.ErrTimeout)} },
 		CloseAtEnd:      true,
 		KillOnInterrupt: true,
-	})
+	}
+}
+
+// report writes the runner's account of how the match ended on stderr; done is set, with
+// the exit status, when there is no result line (a signal, a broken referee).
+func report(e hubrt.Ending, j *game.Runner, h *hubrt.Hub, refTime time.Duration, stderr io.Writer) (status int, done bool) {
 	switch {
 	case e.How == hubrt.Interrupted:
 		sig := h.Caught().(syscall.Signal)
 		fmt.Fprintf(stderr, "ERROR stopped by %v: every program killed, no result\n", sig)
-		return 128 + int(sig)
+		return 128 + int(sig), true
 	case e.How == hubrt.RuleBroken && e.Violation.Seat == game.RefereeSeat:
 		fmt.Fprintf(stderr, "ERROR referee: %s\n", e.Violation.Rule)
-		return ExitMatchError
+		return ExitMatchError, true
 	case e.Seat == game.RefereeSeat && e.How == hubrt.ReadFailed:
 		what := j.Expecting()
 		if errors.Is(e.Err, hubrt.ErrTimeout) {
-			fmt.Fprintf(stderr, "ERROR referee: no %s within %v\n", what, *refTime)
+			fmt.Fprintf(stderr, "ERROR referee: no %s within %v\n", what, refTime)
 		} else {
 			fmt.Fprintf(stderr, "ERROR referee: no %s: %v\n", what, e.Err)
 		}
-		return ExitMatchError
+		return ExitMatchError, true
 	case e.How == hubrt.ReadFailed && errors.Is(e.Err, hubrt.ErrInputFull):
 		fmt.Fprintf(stderr, "ERROR player %d did not take its input (more than %d bytes waited)\n", e.Seat-1, hubrt.MaxPending)
 	case e.How == hubrt.ReadFailed && !errors.Is(e.Err, hubrt.ErrTimeout):
 		fmt.Fprintf(stderr, "ERROR reading move from player %d\n", e.Seat-1)
 	}
-	io.WriteString(stdout, result.String())
-	return 0
+	return 0, false
 }

@@ -3,10 +3,8 @@ package referee
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"gauntlet/harness/tournament"
 )
@@ -23,22 +21,11 @@ func Match(boxes *tournament.Boxes, stop <-chan struct{}, referee string, args .
 		var out, errb bytes.Buffer
 		launch, done := boxes.Game()
 		defer done()
-		// A stopped tournament ends this game as SIGTERM would end the program.
-		sigs := make(chan os.Signal, 1)
-		over := make(chan struct{})
-		defer close(over)
-		go func() {
-			select {
-			case <-stop:
-				sigs <- syscall.SIGTERM
-			case <-over:
-			}
-		}()
+		sigs, stopped, release := tournament.StopSignal(stop)
+		defer release()
 		if status := runStop(append(append([]string(nil), args...), referee, a, b), &out, &errb, launch, sigs); status != 0 {
-			select {
-			case <-stop:
+			if stopped() {
 				return tournament.Result{}, tournament.ErrStopped
-			default:
 			}
 			return tournament.Result{}, fmt.Errorf("the runner exited %d: %s", status, strings.TrimSpace(errb.String()))
 		}

@@ -83,78 +83,26 @@ func RunWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hu
 // program, a stopped tournament's): both AIs are killed at once, no result line is printed,
 // and the status is 128 plus the signal's number.
 func runStop(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hubrt.Launch, stop <-chan os.Signal) int {
-	fs := flag.NewFlagSet("stratego", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var o options
-	fs.BoolVar(&o.ignoreIllegal, "i", false, "")
-	fs.StringVar(&o.out, "o", "", "")
-	fs.DurationVar(&o.stall, "t", 0, "")
-	fs.IntVar(&o.turns, "m", game.DefaultTurnLimit, "")
-	fs.DurationVar(&o.timeout, "T", DefaultTimeout, "")
-	help := fs.Bool("h", false, "")
-	if err := fs.Parse(args); err != nil || (!*help && fs.NArg() != 2) || o.turns <= 0 || o.timeout <= 0 {
-		io.WriteString(stderr, usage)
-		return 1
+	o, names, status := parseArgs(args, stdout, stderr)
+	if status >= 0 {
+		return status
 	}
-	if *help {
-		io.WriteString(stdout, usage)
-		return 0
-	}
-	var moveLog *bufio.Writer // -o: the game's record
-	switch o.out {
-	case "":
-	case "stdout":
-		moveLog = bufio.NewWriter(stdout)
-	default:
-		f, err := os.Create(o.out)
-		if err != nil {
-			fmt.Fprintf(stderr, "stratego: %v\n", err)
-			return 1
-		}
-		defer f.Close()
-		moveLog = bufio.NewWriter(f)
-	}
-	names := [2]string{fs.Arg(0), fs.Arg(1)}
-	var progs []string
-	var locals []*hubrt.Local
-	for _, name := range names {
-		progs = append(progs, name)
-		if name == Human {
-			locals = append(locals, &hubrt.Local{In: stdin, Out: stderr})
-		} else {
-			locals = append(locals, nil)
-		}
-	}
-	h, err := hubrt.StartSeats(progs, locals, func(int) []string { return nil }, launch)
+	record, closeRecord, err := openRecord(o.out, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "stratego: %v\n", err)
 		return 1
 	}
-	over := make(chan struct{})
-	defer close(over)
-	go func() {
-		select {
-		case sig := <-stop:
-			h.Interrupt(sig)
-		case <-over:
-		}
-	}()
-	j := game.NewManager(names, game.ManagerOptions{TurnLimit: o.turns, IgnoreIllegal: o.ignoreIllegal, Record: moveLog != nil})
+	defer closeRecord()
+	h, err := startSides(names, stdin, stderr, launch)
+	if err != nil {
+		fmt.Fprintf(stderr, "stratego: %v\n", err)
+		return 1
+	}
+	defer h.InterruptOn(stop)()
+	j := game.NewManager(names, game.ManagerOptions{TurnLimit: o.turns, IgnoreIllegal: o.ignoreIllegal, Record: record != nil})
 	var result strings.Builder
 	resultW := bufio.NewWriter(&result)
-	e := hubrt.Play(j, h, resultW, hubrt.Policy{
-		ReadStatus:  func(error) int { return 0 },
-		Grace:       Grace,
-		ReadTimeout: o.timeout,
-		// The AI whose turn it is not is stopped from the first move on; during the
-		// setups each one's clock runs from its own query.
-		PauseIdle:       true,
-		PauseSeat:       func(int) bool { return j.Playing() },
-		Lost:            func(_ int, err error) judge.Lost { return lost(err, o.timeout) },
-		Record:          moveLog,
-		Pace:            o.stall,
-		KillOnInterrupt: true,
-	})
+	e := hubrt.Play(j, h, resultW, policy(o, j, record))
 	if e.How == hubrt.Interrupted {
 		sig := h.Caught().(syscall.Signal)
 		fmt.Fprintf(stderr, "stratego: stopped by %v: both AIs killed, no result\n", sig)
@@ -166,6 +114,71 @@ func runStop(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hu
 	// The result line after every AI has been reaped (Play reaps them).
 	io.WriteString(stdout, result.String())
 	return 0
+}
+
+// parseArgs reads the flags and the two AIs; status is the exit status when the manager
+// ends there (a usage error, -h), else -1.
+func parseArgs(args []string, stdout, stderr io.Writer) (o options, names [2]string, status int) {
+	fs := flag.NewFlagSet("stratego", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&o.ignoreIllegal, "i", false, "")
+	fs.StringVar(&o.out, "o", "", "")
+	fs.DurationVar(&o.stall, "t", 0, "")
+	fs.IntVar(&o.turns, "m", game.DefaultTurnLimit, "")
+	fs.DurationVar(&o.timeout, "T", DefaultTimeout, "")
+	help := fs.Bool("h", false, "")
+	if err := fs.Parse(args); err != nil || (!*help && fs.NArg() != 2) || o.turns <= 0 || o.timeout <= 0 {
+		io.WriteString(stderr, usage)
+		return o, names, 1
+	}
+	if *help {
+		io.WriteString(stdout, usage)
+		return o, names, 0
+	}
+	return o, [2]string{fs.Arg(0), fs.Arg(1)}, -1
+}
+
+// openRecord opens -o's move log: nil without -o, stdout for "stdout", else the file.
+func openRecord(out string, stdout io.Writer) (*bufio.Writer, func(), error) {
+	switch out {
+	case "":
+		return nil, func() {}, nil
+	case "stdout":
+		return bufio.NewWriter(stdout), func() {}, nil
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bufio.NewWriter(f), func() { f.Close() }, nil
+}
+
+// startSides starts the AIs; a human side is a local seat on stdin and stderr.
+func startSides(names [2]string, stdin io.Reader, stderr io.Writer, launch hubrt.Launch) (*hubrt.Hub, error) {
+	locals := make([]*hubrt.Local, 2)
+	for c, name := range names {
+		if name == Human {
+			locals[c] = &hubrt.Local{In: stdin, Out: stderr}
+		}
+	}
+	return hubrt.StartSeats(names[:], locals, func(int) []string { return nil }, launch)
+}
+
+// policy is how the loop runs the manager's game: every line within the timeout, the
+// idle AI stopped from the first move on (during the setups each one's clock runs from its
+// own query), the -o record and -t's pace, and a signal killing both AIs.
+func policy(o options, j *game.Manager, record *bufio.Writer) hubrt.Policy {
+	return hubrt.Policy{
+		ReadStatus:      func(error) int { return 0 },
+		Grace:           Grace,
+		ReadTimeout:     o.timeout,
+		PauseIdle:       true,
+		PauseSeat:       func(int) bool { return j.Playing() },
+		Lost:            func(_ int, err error) judge.Lost { return lost(err, o.timeout) },
+		Record:          record,
+		Pace:            o.stall,
+		KillOnInterrupt: true,
+	}
 }
 
 // lost is the account of an AI's line not had: silence, a partial line, end of file.

@@ -3,9 +3,7 @@ package stratego
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
-	"syscall"
 
 	game "gauntlet/games/stratego"
 	"gauntlet/harness/tournament"
@@ -25,22 +23,11 @@ func Match(boxes *tournament.Boxes, stop <-chan struct{}, args ...string) tourna
 		var out, errb bytes.Buffer
 		launch, done := boxes.Game()
 		defer done()
-		// A stopped tournament ends this game as SIGTERM would end the program.
-		sigs := make(chan os.Signal, 1)
-		over := make(chan struct{})
-		defer close(over)
-		go func() {
-			select {
-			case <-stop:
-				sigs <- syscall.SIGTERM
-			case <-over:
-			}
-		}()
+		sigs, stopped, release := tournament.StopSignal(stop)
+		defer release()
 		if status := runStop(append(append([]string(nil), args...), a, b), strings.NewReader(""), &out, &errb, launch, sigs); status != 0 {
-			select {
-			case <-stop:
+			if stopped() {
 				return tournament.Result{}, tournament.ErrStopped
-			default:
 			}
 			return tournament.Result{}, fmt.Errorf("the manager exited %d: %s", status, strings.TrimSpace(errb.String()))
 		}
