@@ -377,21 +377,10 @@ func TestTournamentSignals(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			// Both games (-j 2) run: three programs each.
-			for deadline := time.Now().Add(time.Minute); len(games()) < 6; time.Sleep(10 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					cmd.Process.Kill()
-					t.Fatalf("the two games never ran (%d programs)", len(games()))
-				}
-			}
+			t.Cleanup(func() { cmd.Process.Kill() })
+			buildtest.Await(t, "both games (-j 2) to run, three programs each", func() bool { return len(games()) >= 6 })
 			cmd.Process.Signal(sig)
-			waited := make(chan error, 1)
-			go func() { waited <- cmd.Wait() }()
-			select {
-			case <-waited:
-			case <-time.After(2 * time.Minute):
-				cmd.Process.Kill()
-				<-waited
+			if !buildtest.Ends(cmd) {
 				t.Fatalf("the tournament did not end after %v:\n%s\n%s", sig, out.String(), errb.String())
 			}
 			if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(out.String(), "STOPPED") || strings.Contains(out.String(), "[1/2]") {

@@ -3,9 +3,13 @@ package buildtest
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
+	"testing"
+	"time"
 )
 
 // GroupMembers returns the pids of the processes in process group pgid, and how many of
@@ -28,4 +32,43 @@ func GroupMembers(pgid int) (pids []int, stopped int) {
 		}
 	}
 	return pids, stopped
+}
+
+// StartInGroup starts cmd as the leader of a process group of its own (so that a test can
+// find what it leaves behind: GroupMembers), and kills the whole group when the test ends.
+func StartInGroup(tb testing.TB, cmd *exec.Cmd) (pgid int) {
+	tb.Helper()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	pgid = cmd.Process.Pid
+	tb.Cleanup(func() { syscall.Kill(-pgid, syscall.SIGKILL) })
+	return pgid
+}
+
+// Await checks cond every 10 ms until it holds; past a minute the test fails, saying what
+// it waited for. A wait for a state of other processes, never a verdict by time.
+func Await(tb testing.TB, what string, cond func() bool) {
+	tb.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			tb.Fatalf("waited a minute for %s", what)
+		}
+	}
+}
+
+// Ends waits for cmd (started) to exit; a program still running after two minutes has hung:
+// it is killed, and Ends reports false.
+func Ends(cmd *exec.Cmd) bool {
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case <-waited:
+		return true
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		<-waited
+		return false
+	}
 }

@@ -118,37 +118,22 @@ func TestSignalsEndTheRunner(t *testing.T) {
 			sleeper := script(t, "exec sleep "+marker+"\n")
 			referee := script(t, "echo feature_end; exec sleep "+marker+"\n")
 			cmd := exec.Command(runner, "-t", "1h", "-T", "1h", referee, sleeper, sleeper)
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			var out, errb bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errb
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			pgid := cmd.Process.Pid
+			pgid := buildtest.StartInGroup(t, cmd)
 			t.Cleanup(func() {
-				syscall.Kill(-pgid, syscall.SIGKILL)
 				for _, pid := range markerProcs(marker) {
 					syscall.Kill(pid, syscall.SIGKILL)
 				}
 			})
-			// Wait until the three programs run and the idle player is stopped (it may be
-			// stopped before its script execs sleep: the group is what counts).
-			for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+			// The three programs run and the idle player is stopped (it may be stopped
+			// before its script execs sleep: the group is what counts).
+			buildtest.Await(t, "three programs, one stopped", func() bool {
 				pids, stopped := buildtest.GroupMembers(pgid)
-				progs := len(pids) - 1 // the runner itself
-				if progs == 3 && stopped == 1 {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("the match never had its three programs running, one stopped (%d, %d stopped)", progs, stopped)
-				}
-			}
+				return len(pids) == 4 && stopped == 1 // the runner and its three
+			})
 			cmd.Process.Signal(sig)
-			waited := make(chan error, 1)
-			go func() { waited <- cmd.Wait() }()
-			select {
-			case <-waited:
-			case <-time.After(2 * time.Minute):
+			if !buildtest.Ends(cmd) {
 				t.Fatalf("the runner did not end after %v", sig)
 			}
 			if got := cmd.ProcessState.ExitCode(); got != 128+int(sig) {

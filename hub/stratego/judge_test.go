@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"gauntlet/games/judge"
 	game "gauntlet/games/stratego"
@@ -187,28 +186,15 @@ func TestSignalsEndTheManager(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			cmd := exec.Command(manager, "-T", "1h", red, blue)
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			var out, errb bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errb
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			pgid := cmd.Process.Pid
-			t.Cleanup(func() { syscall.Kill(-pgid, syscall.SIGKILL) })
-			for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-				if pids, stopped := buildtest.GroupMembers(pgid); len(pids) == 3 && stopped == 1 {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatal("the game never had BLUE to move and RED stopped")
-				}
-			}
+			pgid := buildtest.StartInGroup(t, cmd)
+			buildtest.Await(t, "BLUE to move and RED stopped", func() bool {
+				pids, stopped := buildtest.GroupMembers(pgid)
+				return len(pids) == 3 && stopped == 1
+			})
 			cmd.Process.Signal(sig)
-			waited := make(chan error, 1)
-			go func() { waited <- cmd.Wait() }()
-			select {
-			case <-waited:
-			case <-time.After(2 * time.Minute):
+			if !buildtest.Ends(cmd) {
 				t.Fatalf("the manager did not end after %v", sig)
 			}
 			if got := cmd.ProcessState.ExitCode(); got != 128+int(sig) || out.Len() != 0 {
