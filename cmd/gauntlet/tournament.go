@@ -114,7 +114,7 @@ func tournamentCmd(args []string, stdout, stderr io.Writer) int {
 	defer signal.Stop(sigs)
 	go func() {
 		if _, ok := <-sigs; ok {
-			fmt.Fprintln(stderr, "gauntlet tournament: starting no more games")
+			fmt.Fprintln(stderr, "gauntlet tournament: stopping the games that run and starting no more")
 			close(stop)
 		}
 	}()
@@ -137,9 +137,9 @@ func tournamentCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer boxes.Close()
-	match := hub.Match(boxes, "-T", *timeout, "-m", *turns)
+	match := hub.Match(boxes, stop, "-T", *timeout, "-m", *turns)
 	if ref != "" {
-		match = refhub.Match(boxes, ref, "-t", *timeout, "-T", *timeout)
+		match = refhub.Match(boxes, stop, ref, "-t", *timeout, "-T", *timeout)
 	}
 	results, err := tournament.Run(ais, match,
 		tournament.Options{Rounds: *rounds, Jobs: *jobs, Save: *save, Progress: stdout, Stop: stop})

@@ -405,3 +405,68 @@ func TestTournamentNamesALimit(t *testing.T) {
 		t.Errorf("csv: %q %v", b, err)
 	}
 }
+
+// SIGTERM and SIGINT stop a tournament at once: the games that run end (every program
+// killed, none recorded), the table of the games played is printed with STOPPED, exit 2,
+// and no program of the games is left. Before 2026-11-28 a signal only kept new games from
+// starting: the games running went on (here: players that never answer, with an hour per
+// move), and a second SIGINT did nothing.
+func TestTournamentSignals(t *testing.T) {
+	exe := gauntletBinary(t)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			for _, d := range []string{filepath.Dir(dir), dir} {
+				if err := os.Chmod(d, 0o777); err != nil {
+					t.Fatal(err)
+				}
+			}
+			marker := strconv.Itoa(300000 + 2*os.Getpid() + int(sig)%2)
+			write := func(name, body string) string {
+				p := filepath.Join(dir, name)
+				if err := execfile.Write(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				return p
+			}
+			ref := write("referee", "echo feature_end; exec sleep "+marker+"\n")
+			p0, p1 := write("p0", "exec sleep "+marker+"\n"), write("p1", "exec sleep "+marker+"\n")
+			// The programs of the games: their scripts (before they exec) or their sleeps.
+			games := func() []int {
+				var pids []int
+				procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+				for _, p := range procs {
+					data, err := os.ReadFile(p)
+					if err == nil && (string(data) == "sleep\x00"+marker+"\x00" || strings.Contains(string(data), dir+"/")) {
+						pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+						pids = append(pids, pid)
+					}
+				}
+				return pids
+			}
+			t.Cleanup(func() {
+				for _, pid := range games() {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			})
+			cmd := exec.Command(exe, "tournament", "referee", "-referee", ref, "-T", "1h", p0, p1)
+			var out, errb strings.Builder
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cmd.Process.Kill() })
+			buildtest.Await(t, "both games (-j 2) to run, three programs each", func() bool { return len(games()) >= 6 })
+			cmd.Process.Signal(sig)
+			if !buildtest.Ends(cmd) {
+				t.Fatalf("the tournament did not end after %v:\n%s\n%s", sig, out.String(), errb.String())
+			}
+			if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(out.String(), "STOPPED") || strings.Contains(out.String(), "[1/2]") {
+				t.Errorf("exit %d, want 2 with STOPPED and no game played\n%s\n%s", code, out.String(), errb.String())
+			}
+			if left := games(); len(left) > 0 {
+				t.Errorf("programs %v of the games outlived the tournament", left)
+			}
+		})
+	}
+}

@@ -77,3 +77,23 @@ type Responder interface {
 	// Lost is the player's reaction to the hub's end of file.
 	Lost() Reaction
 }
+
+// Record is the Out.To of a line of the game's record (a move log, such as the Stratego
+// manager's -o file): the hub keeps it where its options say, or drops it.
+const Record = -2
+
+// Lost is why the awaited seat's line could not be had: silence past the seat's time, end
+// of file, a line too long, input the seat could not take, a read error.
+type Lost struct {
+	Timeout bool   // no whole line within the seat's time
+	Why     string // the hub's account of it, for people ("no whole line within 2s")
+}
+
+// Loser is a Judge whose rules say what follows when the awaited seat's line cannot be had
+// (Stratego: ILLEGAL for that side; the referee runner: "timeout N" or "lost N"). Lose gives
+// the lines then, like Take: the judge is over, or, where the rules go on (a Stratego setup
+// not sent, BLUE still asked), it awaits the next seat. A hub without it aborts the game
+// (Abort), which stays the answer to the hub's own reasons (a signal).
+type Loser interface {
+	Lose(l Lost) []Out
+}

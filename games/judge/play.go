@@ -27,15 +27,7 @@ type Game struct {
 }
 
 // Log returns the lines the hub wrote on its own output.
-func (g Game) Log() []string {
-	var out []string
-	for _, e := range g.Events {
-		if e.From == Log && e.To == Log {
-			out = append(out, e.Line)
-		}
-	}
-	return out
-}
+func (g Game) Log() []string { return g.Received(Log) }
 
 // Play plays a whole game between judge j and one responder per seat, the way a hub and
 // its players would: greetings and welcomes, then each awaited seat's replies, every line
@@ -53,7 +45,7 @@ func Play(j Judge, rs []Responder, maxLines int) (Game, error) {
 	deliver := func(outs []Out) {
 		for _, o := range outs {
 			g.Events = append(g.Events, Event{From: Log, To: o.To, Line: o.Line})
-			if o.To == Log {
+			if o.To == Log || o.To == Record {
 				continue
 			}
 			if g.Exits[o.To].Done {
@@ -100,7 +92,11 @@ func Play(j Judge, rs []Responder, maxLines int) (Game, error) {
 	return g, late
 }
 
-// Received returns the lines the hub sent seat s, in order.
+// Record returns the lines of the game's record (judge.Record), in order.
+func (g Game) Record() []string { return g.Received(Record) }
+
+// Received returns the lines the hub sent seat s, in order (s Log: its own output; Record:
+// the game's record).
 func (g Game) Received(s int) []string {
 	var out []string
 	for _, e := range g.Events {

@@ -20,13 +20,37 @@ import (
 // BAD_SETUP for that side. A bad setup of RED is a violation at once, but the game goes on
 // to ask BLUE for its setup, as the 2012 manager did (Begin), and ends after it.
 func NewJudge(names [2]string, turnLimit int) judge.Judge {
-	return &managerJudge{names: names, limit: turnLimit, awaiting: -1}
+	return NewManager(names, ManagerOptions{TurnLimit: turnLimit})
 }
+
+// ManagerOptions are the manager's rules that its flags change.
+type ManagerOptions struct {
+	TurnLimit int // -m: the turn limit (0: none)
+	// IgnoreIllegal (-i): an illegal or malformed move is not made; the mover is told
+	// "<its line> ILLEGAL", which is also its opponent's next query, and the turn passes.
+	IgnoreIllegal bool
+	// Record makes the judge write the game's record (judge.Record): each move's
+	// confirmation, and at an ILLEGAL, BAD_SETUP or INTERNAL_ERROR end its account (Why).
+	Record bool
+}
+
+// NewManager is NewJudge with the manager's options; the reference manager (hub/stratego)
+// runs it. It is also a judge.Loser: a line not had in time (or end of file) is ILLEGAL for
+// that side during the game, and during the setups an incomplete setup whose account
+// names the silence, BLUE still being asked.
+func NewManager(names [2]string, o ManagerOptions) *Manager {
+	return &Manager{names: names, limit: o.TurnLimit, opts: o, awaiting: -1}
+}
+
+// Manager is the manager's judge (NewManager).
+type Manager = managerJudge
 
 type managerJudge struct {
 	names    [2]string
 	limit    int
+	opts     ManagerOptions
 	answers  [2][]string // the setup rows each side sent
+	silence  [2]string   // why a side's setup rows stopped coming (Lose), or ""
 	g        *Game
 	awaiting int // the seat awaited, or -1
 	over     bool
@@ -88,18 +112,21 @@ func (j *managerJudge) Take(line string) ([]judge.Out, *judge.Violation) {
 		if _, err := ParseSetup(j.answers[c]); err != nil {
 			v = &judge.Violation{Seat: int(c), Line: line, Rule: Rule(err)}
 		}
-		if c == Red {
-			return j.askSetup(Blue), v
-		}
-		j.g, _ = Begin(j.answers, j.limit)
-		if over, _, _ := j.g.Over(); over {
-			return j.end(), v
-		}
-		return j.turn("START"), v
+		return j.setupDone(c), v
 	}
 	m, err := ParseMove(line)
 	if err == nil {
 		err = j.g.Check(m)
+	}
+	if err != nil && j.opts.IgnoreIllegal {
+		// -i: the move is not made, the mover is told so, and the turn passes.
+		told := line + " ILLEGAL"
+		j.g.Pass()
+		outs := []judge.Out{{To: int(c), Line: told}}
+		if over, _, _ := j.g.Over(); over {
+			return append(outs, j.end()...), nil
+		}
+		return append(outs, j.turn(told)...), nil
 	}
 	if err != nil {
 		j.g.Forfeit(c, Illegal, MoveReason(line, err))
@@ -107,13 +134,73 @@ func (j *managerJudge) Take(line string) ([]judge.Out, *judge.Violation) {
 	}
 	conf, _ := j.g.Play(m)
 	outs := []judge.Out{}
-	if !m.Surrender {
+	if m.Surrender {
+		// A surrender is not confirmed (its confirmation would be no line of the
+		// protocol); the record has the move itself.
+		outs = j.record(outs, m.String())
+	} else {
+		outs = j.record(outs, conf.String())
 		outs = append(outs, judge.Out{To: int(c), Line: conf.String()})
 	}
 	if over, _, _ := j.g.Over(); over {
 		return append(outs, j.end()...), nil
 	}
 	return append(outs, j.turn(conf.String())...), nil
+}
+
+// setupDone follows side c's last setup row (or its silence): BLUE is asked after RED;
+// after BLUE the game begins, or ends at once on a bad setup.
+func (j *managerJudge) setupDone(c Colour) []judge.Out {
+	if c == Red {
+		return j.askSetup(Blue)
+	}
+	j.g, _ = Begin(j.answers, j.limit)
+	if over, _, about := j.g.Over(); over {
+		why := j.g.Reason()
+		silent := false
+		for s := Red; s <= Blue; s++ {
+			if j.silence[s] != "" && (about == s || about == Both) {
+				why += fmt.Sprintf(" (%s: %s)", s, j.silence[s])
+				silent = true
+			}
+		}
+		if silent {
+			j.g.Forfeit(about, BadSetup, why)
+		}
+		return j.end()
+	}
+	return j.turn("START")
+}
+
+// Lose ends the awaited side's part when its line cannot be had: during the setups its
+// rows stop there (BLUE is still asked after RED); during the game it is ILLEGAL for it,
+// with l.Why as the reason.
+func (j *managerJudge) Lose(l judge.Lost) []judge.Out {
+	if j.awaiting < 0 {
+		return nil
+	}
+	c := Colour(j.awaiting)
+	if j.g == nil {
+		j.silence[c] = l.Why
+		return j.setupDone(c)
+	}
+	j.g.Forfeit(c, Illegal, l.Why)
+	return j.end()
+}
+
+// Playing reports whether the setups are over and the moves have begun (the manager stops
+// the idle AI only from then on).
+func (j *managerJudge) Playing() bool { return j.g != nil && !j.over }
+
+// Game is the game being played, once both setups are in (nil before).
+func (j *managerJudge) Game() *Game { return j.g }
+
+// record adds line to outs as a line of the game's record, with ManagerOptions.Record.
+func (j *managerJudge) record(outs []judge.Out, line string) []judge.Out {
+	if j.opts.Record {
+		outs = append(outs, judge.Out{To: judge.Record, Line: line})
+	}
+	return outs
 }
 
 // Abort ends the game as an internal error (a side lost for a reason not its own).
@@ -135,11 +222,15 @@ func (j *managerJudge) Abort() []judge.Out {
 // end tells both sides QUIT and their word, and logs the result line.
 func (j *managerJudge) end() []judge.Out {
 	j.over, j.awaiting = true, -1
-	return []judge.Out{
-		{To: int(Red), Line: "QUIT " + j.g.EndWord(Red)},
-		{To: int(Blue), Line: "QUIT " + j.g.EndWord(Blue)},
-		{To: judge.Log, Line: j.g.Result(j.names)},
+	var outs []judge.Out
+	if why := j.g.Why(); why != "" {
+		outs = j.record(outs, why)
 	}
+	return append(outs,
+		judge.Out{To: int(Red), Line: "QUIT " + j.g.EndWord(Red)},
+		judge.Out{To: int(Blue), Line: "QUIT " + j.g.EndWord(Blue)},
+		judge.Out{To: judge.Log, Line: j.g.Result(j.names)},
+	)
 }
 
 // Rule is the rule err breaks: a FormatError's or a MoveError's Rule, else its text.

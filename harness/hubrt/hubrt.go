@@ -6,6 +6,8 @@
 // It behaves as the specs ask of a C hub: players are found like execvp finds them, their
 // stderr goes to /dev/null, a write to a dead player is ignored (the read that follows
 // reports the loss), and a signal the hub watches interrupts whatever read is waiting.
+// Unlike a C hub it never waits on a write: what a player's pipe cannot take waits in a
+// bounded buffer (MaxPending), and a player sent more loses at its next read.
 package hubrt
 
 import (
@@ -51,9 +53,12 @@ type Hub struct {
 }
 
 type player struct {
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
+	cmd   *exec.Cmd // nil for a local seat
+	stdin *input
 	out   *lineio.Reader
+	// local, for a local seat (a person), gives its lines, read by a goroutine so that a
+	// watched signal can end the wait; seats with the same In share it.
+	local *source
 	// deadline bounds the reads of out: a read past it fails with os.ErrDeadlineExceeded,
 	// which is how a timeout and a watched signal end a read that waits.
 	deadline interface{ SetReadDeadline(time.Time) error }
@@ -90,8 +95,32 @@ type Launch func(i int, s *child.Spec) error
 
 // StartWith is Start with each player started as launch says (nil: as Start does).
 func StartWith(progs []string, args func(i int) []string, launch Launch) (*Hub, error) {
+	return StartSeats(progs, nil, args, launch)
+}
+
+// Local is a seat played from the hub's own streams, not by a program (a person: the
+// Stratego manager's "human"): its lines are read from In, with no time limit, and what is
+// sent to it is written to Out.
+type Local struct {
+	In  io.Reader
+	Out io.Writer
+}
+
+// StartSeats is StartWith where a seat i with locals[i] not nil is that local seat
+// (progs[i] is then not started).
+func StartSeats(progs []string, locals []*Local, args func(i int) []string, launch Launch) (*Hub, error) {
 	h := &Hub{interrupt: make(chan struct{})}
+	sources := map[io.Reader]*source{}
 	for i, prog := range progs {
+		if l := locals; i < len(l) && l[i] != nil {
+			src := sources[l[i].In]
+			if src == nil {
+				src = &source{r: lineio.NewReader(l[i].In), lines: make(chan readResult)}
+				sources[l[i].In] = src
+			}
+			h.players = append(h.players, localPlayer(l[i], src))
+			continue
+		}
 		s := child.Spec{Path: prog, Args: args(i), Shell: true}
 		if launch != nil {
 			if err := launch(i, &s); err != nil {
@@ -127,13 +156,67 @@ func startPlayer(s child.Spec) (*player, error) {
 	}
 	p := &player{
 		cmd:      cmd,
-		stdin:    inW,
+		stdin:    newInput(inW),
 		out:      lineio.NewReader(outR),
 		deadline: deadline,
 		done:     make(chan struct{}),
 	}
 	go p.reap()
 	return p, nil
+}
+
+// source is the lines of a local seat's In, read by one goroutine.
+type source struct {
+	r     *lineio.Reader
+	lines chan readResult
+	once  sync.Once
+	err   error // the error that ended the lines (set before lines is closed)
+}
+
+// localPlayer is a local seat: no process, so it is "reaped" from the start.
+func localPlayer(l *Local, src *source) *player {
+	p := &player{
+		stdin:    newInput(nopCloser{l.Out}),
+		deadline: noDeadline{},
+		done:     make(chan struct{}),
+		local:    src,
+	}
+	close(p.done)
+	return p
+}
+
+type noDeadline struct{}
+
+func (noDeadline) SetReadDeadline(time.Time) error { return nil }
+
+// readLocal reads a local seat's next line, or ErrInterrupted once a watched signal came.
+func (h *Hub) readLocal(p *player, kind readKind) readResult {
+	if kind == readByte {
+		return readResult{err: errors.New("hubrt: a local seat sends no handshake")}
+	}
+	src := p.local
+	src.once.Do(func() {
+		go func() {
+			for {
+				line, err := src.r.ReadLine()
+				if err != nil {
+					src.err = err
+					close(src.lines) // every later read gets err
+					return
+				}
+				src.lines <- readResult{line: line}
+			}
+		}()
+	})
+	select {
+	case res, ok := <-src.lines:
+		if !ok {
+			return readResult{err: src.err}
+		}
+		return res
+	case <-h.interrupt:
+		return readResult{err: ErrInterrupted}
+	}
 }
 
 func (p *player) reap() {
@@ -193,6 +276,21 @@ func (h *Hub) Interrupt(sig os.Signal) {
 	})
 }
 
+// InterruptOn makes a signal that comes on sigs interrupt the hub (Interrupt), until the
+// returned function is called: a program's own SIGINT and SIGTERM, or a stopped
+// tournament's (which sends one for the game it stops).
+func (h *Hub) InterruptOn(sigs <-chan os.Signal) (release func()) {
+	over := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-sigs:
+			h.Interrupt(sig)
+		case <-over:
+		}
+	}()
+	return func() { close(over) }
+}
+
 // interrupted reports whether a watched signal has arrived.
 func (h *Hub) interrupted() bool {
 	select {
@@ -226,6 +324,12 @@ func (h *Hub) read(i int, kind readKind, d time.Duration) readResult {
 	if h.interrupted() {
 		return readResult{err: ErrInterrupted}
 	}
+	if p.stdin.isFull() {
+		return readResult{err: ErrInputFull}
+	}
+	if p.local != nil {
+		return h.readLocal(p, kind)
+	}
 	var res readResult
 	if kind == readByte {
 		res.b, res.err = p.out.ReadByte()
@@ -254,10 +358,13 @@ func (h *Hub) ReadLine(i int) (string, error) {
 	return res.line, res.err
 }
 
-// Send writes line and a '\n' to player i. A write error (the player is gone) is ignored:
-// the specs ask hubs to notice the loss by the read failure that follows.
+// Send writes line and a '\n' to player i, never waiting: what its pipe cannot take now
+// waits in a buffer (MaxPending), written as the player reads. A write error (the player is
+// gone) is ignored: the specs ask hubs to notice the loss by the read failure that follows;
+// a player sent more than the buffer holds gets nothing more, and its next read fails with
+// ErrInputFull.
 func (h *Hub) Send(i int, line string) {
-	h.players[i].stdin.Write([]byte(line + "\n"))
+	h.players[i].stdin.send([]byte(line + "\n"))
 }
 
 // Kill sends SIGKILL to every player still running, reaps them all and returns how each
@@ -290,7 +397,7 @@ func (h *Hub) WaitUntil(deadline time.Time) []Exit {
 	}
 	exits := make([]Exit, len(h.players))
 	for i, p := range h.players {
-		p.stdin.Close()
+		p.stdin.close()
 		exits[i] = p.exit
 	}
 	return exits
@@ -326,4 +433,4 @@ func (h *Hub) Pause(i int) { h.Signal(i, syscall.SIGSTOP) }
 func (h *Hub) Resume(i int) { h.Signal(i, syscall.SIGCONT) }
 
 // CloseInput closes player i's stdin: it reads end of file.
-func (h *Hub) CloseInput(i int) { h.players[i].stdin.Close() }
+func (h *Hub) CloseInput(i int) { h.players[i].stdin.close() }

@@ -46,12 +46,33 @@ type Policy struct {
 	// ErrTimeout (ReadStatus gives its status). Zero: reads wait as long as the player
 	// takes.
 	ReadTimeout time.Duration
+	// SeatTimeout, when not nil, gives each seat's ReadTimeout (the referee runner's
+	// referee and players have their own times).
+	SeatTimeout func(seat int) time.Duration
 	// PauseIdle stops (SIGSTOP) every player but the one whose handshake or line is
 	// awaited, and lets that one go on (SIGCONT) before each read, so that a player
 	// computes only on its own turn; at the end every player is let go on before the
 	// grace. Lines sent to a stopped player wait in its pipe, so a protocol using it must
 	// send an idle player less than a pipe holds (64 KiB on Linux) between its turns.
 	PauseIdle bool
+	// PauseSeat, when not nil, says which idle seats PauseIdle may stop now (the referee
+	// runner never stops its referee; the Stratego manager stops no AI during the setups).
+	PauseSeat func(seat int) bool
+
+	// Lost gives the account of a failed read of the awaited seat's line, for a judge that
+	// is a judge.Loser (nil: its error's text, Timeout for ErrTimeout). Such a judge says
+	// itself what follows the loss (Loser.Lose), and the game goes on while it is not over;
+	// other judges are aborted (Judge.Abort).
+	Lost func(seat int, err error) judge.Lost
+	// Record receives the lines of the game's record (judge.Record), flushed with log; nil
+	// drops them. It may be log itself.
+	Record *bufio.Writer
+	// Pace, when not zero, is a wait after each line of the record (Stratego's -t: a person
+	// can follow the moves); a watched signal ends it.
+	Pace time.Duration
+	// CloseAtEnd closes every player's input when the game ends, before the grace: end of
+	// file is the players' sign that it is over (the referee protocol has no last line).
+	CloseAtEnd bool
 }
 
 // How says how Play ended.
@@ -72,7 +93,9 @@ type Ending struct {
 	Status int
 	Seat   int   // the seat that broke a rule, whose read failed or whose handshake did; else -1
 	Err    error // the read error (ReadFailed, HandshakeFailed; nil: a wrong handshake byte)
-	Exits  []Exit
+	// Violation is the rule broken (RuleBroken).
+	Violation *judge.Violation
+	Exits     []Exit
 }
 
 // Play drives judge j over the players of h, who have just been started, until the game
@@ -117,44 +140,88 @@ func (g *game) play() Ending {
 		g.emit(g.j.Welcome(i))
 	}
 	g.emit(g.j.Start())
+	// The first broken rule, where the rules go on after it (a Stratego setup).
+	var broken *Ending
 	for !g.j.Over() {
 		s := g.j.Awaiting()
-		g.log.Flush()
+		g.flush()
 		line, err := g.readLine(s)
 		switch {
 		case errors.Is(err, ErrInterrupted):
 			return g.interrupted()
 		case err != nil:
-			return g.abort(Ending{How: ReadFailed, Status: g.p.ReadStatus(err), Seat: s, Err: err})
+			e := Ending{How: ReadFailed, Status: g.p.ReadStatus(err), Seat: s, Err: err}
+			l, ok := g.j.(judge.Loser)
+			if !ok {
+				return g.abort(e)
+			}
+			g.emit(l.Lose(g.lost(s, err)))
+			if g.j.Over() {
+				return g.finish(e)
+			}
+			continue
 		}
 		outs, v := g.j.Take(line)
 		g.emit(outs) // with a violation: what the rules send when they end the game
 		if v != nil {
-			return g.finish(Ending{How: RuleBroken, Status: v.Status, Seat: s})
+			e := Ending{How: RuleBroken, Status: v.Status, Seat: v.Seat, Violation: v}
+			if g.j.Over() {
+				return g.finish(e)
+			}
+			if broken == nil {
+				broken = &e
+			}
 		}
 	}
+	if broken != nil {
+		return g.finish(*broken)
+	}
 	return g.finish(Ending{How: GameOver, Seat: -1})
+}
+
+// lost is the account of seat s's failed read for a judge.Loser.
+func (g *game) lost(s int, err error) judge.Lost {
+	if g.p.Lost != nil {
+		return g.p.Lost(s, err)
+	}
+	return judge.Lost{Timeout: errors.Is(err, ErrTimeout), Why: err.Error()}
+}
+
+// flush flushes log and the record.
+func (g *game) flush() {
+	if g.p.Record != nil && g.p.Record != g.log {
+		g.p.Record.Flush()
+	}
+	g.log.Flush()
 }
 
 // readHandshake reads seat s's handshake, within ReadTimeout.
 func (g *game) readHandshake(s int) (byte, error) {
 	g.await(s)
-	res := g.h.read(s, readByte, g.p.ReadTimeout)
+	res := g.h.read(s, readByte, g.timeout(s))
 	return res.b, res.err
 }
 
 // readLine reads seat s's line, within ReadTimeout.
 func (g *game) readLine(s int) (string, error) {
 	g.await(s)
-	res := g.h.read(s, readLine, g.p.ReadTimeout)
+	res := g.h.read(s, readLine, g.timeout(s))
 	return res.line, res.err
+}
+
+// timeout is seat s's ReadTimeout.
+func (g *game) timeout(s int) time.Duration {
+	if g.p.SeatTimeout != nil {
+		return g.p.SeatTimeout(s)
+	}
+	return g.p.ReadTimeout
 }
 
 // await leaves only seat s running, with PauseIdle.
 func (g *game) await(s int) {
 	if g.p.PauseIdle {
 		for i := range g.paused {
-			g.setPaused(i, i != s)
+			g.setPaused(i, i != s && (g.p.PauseSeat == nil || g.p.PauseSeat(i)))
 		}
 	}
 }
@@ -175,9 +242,17 @@ func (g *game) setPaused(i int, stop bool) {
 // emit carries out the judge's outputs in order.
 func (g *game) emit(outs []judge.Out) {
 	for _, o := range outs {
-		if o.To == judge.Log {
+		switch o.To {
+		case judge.Log:
 			g.log.WriteString(o.Line)
 			g.log.WriteByte('\n')
+			continue
+		case judge.Record:
+			if g.p.Record != nil {
+				g.p.Record.WriteString(o.Line)
+				g.p.Record.WriteByte('\n')
+			}
+			g.pace()
 			continue
 		}
 		g.h.Send(o.To, o.Line)
@@ -185,11 +260,25 @@ func (g *game) emit(outs []judge.Out) {
 	}
 }
 
+// pace waits Policy.Pace after a line of the record, or until a watched signal.
+func (g *game) pace() {
+	if g.p.Pace <= 0 || g.j.Over() {
+		return
+	}
+	g.flush()
+	t := time.NewTimer(g.p.Pace)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-g.h.interrupt:
+	}
+}
+
 // interrupted ends the game after a watched signal.
 func (g *game) interrupted() Ending {
 	e := Ending{How: Interrupted, Status: g.p.InterruptStatus, Seat: -1}
 	if g.p.KillOnInterrupt {
-		g.log.Flush()
+		g.flush()
 		e.Exits = g.h.Kill()
 		return e
 	}
@@ -205,9 +294,14 @@ func (g *game) abort(e Ending) Ending {
 // finish flushes log, lets every player go on, waits up to the grace for them to exit,
 // kills the rest and reaps them all.
 func (g *game) finish(e Ending) Ending {
-	g.log.Flush()
+	g.flush()
 	for i := range g.paused {
 		g.setPaused(i, false)
+	}
+	if g.p.CloseAtEnd {
+		for i := 0; i < g.h.Len(); i++ {
+			g.h.CloseInput(i)
+		}
 	}
 	e.Exits = g.h.WaitUntil(g.killAt())
 	return e

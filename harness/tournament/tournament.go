@@ -17,6 +17,7 @@ import (
 	"os"
 	"sort"
 	"sync"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -36,13 +37,43 @@ type Result struct {
 // Match plays one game between a (first seat) and b.
 type Match func(a, b string) (Result, error)
 
+// ErrStopped is the error of a game ended early because the tournament was stopped
+// (Options.Stop): it is neither recorded nor an error of the tournament, and a run with the
+// same Save plays it again.
+var ErrStopped = errors.New("tournament: the game was stopped")
+
+// StopSignal is how a Match passes a stopped tournament on to the game it runs: sigs gets
+// SIGTERM when stop is closed (a reference hub ends its game as on that signal), until
+// release is called; stopped reports whether stop is closed (the game's failure is then
+// ErrStopped).
+func StopSignal(stop <-chan struct{}) (sigs <-chan os.Signal, stopped func() bool, release func()) {
+	ch := make(chan os.Signal, 1)
+	over := make(chan struct{})
+	go func() {
+		select {
+		case <-stop:
+			ch <- syscall.SIGTERM
+		case <-over:
+		}
+	}()
+	stopped = func() bool {
+		select {
+		case <-stop:
+			return true
+		default:
+			return false
+		}
+	}
+	return ch, stopped, func() { close(over) }
+}
+
 // Options tune a tournament.
 type Options struct {
 	Rounds   int             // each ordered pair plays this many games (default 1)
 	Jobs     int             // games at once (default 2)
 	Save     string          // a JSON-lines file: results already there are not played again
 	Progress io.Writer       // a line per finished game, or nil
-	Stop     <-chan struct{} // closed: start no more games
+	Stop     <-chan struct{} // closed: start no more games (and the Match ends those running: ErrStopped)
 }
 
 type pairing struct {
@@ -125,6 +156,9 @@ loop:
 			r, err := m(p.a, p.b)
 			mu.Lock()
 			defer mu.Unlock()
+			if errors.Is(err, ErrStopped) {
+				return
+			}
 			if err != nil {
 				if firstErr == nil {
 					firstErr = fmt.Errorf("tournament: %s vs %s: %w", p.a, p.b, err)

@@ -1,23 +1,28 @@
 // Package referee is the reference match runner of the referee protocol (the
 // referee-runner program): it starts a referee and two players, negotiates the referee's
 // features, relays moves to the referee for judgement, forwards the lines the referee
-// writes to players, and prints the result. docs/referee.md has the protocol and every
-// decision.
+// writes to players, and prints the result. The match is the engine's runner judge
+// (games/referee NewRunner) run by the one loop of the reference hubs, hubrt.Play: no write
+// waits for a program (what a stopped player cannot take yet waits in a bounded buffer),
+// and SIGINT or SIGTERM kills every program and ends the runner. docs/referee.md has the
+// protocol and every decision.
 package referee
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
-	"gauntlet/harness/csignal"
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
+	"gauntlet/games/judge"
 	game "gauntlet/games/referee"
+	"gauntlet/harness/csignal"
 	"gauntlet/harness/hubrt"
 )
 
@@ -26,7 +31,7 @@ const Grace = 2 * time.Second
 
 // ExitMatchError is the exit status when the match itself failed (a referee that broke the
 // protocol, a program that could not start): no result line is printed.
-const ExitMatchError = 2
+const ExitMatchError = game.StatusMatchError
 
 const usage = `usage: referee-runner [-t MOVE_TIME] [-T REFEREE_TIME] REFEREE PLAYER0 PLAYER1
 
@@ -43,7 +48,9 @@ with "ERROR ..." on stderr and no result line.
 func Main() int {
 	csignal.Default()
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-	return Run(os.Args[1:], os.Stdout, os.Stderr)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	return runStop(os.Args[1:], os.Stdout, os.Stderr, nil, sigs)
 }
 
 // Run runs one match and returns the exit status.
@@ -54,6 +61,13 @@ func Run(args []string, stdout, stderr io.Writer) int {
 // RunWith is Run with the referee and the players started as launch says
 // (hubrt.StartWith): a tournament's starts each as a sandbox user in a box.
 func RunWith(args []string, stdout, stderr io.Writer, launch hubrt.Launch) int {
+	return runStop(args, stdout, stderr, launch, nil)
+}
+
+// runStop is RunWith ended early by a signal that comes on stop (SIGINT or SIGTERM for the
+// program, a stopped tournament's): every program is killed at once, no result line is
+// printed, and the status is 128 plus the signal's number.
+func runStop(args []string, stdout, stderr io.Writer, launch hubrt.Launch, stop <-chan os.Signal) int {
 	fs := flag.NewFlagSet("referee-runner", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	moveTime := fs.Duration("t", 2*time.Second, "")
@@ -68,158 +82,61 @@ func RunWith(args []string, stdout, stderr io.Writer, launch hubrt.Launch) int {
 		fmt.Fprintf(stderr, "ERROR starting the match: %v\n", err)
 		return ExitMatchError
 	}
-	m := &match{h: h, names: progs[1:], moveTime: *moveTime, refTime: *refTime}
-	result, err := m.play()
-	m.end()
-	if err != nil {
-		fmt.Fprintf(stderr, "ERROR referee: %v\n", err)
-		return ExitMatchError
+	defer h.InterruptOn(stop)()
+	j := game.NewRunner([2]string{progs[1], progs[2]})
+	var result strings.Builder
+	resultW := bufio.NewWriter(&result)
+	e := hubrt.Play(j, h, resultW, policy(j, *moveTime, *refTime))
+	if status, done := report(e, j, h, *refTime, stderr); done {
+		return status
 	}
-	if result.note != "" {
-		fmt.Fprintln(stderr, result.note)
-	}
-	fmt.Fprintf(stdout, "%d %d %s\n", result.scores[0], result.scores[1], result.reason)
+	io.WriteString(stdout, result.String())
 	return 0
 }
 
-// Indices of the programs in the hub.
-const (
-	ref = 0
-)
-
-func seat(p int) int { return 1 + p }
-
-type match struct {
-	h                 *hubrt.Hub
-	names             []string
-	moveTime, refTime time.Duration
-	feats             game.Features
+// policy is how the loop runs a match: each program's time, the players stopped but on
+// their turn (the referee never), every input closed at the end, a signal killing all.
+func policy(j *game.Runner, moveTime, refTime time.Duration) hubrt.Policy {
+	return hubrt.Policy{
+		ReadStatus: func(error) int { return 0 },
+		Grace:      Grace,
+		SeatTimeout: func(s int) time.Duration {
+			if s == game.RefereeSeat {
+				return refTime
+			}
+			return moveTime
+		},
+		PauseIdle:       true,
+		PauseSeat:       func(s int) bool { return s != game.RefereeSeat && j.Playing() },
+		Lost:            func(_ int, err error) judge.Lost { return judge.Lost{Timeout: errors.Is(err, hubrt.ErrTimeout)} },
+		CloseAtEnd:      true,
+		KillOnInterrupt: true,
+	}
 }
 
-type result struct {
-	scores [2]int
-	reason string
-	note   string // an ERROR line for stderr, for a player that could not be read or written
-}
-
-// loss is the result when player p broke the game for the reason why.
-func loss(p int, why, note string) result {
-	r := result{reason: why + " " + strconv.Itoa(p), note: note}
-	r.scores[1-p] = 1
-	return r
-}
-
-// refLine reads one line from the referee within its time.
-func (m *match) refLine(what string) (string, error) {
-	line, err := m.h.ReadLineWithin(ref, m.refTime)
+// report writes the runner's account of how the match ended on stderr; done is set, with
+// the exit status, when there is no result line (a signal, a broken referee).
+func report(e hubrt.Ending, j *game.Runner, h *hubrt.Hub, refTime time.Duration, stderr io.Writer) (status int, done bool) {
 	switch {
-	case errors.Is(err, hubrt.ErrTimeout):
-		return "", fmt.Errorf("no %s within %v", what, m.refTime)
-	case err != nil:
-		return "", fmt.Errorf("no %s: %v", what, err)
+	case e.How == hubrt.Interrupted:
+		sig := h.Caught().(syscall.Signal)
+		fmt.Fprintf(stderr, "ERROR stopped by %v: every program killed, no result\n", sig)
+		return 128 + int(sig), true
+	case e.How == hubrt.RuleBroken && e.Violation.Seat == game.RefereeSeat:
+		fmt.Fprintf(stderr, "ERROR referee: %s\n", e.Violation.Rule)
+		return ExitMatchError, true
+	case e.Seat == game.RefereeSeat && e.How == hubrt.ReadFailed:
+		what := j.Expecting()
+		if errors.Is(e.Err, hubrt.ErrTimeout) {
+			fmt.Fprintf(stderr, "ERROR referee: no %s within %v\n", what, refTime)
+		} else {
+			fmt.Fprintf(stderr, "ERROR referee: no %s: %v\n", what, e.Err)
+		}
+		return ExitMatchError, true
+	case e.How == hubrt.ReadFailed && errors.Is(e.Err, hubrt.ErrInputFull):
+		fmt.Fprintf(stderr, "ERROR player %d did not take its input (more than %d bytes waited)\n", e.Seat-1, hubrt.MaxPending)
+	case e.How == hubrt.ReadFailed && !errors.Is(e.Err, hubrt.ErrTimeout):
+		fmt.Fprintf(stderr, "ERROR reading move from player %d\n", e.Seat-1)
 	}
-	return line, nil
-}
-
-// writeLines reads a write_lines block from the referee and forwards each line.
-func (m *match) writeLines() error {
-	for {
-		line, err := m.refLine("write_lines line")
-		if err != nil {
-			return err
-		}
-		p, text, end, err := game.ParseWriteLine(line, 2)
-		if err != nil {
-			return err
-		}
-		if end {
-			return nil
-		}
-		m.h.Send(seat(p), text)
-	}
-}
-
-func (m *match) play() (result, error) {
-	for {
-		line, err := m.refLine("feature line")
-		if err != nil {
-			return result{}, err
-		}
-		name, end, err := game.ParseFeature(line)
-		if err != nil {
-			return result{}, err
-		}
-		if end {
-			break
-		}
-		m.feats.Set(name)
-	}
-	m.h.Send(ref, "2")
-	for _, n := range m.names {
-		m.h.Send(ref, n)
-	}
-	if m.feats.WriteLines {
-		if err := m.writeLines(); err != nil {
-			return result{}, err
-		}
-	}
-	// Both players wait, stopped, until their turn.
-	m.h.Signal(seat(1), syscall.SIGSTOP)
-	last := game.StartMove
-	for mover := 0; ; mover = 1 - mover {
-		m.h.Signal(seat(mover), syscall.SIGCONT)
-		if !m.feats.NoLastMove {
-			m.h.Send(seat(mover), last)
-		}
-		move, err := m.h.ReadLineWithin(seat(mover), m.moveTime)
-		switch {
-		case errors.Is(err, hubrt.ErrTimeout):
-			return loss(mover, "timeout", ""), nil
-		case err != nil:
-			return loss(mover, "lost", fmt.Sprintf("ERROR reading move from player %d", mover)), nil
-		}
-		m.h.Signal(seat(mover), syscall.SIGSTOP)
-		m.h.Send(ref, game.MoveLine(mover, move))
-		line, err := m.refLine("verdict")
-		if err != nil {
-			return result{}, err
-		}
-		v, err := game.ParseVerdict(line)
-		if err != nil {
-			return result{}, err
-		}
-		if m.feats.WriteLines {
-			if err := m.writeLines(); err != nil {
-				return result{}, err
-			}
-		}
-		switch v {
-		case game.Invalid:
-			return loss(mover, "invalid", ""), nil
-		case game.ValidEnd:
-			line, err := m.refLine("scores after 'valid end'")
-			if err != nil {
-				return result{}, err
-			}
-			s, err := game.ParseScores(line, 2)
-			if err != nil {
-				return result{}, err
-			}
-			return result{scores: [2]int{s[0], s[1]}, reason: "end"}, nil
-		}
-		last = move
-	}
-}
-
-// end resumes everyone and closes their input (end of file is the players' and the
-// referee's signal that the match is over: there is no final line), gives them Grace to
-// exit, and kills the rest.
-func (m *match) end() {
-	for p := 0; p < 2; p++ {
-		m.h.Signal(seat(p), syscall.SIGCONT)
-	}
-	for i := 0; i < 3; i++ {
-		m.h.CloseInput(i)
-	}
-	m.h.WaitUntil(time.Now().Add(Grace))
+	return 0, false
 }

@@ -14,12 +14,19 @@ import (
 // are the referee's scores (or 0 for the offender and 1 for the other when a player broke
 // the game); a higher score wins. With boxes, each game's programs start in them
 // (tournament.Boxes).
-func Match(boxes *tournament.Boxes, referee string, args ...string) tournament.Match {
+// When stop is closed, a game that runs ends at once, every program killed, with
+// tournament.ErrStopped (the tournament plays it again when resumed).
+func Match(boxes *tournament.Boxes, stop <-chan struct{}, referee string, args ...string) tournament.Match {
 	return func(a, b string) (tournament.Result, error) {
 		var out, errb bytes.Buffer
 		launch, done := boxes.Game()
 		defer done()
-		if status := RunWith(append(append([]string(nil), args...), referee, a, b), &out, &errb, launch); status != 0 {
+		sigs, stopped, release := tournament.StopSignal(stop)
+		defer release()
+		if status := runStop(append(append([]string(nil), args...), referee, a, b), &out, &errb, launch, sigs); status != 0 {
+			if stopped() {
+				return tournament.Result{}, tournament.ErrStopped
+			}
 			return tournament.Result{}, fmt.Errorf("the runner exited %d: %s", status, strings.TrimSpace(errb.String()))
 		}
 		line := strings.TrimSpace(out.String())

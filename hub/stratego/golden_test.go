@@ -149,6 +149,11 @@ func replay(red, blue []string, log []string, limit int, names [2]string) (strin
 		if outcome != "" {
 			return "", fmt.Errorf("a move after the end: %q", line)
 		}
+		if line == "SURRENDER" {
+			// The side to move gives up: the game ends in the turn of that move.
+			outcome, named, turns = "SURRENDER", turn, moves/2+1
+			continue
+		}
 		f := strings.Fields(line)
 		if len(f) < 4 {
 			return "", fmt.Errorf("not a move: %q", line)

@@ -2,11 +2,16 @@
 // AI programs (or lets a human play a side from stdin), asks each for its setup, runs the
 // game of gauntlet/games/stratego over their pipes, and prints the result line.
 //
+// The game is the engine's manager judge (games/stratego NewManager) run by the one loop of
+// the reference hubs, hubrt.Play; this package keeps the flags, starting the AIs (or a
+// human's side on the terminal) and the final lines.
+//
 // Unlike the 2012 manager it never hangs: the timeout covers whole lines (a partial line
-// without a newline times out), the idle AI is stopped (SIGSTOP) and resumed (SIGCONT)
-// around its opponent's turns, and after QUIT each AI has 2 seconds to exit before SIGKILL.
-// A single '\r' before the newline is tolerated (an AI written on Windows); anything else
-// malformed is ILLEGAL. docs/stratego.md has the protocol and every decision.
+// without a newline times out), no write waits for an AI, the idle AI is stopped (SIGSTOP)
+// and resumed (SIGCONT) around its opponent's turns, after QUIT each AI has 2 seconds to
+// exit before SIGKILL, and SIGINT or SIGTERM kills both AIs and ends the manager. A single
+// '\r' before the newline is tolerated (an AI written on Windows); anything else malformed
+// is ILLEGAL. docs/stratego.md has the protocol and every decision.
 package stratego
 
 import (
@@ -14,7 +19,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"gauntlet/harness/csignal"
 	"io"
 	"os"
 	"os/signal"
@@ -22,7 +26,9 @@ import (
 	"syscall"
 	"time"
 
+	"gauntlet/games/judge"
 	game "gauntlet/games/stratego"
+	"gauntlet/harness/csignal"
 	"gauntlet/harness/hubrt"
 	"gauntlet/harness/limitkill"
 )
@@ -49,7 +55,9 @@ error (with a message on stderr).
 func Main() int {
 	csignal.Default()
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-	return Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	return runStop(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, nil, sigs, limitkill.SoftCPU())
 }
 
 // options are the manager's settings.
@@ -75,9 +83,54 @@ func RunWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hu
 // runWith is RunWith for AIs that run under the CPU time limit cpuLimit (0: none known):
 // the manager's own, which AIs started plainly inherit, or a tournament's boxes'.
 func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hubrt.Launch, cpuLimit time.Duration) int {
+	return runStop(args, stdin, stdout, stderr, launch, nil, cpuLimit)
+}
+
+// runStop is RunWith ended early by a signal that comes on stop (SIGINT or SIGTERM for the
+// program, a stopped tournament's): both AIs are killed at once, no result line is printed,
+// and the status is 128 plus the signal's number.
+func runStop(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hubrt.Launch, stop <-chan os.Signal, cpuLimit time.Duration) int {
+	o, names, status := parseArgs(args, stdout, stderr)
+	if status >= 0 {
+		return status
+	}
+	record, closeRecord, err := openRecord(o.out, stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "stratego: %v\n", err)
+		return 1
+	}
+	defer closeRecord()
+	h, err := startSides(names, stdin, stderr, launch)
+	if err != nil {
+		fmt.Fprintf(stderr, "stratego: %v\n", err)
+		return 1
+	}
+	defer h.InterruptOn(stop)()
+	j := game.NewManager(names, game.ManagerOptions{TurnLimit: o.turns, IgnoreIllegal: o.ignoreIllegal, Record: record != nil})
+	var result strings.Builder
+	resultW := bufio.NewWriter(&result)
+	e := hubrt.Play(j, h, resultW, policy(o, j, record))
+	if e.How == hubrt.Interrupted {
+		sig := h.Caught().(syscall.Signal)
+		fmt.Fprintf(stderr, "stratego: stopped by %v: both AIs killed, no result\n", sig)
+		return 128 + int(sig)
+	}
+	// The account once the AIs are reaped (Play reaps them), so that it can say that a
+	// limit ended the side it blames (an AI killed by its CPU time reads as an end of file).
+	if why := j.Game().Why(); why != "" {
+		why += limitNote(j.Game(), names, e.Exits, h, cpuLimit)
+		fmt.Fprintf(stderr, "stratego: %s\n", why)
+	}
+	// The result line after every AI has been reaped (Play reaps them).
+	io.WriteString(stdout, result.String())
+	return 0
+}
+
+// parseArgs reads the flags and the two AIs; status is the exit status when the manager
+// ends there (a usage error, -h), else -1.
+func parseArgs(args []string, stdout, stderr io.Writer) (o options, names [2]string, status int) {
 	fs := flag.NewFlagSet("stratego", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var o options
 	fs.BoolVar(&o.ignoreIllegal, "i", false, "")
 	fs.StringVar(&o.out, "o", "", "")
 	fs.DurationVar(&o.stall, "t", 0, "")
@@ -86,224 +139,86 @@ func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hu
 	help := fs.Bool("h", false, "")
 	if err := fs.Parse(args); err != nil || (!*help && fs.NArg() != 2) || o.turns <= 0 || o.timeout <= 0 {
 		io.WriteString(stderr, usage)
-		return 1
+		return o, names, 1
 	}
 	if *help {
 		io.WriteString(stdout, usage)
-		return 0
+		return o, names, 0
 	}
-	var moveLog io.Writer = io.Discard
-	switch o.out {
+	return o, [2]string{fs.Arg(0), fs.Arg(1)}, -1
+}
+
+// openRecord opens -o's move log: nil without -o, stdout for "stdout", else the file.
+func openRecord(out string, stdout io.Writer) (*bufio.Writer, func(), error) {
+	switch out {
 	case "":
+		return nil, func() {}, nil
 	case "stdout":
-		moveLog = stdout
-	default:
-		f, err := os.Create(o.out)
-		if err != nil {
-			fmt.Fprintf(stderr, "stratego: %v\n", err)
-			return 1
-		}
-		defer f.Close()
-		moveLog = f
+		return bufio.NewWriter(stdout), func() {}, nil
 	}
-	m, err := start(fs.Args(), stdin, stderr, launch)
+	f, err := os.Create(out)
 	if err != nil {
-		fmt.Fprintf(stderr, "stratego: %v\n", err)
-		return 1
+		return nil, nil, err
 	}
-	m.cpuLimit = cpuLimit
-	result := m.play(o, moveLog, stderr)
-	fmt.Fprintln(stdout, result)
-	return 0
+	return bufio.NewWriter(f), func() { f.Close() }, nil
 }
 
-// side is how the manager talks to one colour: an AI process, or a human on the terminal.
-type side struct {
-	name  string
-	ai    int // index in the hub, or -1 for a human
-	human *bufio.Reader
-	hint  io.Writer
-}
-
-type manager struct {
-	hub      *hubrt.Hub
-	sides    [2]*side
-	cpuLimit time.Duration // the AIs' CPU time limit, for limitNote (0: not known)
-}
-
-func start(names []string, stdin io.Reader, stderr io.Writer, launch hubrt.Launch) (*manager, error) {
-	m := &manager{}
-	var progs []string
-	var human *bufio.Reader
+// startSides starts the AIs; a human side is a local seat on stdin and stderr.
+func startSides(names [2]string, stdin io.Reader, stderr io.Writer, launch hubrt.Launch) (*hubrt.Hub, error) {
+	locals := make([]*hubrt.Local, 2)
 	for c, name := range names {
-		s := &side{name: name, ai: -1}
 		if name == Human {
-			if human == nil {
-				human = bufio.NewReader(stdin)
-			}
-			s.human, s.hint = human, stderr
-		} else {
-			s.ai = len(progs)
-			progs = append(progs, name)
+			locals[c] = &hubrt.Local{In: stdin, Out: stderr}
 		}
-		m.sides[c] = s
 	}
-	h, err := hubrt.StartWith(progs, func(int) []string { return nil }, launch)
-	if err != nil {
-		return nil, err
-	}
-	m.hub = h
-	return m, nil
+	return hubrt.StartSeats(names[:], locals, func(int) []string { return nil }, launch)
 }
 
-func (m *manager) send(c game.Colour, line string) {
-	s := m.sides[c]
-	if s.ai < 0 {
-		fmt.Fprintln(s.hint, line)
-		return
+// policy is how the loop runs the manager's game: every line within the timeout, the
+// idle AI stopped from the first move on (during the setups each one's clock runs from its
+// own query), the -o record and -t's pace, and a signal killing both AIs.
+func policy(o options, j *game.Manager, record *bufio.Writer) hubrt.Policy {
+	return hubrt.Policy{
+		ReadStatus:      func(error) int { return 0 },
+		Grace:           Grace,
+		ReadTimeout:     o.timeout,
+		PauseIdle:       true,
+		PauseSeat:       func(int) bool { return j.Playing() },
+		Lost:            func(_ int, err error) judge.Lost { return lost(err, o.timeout) },
+		Record:          record,
+		Pace:            o.stall,
+		KillOnInterrupt: true,
 	}
-	m.hub.Send(s.ai, line)
 }
 
-// read reads one line owed by side c within the timeout (a human has no timeout). err is
-// set when none came, saying why: silence, a partial line, end of file.
-func (m *manager) read(c game.Colour, timeout time.Duration) (string, error) {
-	s := m.sides[c]
-	var line string
-	var err error
-	if s.ai < 0 {
-		line, err = s.human.ReadString('\n')
-		line = strings.TrimSuffix(line, "\n")
-	} else {
-		line, err = m.hub.ReadLineWithin(s.ai, timeout)
-	}
+// lost is the account of an AI's line not had: silence, a partial line, end of file.
+func lost(err error, timeout time.Duration) judge.Lost {
 	switch {
 	case errors.Is(err, hubrt.ErrTimeout):
-		return "", fmt.Errorf("no whole line within %v", timeout)
+		return judge.Lost{Timeout: true, Why: fmt.Sprintf("no whole line within %v", timeout)}
 	case errors.Is(err, io.EOF):
-		return "", errors.New("end of file")
-	case err != nil:
-		return "", err
+		return judge.Lost{Why: "end of file"}
 	}
-	return strings.TrimSuffix(line, "\r"), nil
-}
-
-// pause stops side c's AI while it is not its turn, and resume wakes it.
-func (m *manager) pause(c game.Colour) {
-	if s := m.sides[c]; s.ai >= 0 {
-		m.hub.Signal(s.ai, syscall.SIGSTOP)
-	}
-}
-
-func (m *manager) resume(c game.Colour) {
-	if s := m.sides[c]; s.ai >= 0 {
-		m.hub.Signal(s.ai, syscall.SIGCONT)
-	}
-}
-
-// play runs the whole game and returns the result line; the account of an ILLEGAL,
-// BAD_SETUP or INTERNAL_ERROR end (Game.Why) goes to stderr and the move log.
-//
-// Both sides are asked for their setup, BLUE even after RED's failed, and neither is
-// stopped meanwhile: each one's clock runs from its own query (game.Begin has the rules).
-func (m *manager) play(o options, moveLog, stderr io.Writer) string {
-	names := [2]string{m.sides[0].name, m.sides[1].name}
-	var answers [2][]string
-	var silence [2]error
-	for c := game.Red; c <= game.Blue; c++ {
-		m.send(c, fmt.Sprintf("%s %s %d %d", c, names[c.Other()], game.Size, game.Size))
-		for range game.SetupRows {
-			line, err := m.read(c, o.timeout)
-			if err != nil {
-				silence[c] = err
-				break
-			}
-			answers[c] = append(answers[c], line)
-		}
-	}
-	g, _ := game.Begin(answers, o.turns)
-	if over, out, about := g.Over(); over && out == game.BadSetup {
-		why := g.Reason()
-		for c := game.Red; c <= game.Blue; c++ {
-			if silence[c] != nil && (about == c || about == game.Both) {
-				why += fmt.Sprintf(" (%s: %v)", c, silence[c])
-			}
-		}
-		g.Forfeit(about, game.BadSetup, why)
-	}
-	query := "START"
-	for {
-		if over, _, _ := g.Over(); over {
-			break
-		}
-		c := g.Turn()
-		m.resume(c)
-		m.pause(c.Other())
-		m.send(c, query)
-		for _, row := range g.View(c) {
-			m.send(c, row)
-		}
-		line, err := m.read(c, o.timeout)
-		if err != nil {
-			g.Forfeit(c, game.Illegal, err.Error())
-			break
-		}
-		mv, err := game.ParseMove(line)
-		if err == nil {
-			err = g.Check(mv)
-		}
-		if err != nil {
-			if !o.ignoreIllegal {
-				g.Forfeit(c, game.Illegal, game.MoveReason(line, err))
-				break
-			}
-			// -i: the move is not made and the turn passes; the mover is told ILLEGAL.
-			m.send(c, line+" ILLEGAL")
-			query = line + " ILLEGAL"
-			g.Pass()
-			continue
-		}
-		conf, err := g.Play(mv)
-		if err != nil {
-			g.Forfeit(c, game.Internal, err.Error())
-			break
-		}
-		fmt.Fprintln(moveLog, conf)
-		m.send(c, conf.String())
-		query = conf.String()
-		if o.stall > 0 {
-			time.Sleep(o.stall)
-		}
-	}
-	// The account is written once the AIs are reaped, so that it can say that a limit
-	// ended the side it blames (an AI killed by its CPU time reads as an end of file).
-	exits := m.quit(g)
-	if why := g.Why(); why != "" {
-		why += m.limitNote(g, exits)
-		fmt.Fprintf(stderr, "stratego: %s\n", why)
-		fmt.Fprintln(moveLog, why)
-	}
-	return g.Result(names)
+	return judge.Lost{Why: err.Error()}
 }
 
 // limitNote says which side an ILLEGAL, BAD_SETUP or INTERNAL_ERROR end names was ended by
 // a resource limit, as its exit and its CPU time show it (limitkill: SIGXCPU, SIGXFSZ, a
 // SIGKILL having used its CPU limit, a wrapper shell's 152, 137 or 153), e.g. " (RED was
-// killed by SIGXCPU at the CPU time limit)"; "" for none.
-func (m *manager) limitNote(g *game.Game, exits []hubrt.Exit) string {
+// killed by SIGXCPU at the CPU time limit)"; "" for none. Seat c is the hub's player c.
+func limitNote(g *game.Game, names [2]string, exits []hubrt.Exit, h *hubrt.Hub, cpuLimit time.Duration) string {
 	_, _, about := g.Over()
 	note := ""
 	for c := game.Red; c <= game.Blue; c++ {
-		s := m.sides[c]
-		if about != c && about != game.Both || s.ai < 0 || s.ai >= len(exits) {
+		if about != c && about != game.Both || names[c] == Human || int(c) >= len(exits) {
 			continue
 		}
-		e := exits[s.ai]
-		cpu := m.hub.CPU(s.ai)
-		if m.cpuLimit <= 0 {
+		e := exits[c]
+		cpu := h.CPU(int(c))
+		if cpuLimit <= 0 {
 			cpu = limitkill.UnknownCPU // no limit to hold it against: a 152 by the convention alone
 		}
-		l := limitkill.Of(e.Signal, e.Code, cpu, m.cpuLimit)
+		l := limitkill.Of(e.Signal, e.Code, cpu, cpuLimit)
 		if l == limitkill.None {
 			continue
 		}
@@ -326,14 +241,4 @@ func limitNamed(why string, c game.Colour) bool {
 		}
 	}
 	return false
-}
-
-// quit tells both AIs how the game ended, gives them Grace to exit, kills the rest, and
-// returns how each ended.
-func (m *manager) quit(g *game.Game) []hubrt.Exit {
-	for c := game.Red; c <= game.Blue; c++ {
-		m.resume(c)
-		m.send(c, "QUIT "+g.EndWord(c))
-	}
-	return m.hub.WaitUntil(time.Now().Add(Grace))
 }

@@ -189,12 +189,12 @@ func BenchmarkGameAsProcesses(b *testing.B) {
 func TestMatchNamesTheReason(t *testing.T) {
 	quitter := "while read line; do case \"$line\" in QUIT*) exit 0;; esac; done\n"
 	bomb := script(t, "read q; printf '"+strings.ReplaceAll(setupRows, "\n", "\\n")+"'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo '3 3 DOWN'; "+quitter)
-	r, err := Match(nil, "-T", "5s")(bomb, random(t))
+	r, err := Match(nil, nil, "-T", "5s")(bomb, random(t))
 	if err != nil || !strings.HasSuffix(r.Line, ` RED ILLEGAL 1 148 148 (RED ILLEGAL: "3 3 DOWN": bombs and the flag do not move)`) || !r.Illegal[0] || r.Illegal[1] || r.Points != [2]float64{-0.1, 0.2} {
 		t.Errorf("%+v, %v", r, err)
 	}
 	bad := script(t, "read q; printf 'XXXXXXXXXX\\nXXXXXXXXXX\\nXXXXXXXXXX\\nXXXXXXXXXX\\n'; "+quitter)
-	r, err = Match(nil, "-T", "5s")(bad, bad)
+	r, err = Match(nil, nil, "-T", "5s")(bad, bad)
 	if err != nil || !strings.HasPrefix(r.Line, "neither BOTH BAD_SETUP 0 0 0 (BOTH BAD_SETUP: RED: ") || !r.Illegal[0] || !r.Illegal[1] || r.Points != [2]float64{-0.1, -0.1} {
 		t.Errorf("%+v, %v", r, err)
 	}
@@ -214,7 +214,7 @@ func TestLimitKillIsNamed(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r, err := Match(nil, "-T", "5m")(script(t, tc.body), random(t))
+			r, err := Match(nil, nil, "-T", "5m")(script(t, tc.body), random(t))
 			if want := " RED ILLEGAL 1 148 148 (RED ILLEGAL: end of file " + tc.want + ")"; err != nil || !strings.HasSuffix(r.Line, want) || !r.Illegal[0] || !r.Limit[0] || r.Limit[1] {
 				t.Errorf("%+v, %v; want the line to end %q", r, err, want)
 			}

@@ -17,16 +17,23 @@ import (
 // line, followed for an ILLEGAL, BAD_SETUP or INTERNAL_ERROR end by its reason in
 // parentheses, as the manager wrote it on its stderr; a BAD_SETUP of both sides counts as
 // an illegal end of each.
-func Match(boxes *tournament.Boxes, args ...string) tournament.Match {
+// When stop is closed, a game that runs ends at once, every program killed, with
+// tournament.ErrStopped (the tournament plays it again when resumed).
+func Match(boxes *tournament.Boxes, stop <-chan struct{}, args ...string) tournament.Match {
 	return func(a, b string) (tournament.Result, error) {
 		var out, errb bytes.Buffer
 		launch, done := boxes.Game()
 		defer done()
+		sigs, stopped, release := tournament.StopSignal(stop)
+		defer release()
 		cpu := limitkill.SoftCPU() // the AIs' limit: the boxes', or this process's they inherit
 		if boxes != nil {
 			cpu = boxes.CPU()
 		}
-		if status := runWith(append(append([]string(nil), args...), a, b), strings.NewReader(""), &out, &errb, launch, cpu); status != 0 {
+		if status := runStop(append(append([]string(nil), args...), a, b), strings.NewReader(""), &out, &errb, launch, sigs, cpu); status != 0 {
+			if stopped() {
+				return tournament.Result{}, tournament.ErrStopped
+			}
 			return tournament.Result{}, fmt.Errorf("the manager exited %d: %s", status, strings.TrimSpace(errb.String()))
 		}
 		line := strings.TrimSpace(out.String())
