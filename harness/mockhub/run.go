@@ -196,7 +196,7 @@ type proc struct {
 	limit  string         // limitkill's note on status when a limit ended the player, else ""
 	// limitKill is the limit that ended the player (limitkill.None: none).
 	limitKill limitkill.Limit
-	killed bool
+	killed    bool
 	// What the failed step saw: a timeout (silent), an exit step's player killed by a
 	// signal (exitSignal) or still running at the step's end.
 	silent       bool
