@@ -1,0 +1,213 @@
+package scriptcmds
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"gauntlet/harness/child"
+	"gauntlet/harness/mockplayer"
+)
+
+// WitnessFolder, in the folder above a script's $WORK, holds a folder per script (named
+// after $WORK's) with the records of its witnessed mock players: one file of transcript
+// events (JSON lines) per mock player started, written by the mock players that mkplayer's
+// stand-ins had the harness run outside the subject's reach (mockplayer.Stub). The grader
+// shows them in the report of a failed case: what the hub under test sent each mock player
+// and what it answered. Nothing the subject runs can write there.
+const WitnessFolder = "witnessed"
+
+// witnessSocket is the name, in $MOCKBIN, of the socket the stand-ins connect to.
+const witnessSocket = ".witness"
+
+// maxWitnessed bounds the mock players one script's witness starts (a hub that connects to
+// the socket itself could ask for any number).
+const maxWitnessed = 64
+
+// helloWithin is how long a connection has to say which mock it stands for.
+const helloWithin = 5 * time.Second
+
+// witness is a script's side of its witnessed mock players: the socket, the mocks mkplayer
+// set up (name -> the mock player's flags), and the mock players running.
+type witness struct {
+	ln      *mockplayer.WitnessListener
+	records string // the folder of this script's records
+	mock    string // the mock player's program
+	dir     string // where the mock players run: the script's folder
+	env     []string
+
+	mu      sync.Mutex
+	flags   map[string][]string
+	started int
+	running sync.WaitGroup // sessions whose stand-in has gone, until their mock is reaped
+	closed  bool
+}
+
+type witnessKey struct{}
+
+// witnessed reports whether a mock player with these flags runs witnessed: every mock that
+// plays a reference player in-process (-as). A relay (-relay) starts a program, which only
+// the sandbox may do for a case, so it runs as before, where the hub starts it.
+func witnessed(flags []string) bool {
+	as := false
+	for _, f := range flags {
+		switch f {
+		case "-relay", "--relay":
+			return false
+		case "-as", "--as":
+			as = true
+		}
+	}
+	return as
+}
+
+// scriptWitness returns the script's witness, listening from its first use.
+func scriptWitness(ts *testscript.TestScript, mock string) *witness {
+	holder, _ := ts.Value(witnessKey{}).(*witnessHolder)
+	if holder == nil {
+		ts.Fatalf("mkplayer: harness error: the script was not set up by scriptcmds.Setup")
+	}
+	if holder.w != nil {
+		return holder.w
+	}
+	work := ts.Getenv("WORK")
+	records := filepath.Join(filepath.Dir(work), WitnessFolder, filepath.Base(work))
+	if err := os.MkdirAll(records, 0o700); err != nil {
+		ts.Fatalf("mkplayer: harness error: %v", err)
+	}
+	ln, err := mockplayer.ListenWitness(filepath.Join(ts.Getenv("MOCKBIN"), witnessSocket))
+	if err != nil {
+		ts.Fatalf("mkplayer: harness error: the witness's socket: %v", err)
+	}
+	w := &witness{ln: ln, records: records, mock: mock, dir: ts.MkAbs("."),
+		env: subjectEnviron(ts, nil, false), flags: map[string][]string{}}
+	holder.w = w
+	go w.serve()
+	ts.Defer(w.close)
+	return w
+}
+
+// witnessHolder is set up for every script (Setup); the witness starts with the first mock.
+type witnessHolder struct{ w *witness }
+
+// add sets up the mock NAME.
+func (w *witness) add(name string, flags []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.flags[name] = flags
+}
+
+// serve accepts stand-ins until the listener closes.
+func (w *witness) serve() {
+	for {
+		c, err := w.ln.Accept()
+		if err != nil {
+			return
+		}
+		go w.session(c)
+	}
+}
+
+// session runs the mock player a stand-in stands for, on the streams it handed over, and
+// tells the stand-in how the mock ended; if the stand-in ends first, the mock is killed.
+func (w *witness) session(c *mockplayer.WitnessConn) {
+	defer c.Close()
+	hello, files, err := c.Hello(time.Now().Add(helloWithin))
+	if err != nil {
+		return
+	}
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
+	w.mu.Lock()
+	flags, ok := w.flags[hello.Name]
+	n := w.started + 1
+	if !ok || w.closed || n > maxWitnessed {
+		w.mu.Unlock()
+		return
+	}
+	w.started = n
+	w.running.Add(1)
+	w.mu.Unlock()
+	defer w.running.Done()
+
+	record := filepath.Join(w.records, fmt.Sprintf("%03d.json", n))
+	args := append(append(append([]string(nil), flags...), "-record", record, "--"), hello.Args...)
+	cmd := child.Command(child.Spec{Path: w.mock, Args: args, Dir: w.dir, Env: w.env, Group: true})
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
+	if err := child.StartCmd(cmd); err != nil {
+		c.Verdict(127, 0)
+		return
+	}
+	// The mock holds the pipes now: the harness lets go of its copies at once, so that the
+	// hub sees them close when the mock ends.
+	for i, f := range files {
+		f.Close()
+		files[i] = nil
+	}
+	ended := make(chan struct{})
+	go func() {
+		select {
+		case <-c.Gone():
+			cmd.Process.Signal(syscall.SIGKILL)
+		case <-ended:
+		}
+	}()
+	err = cmd.Wait()
+	close(ended)
+	code, sig := 0, syscall.Signal(0)
+	if ee, ok := err.(*exec.ExitError); ok {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			sig = ws.Signal()
+		} else {
+			code = ee.ExitCode()
+		}
+	}
+	c.Verdict(code, sig)
+}
+
+// settle waits, up to a bound, for the mock players whose stand-ins have ended to be gone
+// too (noprocs must not find a mock that is being killed).
+func (w *witness) settle() {
+	done := make(chan struct{})
+	go func() {
+		w.running.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+	}
+}
+
+// close stops the witness at the end of the script; the mock players still running are
+// killed with their stand-ins' case (noprocs, or the end of the script's runs).
+func (w *witness) close() {
+	w.mu.Lock()
+	w.closed = true
+	w.mu.Unlock()
+	w.ln.Close()
+}
+
+// WitnessRecords returns the files of the witnessed mock players' records of the case whose
+// folder (the folder above its $WORK) is top.
+func WitnessRecords(top string) []string {
+	files, _ := filepath.Glob(filepath.Join(top, WitnessFolder, "*", "*.json"))
+	return files
+}
+
+// stubWrapper is the text of the wrapper of a witnessed mock player NAME.
+func stubWrapper(mockplayer, sock, name string) string {
+	return "#!/bin/sh\nexec " + mockplayer + " -witness " + shellQuote(sock) + " -name " + shellQuote(name) + " -- \"$@\"\n"
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
