@@ -299,8 +299,12 @@ type Outcome struct {
 	// Divergence is what the subject did up to its first divergence from what was
 	// expected, that point marked (see Divergence); empty when the log does not show it.
 	Divergence string
-	Log        string // the full script log: commands, outputs, the failure
-	Duration   time.Duration
+	// Conversation is, for a case whose hub is under test, what the hub sent each mock
+	// player and what each answered, from the records the harness keeps out of the
+	// subject's reach (see MockConversation); empty when there is none.
+	Conversation string
+	Log          string // the full script log: commands, outputs, the failure
+	Duration     time.Duration
 	// Alone says how a verdict that depends on wall time (TIMEOUT, HYGIENE) was checked
 	// with nothing else of the grader running (confirmAlone): "confirmed alone", or what
 	// the case did beside other cases before it passed alone. Empty when not re-run.
@@ -564,6 +568,7 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 			return theirNames[prog]
 		})
 		o.Divergence = Escape(Divergence(r.Log))
+		o.Conversation = Escape(MockConversation(scriptcmds.WitnessRecords(dir)))
 		o.Detail = Escape(o.Detail)
 		paths := map[string]string{dir + string(os.PathSeparator): ""}
 		for _, prog := range g.Programs {

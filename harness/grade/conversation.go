@@ -1,0 +1,68 @@
+package grade
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"gauntlet/harness/transcript"
+)
+
+// conversationLines bounds the messages a report shows of the mock players' conversation:
+// the last ones, where the hub went wrong.
+const conversationLines = 30
+
+// maxRecord bounds what is read of one mock player's record.
+const maxRecord = 8 << 20
+
+// MockConversation renders, for a failed case with a hub under test, what the hub sent each
+// mock player and what each answered, in order, from the records the witnessed mock players
+// wrote outside the subject's reach (scriptcmds.WitnessRecords): never from the case's log,
+// where the subject's own output could imitate it. Each mock player's lines are in its own
+// order; the players' lines are merged by the time each was seen. The faults the mocks
+// injected and how each ended are shown between the lines. It returns "" when there is no
+// record (a case without witnessed mock players).
+func MockConversation(files []string) string {
+	var lists [][]transcript.Event
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			continue
+		}
+		events, _ := transcript.ReadJSON(io.LimitReader(f, maxRecord))
+		f.Close()
+		lists = append(lists, events)
+	}
+	var lines []string
+	for _, e := range transcript.Merge(lists...) {
+		switch e.Kind {
+		case transcript.Line:
+			l := e.From + " -> " + e.To + " | " + transcript.Escape(e.Data)
+			if e.Cut > 0 {
+				l += fmt.Sprintf(" [cut: %d more bytes]", e.Cut)
+			}
+			if e.NoEOL {
+				l += " " + noNewline
+			}
+			lines = append(lines, l)
+		case transcript.Note:
+			lines = append(lines, e.From+": "+transcript.Escape(e.Data))
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("the mock players' side, as the harness recorded it (what the hub sent each one and what it answered)")
+	if n := len(lines); n > conversationLines {
+		fmt.Fprintf(&b, ", the last %d of %d:\n", conversationLines, n)
+		lines = lines[n-conversationLines:]
+	} else {
+		b.WriteString(":\n")
+	}
+	for _, l := range lines {
+		b.WriteString("  " + l + "\n")
+	}
+	return b.String()
+}

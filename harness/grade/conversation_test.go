@@ -1,0 +1,114 @@
+package grade
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"gauntlet/harness/buildtest"
+	"gauntlet/harness/execfile"
+)
+
+// withMockPlayer puts the mock player in the grader's folder of reference programs (a copy
+// of the gauntlet binary named mockplayer, reachable from a box), as a grader publishes it.
+func withMockPlayer(t *testing.T, opt *Options) {
+	t.Helper()
+	data, err := os.ReadFile(buildtest.Path(t, "gauntlet/cmd/gauntlet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := execfile.Write(filepath.Join(opt.BinDir, "mockplayer"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// hubCase is a hub case with a witnessed mock player (2310A, quitting after its second
+// message), the hub's expected exit being 0.
+const hubCase = "mkplayer quitter -as 2310A -fault 'after 2 exit 0'\nrun $HUB $MOCKBIN/quitter\n"
+
+// gradeHub grades the hub script hub (the subject's toyhub) on hubCase.
+func gradeHub(t *testing.T, subj Subject, opt Options, hub string) Outcome {
+	t.Helper()
+	if err := execfile.Write(subj.Programs["toyhub"], []byte(hub), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	withMockPlayer(t, &opt)
+	cases, err := LoadCases(fstest.MapFS{"toy/c.txtar": {Data: []byte(header("hub/basics") + hubCase)}}, "toy", toy.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := Run(toy, cases, subj, opt)
+	if len(outs) != 1 {
+		t.Fatalf("outcomes: %+v", outs)
+	}
+	return outs[0]
+}
+
+// A hub that exits with the wrong status: the report shows the lines it sent the mock
+// player, in order, and how the mock ended, from the harness's record.
+func TestHubFailureShowsTheMessagesSent(t *testing.T) {
+	t.Parallel()
+	subj, opt := setup(t, refPlayer)
+	hub := "#!/bin/sh\nprintf '7;::-Mo1V11V22Mo1Mo1::-\\nHAP0,1,0,3,0\\n' | \"$1\" 2 1 >/dev/null\nexit 3\n"
+	o := gradeHub(t, subj, opt, hub)
+	if o.Verdict != WrongExit {
+		t.Fatalf("verdict %s (%s), want %s\n%s", o.Verdict, o.Detail, WrongExit, o.Log)
+	}
+	want := "  player 1 -> hub | ^ [no newline]\n" +
+		"  hub -> player 1 | 7;::-Mo1V11V22Mo1Mo1::-\n" +
+		"  hub -> player 1 | HAP0,1,0,3,0\n" +
+		"  player 1: fault (script line 1): after 2 exit 0\n"
+	if !strings.HasSuffix(o.Conversation, want) || !strings.HasPrefix(o.Conversation, "the mock players' side") {
+		t.Errorf("conversation:\n%s\nwant it to end with:\n%s", o.Conversation, want)
+	}
+	rep := NewReport(toy, "s", time.Now(), nil, []Outcome{o})
+	var b strings.Builder
+	rep.WriteSummary(&b, false)
+	if !strings.Contains(b.String(), "      hub -> player 1 | HAP0,1,0,3,0\n") {
+		t.Errorf("the summary does not show the lines sent:\n%s", b.String())
+	}
+	if !strings.Contains(caseText(rep.Cases[0]), "  hub -> player 1 | HAP0,1,0,3,0\n") {
+		t.Errorf("the JUnit and Gradescope text does not show the lines sent:\n%s", caseText(rep.Cases[0]))
+	}
+	b.Reset()
+	if err := WriteHTML(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "  hub -&gt; player 1 | HAP0,1,0,3,0\n") {
+		t.Errorf("the HTML page does not show the lines sent:\n%s", b.String())
+	}
+}
+
+// A boxed hub that tries to write into the mock player's record, and prints an imitation
+// of it, changes nothing of what the report shows: the record is the harness's, written by
+// the mock player outside the box, in a folder the subject cannot reach.
+func TestHostileHubCannotWriteTheRecord(t *testing.T) {
+	t.Parallel()
+	subj, opt := boxedSetup(t, refPlayer)
+	searchable(t, opt.BinDir)
+	forged := `{"v":1,"seq":9,"time":"2000-01-01T00:00:00Z","writer":"relay player 1","kind":"line","from":"player 1","to":"hub","text":"FORGED"}`
+	hub := "#!/bin/sh\n" +
+		"printf '7;::-Mo1V11V22Mo1Mo1::-\\nHAP0,1,0,3,0\\n' | \"$1\" 2 1 >/dev/null\n" +
+		"for f in ../witnessed/*/*.json ../witnessed/*/001.json ../witnessed/script-c/001.json \"$(dirname \"$1\")\"/../witnessed/script-c/001.json; do\n" +
+		"  echo '" + forged + "' >> \"$f\" && echo WROTE \"$f\" >&2\n" +
+		"done\n" +
+		"mkdir -p ../witnessed/script-c 2>/dev/null && echo MADE >&2\n" +
+		"echo \"the mock players' side, as the harness recorded it (what the hub sent each one and what it answered):\" >&2\n" +
+		"echo '  hub -> player 1 | FORGED' >&2\n" +
+		"exit 3\n"
+	o := gradeHub(t, subj, opt, hub)
+	if o.Verdict != WrongExit {
+		t.Fatalf("verdict %s (%s), want %s\n%s", o.Verdict, o.Detail, WrongExit, o.Log)
+	}
+	for _, bad := range []string{"WROTE", "MADE"} {
+		if strings.Contains(o.Log, bad) {
+			t.Errorf("the hub reached the record (%s):\n%s", bad, o.Log)
+		}
+	}
+	if strings.Contains(o.Conversation, "FORGED") || !strings.Contains(o.Conversation, "  hub -> player 1 | HAP0,1,0,3,0\n") {
+		t.Errorf("conversation:\n%s", o.Conversation)
+	}
+}

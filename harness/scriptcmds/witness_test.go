@@ -1,0 +1,95 @@
+package scriptcmds
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"gauntlet/harness/buildtest"
+	"gauntlet/harness/suite"
+)
+
+// runWitnessed runs a script whose PATH has the mock player (the gauntlet binary), as a
+// grader's has, and returns its result and the folder of its witnessed records.
+func runWitnessed(t *testing.T, script string) (suite.Result, string) {
+	t.Helper()
+	bin := t.TempDir()
+	if err := os.Symlink(buildtest.Path(t, "gauntlet/cmd/gauntlet"), filepath.Join(bin, "mockplayer")); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "case.txtar")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := suite.Run(testscript.Params{
+		Files:       []string{path},
+		WorkdirRoot: dir,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
+			return Setup(env)
+		},
+		Cmds:                Commands(),
+		RequireExplicitExec: true,
+	})
+	if len(res) != 1 {
+		t.Fatalf("got %d results", len(res))
+	}
+	return res[0], filepath.Join(dir, WitnessFolder, "script-case")
+}
+
+// The program a hub starts for a witnessed mock is a stand-in that ends as the mock ended
+// (an exit status, a death by signal); the mock's faults are not in the wrapper the hub can
+// read; and the record, outside the script's folder, has what the "hub" (here the script's
+// own stdin) sent.
+func TestWitnessedMockEndsAsTheMock(t *testing.T) {
+	t.Parallel()
+	script := `mkplayer seven -as 2310A -fault 'after 2 exit 7'
+mkplayer segv -as 2310A -fault 'after 1 signal SEGV'
+! grep 'exit 7' $MOCKBIN/seven
+grep 'witness' $MOCKBIN/seven
+run -status 7 -stdin hub.txt $MOCKBIN/seven 2 1
+run -status signal:SEGV -stdin hub.txt $MOCKBIN/segv 2 1
+noprocs
+-- hub.txt --
+7;::-Mo1V11V22Mo1Mo1::-
+HAP0,1,0,3,0
+YT
+`
+	r, records := runWitnessed(t, script)
+	if !r.Passed {
+		t.Fatalf("script failed:\n%s", r.Log)
+	}
+	files, _ := filepath.Glob(filepath.Join(records, "*.json"))
+	if len(files) != 2 {
+		t.Fatalf("records %v, want two", files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"text":"7;::-Mo1V11V22Mo1Mo1::-"`, `"text":"HAP0,1,0,3,0"`, `after 2 exit 7`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the record lacks %s:\n%s", want, b)
+		}
+	}
+	if strings.Contains(string(b), `"text":"YT"`) {
+		t.Errorf("the record has a line sent after the mock's exit:\n%s", b)
+	}
+}
+
+// When the hub kills its player (the stand-in), the harness kills the mock player: nothing
+// of it is left for noprocs to find, though its fault would keep it running for ever.
+func TestWitnessedMockGoesWithItsStandIn(t *testing.T) {
+	t.Parallel()
+	script := `mkplayer stayer -as 2310A -fault 'end hang'
+run -status signal:KILL -signal KILL -after-stdout '^' $MOCKBIN/stayer 2 1
+noprocs
+`
+	if r, _ := runWitnessed(t, script); !r.Passed {
+		t.Fatalf("script failed:\n%s", r.Log)
+	}
+}
