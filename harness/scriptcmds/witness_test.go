@@ -82,7 +82,10 @@ YT
 }
 
 // When the hub kills its player (the stand-in), the harness kills the mock player: nothing
-// of it is left for noprocs to find, though its fault would keep it running for ever.
+// of it is left for noprocs to find, though its fault would keep it running for ever. (Its
+// streams are all closed by then, the player having ended on its empty stdin: a mock that
+// hung in select {} was ended there by the Go runtime, "all goroutines are asleep", status
+// 2, most times before the kill came.)
 func TestWitnessedMockGoesWithItsStandIn(t *testing.T) {
 	t.Parallel()
 	script := `mkplayer stayer -as 2310A -fault 'end hang'
