@@ -34,6 +34,11 @@ const maxWitnessed = 64
 // helloWithin is how long a connection has to say which mock it stands for.
 const helloWithin = 5 * time.Second
 
+// maxPending bounds the connections that have not said which mock they stand for yet: past
+// it a new connection is closed at once, so that a hub that opens connections without end
+// holds no more than this many of the harness's descriptors.
+const maxPending = 16
+
 // witness is a script's side of its witnessed mock players: the socket, the mocks mkplayer
 // set up (name -> the mock player's flags), and the mock players running.
 type witness struct {
@@ -42,6 +47,8 @@ type witness struct {
 	mock    string // the mock player's program
 	dir     string // where the mock players run: the script's folder
 	env     []string
+
+	pending chan struct{} // a token per connection whose hello is awaited (maxPending)
 
 	mu      sync.Mutex
 	flags   map[string][]string
@@ -87,7 +94,7 @@ func scriptWitness(ts *testscript.TestScript, mock string) *witness {
 		ts.Fatalf("mkplayer: harness error: the witness's socket: %v", err)
 	}
 	w := &witness{ln: ln, records: records, mock: mock, dir: ts.MkAbs("."),
-		env: subjectEnviron(ts, nil, false), flags: map[string][]string{}}
+		env: subjectEnviron(ts, nil, false), flags: map[string][]string{}, pending: make(chan struct{}, maxPending)}
 	holder.w = w
 	go w.serve()
 	ts.Defer(w.close)
@@ -111,7 +118,12 @@ func (w *witness) serve() {
 		if err != nil {
 			return
 		}
-		go w.session(c)
+		select {
+		case w.pending <- struct{}{}:
+			go w.session(c)
+		default:
+			c.Close()
+		}
 	}
 }
 
@@ -120,6 +132,7 @@ func (w *witness) serve() {
 func (w *witness) session(c *mockplayer.WitnessConn) {
 	defer c.Close()
 	hello, files, err := c.Hello(time.Now().Add(helloWithin))
+	<-w.pending
 	if err != nil {
 		return
 	}
@@ -144,6 +157,9 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	args := append(append(append([]string(nil), flags...), "-record", record, "--"), hello.Args...)
 	cmd := child.Command(child.Spec{Path: w.mock, Args: args, Dir: w.dir, Env: w.env, Group: true})
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
+	// Killed with the harness: a mock told to hang would otherwise outlive a grader that
+	// died, as the grader's user.
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	if err := child.StartCmd(cmd); err != nil {
 		c.Verdict(127, 0)
 		return

@@ -4,11 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/mockplayer"
 	"gauntlet/harness/suite"
 )
 
@@ -94,5 +96,44 @@ noprocs
 `
 	if r, _ := runWitnessed(t, script); !r.Passed {
 		t.Fatalf("script failed:\n%s", r.Log)
+	}
+}
+
+// A hub that opens connections to the witness and never says which mock it stands for
+// holds at most maxPending of them: the next is closed at once.
+func TestWitnessBoundsSilentConnections(t *testing.T) {
+	t.Parallel()
+	ln, err := mockplayer.ListenWitness(filepath.Join(t.TempDir(), witnessSocket))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &witness{ln: ln, flags: map[string][]string{}, pending: make(chan struct{}, maxPending)}
+	go w.serve()
+	defer w.close()
+	dial := func() int {
+		fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: ln.Path()}); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { syscall.Close(fd) })
+		return fd
+	}
+	first := dial()
+	for range maxPending - 1 {
+		dial()
+	}
+	fd := dial()
+	// The harness closes it, while the first is still awaited (for helloWithin): without
+	// the bound, it would have been awaited too, and closed only after the first.
+	var b [1]byte
+	if n, err := syscall.Read(fd, b[:]); n != 0 || err != nil {
+		t.Errorf("the connection past the bound: read %d, %v; want it closed", n, err)
+	}
+	syscall.SetNonblock(first, true)
+	if n, err := syscall.Read(first, b[:]); err != syscall.EAGAIN {
+		t.Errorf("the first silent connection: read %d, %v; want it still open, awaited", n, err)
 	}
 }
