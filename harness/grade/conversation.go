@@ -16,6 +16,10 @@ const conversationLines = 30
 // maxRecord bounds what is read of one mock player's record.
 const maxRecord = 8 << 20
 
+// conversationWidth bounds the bytes shown of one line (a hub that sends a 100,000-byte
+// line is shown its first ones and the count of the rest).
+const conversationWidth = 200
+
 // MockConversation renders, for a failed case with a hub under test, what the hub sent each
 // mock player and what each answered, in order, from the records the witnessed mock players
 // wrote outside the subject's reach (scriptcmds.WitnessRecords): never from the case's log,
@@ -38,9 +42,13 @@ func MockConversation(files []string) string {
 	for _, e := range transcript.Merge(lists...) {
 		switch e.Kind {
 		case transcript.Line:
-			l := e.From + " -> " + e.To + " | " + transcript.Escape(e.Data)
-			if e.Cut > 0 {
-				l += fmt.Sprintf(" [cut: %d more bytes]", e.Cut)
+			data, cut := e.Data, e.Cut
+			if len(data) > conversationWidth {
+				data, cut = data[:conversationWidth], cut+int64(len(data)-conversationWidth)
+			}
+			l := e.From + " -> " + e.To + " | " + transcript.Escape(data)
+			if cut > 0 {
+				l += fmt.Sprintf(" [cut: %d more bytes]", cut)
 			}
 			if e.NoEOL {
 				l += " " + noNewline

@@ -1,6 +1,7 @@
 package grade
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
+	"gauntlet/harness/transcript"
 )
 
 // withMockPlayer puts the mock player in the grader's folder of reference programs (a copy
@@ -110,5 +112,52 @@ func TestHostileHubCannotWriteTheRecord(t *testing.T) {
 	}
 	if strings.Contains(o.Conversation, "FORGED") || !strings.Contains(o.Conversation, "  hub -> player 1 | HAP0,1,0,3,0\n") {
 		t.Errorf("conversation:\n%s", o.Conversation)
+	}
+}
+
+// The conversation merges the mock players' records by time, shows the last lines only,
+// and a long line's first bytes with the count of the rest.
+func TestMockConversationBounds(t *testing.T) {
+	dir := t.TempDir()
+	at := time.Date(2026, 11, 28, 4, 0, 0, 0, time.UTC)
+	write := func(name string, events []transcript.Event) string {
+		t.Helper()
+		var b strings.Builder
+		if err := transcript.WriteJSON(&b, events); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	var p0, p1 []transcript.Event
+	for i := range 20 {
+		p0 = append(p0, transcript.Event{Seq: uint64(i + 1), Time: at.Add(time.Duration(2*i) * time.Millisecond), Writer: "relay player 0",
+			Kind: transcript.Line, From: "hub", To: "player 0", Data: []byte(fmt.Sprintf("line %d", 2*i))})
+		p1 = append(p1, transcript.Event{Seq: uint64(i + 1), Time: at.Add(time.Duration(2*i+1) * time.Millisecond), Writer: "relay player 1",
+			Kind: transcript.Line, From: "hub", To: "player 1", Data: []byte(fmt.Sprintf("line %d", 2*i+1))})
+	}
+	p1 = append(p1, transcript.Event{Seq: 21, Time: at.Add(time.Second), Writer: "relay player 1", Kind: transcript.Line,
+		From: "player 1", To: "hub", Data: []byte(strings.Repeat("x", 1000)), NoEOL: true},
+		transcript.Event{Seq: 22, Time: at.Add(2 * time.Second), Writer: "relay player 1", Kind: transcript.Note,
+			From: "player 1", Data: []byte("player ended with status 0")})
+	got := MockConversation([]string{write("1.json", p1), write("0.json", p0)})
+	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	if want := "the mock players' side, as the harness recorded it (what the hub sent each one and what it answered), the last 30 of 42:"; lines[0] != want {
+		t.Errorf("heading %q, want %q", lines[0], want)
+	}
+	if len(lines) != 31 || lines[1] != "  hub -> player 0 | line 12" || lines[2] != "  hub -> player 1 | line 13" {
+		t.Errorf("got %d lines, beginning %q", len(lines), lines[1:3])
+	}
+	if want := "  player 1 -> hub | " + strings.Repeat("x", 200) + " [cut: 800 more bytes] [no newline]"; lines[29] != want {
+		t.Errorf("long line %q, want %q", lines[29], want)
+	}
+	if lines[30] != "  player 1: player ended with status 0" {
+		t.Errorf("last line %q", lines[30])
+	}
+	if MockConversation(nil) != "" {
+		t.Error("no record, yet a conversation")
 	}
 }
