@@ -61,9 +61,12 @@ func Stub(sock, name string, args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mockplayer: hello too long\n")
 		return 2
 	}
-	// Copies of the hub's pipes beyond fds 0 and 1 (a hub that dup2s without closing the
-	// original): the stand-in lets go of them, so that the mock holds the pipes alone.
-	closeCopies(fd)
+	// Copies of the player's ends of the hub's pipes beyond fds 0 and 1 (a hub that dup2s
+	// without closing the original): the stand-in lets go of them, so that the mock holds
+	// those ends alone, and the hub sees the end of the mock's output when the mock closes
+	// it ("close") or ends, as it did when the mock ran here. Copies of the hub's own ends
+	// (leaked to the player) stay, as they stayed in the mock until it ended.
+	closeCopies(0, 1, fd)
 	// Main put a pipe stdin in non-blocking mode (PolledStdin), which the pipe keeps: the
 	// mock player reading it must find it as a hub leaves it, or its own runtime would
 	// take it for one it polls already and read it without waiting.
@@ -81,16 +84,22 @@ func Stub(sock, name string, args []string, stderr io.Writer) int {
 		return 2
 	}
 	// The pipes are the mock's now: the stand-in's fds 0 and 1 become the null device, so
-	// that the hub sees the end of the mock's output when the mock ends.
-	if null, err := syscall.Open(os.DevNull, syscall.O_RDWR, 0); err == nil {
-		syscall.Dup2(null, 0)
-		syscall.Dup2(null, 1)
-		if null > 2 {
-			syscall.Close(null)
+	// that the hub sees the end of the mock's output when the mock ends; so does its fd 2
+	// when it is the same pipe as its stdout (a hub that gave the player 2>&1).
+	fds := []int{0, 1}
+	if samePipe(1, 2) {
+		fds = append(fds, 2)
+	}
+	null, err := syscall.Open(os.DevNull, syscall.O_RDWR|syscall.O_CLOEXEC, 0)
+	for _, n := range fds {
+		if err == nil {
+			syscall.Dup2(null, n)
+		} else {
+			syscall.Close(n)
 		}
-	} else {
-		syscall.Close(0)
-		syscall.Close(1)
+	}
+	if err == nil && null > 2 {
+		syscall.Close(null)
 	}
 	line, err := bufio.NewReader(io.LimitReader(conn, 64)).ReadString('\n')
 	if err != nil {
@@ -128,18 +137,28 @@ func dialUnix(path string) (int, error) {
 	return fd, nil
 }
 
-// closeCopies closes the descriptors other than 0, 1, 2 and keep that are FIFOs of the same
-// pipe as fd 0 or fd 1.
-func closeCopies(keep int) {
-	type inode struct{ dev, ino uint64 }
-	pipes := map[inode]bool{}
-	for _, fd := range []int{0, 1} {
+// samePipe reports whether fds a and b are both FIFOs of the same pipe.
+func samePipe(a, b int) bool {
+	var sa, sb syscall.Stat_t
+	return syscall.Fstat(a, &sa) == nil && syscall.Fstat(b, &sb) == nil && sa.Mode&syscall.S_IFMT == syscall.S_IFIFO &&
+		sb.Mode&syscall.S_IFMT == syscall.S_IFIFO && sa.Dev == sb.Dev && sa.Ino == sb.Ino
+}
+
+// closeCopies closes the descriptors other than in, out, 2 and keep that are the same end
+// of the same pipe as in (a read end) or out (a write end).
+func closeCopies(in, out, keep int) {
+	type end struct {
+		dev, ino uint64
+		mode     int // O_RDONLY or O_WRONLY
+	}
+	ends := map[end]bool{}
+	for fd, mode := range map[int]int{in: syscall.O_RDONLY, out: syscall.O_WRONLY} {
 		var st syscall.Stat_t
 		if syscall.Fstat(fd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFIFO {
-			pipes[inode{st.Dev, st.Ino}] = true
+			ends[end{st.Dev, st.Ino, mode}] = true
 		}
 	}
-	if len(pipes) == 0 {
+	if len(ends) == 0 {
 		return
 	}
 	ents, err := os.ReadDir("/proc/self/fd")
@@ -148,11 +167,14 @@ func closeCopies(keep int) {
 	}
 	for _, e := range ents {
 		n, err := strconv.Atoi(e.Name())
-		if err != nil || n <= 2 || n == keep {
+		if err != nil || n == in || n == out || n == 2 || n == keep {
 			continue
 		}
 		var st syscall.Stat_t
-		if syscall.Fstat(n, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFIFO && pipes[inode{st.Dev, st.Ino}] {
+		if syscall.Fstat(n, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
+			continue
+		}
+		if fl, err := fcntl(n, syscall.F_GETFL); err == nil && ends[end{st.Dev, st.Ino, fl & syscall.O_ACCMODE}] {
 			syscall.Close(n)
 		}
 	}
