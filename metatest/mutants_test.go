@@ -3,6 +3,7 @@ package metatest
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -108,3 +109,46 @@ func TestStLuciaAdequacy(t *testing.T) { checkLibrary(t, "stlucia") }
 // them a tic-tac-toe referee that sees wins along rows only, which the suite's column and
 // diagonal wins fail.
 func TestRefereeAdequacy(t *testing.T) { checkLibrary(t, "referee") }
+
+// A dealer that takes a lost player for the end of the game (D-eof-exit-0), graded on the
+// case where player 1 quits right after the path: the report shows what the dealer sent
+// the quitting mock player, in order, from the harness's record, and the JSON report has it.
+func TestDealerMutantReportShowsTheSentLines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a mutant dealer: full mode only")
+	}
+	t.Parallel()
+	var m mutants.Mutant
+	for _, x := range mutants.Library("dealer2310") {
+		if x.Name == "D-eof-exit-0" {
+			m = x
+		}
+	}
+	root, err := mutants.ModuleRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := mutants.Build(m, root, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := execfile.Write(filepath.Join(dir, m.Prog), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, rep, text := gradeRun(t, "dealer2310", "-no-build", "-run", "^dealer_quit_after_handshake$", dir)
+	want := "      hub -> player 1 | 7;::-Mo1V11V22Mo1Mo1::-\n" +
+		"      player 1: fault (script line 1): after 1 exit 0\n"
+	if !strings.Contains(text, want) {
+		t.Errorf("the report does not show the path sent to player 1 before it quit:\n%s", text)
+	}
+	for _, c := range rep.Cases {
+		if c.Pairing == "their-hub+ref-players" && !strings.Contains(c.Conversation, "hub -> player 1 | 7;::-Mo1V11V22Mo1Mo1::-\n") {
+			t.Errorf("%s: %s, conversation %q", c.Name(), c.Verdict, c.Conversation)
+		}
+	}
+}
