@@ -45,13 +45,13 @@ type witness struct {
 	ln      *mockplayer.WitnessListener
 	records string // the folder of this script's records
 	mock    string // the mock player's program
-	dir     string // where the mock players run: the script's folder
 	env     []string
 
 	pending chan struct{} // a token per connection whose hello is awaited (maxPending)
 
 	mu      sync.Mutex
-	flags   map[string][]string
+	flags   map[string][]string // name -> the mock player's flags
+	dirs    map[string]string   // name -> where it runs: the script's folder at its mkplayer
 	started int
 	running sync.WaitGroup // sessions whose stand-in has gone, until their mock is reaped
 	closed  bool
@@ -93,8 +93,8 @@ func scriptWitness(ts *testscript.TestScript, mock string) *witness {
 	if err != nil {
 		ts.Fatalf("mkplayer: harness error: the witness's socket: %v", err)
 	}
-	w := &witness{ln: ln, records: records, mock: mock, dir: ts.MkAbs("."),
-		env: subjectEnviron(ts, nil, false), flags: map[string][]string{}, pending: make(chan struct{}, maxPending)}
+	w := &witness{ln: ln, records: records, mock: mock, env: subjectEnviron(ts, nil, false),
+		flags: map[string][]string{}, dirs: map[string]string{}, pending: make(chan struct{}, maxPending)}
 	holder.w = w
 	go w.serve()
 	ts.Defer(w.close)
@@ -104,11 +104,12 @@ func scriptWitness(ts *testscript.TestScript, mock string) *witness {
 // witnessHolder is set up for every script (Setup); the witness starts with the first mock.
 type witnessHolder struct{ w *witness }
 
-// add sets up the mock NAME.
-func (w *witness) add(name string, flags []string) {
+// add sets up the mock NAME, to run in dir (where its relative paths, -record FILE or
+// -faults FILE, are).
+func (w *witness) add(name, dir string, flags []string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.flags[name] = flags
+	w.flags[name], w.dirs[name] = flags, dir
 }
 
 // serve accepts stand-ins until the listener closes.
@@ -143,6 +144,7 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	}()
 	w.mu.Lock()
 	flags, ok := w.flags[hello.Name]
+	dir := w.dirs[hello.Name]
 	n := w.started + 1
 	if !ok || w.closed || n > maxWitnessed {
 		w.mu.Unlock()
@@ -155,7 +157,7 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 
 	record := filepath.Join(w.records, fmt.Sprintf("%03d.json", n))
 	args := append(append(append([]string(nil), flags...), "-record", record, "--"), hello.Args...)
-	cmd := child.Command(child.Spec{Path: w.mock, Args: args, Dir: w.dir, Env: w.env, Group: true})
+	cmd := child.Command(child.Spec{Path: w.mock, Args: args, Dir: dir, Env: w.env, Group: true})
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
 	// Killed with the harness: a mock told to hang would otherwise outlive a grader that
 	// died, as the grader's user.

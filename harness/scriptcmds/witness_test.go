@@ -137,3 +137,22 @@ func TestWitnessBoundsSilentConnections(t *testing.T) {
 		t.Errorf("the first silent connection: read %d, %v; want it still open, awaited", n, err)
 	}
 }
+
+// A witnessed mock's relative paths (-record FILE) are where the script was at its
+// mkplayer, as the hub's folder was for a mock the hub ran itself.
+func TestWitnessedMockRunsWhereItWasMade(t *testing.T) {
+	t.Parallel()
+	script := `mkdir sub
+cd sub
+mkplayer rec -as 2310A -fault 'after 1 exit 0' -record rec.json
+cd ..
+run -stdin hub.txt $MOCKBIN/rec 2 1
+exists sub/rec.json
+! exists rec.json
+-- hub.txt --
+7;::-Mo1V11V22Mo1Mo1::-
+`
+	if r, _ := runWitnessed(t, script); !r.Passed {
+		t.Fatalf("script failed:\n%s", r.Log)
+	}
+}
