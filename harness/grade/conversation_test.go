@@ -59,11 +59,13 @@ func TestHubFailureShowsTheMessagesSent(t *testing.T) {
 	if o.Verdict != WrongExit {
 		t.Fatalf("verdict %s (%s), want %s\n%s", o.Verdict, o.Detail, WrongExit, o.Log)
 	}
-	want := "  player 1 -> hub | ^ [no newline]\n" +
-		"  hub -> player 1 | 7;::-Mo1V11V22Mo1Mo1::-\n" +
+	// The mock relays the player's handshake whenever it comes, before or between the hub's
+	// lines (the toy hub does not wait for it): it is left out of the comparison.
+	want := "  hub -> player 1 | 7;::-Mo1V11V22Mo1Mo1::-\n" +
 		"  hub -> player 1 | HAP0,1,0,3,0\n" +
 		"  player 1: fault (script line 1): after 2 exit 0\n"
-	if !strings.HasSuffix(o.Conversation, want) || !strings.HasPrefix(o.Conversation, "the mock players' side") {
+	got := strings.Replace(o.Conversation, "  player 1 -> hub | ^ [no newline]\n", "", 1)
+	if !strings.HasSuffix(got, want) || !strings.HasPrefix(got, "the mock players' side") {
 		t.Errorf("conversation:\n%s\nwant it to end with:\n%s", o.Conversation, want)
 	}
 	rep := NewReport(toy, "s", time.Now(), nil, []Outcome{o})
