@@ -49,12 +49,19 @@ type witness struct {
 
 	pending chan struct{} // a token per connection whose hello is awaited (maxPending)
 
-	mu      sync.Mutex
-	flags   map[string][]string // name -> the mock player's flags
-	dirs    map[string]string   // name -> where it runs: the script's folder at its mkplayer
-	started int
-	running sync.WaitGroup // sessions whose stand-in has gone, until their mock is reaped
-	closed  bool
+	mu       sync.Mutex
+	flags    map[string][]string // name -> the mock player's flags
+	dirs     map[string]string   // name -> where it runs: the script's folder at its mkplayer
+	started  int
+	sessions map[*session]bool // the mock players started and not yet reaped
+	closed   bool
+}
+
+// session is one witnessed mock player running.
+type session struct {
+	cmd  *exec.Cmd
+	gone <-chan struct{} // closed once its stand-in has ended
+	done chan struct{}   // closed once the mock player has been reaped
 }
 
 type witnessKey struct{}
@@ -65,10 +72,17 @@ type witnessKey struct{}
 func witnessed(flags []string) bool {
 	as := false
 	for _, f := range flags {
-		switch f {
-		case "-relay", "--relay":
+		if f == "--" {
+			break
+		}
+		if !strings.HasPrefix(f, "-") {
+			continue // a flag's value
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(f, "-"), "=")
+		switch name {
+		case "-relay", "relay":
 			return false
-		case "-as", "--as":
+		case "-as", "as":
 			as = true
 		}
 	}
@@ -94,7 +108,8 @@ func scriptWitness(ts *testscript.TestScript, mock string) *witness {
 		ts.Fatalf("mkplayer: harness error: the witness's socket: %v", err)
 	}
 	w := &witness{ln: ln, records: records, mock: mock, env: subjectEnviron(ts, nil, false),
-		flags: map[string][]string{}, dirs: map[string]string{}, pending: make(chan struct{}, maxPending)}
+		flags: map[string][]string{}, dirs: map[string]string{}, sessions: map[*session]bool{},
+		pending: make(chan struct{}, maxPending)}
 	holder.w = w
 	go w.serve()
 	ts.Defer(w.close)
@@ -151,10 +166,6 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 		return
 	}
 	w.started = n
-	w.running.Add(1)
-	w.mu.Unlock()
-	defer w.running.Done()
-
 	record := filepath.Join(w.records, fmt.Sprintf("%03d.json", n))
 	args := append(append(append([]string(nil), flags...), "-record", record, "--"), hello.Args...)
 	cmd := child.Command(child.Spec{Path: w.mock, Args: args, Dir: dir, Env: w.env, Group: true})
@@ -162,10 +173,22 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	// Killed with the harness: a mock told to hang would otherwise outlive a grader that
 	// died, as the grader's user.
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
-	if err := child.StartCmd(cmd); err != nil {
+	err = child.StartCmd(cmd)
+	s := &session{cmd: cmd, gone: c.Gone(), done: make(chan struct{})}
+	if err == nil {
+		w.sessions[s] = true
+	}
+	w.mu.Unlock()
+	if err != nil {
 		c.Verdict(127, 0)
 		return
 	}
+	defer func() {
+		w.mu.Lock()
+		delete(w.sessions, s)
+		w.mu.Unlock()
+		close(s.done)
+	}()
 	// The mock holds the pipes now: the harness lets go of its copies at once, so that the
 	// hub sees them close when the mock ends.
 	for i, f := range files {
@@ -175,7 +198,7 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	ended := make(chan struct{})
 	go func() {
 		select {
-		case <-c.Gone():
+		case <-s.gone:
 			cmd.Process.Signal(syscall.SIGKILL)
 		case <-ended:
 		}
@@ -193,25 +216,38 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	c.Verdict(code, sig)
 }
 
-// settle waits, up to a bound, for the mock players whose stand-ins have ended to be gone
-// too (noprocs must not find a mock that is being killed).
+// settle waits, up to a bound, for the mock players whose stand-ins have ended to be
+// reaped too (noprocs must not find a mock that is being killed). A mock whose stand-in
+// still runs is left to noprocs, which finds it by the case's marker.
 func (w *witness) settle() {
-	done := make(chan struct{})
-	go func() {
-		w.running.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
+	w.mu.Lock()
+	var dying []*session
+	for s := range w.sessions {
+		select {
+		case <-s.gone:
+			dying = append(dying, s)
+		default:
+		}
+	}
+	w.mu.Unlock()
+	deadline := time.After(2 * time.Second)
+	for _, s := range dying {
+		select {
+		case <-s.done:
+		case <-deadline:
+			return
+		}
 	}
 }
 
-// close stops the witness at the end of the script; the mock players still running are
-// killed with their stand-ins' case (noprocs, or the end of the script's runs).
+// close stops the witness at the end of the script and kills the mock players still
+// running (those whose stand-ins nothing killed).
 func (w *witness) close() {
 	w.mu.Lock()
 	w.closed = true
+	for s := range w.sessions {
+		s.cmd.Process.Signal(syscall.SIGKILL)
+	}
 	w.mu.Unlock()
 	w.ln.Close()
 }

@@ -156,3 +156,23 @@ exists sub/rec.json
 		t.Fatalf("script failed:\n%s", r.Log)
 	}
 }
+
+// The mocks that play a reference player are witnessed, in any spelling of the flag; a
+// relay is not, and neither is a flag's value that reads "as".
+func TestWitnessedFlags(t *testing.T) {
+	for _, c := range []struct {
+		flags []string
+		want  bool
+	}{
+		{[]string{"-as", "2310A", "-fault", "after 1 exit 0"}, true},
+		{[]string{"--as=EAIT"}, true},
+		{[]string{"-relay", "/bin/p", "-record", "p.rec"}, false},
+		{[]string{"-as", "2310A", "-relay", "/bin/p"}, false},
+		{[]string{"-record", "as", "-faults", "relay"}, false},
+		{[]string{"-nohello", "-as=stratego-random"}, true},
+	} {
+		if got := witnessed(c.flags); got != c.want {
+			t.Errorf("witnessed(%q) = %v, want %v", c.flags, got, c.want)
+		}
+	}
+}
