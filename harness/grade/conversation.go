@@ -74,3 +74,31 @@ func MockConversation(files []string) string {
 	}
 	return b.String()
 }
+
+// exchangedHeader introduces, in the mock clients' report of a failure, the last lines they
+// exchanged with the Clue server under test (harness/mockclients).
+const exchangedHeader = "the last lines exchanged:"
+
+// JudgeExchange renders the lines a judge that plays the clients of a server under test
+// (the mock clients of a Clue server) exchanged with it before the failure, from the
+// judge's own output (scriptcmds.JudgeOutputFile, which the harness writes: never from the
+// log, where the subject's output could imitate it). It returns "" when the judge's
+// output has none.
+func JudgeExchange(judged string) string {
+	i := strings.Index(judged, "\n"+exchangedHeader+"\n")
+	if i < 0 {
+		return ""
+	}
+	var lines []string
+	for _, l := range strings.Split(judged[i+len(exchangedHeader)+2:], "\n") {
+		if !strings.HasPrefix(l, "  ") || strings.TrimSpace(l) == "" {
+			break
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "the mock clients' side, as the judge recorded it (the last lines exchanged with the server):\n" +
+		strings.Join(lines, "\n") + "\n"
+}

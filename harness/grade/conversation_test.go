@@ -163,3 +163,21 @@ func TestMockConversationBounds(t *testing.T) {
 		t.Error("no record, yet a conversation")
 	}
 }
+
+// A Clue server's failure shows the last lines the mock clients exchanged with it, from the
+// judge's own output only.
+func TestJudgeExchange(t *testing.T) {
+	judged := "FAIL at step 7 (message 7 from the server): want \"roll 4\", got \"roll 9\"; server: exit status 0\n" +
+		"the last lines exchanged:\n  server -> Scarlett | turn\n  Scarlett -> server | roll\n  server -> Scarlett | roll 9\n"
+	want := "the mock clients' side, as the judge recorded it (the last lines exchanged with the server):\n" +
+		"  server -> Scarlett | turn\n  Scarlett -> server | roll\n  server -> Scarlett | roll 9\n"
+	if got := JudgeExchange(judged); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if got := JudgeExchange("ok: 40 messages checked; server: exit status 0\n"); got != "" {
+		t.Errorf("a judge that passed: %q", got)
+	}
+	if got := JudgeExchange("FAIL at step 1 (message 1 from the server): want a port, got nothing\nthe last lines exchanged:\n  "); got != "" {
+		t.Errorf("a judge that exchanged nothing: %q", got)
+	}
+}

@@ -568,7 +568,11 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 			return theirNames[prog]
 		})
 		o.Divergence = Escape(Divergence(r.Log))
-		o.Conversation = Escape(MockConversation(scriptcmds.WitnessRecords(dir)))
+		o.Conversation = MockConversation(scriptcmds.WitnessRecords(dir))
+		if o.Conversation == "" {
+			o.Conversation = JudgeExchange(string(judged))
+		}
+		o.Conversation = Escape(o.Conversation)
 		o.Detail = Escape(o.Detail)
 		paths := map[string]string{dir + string(os.PathSeparator): ""}
 		for _, prog := range g.Programs {
