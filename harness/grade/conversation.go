@@ -62,7 +62,7 @@ func MockConversation(files []string) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("the mock players' side, as the harness recorded it (what the hub sent each one and what it answered)")
+	b.WriteString("the players' side, as the harness recorded it (what the hub sent each one and what it answered)")
 	if n := len(lines); n > conversationLines {
 		fmt.Fprintf(&b, ", the last %d of %d:\n", conversationLines, n)
 		lines = lines[n-conversationLines:]

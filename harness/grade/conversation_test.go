@@ -65,7 +65,7 @@ func TestHubFailureShowsTheMessagesSent(t *testing.T) {
 		"  hub -> player 1 | HAP0,1,0,3,0\n" +
 		"  player 1: fault (script line 1): after 2 exit 0\n"
 	got := strings.Replace(o.Conversation, "  player 1 -> hub | ^ [no newline]\n", "", 1)
-	if !strings.HasSuffix(got, want) || !strings.HasPrefix(got, "the mock players' side") {
+	if !strings.HasSuffix(got, want) || !strings.HasPrefix(got, "the players' side") {
 		t.Errorf("conversation:\n%s\nwant it to end with:\n%s", o.Conversation, want)
 	}
 	rep := NewReport(toy, "s", time.Now(), nil, []Outcome{o})
@@ -100,7 +100,7 @@ func TestHostileHubCannotWriteTheRecord(t *testing.T) {
 		"  echo '" + forged + "' >> \"$f\" && echo WROTE \"$f\" >&2\n" +
 		"done\n" +
 		"mkdir -p ../witnessed/script-c 2>/dev/null && echo MADE >&2\n" +
-		"echo \"the mock players' side, as the harness recorded it (what the hub sent each one and what it answered):\" >&2\n" +
+		"echo \"the players' side, as the harness recorded it (what the hub sent each one and what it answered):\" >&2\n" +
 		"echo '  hub -> player 1 | FORGED' >&2\n" +
 		"exit 3\n"
 	o := gradeHub(t, subj, opt, hub)
@@ -147,7 +147,7 @@ func TestMockConversationBounds(t *testing.T) {
 			From: "player 1", Data: []byte("player ended with status 0")})
 	got := MockConversation([]string{write("1.json", p1), write("0.json", p0)})
 	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
-	if want := "the mock players' side, as the harness recorded it (what the hub sent each one and what it answered), the last 30 of 42:"; lines[0] != want {
+	if want := "the players' side, as the harness recorded it (what the hub sent each one and what it answered), the last 30 of 42:"; lines[0] != want {
 		t.Errorf("heading %q, want %q", lines[0], want)
 	}
 	if len(lines) != 31 || lines[1] != "  hub -> player 0 | line 12" || lines[2] != "  hub -> player 1 | line 13" {
@@ -179,5 +179,45 @@ func TestJudgeExchange(t *testing.T) {
 	}
 	if got := JudgeExchange("FAIL at step 1 (message 1 from the server): want a port, got nothing\nthe last lines exchanged:\n  "); got != "" {
 		t.Errorf("a judge that exchanged nothing: %q", got)
+	}
+}
+
+// In the pairing of the subject's hub with the reference players, a reference player the
+// mock player can play (Program.Mock) is handed to the hub witnessed: the report shows what
+// the hub sent it. With the subject's own players, nothing is shown of them.
+func TestHubFailureShowsTheReferencePlayersSide(t *testing.T) {
+	t.Parallel()
+	game := toy
+	game.Programs = []Program{toy.Programs[0], {Var: "PLAYER", Name: "toyplayer", Role: "players", Mock: []string{"-as", "2310A", "-reference"}}}
+	subj, opt := setup(t, refPlayer)
+	withMockPlayer(t, &opt)
+	hub := "#!/bin/sh\nprintf '7;::-Mo1V11V22Mo1Mo1::-\\nEARLY\\n' | \"$1\" 2 0 >/dev/null\nexit 3\n"
+	if err := execfile.Write(subj.Programs["toyhub"], []byte(hub), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cases, err := LoadCases(fstest.MapFS{"toy/c.txtar": {Data: []byte(header("hub/basics") + "run $HUB $PLAYER\n")}}, "toy", game.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, o := range Run(game, cases, subj, opt) {
+		switch o.Pairing {
+		case TheirHub:
+			seen++
+			// The handshake is relayed whenever it comes (the toy hub does not wait for it).
+			got := strings.Replace(o.Conversation, "  player 0 -> hub | ^ [no newline]\n", "", 1)
+			if !strings.Contains(got, "  hub -> player 0 | 7;::-Mo1V11V22Mo1Mo1::-\n  hub -> player 0 | EARLY\n") ||
+				!strings.Contains(o.Conversation, "  player 0: player ended with status 5\n") {
+				t.Errorf("%s: %s (%s), conversation:\n%s", o.Pairing, o.Verdict, o.Detail, o.Conversation)
+			}
+		case TheirHubTheir:
+			seen++
+			if o.Conversation != "" {
+				t.Errorf("%s: the subject's player shown:\n%s", o.Pairing, o.Conversation)
+			}
+		}
+	}
+	if seen != 2 {
+		t.Errorf("%d pairings with the subject's hub, want 2", seen)
 	}
 }

@@ -33,6 +33,12 @@ type Program struct {
 	// more than one role is run in pairings (Pairings): the subject's programs of some roles
 	// with the reference's of the others. Programs of one role are always on the same side.
 	Role string
+	// Mock, for a reference player that the mock player can play in process (-as NAME),
+	// are the mock player's flags to play it as the reference program does. In the pairing
+	// of the subject's hub with the reference players (TheirHub), the hub is handed the
+	// player so, witnessed (scriptcmds.WitnessedProgram), and the report of a failure shows
+	// what the hub sent it and what it answered. Empty: the reference program itself.
+	Mock []string
 }
 
 // Game is what the grader needs to know about one game.
@@ -540,7 +546,22 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 				}
 				env.Setenv(scriptcmds.LimitsVar, string(j))
 			}
-			return scriptcmds.Setup(env)
+			if err := scriptcmds.Setup(env); err != nil {
+				return err
+			}
+			if p == TheirHub {
+				for _, prog := range g.Programs {
+					if len(prog.Mock) == 0 || g.theirsIn(prog.Var, p) {
+						continue
+					}
+					path, err := scriptcmds.WitnessedProgram(env, prog.Name, prog.Mock)
+					if err != nil {
+						return fmt.Errorf("harness error: the witnessed %s: %w", prog.Name, err)
+					}
+					env.Setenv(prog.Var, path)
+				}
+			}
+			return nil
 		},
 	}
 	start := time.Now()

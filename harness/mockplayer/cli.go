@@ -8,11 +8,12 @@ import (
 	"strings"
 	"syscall"
 
+	"gauntlet/harness/csignal"
 	"gauntlet/harness/faults"
 	"gauntlet/harness/transcript"
 )
 
-const usage = `usage: mockplayer (-as NAME | -relay PROGRAM) [-faults FILE] [-fault RULE]... [-record FILE]... [--] PLAYER-ARGS...
+const usage = `usage: mockplayer (-as NAME | -relay PROGRAM) [-faults FILE] [-fault RULE]... [-record FILE]... [-nohello] [-reference] [--] PLAYER-ARGS...
        mockplayer -witness SOCKET -name NAME [--] PLAYER-ARGS...
 
 The mock player. It plays as the reference player NAME (-as), or runs the real PROGRAM and
@@ -46,6 +47,7 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	witness := fs.String("witness", "", "hand the streams to the harness's witness at this Unix `SOCKET`")
 	name := fs.String("name", "", "the mock the witness runs (with -witness)")
 	noHello := fs.Bool("nohello", false, "the player sends no handshake byte: its first line is reply 1 (Stratego's AIs)")
+	reference := fs.Bool("reference", false, "stand for the reference program itself (with -as): its signal dispositions, SIGPIPE ignored")
 	var rules []string
 	fs.Func("fault", "one fault rule (repeatable), e.g. 'reply 2 line \"DO9\"'", func(s string) error {
 		rules = append(rules, s)
@@ -78,6 +80,11 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	if err != nil {
 		fmt.Fprintf(stderr, "mockplayer: %v\n", err)
 		return 2
+	}
+	if *reference {
+		// As the reference players' Main: a write to a hub that stopped reading fails
+		// with EPIPE and the read that follows ends the player, instead of SIGPIPE.
+		csignal.Player()
 	}
 	cfg := Config{Script: script, NoHandshake: *noHello}
 	if *as != "" {

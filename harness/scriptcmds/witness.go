@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"gauntlet/harness/child"
+	"gauntlet/harness/execfile"
 	"gauntlet/harness/mockplayer"
 )
 
@@ -98,22 +99,67 @@ func scriptWitness(ts *testscript.TestScript, mock string) *witness {
 	if holder.w != nil {
 		return holder.w
 	}
-	work := ts.Getenv("WORK")
-	records := filepath.Join(filepath.Dir(work), WitnessFolder, filepath.Base(work))
-	if err := os.MkdirAll(records, 0o700); err != nil {
+	w, err := newWitness(ts.Getenv("WORK"), ts.Getenv("MOCKBIN"), mock, subjectEnviron(ts, nil, false))
+	if err != nil {
 		ts.Fatalf("mkplayer: harness error: %v", err)
 	}
-	ln, err := mockplayer.ListenWitness(filepath.Join(ts.Getenv("MOCKBIN"), witnessSocket))
-	if err != nil {
-		ts.Fatalf("mkplayer: harness error: the witness's socket: %v", err)
-	}
-	w := &witness{ln: ln, records: records, mock: mock, env: subjectEnviron(ts, nil, false),
-		flags: map[string][]string{}, dirs: map[string]string{}, sessions: map[*session]bool{},
-		pending: make(chan struct{}, maxPending)}
 	holder.w = w
-	go w.serve()
 	ts.Defer(w.close)
 	return w
+}
+
+// newWitness listens at the socket in bin for the stand-ins of the script whose $WORK is
+// work; mock is the mock player's program, env its environment.
+func newWitness(work, bin, mock string, env []string) (*witness, error) {
+	records := filepath.Join(filepath.Dir(work), WitnessFolder, filepath.Base(work))
+	if err := os.MkdirAll(records, 0o700); err != nil {
+		return nil, err
+	}
+	ln, err := mockplayer.ListenWitness(filepath.Join(bin, witnessSocket))
+	if err != nil {
+		return nil, fmt.Errorf("the witness's socket: %w", err)
+	}
+	w := &witness{ln: ln, records: records, mock: mock, env: env,
+		flags: map[string][]string{}, dirs: map[string]string{}, sessions: map[*session]bool{},
+		pending: make(chan struct{}, maxPending)}
+	go w.serve()
+	return w, nil
+}
+
+// WitnessedProgram sets up, for a script being set up (after Setup), a witnessed mock
+// player named name with the flags given (-as NAME: a reference player played in
+// process), and returns the path of its wrapper in $MOCKBIN: the grader hands a subject's
+// hub the reference players so, so that the report can show what the hub sent them.
+func WitnessedProgram(env *testscript.Env, name string, flags []string) (string, error) {
+	holder, _ := env.Values[witnessKey{}].(*witnessHolder)
+	if holder == nil {
+		return "", fmt.Errorf("the script was not set up by scriptcmds.Setup")
+	}
+	prog := env.Getenv(MockPlayerVar)
+	quoted := "mockplayer"
+	if prog != "" {
+		quoted = shellQuote(prog)
+	} else {
+		var err error
+		if prog, err = lookPath("mockplayer", env.Getenv("PATH")); err != nil {
+			return "", err
+		}
+	}
+	if holder.w == nil {
+		menv := child.SubjectEnv(env.Vars, "")
+		w, err := newWitness(env.WorkDir, env.Getenv("MOCKBIN"), prog, menv)
+		if err != nil {
+			return "", err
+		}
+		holder.w = w
+		env.Defer(w.close)
+	}
+	holder.w.add(name, env.WorkDir, flags)
+	path := filepath.Join(env.Getenv("MOCKBIN"), name)
+	if err := execfile.Write(path, []byte(stubWrapper(quoted, holder.w.ln.Path(), name)), 0o755); err != nil {
+		return "", err
+	}
+	return path, nil
 }
 
 // witnessHolder is set up for every script (Setup); the witness starts with the first mock.
