@@ -5,6 +5,7 @@ import (
 	"gauntlet/harness/buildtest"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"syscall"
@@ -355,4 +356,32 @@ func fcntl3(fd, cmd, arg int) (int, error) {
 		return 0, e
 	}
 	return int(r), nil
+}
+
+// With -reference the mock stands for the reference player itself, which ignores SIGPIPE:
+// writing to a hub that stopped reading fails, and the player ends by the read that
+// follows (here end of file before the path, status 4). Without it the mock dies of SIGPIPE.
+func TestReferenceMockIgnoresSIGPIPE(t *testing.T) {
+	t.Parallel()
+	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	for _, c := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"-as", "2310A", "-reference"}, "exit status 4"},
+		{[]string{"-as", "2310A"}, "signal: broken pipe"},
+	} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close() // nobody reads what the player writes
+		cmd := exec.Command(gauntlet, append(append([]string{"exec", "mockplayer"}, c.flags...), "--", "2", "0")...)
+		cmd.Stdout = w
+		err = cmd.Run()
+		w.Close()
+		if err == nil || err.Error() != c.want {
+			t.Errorf("mockplayer %v on a closed stdout: %v, want %s", c.flags, err, c.want)
+		}
+	}
 }
