@@ -37,8 +37,10 @@ const helloWithin = 5 * time.Second
 
 // maxPending bounds the connections that have not said which mock they stand for yet: past
 // it a new connection is closed at once, so that a hub that opens connections without end
-// holds no more than this many of the harness's descriptors.
-const maxPending = 16
+// holds no more than this many of the harness's descriptors. As many as the mock players a
+// script may start: a St Lucia hub starts 26 players at once, whose stand-ins may all wait
+// on a busy machine.
+const maxPending = maxWitnessed
 
 // witness is a script's side of its witnessed mock players: the socket, the mocks mkplayer
 // set up (name -> the mock player's flags), and the mock players running.
