@@ -14,6 +14,7 @@ import (
 
 	"gauntlet/harness/child"
 	"gauntlet/harness/execfile"
+	"gauntlet/harness/hygiene"
 	"gauntlet/harness/mockplayer"
 )
 
@@ -58,6 +59,8 @@ type witness struct {
 	started  int
 	sessions map[*session]bool // the mock players started and not yet reaped
 	closed   bool
+	cpu      uint64    // the CPU ticks of the mock players running, at the last look (quiet)
+	since    time.Time // since when they have all been quiet; zero: busy at the last look
 }
 
 // session is one witnessed mock player running.
@@ -107,6 +110,9 @@ func scriptWitness(ts *testscript.TestScript, mock string) *witness {
 	}
 	holder.w = w
 	ts.Defer(w.close)
+	if a, ok := ts.Value(ActivityKey{}).(*Activity); ok && a != nil {
+		a.watch(w.quiet)
+	}
 	return w
 }
 
@@ -155,6 +161,9 @@ func WitnessedProgram(env *testscript.Env, name string, flags []string) (string,
 		}
 		holder.w = w
 		env.Defer(w.close)
+		if a, ok := env.Values[ActivityKey{}].(*Activity); ok && a != nil {
+			a.watch(w.quiet)
+		}
 	}
 	holder.w.add(name, env.WorkDir, flags)
 	path := filepath.Join(env.Getenv("MOCKBIN"), name)
@@ -262,6 +271,36 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 		}
 	}
 	c.Verdict(code, sig)
+}
+
+// quiet says how long the mock players running have all been quiet (no CPU used, none
+// runnable, by the rule of the sandbox's groups), and whether any runs: the work of a hub's
+// game is theirs as much as the hub's, and a case whose hub waits on them is not idle.
+func (w *witness) quiet() (time.Duration, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var cpu uint64
+	busy, running := false, false
+	for s := range w.sessions {
+		p, err := hygiene.ReadProc(s.cmd.Process.Pid)
+		if err != nil || p.Zombie() {
+			continue
+		}
+		running = true
+		cpu += p.CPUTicks
+		busy = busy || p.State == 'R' || p.State == 'D'
+	}
+	now := time.Now()
+	switch {
+	case busy || cpu != w.cpu:
+		w.cpu, w.since = cpu, time.Time{}
+	case w.since.IsZero():
+		w.since = now
+	}
+	if w.since.IsZero() {
+		return 0, running
+	}
+	return now.Sub(w.since), running
 }
 
 // settle waits, up to a bound, for the mock players whose stand-ins have ended to be

@@ -2,7 +2,9 @@ package scriptcmds
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/hygiene"
 	"gauntlet/harness/mockplayer"
 	"gauntlet/harness/suite"
 )
@@ -174,5 +177,51 @@ func TestWitnessedFlags(t *testing.T) {
 		if got := witnessed(c.flags); got != c.want {
 			t.Errorf("witnessed(%q) = %v, want %v", c.flags, got, c.want)
 		}
+	}
+}
+
+// The witness counts its mock players' work for the grader's activity watch: a mock that
+// computes keeps the case busy; one that waits lets it be quiet; with none running there is
+// nothing to say.
+func TestWitnessQuiet(t *testing.T) {
+	t.Parallel()
+	w := &witness{sessions: map[*session]bool{}}
+	if _, running := w.quiet(); running {
+		t.Fatal("no mock player, yet one runs")
+	}
+	start := func(script string) *session {
+		cmd := exec.Command("sh", "-c", script)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		return &session{cmd: cmd}
+	}
+	busy := start("while :; do :; done")
+	w.sessions[busy] = true
+	for range 2 {
+		if q, running := w.quiet(); !running || q != 0 {
+			t.Errorf("a computing mock: quiet %v, running %v; want 0, running", q, running)
+		}
+	}
+	delete(w.sessions, busy)
+	sleeper := start("exec sleep 60")
+	// Once it sleeps (not while it still starts): the first look sees the CPU change from
+	// the busy one's, the second starts the quiet, the third measures it.
+	for {
+		p, err := hygiene.ReadProc(sleeper.cmd.Process.Pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Comm == "sleep" && p.State == 'S' {
+			break
+		}
+		runtime.Gosched()
+	}
+	w.sessions[sleeper] = true
+	w.quiet()
+	w.quiet()
+	if q, running := w.quiet(); !running || q <= 0 {
+		t.Errorf("a waiting mock: quiet %v, running %v; want quiet, running", q, running)
 	}
 }
