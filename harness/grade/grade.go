@@ -508,6 +508,7 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 			}
 		}
 	}
+	witnessed := map[string]string{} // the witnessed reference players' wrappers -> their names
 	params := testscript.Params{
 		Files:               []string{file},
 		WorkdirRoot:         dir,
@@ -559,6 +560,7 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 						return fmt.Errorf("harness error: the witnessed %s: %w", prog.Name, err)
 					}
 					env.Setenv(prog.Var, path)
+					witnessed[path] = prog.Name
 				}
 			}
 			return nil
@@ -596,6 +598,9 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 		o.Conversation = Escape(o.Conversation)
 		o.Detail = Escape(o.Detail)
 		paths := map[string]string{dir + string(os.PathSeparator): ""}
+		for path, name := range witnessed {
+			paths[path] = name // as the reference program itself is named
+		}
 		for _, prog := range g.Programs {
 			if path := subj.Programs[prog.Name]; path != "" && g.theirsIn(prog.Var, p) {
 				paths[path] = "./" + prog.Name
