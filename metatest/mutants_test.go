@@ -3,6 +3,7 @@ package metatest
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -108,3 +109,58 @@ func TestStLuciaAdequacy(t *testing.T) { checkLibrary(t, "stlucia") }
 // them a tic-tac-toe referee that sees wins along rows only, which the suite's column and
 // diagonal wins fail.
 func TestRefereeAdequacy(t *testing.T) { checkLibrary(t, "referee") }
+
+// A dealer that takes a lost player for the end of the game (D-eof-exit-0), graded on the
+// case where player 1 quits right after the path: the report shows what the dealer sent
+// the quitting mock player and the reference player 0, and what they answered, in order,
+// from the harness's record, and the JSON report has it.
+func TestDealerMutantReportShowsTheSentLines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a mutant dealer: full mode only")
+	}
+	t.Parallel()
+	var m mutants.Mutant
+	for _, x := range mutants.Library("dealer2310") {
+		if x.Name == "D-eof-exit-0" {
+			m = x
+		}
+	}
+	root, err := mutants.ModuleRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := mutants.Build(m, root, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := execfile.Write(filepath.Join(dir, m.Prog), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, rep, text := gradeRun(t, "dealer2310", "-no-build", "-run", "^dealer_quit_after_handshake$", dir)
+	// Each player's lines are in its own order; the two players' lines interleave by the
+	// time each was seen, which varies: each is checked apart.
+	for who, want := range map[string]string{
+		"player 1": "hub -> player 1 | 7;::-Mo1V11V22Mo1Mo1::-\nplayer 1: fault (script line 1): after 1 exit 0\n",
+		"player 0": "hub -> player 0 | YT\nplayer 0 -> hub | DO1\nhub -> player 0 | HAP0,1,0,3,0\nhub -> player 0 | EARLY\n",
+	} {
+		var own strings.Builder
+		for _, l := range strings.Split(text, "\n") {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, who+" ") || strings.HasPrefix(l, who+":") || strings.HasPrefix(l, "hub -> "+who+" ") {
+				own.WriteString(l + "\n")
+			}
+		}
+		if !strings.Contains(own.String(), want) {
+			t.Errorf("the report does not show %s's\n%s\nin:\n%s", who, want, text)
+		}
+	}
+	for _, c := range rep.Cases {
+		if c.Pairing == "their-hub+ref-players" && !strings.Contains(c.Conversation, "hub -> player 1 | 7;::-Mo1V11V22Mo1Mo1::-\n") {
+			t.Errorf("%s: %s, conversation %q", c.Name(), c.Verdict, c.Conversation)
+		}
+	}
+}

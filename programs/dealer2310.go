@@ -28,7 +28,8 @@ func init() {
 			Name: "dealer2310",
 			Programs: []grade.Program{
 				{Var: "DEALER", Name: "2310dealer", Role: "hub"},
-				{Var: "PLAYER_A", Name: "2310A", Role: "players"}, {Var: "PLAYER_B", Name: "2310B", Role: "players"},
+				{Var: "PLAYER_A", Name: "2310A", Role: "players", Mock: []string{"-as", "2310A", "-reference"}},
+				{Var: "PLAYER_B", Name: "2310B", Role: "players", Mock: []string{"-as", "2310B", "-reference"}},
 			},
 			Categories: game.Categories,
 			Timeout:    10 * time.Second,

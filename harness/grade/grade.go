@@ -34,6 +34,12 @@ type Program struct {
 	// more than one role is run in pairings (Pairings): the subject's programs of some roles
 	// with the reference's of the others. Programs of one role are always on the same side.
 	Role string
+	// Mock, for a reference player that the mock player can play in process (-as NAME),
+	// are the mock player's flags to play it as the reference program does. In the pairing
+	// of the subject's hub with the reference players (TheirHub), the hub is handed the
+	// player so, witnessed (scriptcmds.WitnessedProgram), and the report of a failure shows
+	// what the hub sent it and what it answered. Empty: the reference program itself.
+	Mock []string
 }
 
 // Game is what the grader needs to know about one game.
@@ -304,8 +310,12 @@ type Outcome struct {
 	// Divergence is what the subject did up to its first divergence from what was
 	// expected, that point marked (see Divergence); empty when the log does not show it.
 	Divergence string
-	Log        string // the full script log: commands, outputs, the failure
-	Duration   time.Duration
+	// Conversation is, for a case whose hub is under test, what the hub sent each mock
+	// player and what each answered, from the records the harness keeps out of the
+	// subject's reach (see MockConversation); empty when there is none.
+	Conversation string
+	Log          string // the full script log: commands, outputs, the failure
+	Duration     time.Duration
 	// Alone says how a verdict that depends on wall time (TIMEOUT, HYGIENE) was checked
 	// with nothing else of the grader running (confirmAlone): "confirmed alone", or what
 	// the case did beside other cases before it passed alone. Empty when not re-run.
@@ -506,6 +516,7 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 			}
 		}
 	}
+	witnessed := map[string]string{} // the witnessed reference players' wrappers -> their names
 	params := testscript.Params{
 		Files:               []string{file},
 		WorkdirRoot:         dir,
@@ -544,7 +555,23 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 				}
 				env.Setenv(scriptcmds.LimitsVar, string(j))
 			}
-			return scriptcmds.Setup(env)
+			if err := scriptcmds.Setup(env); err != nil {
+				return err
+			}
+			if p == TheirHub {
+				for _, prog := range g.Programs {
+					if len(prog.Mock) == 0 || g.theirsIn(prog.Var, p) {
+						continue
+					}
+					path, err := scriptcmds.WitnessedProgram(env, prog.Name, prog.Mock)
+					if err != nil {
+						return fmt.Errorf("harness error: the witnessed %s: %w", prog.Name, err)
+					}
+					env.Setenv(prog.Var, path)
+					witnessed[path] = prog.Name
+				}
+			}
+			return nil
 		},
 	}
 	start := time.Now()
@@ -579,8 +606,16 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 			return theirNames[prog]
 		})
 		o.Divergence = Escape(Divergence(r.Log))
+		o.Conversation = MockConversation(scriptcmds.WitnessRecords(dir))
+		if o.Conversation == "" {
+			o.Conversation = JudgeExchange(string(judged))
+		}
+		o.Conversation = Escape(o.Conversation)
 		o.Detail = Escape(o.Detail)
 		paths := map[string]string{dir + string(os.PathSeparator): ""}
+		for path, name := range witnessed {
+			paths[path] = name // as the reference program itself is named
+		}
 		for _, prog := range g.Programs {
 			if path := subj.Programs[prog.Name]; path != "" && g.theirsIn(prog.Var, p) {
 				paths[path] = "./" + prog.Name

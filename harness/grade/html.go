@@ -237,6 +237,7 @@ type htmlGroup struct {
 	Header                                string     // the divergence's own first line
 	Steps                                 []htmlStep // the first case's divergence, line by line
 	Log                                   string     // the first case's log, when there is no divergence to show
+	Conversation                          string     // the first case's mock players' side (MockConversation)
 }
 
 // htmlStep is a line of a divergence: a step that matched, the one that diverged (Mark),
@@ -257,7 +258,8 @@ func htmlSubject(r *Report) htmlReport {
 	for _, cases := range groupCases(r.Cases, failed) {
 		first := cases[0]
 		g := htmlGroup{Verdict: first.Verdict, Detail: first.Detail, Title: first.Title,
-			Requirement: first.Requirement, Category: first.Category, Program: progs[first.Category]}
+			Requirement: first.Requirement, Category: first.Category, Program: progs[first.Category],
+			Conversation: first.Conversation}
 		g.Header, g.Steps = divergenceSteps(first.Divergence)
 		if len(g.Steps) == 0 {
 			g.Log = first.Log
@@ -433,6 +435,7 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; font-size: .85em; }
 <table class="conversation">
 {{range .Steps}}<tr class="{{if .Mark}}diverged{{else if .Want}}want{{end}}"><td class="n">{{if .Mark}}&#9654; {{end}}{{.N}}</td><td>{{.Text}}</td></tr>
 {{end}}</table>{{else if .Log}}<details><summary>log</summary><pre>{{.Log}}</pre></details>{{end}}
+{{with .Conversation}}<pre class="mocks">{{.}}</pre>{{end}}
 </div>
 {{end}}
 </section>

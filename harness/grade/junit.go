@@ -153,6 +153,7 @@ func caseText(c CaseReport) string {
 		fmt.Fprintf(&b, "%s\n", c.Alone)
 	}
 	b.WriteString(c.Divergence)
+	b.WriteString(c.Conversation)
 	if c.Log != "" {
 		fmt.Fprintf(&b, "\nlog:\n%s", c.Log)
 		if !strings.HasSuffix(c.Log, "\n") {

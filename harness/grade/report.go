@@ -83,9 +83,11 @@ type CaseReport struct {
 	Detail      string   `json:"detail,omitempty"`
 	Lenient     []string `json:"lenient,omitempty"`
 	Divergence  string   `json:"divergence,omitempty"` // up to the first divergence, marked (failures only)
-	Alone       string   `json:"alone,omitempty"`      // a wall-time verdict run again alone: what came of it
-	Seconds     float64  `json:"seconds"`
-	Log         string   `json:"log,omitempty"` // the full case log, for failures only
+	// Conversation: a hub's messages to the mock players and their answers (failures only).
+	Conversation string  `json:"conversation,omitempty"`
+	Alone        string  `json:"alone,omitempty"` // a wall-time verdict run again alone: what came of it
+	Seconds      float64 `json:"seconds"`
+	Log          string  `json:"log,omitempty"` // the full case log, for failures only
 }
 
 // Name is the case's name in reports: its ID, with the pairing when it has several.
@@ -125,7 +127,7 @@ func NewReport(g Game, subject string, started time.Time, b *build.Result, outs 
 		c := CaseReport{ID: o.Case.ID, Pairing: string(o.Pairing), Counted: o.Counted, Section: o.Case.Section,
 			Category: o.Case.Category, Title: o.Case.Title, Requirement: o.Case.Requirement, Accept: o.Case.Accept,
 			Verdict: o.Verdict, Detail: o.Detail, Lenient: o.Lenient, Divergence: o.Divergence,
-			Alone: o.Alone, Seconds: o.Duration.Seconds()}
+			Conversation: o.Conversation, Alone: o.Alone, Seconds: o.Duration.Seconds()}
 		if !o.Verdict.Passed() {
 			c.Log = o.Log
 		}
@@ -223,6 +225,9 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 		}
 		if c.Divergence != "" {
 			fmt.Fprintf(w, "  %s\n", indent(c.Divergence)[2:])
+		}
+		if c.Conversation != "" {
+			fmt.Fprintf(w, "  %s\n", indent(c.Conversation)[2:])
 		}
 		if len(group) > 1 {
 			names := make([]string, 0, len(group)-1)

@@ -8,16 +8,22 @@ import (
 	"strings"
 	"syscall"
 
+	"gauntlet/harness/csignal"
 	"gauntlet/harness/faults"
 	"gauntlet/harness/transcript"
 )
 
-const usage = `usage: mockplayer (-as NAME | -relay PROGRAM) [-faults FILE] [-fault RULE]... [-record FILE] [--] PLAYER-ARGS...
+const usage = `usage: mockplayer (-as NAME | -relay PROGRAM) [-faults FILE] [-fault RULE]... [-record FILE]... [-nohello] [-reference] [--] PLAYER-ARGS...
+       mockplayer -witness SOCKET -name NAME [--] PLAYER-ARGS...
 
 The mock player. It plays as the reference player NAME (-as), or runs the real PROGRAM and
 copies every byte both ways (-relay), and leaves the protocol where the fault script says
 (see 'go doc gauntlet/harness/faults' for the rules). The PLAYER-ARGS are the arguments the
 hub gave the player. -record appends every line that passes, as transcript events (JSON lines), to FILE.
+
+With -witness it is only a stand-in: it hands its standard streams to the harness listening
+on the Unix socket SOCKET, which runs the mock player NAME (set up by mkplayer) on them
+outside the subject's reach, and it then ends as that mock ended.
 
 A hub starts its players with fixed arguments, so to put a mock in a game, start it through a
 wrapper script, e.g.:
@@ -33,8 +39,15 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	as := fs.String("as", "", "play as this reference player (e.g. 2310A, EAIT)")
 	relay := fs.String("relay", "", "relay this real player program")
 	scriptFile := fs.String("faults", "", "read the fault script from this file")
-	record := fs.String("record", "", "append a record of the conversation to this file")
+	var records []string
+	fs.Func("record", "append a record of the conversation to this `FILE` (repeatable)", func(s string) error {
+		records = append(records, s)
+		return nil
+	})
+	witness := fs.String("witness", "", "hand the streams to the harness's witness at this Unix `SOCKET`")
+	name := fs.String("name", "", "the mock the witness runs (with -witness)")
 	noHello := fs.Bool("nohello", false, "the player sends no handshake byte: its first line is reply 1 (Stratego's AIs)")
+	reference := fs.Bool("reference", false, "stand for the reference program itself (with -as): its signal dispositions, SIGPIPE ignored")
 	var rules []string
 	fs.Func("fault", "one fault rule (repeatable), e.g. 'reply 2 line \"DO9\"'", func(s string) error {
 		rules = append(rules, s)
@@ -42,6 +55,13 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	})
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *witness != "" {
+		if *name == "" || *as != "" || *relay != "" || len(rules) > 0 || *scriptFile != "" || len(records) > 0 {
+			fmt.Fprint(stderr, "mockplayer: -witness takes -name and no other flag\n"+usage)
+			return 2
+		}
+		return Stub(*witness, *name, fs.Args(), stderr)
 	}
 	if (*as == "") == (*relay == "") {
 		fmt.Fprint(stderr, "mockplayer: give exactly one of -as and -relay\n"+usage)
@@ -61,6 +81,11 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 		fmt.Fprintf(stderr, "mockplayer: %v\n", err)
 		return 2
 	}
+	if *reference {
+		// As the reference players' Main: a write to a hub that stopped reading fails
+		// with EPIPE and the read that follows ends the player, instead of SIGPIPE.
+		csignal.Player()
+	}
 	cfg := Config{Script: script, NoHandshake: *noHello}
 	if *as != "" {
 		run, ok := players(*as)
@@ -72,14 +97,18 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	} else {
 		cfg.Inner = External{Path: *relay}
 	}
-	if *record != "" {
-		f, err := os.OpenFile(*record, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	var recs multiRecorder
+	for _, record := range records {
+		f, err := os.OpenFile(record, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err != nil {
 			fmt.Fprintf(stderr, "mockplayer: %v\n", err)
 			return 2
 		}
 		defer f.Close()
-		cfg.Recorder = NewTranscriptRecorder(f, fs.Args())
+		recs = append(recs, NewTranscriptRecorder(f, fs.Args()))
+	}
+	if len(recs) > 0 {
+		cfg.Recorder = recs
 	}
 	code := Run(cfg, fs.Args(), stdin, stdout, stderr)
 	// Let go of stdin before stdout (at the exit): a hub that writes to this player once it
@@ -113,6 +142,27 @@ func chop(d []byte) ([]byte, bool) {
 		return d[:n-1], true
 	}
 	return d, false
+}
+
+// multiRecorder passes every event to each of its recorders.
+type multiRecorder []Recorder
+
+func (m multiRecorder) FromHub(d []byte) {
+	for _, r := range m {
+		r.FromHub(d)
+	}
+}
+
+func (m multiRecorder) ToHub(d []byte) {
+	for _, r := range m {
+		r.ToHub(d)
+	}
+}
+
+func (m multiRecorder) Note(e string) {
+	for _, r := range m {
+		r.Note(e)
+	}
 }
 
 // FromHub records a line the hub sent the player.

@@ -336,7 +336,12 @@ func (m *mock) hang() {
 		m.cfg.Hang()
 		return
 	}
-	select {}
+	// Asleep on a timer, not in select {}: once the hub had closed the mock's stdin and the
+	// player had ended, nothing else was left to wake, and the Go runtime ended the mock
+	// with "all goroutines are asleep" (status 2) instead of letting it hang.
+	for {
+		time.Sleep(time.Hour)
+	}
 }
 
 // spawn leaves a grandchild that holds the mock's stdin and stdout open. It runs in a

@@ -5,6 +5,7 @@ import (
 	"gauntlet/harness/buildtest"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"syscall"
@@ -311,5 +312,76 @@ func TestCloseLetsGoOfEveryCopyOfStdout(t *testing.T) {
 	inW.Close()
 	if code := <-done; code != 0 {
 		t.Errorf("exit %d, want 0", code)
+	}
+}
+
+// The stand-in lets go of the copies of the player's ends of the hub's pipes (the read end
+// of its stdin's, the write end of its stdout's) and keeps every other descriptor: the
+// hub's own ends leaked to it stay, as they stayed in the mock player until it ended.
+func TestStandInClosesThePlayersCopiesOnly(t *testing.T) {
+	var in, out [2]int
+	if err := syscall.Pipe2(in[:], syscall.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Pipe2(out[:], syscall.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	dup := func(fd int) int {
+		n, err := fcntl3(fd, syscall.F_DUPFD_CLOEXEC, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	inRead, inWrite, outWrite, outRead := dup(in[0]), dup(in[1]), dup(out[1]), dup(out[0])
+	// The ones it must keep are closed here afterwards (not the others: their numbers may
+	// have been taken again since).
+	defer func() {
+		for _, fd := range []int{in[0], in[1], out[0], out[1], inWrite, outRead} {
+			syscall.Close(fd)
+		}
+	}()
+	closeCopies(in[0], out[1], -1)
+	open := func(fd int) bool { _, err := fcntl(fd, syscall.F_GETFD); return err == nil }
+	for fd, want := range map[int]bool{in[0]: true, out[1]: true, inRead: false, outWrite: false, inWrite: true, outRead: true, in[1]: true, out[0]: true} {
+		if open(fd) != want {
+			t.Errorf("fd %d open: %v, want %v", fd, open(fd), want)
+		}
+	}
+}
+
+func fcntl3(fd, cmd, arg int) (int, error) {
+	r, _, e := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), uintptr(cmd), uintptr(arg))
+	if e != 0 {
+		return 0, e
+	}
+	return int(r), nil
+}
+
+// With -reference the mock stands for the reference player itself, which ignores SIGPIPE:
+// writing to a hub that stopped reading fails, and the player ends by the read that
+// follows (here end of file before the path, status 4). Without it the mock dies of SIGPIPE.
+func TestReferenceMockIgnoresSIGPIPE(t *testing.T) {
+	t.Parallel()
+	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	for _, c := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"-as", "2310A", "-reference"}, "exit status 4"},
+		{[]string{"-as", "2310A"}, "signal: broken pipe"},
+	} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close() // nobody reads what the player writes
+		cmd := exec.Command(gauntlet, append(append([]string{"exec", "mockplayer"}, c.flags...), "--", "2", "0")...)
+		cmd.Stdout = w
+		err = cmd.Run()
+		w.Close()
+		if err == nil || err.Error() != c.want {
+			t.Errorf("mockplayer %v on a closed stdout: %v, want %s", c.flags, err, c.want)
+		}
 	}
 }

@@ -298,6 +298,14 @@ var dealer2310 = []Mutant{
 		File: "harness/hubrt/hubrt.go",
 		Old:  "h.players[i].stdin.send([]byte(line + \"\\n\"))",
 		New:  "in := h.players[i].stdin\n\tin.send([]byte(line + \"\\n\"))\n\tif in.broken {\n\t\tsyscall.Kill(syscall.Getpid(), syscall.SIGKILL)\n\t}"},
+	// A lost player taken for the end of the game (a C dealer whose read loop ends on
+	// fgets' NULL and falls through to its normal exit): EARLY is sent, then exit 0 without
+	// a message. Deterministic wherever a player's pipe closes: the read that finds the
+	// end of file always comes (dealer_quit_after_handshake and the other lost-player cases).
+	{Name: "D-eof-exit-0", Prog: "2310dealer", Category: "dealer/comms errors and SIGHUP",
+		File: "hub/dealer2310/hub.go",
+		Old:  "ReadStatus:      func(error) int { return game.ExitComms },",
+		New:  "ReadStatus:      func(err error) int { if err == io.EOF { return game.ExitOK }; return game.ExitComms },"},
 	{Name: "D-stdout-not-flushed-before-read", Prog: "2310dealer", Category: "dealer/comms errors and SIGHUP",
 		File: "harness/hubrt/play.go",
 		Old:  "g.flush()\n\t\tline, err := g.readLine(s)",

@@ -18,6 +18,16 @@ type Activity struct {
 	mu      sync.Mutex
 	groups  map[*sandbox.Group]bool
 	longest time.Duration // the longest Quiet seen
+	// others are programs of the script that no group runs (the witnessed mock players,
+	// outside the box): how long they have all been quiet, and whether any runs.
+	others []func() (time.Duration, bool)
+}
+
+// watch adds programs of the script that no group runs.
+func (a *Activity) watch(quiet func() (time.Duration, bool)) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.others = append(a.others, quiet)
 }
 
 // Longest is the longest time Quiet has said the script's programs were all quiet at once.
@@ -43,7 +53,8 @@ func (a *Activity) remove(g *sandbox.Group) {
 }
 
 // Quiet says how long every program the script has running has been quiet
-// (sandbox.Group.Quiet): the least of theirs, and 0 when none runs (the script is between
+// (sandbox.Group.Quiet, and the witnessed mock players its hubs talk to, which run outside
+// the groups): the least of theirs, and 0 when no group runs (the script is between
 // commands, or has not started one).
 func (a *Activity) Quiet() time.Duration {
 	a.mu.Lock()
@@ -54,6 +65,11 @@ func (a *Activity) Quiet() time.Duration {
 	least := time.Duration(-1)
 	for g := range a.groups {
 		if q := g.Quiet(); least < 0 || q < least {
+			least = q
+		}
+	}
+	for _, other := range a.others {
+		if q, running := other(); running && q < least {
 			least = q
 		}
 	}

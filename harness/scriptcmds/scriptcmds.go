@@ -121,6 +121,7 @@ func Setup(env *testscript.Env) error {
 	env.Values[envNames{}] = names
 	env.Values[recordStateKey{}] = &recordState{}
 	setupBackgrounds(env)
+	env.Values[witnessKey{}] = &witnessHolder{}
 	return nil
 }
 
@@ -414,6 +415,11 @@ func lookPath(name, path string) (string, error) {
 //
 //	mkplayer quitter -as 2310A -fault 'after 3 exit 0'
 //	run -status 5 2310dealer d1.deck p1.path 2310A quitter
+//
+// A mock that plays a reference player (-as) is witnessed: the wrapper runs only a
+// stand-in, which hands the streams the hub gave it to the harness, and the harness runs
+// the mock player on them outside the subject's reach, recording the conversation where the
+// subject cannot write (WitnessFolder; mockplayer.Stub says how).
 func MkPlayer(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 {
 		harnessFail(ts, "%s", usage("mkplayer"))
@@ -423,12 +429,25 @@ func MkPlayer(ts *testscript.TestScript, neg bool, args []string) {
 	if p := ts.Getenv(MockPlayerVar); p != "" {
 		mockplayer = "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 	}
+	path := filepath.Join(ts.Getenv("MOCKBIN"), args[0])
+	if witnessed(args[1:]) {
+		prog := ts.Getenv(MockPlayerVar)
+		if prog == "" {
+			var err error
+			if prog, err = lookPath("mockplayer", ts.Getenv("PATH")); err != nil {
+				ts.Fatalf("mkplayer: %v", err)
+			}
+		}
+		w := scriptWitness(ts, prog)
+		w.add(args[0], ts.MkAbs("."), args[1:])
+		ts.Check(execfile.Write(path, []byte(stubWrapper(mockplayer, w.ln.Path(), args[0])), 0o755))
+		return
+	}
 	b.WriteString("#!/bin/sh\nexec " + mockplayer)
 	for _, a := range args[1:] {
 		b.WriteString(" '" + strings.ReplaceAll(a, "'", `'\''`) + "'")
 	}
 	b.WriteString(" -- \"$@\"\n")
-	path := filepath.Join(ts.Getenv("MOCKBIN"), args[0])
 	ts.Check(execfile.Write(path, []byte(b.String()), 0o755))
 }
 
@@ -450,6 +469,9 @@ func NoProcs(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if len(args) > 0 {
 		harnessFail(ts, "%s", usage("noprocs"))
+	}
+	if h, _ := ts.Value(witnessKey{}).(*witnessHolder); h != nil && h.w != nil {
+		h.w.settle()
 	}
 	marker := []byte(MarkerVar + "=" + ts.Getenv(MarkerVar) + "\x00")
 	mark, _ := ts.Value(caseMarkKey{}).(hygiene.PidMark)

@@ -1,0 +1,360 @@
+package mockplayer
+
+// The witnessed mock player: the mock runs outside the subject's reach, so that the record
+// of what a hub under test sent its players is the harness's, not something the hub could
+// have written.
+//
+// A hub starts its players itself, so whatever it starts runs as the subject's user, in the
+// subject's box: a mock player started there could be traced, killed or imitated by the hub,
+// and a record it wrote could be written by the hub. So the program the hub starts is only a
+// stand-in (Stub): it connects to a Unix socket the harness listens on (ListenWitness), hands
+// the harness its three standard streams (the hub's pipes) with SCM_RIGHTS, lets go of its
+// own copies, and waits. The harness starts the real mock player, outside the box, on those
+// very streams (so every byte the hub writes reaches the mock, and every byte the mock writes
+// reaches the hub, as before), and tells the stand-in how the mock ended, which the stand-in
+// then does (the same exit status, or death by the same signal). When the stand-in dies first
+// (the hub killed its player), the harness kills the mock.
+//
+// The harness cannot tell a stand-in from a hub that connects to the socket itself: such a
+// hub is given a mock player on the streams it passes, and the record shows that
+// conversation, which is also what the hub did.
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// WitnessHello is what a stand-in tells the harness: the mock it stands for (the name given
+// to mkplayer) and the arguments the hub gave it.
+type WitnessHello struct {
+	Name string   `json:"name"`
+	Args []string `json:"args"`
+}
+
+// maxHello bounds a hello (a hub that connects itself may send anything).
+const maxHello = 64 << 10
+
+// Stub is the stand-in a hub starts as its player: it hands its standard streams to the
+// harness's witness at the Unix socket sock, with the mock's name and args, and then ends
+// as the mock did. It returns only on an error (status 2, said on stderr) or an exit status.
+func Stub(sock, name string, args []string, stderr io.Writer) int {
+	fd, err := dialUnix(sock)
+	if err != nil {
+		fmt.Fprintf(stderr, "mockplayer: the harness's witness at %s: %v\n", sock, err)
+		return 2
+	}
+	conn := os.NewFile(uintptr(fd), "witness")
+	hello, err := json.Marshal(WitnessHello{Name: name, Args: args})
+	if err != nil || len(hello) > maxHello {
+		fmt.Fprintf(stderr, "mockplayer: hello too long\n")
+		return 2
+	}
+	// Copies of the player's ends of the hub's pipes beyond fds 0 and 1 (a hub that dup2s
+	// without closing the original): the stand-in lets go of them, so that the mock holds
+	// those ends alone, and the hub sees the end of the mock's output when the mock closes
+	// it ("close") or ends, as it did when the mock ran here. Copies of the hub's own ends
+	// (leaked to the player) stay, as they stayed in the mock until it ended.
+	closeCopies(0, 1, fd)
+	// Main put a pipe stdin in non-blocking mode (PolledStdin), which the pipe keeps: the
+	// mock player reading it must find it as a hub leaves it, or its own runtime would
+	// take it for one it polls already and read it without waiting.
+	syscall.SetNonblock(0, false)
+	msg := binary.BigEndian.AppendUint32(nil, uint32(len(hello)))
+	msg = append(msg, hello...)
+	n, err := syscall.SendmsgN(fd, msg, syscall.UnixRights(0, 1, 2), nil, 0)
+	for err == nil && n < len(msg) {
+		var m int
+		m, err = syscall.Write(fd, msg[n:])
+		n += m
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mockplayer: the harness's witness: %v\n", err)
+		return 2
+	}
+	// The pipes are the mock's now: the stand-in's fds 0 and 1 become the null device, so
+	// that the hub sees the end of the mock's output when the mock ends; so does its fd 2
+	// when it is the same pipe as its stdout (a hub that gave the player 2>&1).
+	fds := []int{0, 1}
+	if samePipe(1, 2) {
+		fds = append(fds, 2)
+	}
+	null, err := syscall.Open(os.DevNull, syscall.O_RDWR|syscall.O_CLOEXEC, 0)
+	for _, n := range fds {
+		if err == nil {
+			syscall.Dup2(null, n)
+		} else {
+			syscall.Close(n)
+		}
+	}
+	if err == nil && null > 2 {
+		syscall.Close(null)
+	}
+	line, err := bufio.NewReader(io.LimitReader(conn, 64)).ReadString('\n')
+	if err != nil {
+		fmt.Fprintf(stderr, "mockplayer: the harness's witness ended without a verdict\n")
+		return 2
+	}
+	code, sig, err := parseVerdict(line)
+	if err != nil {
+		fmt.Fprintf(stderr, "mockplayer: the harness's witness: %v\n", err)
+		return 2
+	}
+	if sig != 0 {
+		Die(sig)
+	}
+	return code
+}
+
+// dialUnix connects to the Unix socket at path. The socket's folder is made the working
+// folder first, so that a path longer than a socket address allows still works.
+func dialUnix(path string) (int, error) {
+	dir, base := filepath.Split(path)
+	if dir != "" {
+		if err := os.Chdir(dir); err != nil {
+			return -1, err
+		}
+	}
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: base}); err != nil {
+		syscall.Close(fd)
+		return -1, err
+	}
+	return fd, nil
+}
+
+// samePipe reports whether fds a and b are both FIFOs of the same pipe.
+func samePipe(a, b int) bool {
+	var sa, sb syscall.Stat_t
+	return syscall.Fstat(a, &sa) == nil && syscall.Fstat(b, &sb) == nil && sa.Mode&syscall.S_IFMT == syscall.S_IFIFO &&
+		sb.Mode&syscall.S_IFMT == syscall.S_IFIFO && sa.Dev == sb.Dev && sa.Ino == sb.Ino
+}
+
+// closeCopies closes the descriptors other than in, out, 2 and keep that are the same end
+// of the same pipe as in (a read end) or out (a write end).
+func closeCopies(in, out, keep int) {
+	type end struct {
+		dev, ino uint64
+		mode     int // O_RDONLY or O_WRONLY
+	}
+	ends := map[end]bool{}
+	for fd, mode := range map[int]int{in: syscall.O_RDONLY, out: syscall.O_WRONLY} {
+		var st syscall.Stat_t
+		if syscall.Fstat(fd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFIFO {
+			ends[end{st.Dev, st.Ino, mode}] = true
+		}
+	}
+	if len(ends) == 0 {
+		return
+	}
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil || n == in || n == out || n == 2 || n == keep {
+			continue
+		}
+		var st syscall.Stat_t
+		if syscall.Fstat(n, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
+			continue
+		}
+		if fl, err := fcntl(n, syscall.F_GETFL); err == nil && ends[end{st.Dev, st.Ino, fl & syscall.O_ACCMODE}] {
+			syscall.Close(n)
+		}
+	}
+}
+
+// parseVerdict reads "exit N\n" or "signal N\n".
+func parseVerdict(line string) (code int, sig syscall.Signal, err error) {
+	kind, num, ok := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
+	n, nerr := strconv.Atoi(num)
+	switch {
+	case !ok || nerr != nil || n < 0 || n > 255:
+	case kind == "exit":
+		return n, 0, nil
+	case kind == "signal" && n > 0 && n < 65:
+		return 0, syscall.Signal(n), nil
+	}
+	return 0, 0, fmt.Errorf("not a verdict: %q", line)
+}
+
+// WitnessListener is the harness's side of the socket stand-ins connect to.
+type WitnessListener struct {
+	f    *os.File
+	path string
+}
+
+// ListenWitness listens on a new Unix socket at path, which any user may connect to (the
+// stand-ins run as the subject's user).
+func ListenWitness(path string) (*WitnessListener, error) {
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC|syscall.SOCK_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	// A folder's descriptor in the address keeps it short, whatever the folder's path.
+	dir, err := syscall.Open(filepath.Dir(path), unix.O_PATH|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		syscall.Close(fd)
+		return nil, err
+	}
+	addr := fmt.Sprintf("/proc/self/fd/%d/%s", dir, filepath.Base(path))
+	if len(path) < len(addr) {
+		addr = path
+	}
+	err = syscall.Bind(fd, &syscall.SockaddrUnix{Name: addr})
+	if err == nil {
+		err = syscall.Chmod(addr, 0o666)
+	}
+	syscall.Close(dir)
+	if err == nil {
+		err = syscall.Listen(fd, 16)
+	}
+	if err != nil {
+		syscall.Close(fd)
+		return nil, err
+	}
+	return &WitnessListener{f: os.NewFile(uintptr(fd), path), path: path}, nil
+}
+
+// Path is the socket's path.
+func (l *WitnessListener) Path() string { return l.path }
+
+// Close stops listening (a pending Accept returns an error) and removes the socket.
+func (l *WitnessListener) Close() error {
+	os.Remove(l.path)
+	return l.f.Close()
+}
+
+// Accept waits for a stand-in's connection.
+func (l *WitnessListener) Accept() (*WitnessConn, error) {
+	rc, err := l.f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	var nfd int
+	var aerr error
+	err = rc.Read(func(fd uintptr) bool {
+		nfd, _, aerr = syscall.Accept4(int(fd), syscall.SOCK_CLOEXEC|syscall.SOCK_NONBLOCK)
+		return aerr != syscall.EAGAIN
+	})
+	if err != nil {
+		return nil, err
+	}
+	if aerr != nil {
+		return nil, aerr
+	}
+	return &WitnessConn{f: os.NewFile(uintptr(nfd), "witness connection")}, nil
+}
+
+// WitnessConn is one stand-in's connection.
+type WitnessConn struct {
+	f *os.File
+}
+
+// Hello reads the stand-in's hello and the three streams it hands over (stdin, stdout,
+// stderr of the player the hub started), waiting until deadline.
+func (c *WitnessConn) Hello(deadline time.Time) (WitnessHello, [3]*os.File, error) {
+	var h WitnessHello
+	var files [3]*os.File
+	c.f.SetReadDeadline(deadline)
+	defer c.f.SetReadDeadline(time.Time{})
+	rc, err := c.f.SyscallConn()
+	if err != nil {
+		return h, files, err
+	}
+	buf := make([]byte, 4+maxHello)
+	oob := make([]byte, syscall.CmsgSpace(3*4))
+	var n, oobn int
+	var rerr error
+	err = rc.Read(func(fd uintptr) bool {
+		n, oobn, _, _, rerr = syscall.Recvmsg(int(fd), buf, oob, syscall.MSG_CMSG_CLOEXEC)
+		return rerr != syscall.EAGAIN
+	})
+	if err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return h, files, err
+	}
+	var fds []int
+	if msgs, perr := syscall.ParseSocketControlMessage(oob[:oobn]); perr == nil {
+		for _, m := range msgs {
+			if got, perr := syscall.ParseUnixRights(&m); perr == nil {
+				fds = append(fds, got...)
+			}
+		}
+	}
+	closeFds := func() {
+		for _, fd := range fds {
+			syscall.Close(fd)
+		}
+	}
+	if len(fds) != 3 {
+		closeFds()
+		return h, files, fmt.Errorf("the hello came with %d descriptors, not 3", len(fds))
+	}
+	got := buf[:n]
+	for len(got) < 4 || len(got) < 4+int(binary.BigEndian.Uint32(got)) {
+		if len(got) >= 4 && binary.BigEndian.Uint32(got) > maxHello {
+			closeFds()
+			return h, files, errors.New("hello too long")
+		}
+		m, err := c.f.Read(buf[len(got):])
+		if err != nil {
+			closeFds()
+			return h, files, err
+		}
+		got = buf[:len(got)+m]
+	}
+	size := int(binary.BigEndian.Uint32(got))
+	if err := json.Unmarshal(got[4:4+size], &h); err != nil {
+		closeFds()
+		return h, files, fmt.Errorf("hello: %w", err)
+	}
+	for i, fd := range fds {
+		files[i] = os.NewFile(uintptr(fd), []string{"stdin", "stdout", "stderr"}[i])
+	}
+	return h, files, nil
+}
+
+// Gone returns a channel closed when the stand-in has ended (or broken the protocol by
+// writing after its hello).
+func (c *WitnessConn) Gone() <-chan struct{} {
+	ch := make(chan struct{})
+	go func() {
+		var b [1]byte
+		c.f.Read(b[:])
+		close(ch)
+	}()
+	return ch
+}
+
+// Verdict tells the stand-in to end as the mock did: exit with status code, or die by sig
+// when sig is not 0.
+func (c *WitnessConn) Verdict(code int, sig syscall.Signal) error {
+	line := "exit " + strconv.Itoa(code) + "\n"
+	if sig != 0 {
+		line = "signal " + strconv.Itoa(int(sig)) + "\n"
+	}
+	_, err := c.f.Write([]byte(line))
+	return err
+}
+
+// Close closes the connection.
+func (c *WitnessConn) Close() error { return c.f.Close() }

@@ -1,0 +1,354 @@
+package scriptcmds
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"gauntlet/harness/child"
+	"gauntlet/harness/execfile"
+	"gauntlet/harness/hygiene"
+	"gauntlet/harness/mockplayer"
+)
+
+// WitnessFolder, in the folder above a script's $WORK, holds a folder per script (named
+// after $WORK's) with the records of its witnessed mock players: one file of transcript
+// events (JSON lines) per mock player started, written by the mock players that mkplayer's
+// stand-ins had the harness run outside the subject's reach (mockplayer.Stub). The grader
+// shows them in the report of a failed case: what the hub under test sent each mock player
+// and what it answered. Nothing the subject runs can write there.
+const WitnessFolder = "witnessed"
+
+// witnessSocket is the name, in $MOCKBIN, of the socket the stand-ins connect to.
+const witnessSocket = ".witness"
+
+// maxWitnessed bounds the mock players one script's witness starts (a hub that connects to
+// the socket itself could ask for any number).
+const maxWitnessed = 64
+
+// helloWithin is how long a connection has to say which mock it stands for.
+const helloWithin = 5 * time.Second
+
+// maxPending bounds the connections that have not said which mock they stand for yet: past
+// it a new connection is closed at once, so that a hub that opens connections without end
+// holds no more than this many of the harness's descriptors. As many as the mock players a
+// script may start: a St Lucia hub starts 26 players at once, whose stand-ins may all wait
+// on a busy machine.
+const maxPending = maxWitnessed
+
+// witness is a script's side of its witnessed mock players: the socket, the mocks mkplayer
+// set up (name -> the mock player's flags), and the mock players running.
+type witness struct {
+	ln      *mockplayer.WitnessListener
+	records string // the folder of this script's records
+	mock    string // the mock player's program
+	env     []string
+
+	pending chan struct{} // a token per connection whose hello is awaited (maxPending)
+
+	mu       sync.Mutex
+	flags    map[string][]string // name -> the mock player's flags
+	dirs     map[string]string   // name -> where it runs: the script's folder at its mkplayer
+	started  int
+	sessions map[*session]bool // the mock players started and not yet reaped
+	closed   bool
+	cpu      uint64    // the CPU ticks of the mock players running, at the last look (quiet)
+	since    time.Time // since when they have all been quiet; zero: busy at the last look
+}
+
+// session is one witnessed mock player running.
+type session struct {
+	cmd  *exec.Cmd
+	gone <-chan struct{} // closed once its stand-in has ended
+	done chan struct{}   // closed once the mock player has been reaped
+}
+
+type witnessKey struct{}
+
+// witnessed reports whether a mock player with these flags runs witnessed: every mock that
+// plays a reference player in-process (-as). A relay (-relay) starts a program, which only
+// the sandbox may do for a case, so it runs as before, where the hub starts it.
+func witnessed(flags []string) bool {
+	as := false
+	for _, f := range flags {
+		if f == "--" {
+			break
+		}
+		if !strings.HasPrefix(f, "-") {
+			continue // a flag's value
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(f, "-"), "=")
+		switch name {
+		case "-relay", "relay":
+			return false
+		case "-as", "as":
+			as = true
+		}
+	}
+	return as
+}
+
+// scriptWitness returns the script's witness, listening from its first use.
+func scriptWitness(ts *testscript.TestScript, mock string) *witness {
+	holder, _ := ts.Value(witnessKey{}).(*witnessHolder)
+	if holder == nil {
+		ts.Fatalf("mkplayer: harness error: the script was not set up by scriptcmds.Setup")
+	}
+	if holder.w != nil {
+		return holder.w
+	}
+	w, err := newWitness(ts.Getenv("WORK"), ts.Getenv("MOCKBIN"), mock, subjectEnviron(ts, nil, false))
+	if err != nil {
+		ts.Fatalf("mkplayer: harness error: %v", err)
+	}
+	holder.w = w
+	ts.Defer(w.close)
+	if a, ok := ts.Value(ActivityKey{}).(*Activity); ok && a != nil {
+		a.watch(w.quiet)
+	}
+	return w
+}
+
+// newWitness listens at the socket in bin for the stand-ins of the script whose $WORK is
+// work; mock is the mock player's program, env its environment.
+func newWitness(work, bin, mock string, env []string) (*witness, error) {
+	records := filepath.Join(filepath.Dir(work), WitnessFolder, filepath.Base(work))
+	if err := os.MkdirAll(records, 0o700); err != nil {
+		return nil, err
+	}
+	ln, err := mockplayer.ListenWitness(filepath.Join(bin, witnessSocket))
+	if err != nil {
+		return nil, fmt.Errorf("the witness's socket: %w", err)
+	}
+	w := &witness{ln: ln, records: records, mock: mock, env: env,
+		flags: map[string][]string{}, dirs: map[string]string{}, sessions: map[*session]bool{},
+		pending: make(chan struct{}, maxPending)}
+	go w.serve()
+	return w, nil
+}
+
+// WitnessedProgram sets up, for a script being set up (after Setup), a witnessed mock
+// player named name with the flags given (-as NAME: a reference player played in
+// process), and returns the path of its wrapper in $MOCKBIN: the grader hands a subject's
+// hub the reference players so, so that the report can show what the hub sent them.
+func WitnessedProgram(env *testscript.Env, name string, flags []string) (string, error) {
+	holder, _ := env.Values[witnessKey{}].(*witnessHolder)
+	if holder == nil {
+		return "", fmt.Errorf("the script was not set up by scriptcmds.Setup")
+	}
+	prog := env.Getenv(MockPlayerVar)
+	quoted := "mockplayer"
+	if prog != "" {
+		quoted = shellQuote(prog)
+	} else {
+		var err error
+		if prog, err = lookPath("mockplayer", env.Getenv("PATH")); err != nil {
+			return "", err
+		}
+	}
+	if holder.w == nil {
+		menv := child.SubjectEnv(env.Vars, "")
+		w, err := newWitness(env.WorkDir, env.Getenv("MOCKBIN"), prog, menv)
+		if err != nil {
+			return "", err
+		}
+		holder.w = w
+		env.Defer(w.close)
+		if a, ok := env.Values[ActivityKey{}].(*Activity); ok && a != nil {
+			a.watch(w.quiet)
+		}
+	}
+	holder.w.add(name, env.WorkDir, flags)
+	path := filepath.Join(env.Getenv("MOCKBIN"), name)
+	if err := execfile.Write(path, []byte(stubWrapper(quoted, holder.w.ln.Path(), name)), 0o755); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// witnessHolder is set up for every script (Setup); the witness starts with the first mock.
+type witnessHolder struct{ w *witness }
+
+// add sets up the mock NAME, to run in dir (where its relative paths, -record FILE or
+// -faults FILE, are).
+func (w *witness) add(name, dir string, flags []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.flags[name], w.dirs[name] = flags, dir
+}
+
+// serve accepts stand-ins until the listener closes.
+func (w *witness) serve() {
+	for {
+		c, err := w.ln.Accept()
+		if err != nil {
+			return
+		}
+		select {
+		case w.pending <- struct{}{}:
+			go w.session(c)
+		default:
+			c.Close()
+		}
+	}
+}
+
+// session runs the mock player a stand-in stands for, on the streams it handed over, and
+// tells the stand-in how the mock ended; if the stand-in ends first, the mock is killed.
+func (w *witness) session(c *mockplayer.WitnessConn) {
+	defer c.Close()
+	hello, files, err := c.Hello(time.Now().Add(helloWithin))
+	<-w.pending
+	if err != nil {
+		return
+	}
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
+	w.mu.Lock()
+	flags, ok := w.flags[hello.Name]
+	dir := w.dirs[hello.Name]
+	n := w.started + 1
+	if !ok || w.closed || n > maxWitnessed {
+		w.mu.Unlock()
+		return
+	}
+	w.started = n
+	record := filepath.Join(w.records, fmt.Sprintf("%03d.json", n))
+	args := append(append(append([]string(nil), flags...), "-record", record, "--"), hello.Args...)
+	cmd := child.Command(child.Spec{Path: w.mock, Args: args, Dir: dir, Env: w.env, Group: true})
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
+	// Killed with the harness: a mock told to hang would otherwise outlive a grader that
+	// died, as the grader's user.
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	err = child.StartCmd(cmd)
+	s := &session{cmd: cmd, gone: c.Gone(), done: make(chan struct{})}
+	if err == nil {
+		w.sessions[s] = true
+	}
+	w.mu.Unlock()
+	if err != nil {
+		c.Verdict(127, 0)
+		return
+	}
+	defer func() {
+		w.mu.Lock()
+		delete(w.sessions, s)
+		w.mu.Unlock()
+		close(s.done)
+	}()
+	// The mock holds the pipes now: the harness lets go of its copies at once, so that the
+	// hub sees them close when the mock ends.
+	for i, f := range files {
+		f.Close()
+		files[i] = nil
+	}
+	ended := make(chan struct{})
+	go func() {
+		select {
+		case <-s.gone:
+			cmd.Process.Signal(syscall.SIGKILL)
+		case <-ended:
+		}
+	}()
+	err = cmd.Wait()
+	close(ended)
+	code, sig := 0, syscall.Signal(0)
+	if ee, ok := err.(*exec.ExitError); ok {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			sig = ws.Signal()
+		} else {
+			code = ee.ExitCode()
+		}
+	}
+	c.Verdict(code, sig)
+}
+
+// quiet says how long the mock players running have all been quiet (no CPU used, none
+// runnable, by the rule of the sandbox's groups), and whether any runs: the work of a hub's
+// game is theirs as much as the hub's, and a case whose hub waits on them is not idle.
+func (w *witness) quiet() (time.Duration, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var cpu uint64
+	busy, running := false, false
+	for s := range w.sessions {
+		p, err := hygiene.ReadProc(s.cmd.Process.Pid)
+		if err != nil || p.Zombie() {
+			continue
+		}
+		running = true
+		cpu += p.CPUTicks
+		busy = busy || p.State == 'R' || p.State == 'D'
+	}
+	now := time.Now()
+	switch {
+	case busy || cpu != w.cpu:
+		w.cpu, w.since = cpu, time.Time{}
+	case w.since.IsZero():
+		w.since = now
+	}
+	if w.since.IsZero() {
+		return 0, running
+	}
+	return now.Sub(w.since), running
+}
+
+// settle waits, up to a bound, for the mock players whose stand-ins have ended to be
+// reaped too (noprocs must not find a mock that is being killed). A mock whose stand-in
+// still runs is left to noprocs, which finds it by the case's marker.
+func (w *witness) settle() {
+	w.mu.Lock()
+	var dying []*session
+	for s := range w.sessions {
+		select {
+		case <-s.gone:
+			dying = append(dying, s)
+		default:
+		}
+	}
+	w.mu.Unlock()
+	deadline := time.After(2 * time.Second)
+	for _, s := range dying {
+		select {
+		case <-s.done:
+		case <-deadline:
+			return
+		}
+	}
+}
+
+// close stops the witness at the end of the script and kills the mock players still
+// running (those whose stand-ins nothing killed).
+func (w *witness) close() {
+	w.mu.Lock()
+	w.closed = true
+	for s := range w.sessions {
+		s.cmd.Process.Signal(syscall.SIGKILL)
+	}
+	w.mu.Unlock()
+	w.ln.Close()
+}
+
+// WitnessRecords returns the files of the witnessed mock players' records of the case whose
+// folder (the folder above its $WORK) is top.
+func WitnessRecords(top string) []string {
+	files, _ := filepath.Glob(filepath.Join(top, WitnessFolder, "*", "*.json"))
+	return files
+}
+
+// stubWrapper is the text of the wrapper of a witnessed mock player NAME.
+func stubWrapper(mockplayer, sock, name string) string {
+	return "#!/bin/sh\nexec " + mockplayer + " -witness " + shellQuote(sock) + " -name " + shellQuote(name) + " -- \"$@\"\n"
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

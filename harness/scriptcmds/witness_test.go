@@ -1,0 +1,227 @@
+package scriptcmds
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"gauntlet/harness/buildtest"
+	"gauntlet/harness/hygiene"
+	"gauntlet/harness/mockplayer"
+	"gauntlet/harness/suite"
+)
+
+// runWitnessed runs a script whose PATH has the mock player (the gauntlet binary), as a
+// grader's has, and returns its result and the folder of its witnessed records.
+func runWitnessed(t *testing.T, script string) (suite.Result, string) {
+	t.Helper()
+	bin := t.TempDir()
+	if err := os.Symlink(buildtest.Path(t, "gauntlet/cmd/gauntlet"), filepath.Join(bin, "mockplayer")); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "case.txtar")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := suite.Run(testscript.Params{
+		Files:       []string{path},
+		WorkdirRoot: dir,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
+			return Setup(env)
+		},
+		Cmds:                Commands(),
+		RequireExplicitExec: true,
+	})
+	if len(res) != 1 {
+		t.Fatalf("got %d results", len(res))
+	}
+	return res[0], filepath.Join(dir, WitnessFolder, "script-case")
+}
+
+// The program a hub starts for a witnessed mock is a stand-in that ends as the mock ended
+// (an exit status, a death by signal); the mock's faults are not in the wrapper the hub can
+// read; and the record, outside the script's folder, has what the "hub" (here the script's
+// own stdin) sent.
+func TestWitnessedMockEndsAsTheMock(t *testing.T) {
+	t.Parallel()
+	script := `mkplayer seven -as 2310A -fault 'after 2 exit 7'
+mkplayer segv -as 2310A -fault 'after 1 signal SEGV'
+! grep 'exit 7' $MOCKBIN/seven
+grep 'witness' $MOCKBIN/seven
+run -status 7 -stdin hub.txt $MOCKBIN/seven 2 1
+run -status signal:SEGV -stdin hub.txt $MOCKBIN/segv 2 1
+noprocs
+-- hub.txt --
+7;::-Mo1V11V22Mo1Mo1::-
+HAP0,1,0,3,0
+YT
+`
+	r, records := runWitnessed(t, script)
+	if !r.Passed {
+		t.Fatalf("script failed:\n%s", r.Log)
+	}
+	files, _ := filepath.Glob(filepath.Join(records, "*.json"))
+	if len(files) != 2 {
+		t.Fatalf("records %v, want two", files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"text":"7;::-Mo1V11V22Mo1Mo1::-"`, `"text":"HAP0,1,0,3,0"`, `after 2 exit 7`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the record lacks %s:\n%s", want, b)
+		}
+	}
+	if strings.Contains(string(b), `"text":"YT"`) {
+		t.Errorf("the record has a line sent after the mock's exit:\n%s", b)
+	}
+}
+
+// When the hub kills its player (the stand-in), the harness kills the mock player: nothing
+// of it is left for noprocs to find, though its fault would keep it running for ever. (Its
+// streams are all closed by then, the player having ended on its empty stdin: a mock that
+// hung in select {} was ended there by the Go runtime, "all goroutines are asleep", status
+// 2, most times before the kill came.)
+func TestWitnessedMockGoesWithItsStandIn(t *testing.T) {
+	t.Parallel()
+	script := `mkplayer stayer -as 2310A -fault 'end hang'
+run -status signal:KILL -signal KILL -after-stdout '^' $MOCKBIN/stayer 2 1
+noprocs
+`
+	if r, _ := runWitnessed(t, script); !r.Passed {
+		t.Fatalf("script failed:\n%s", r.Log)
+	}
+}
+
+// A hub that opens connections to the witness and never says which mock it stands for
+// holds at most maxPending of them: the next is closed at once.
+func TestWitnessBoundsSilentConnections(t *testing.T) {
+	t.Parallel()
+	ln, err := mockplayer.ListenWitness(filepath.Join(t.TempDir(), witnessSocket))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &witness{ln: ln, flags: map[string][]string{}, pending: make(chan struct{}, maxPending)}
+	go w.serve()
+	defer w.close()
+	dial := func() int {
+		fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: ln.Path()}); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { syscall.Close(fd) })
+		return fd
+	}
+	first := dial()
+	for range maxPending - 1 {
+		dial()
+	}
+	fd := dial()
+	// The harness closes it, while the first is still awaited (for helloWithin): without
+	// the bound, it would have been awaited too, and closed only after the first.
+	var b [1]byte
+	if n, err := syscall.Read(fd, b[:]); n != 0 || err != nil {
+		t.Errorf("the connection past the bound: read %d, %v; want it closed", n, err)
+	}
+	syscall.SetNonblock(first, true)
+	if n, err := syscall.Read(first, b[:]); err != syscall.EAGAIN {
+		t.Errorf("the first silent connection: read %d, %v; want it still open, awaited", n, err)
+	}
+}
+
+// A witnessed mock's relative paths (-record FILE) are where the script was at its
+// mkplayer, as the hub's folder was for a mock the hub ran itself.
+func TestWitnessedMockRunsWhereItWasMade(t *testing.T) {
+	t.Parallel()
+	script := `mkdir sub
+cd sub
+mkplayer rec -as 2310A -fault 'after 1 exit 0' -record rec.json
+cd ..
+run -stdin hub.txt $MOCKBIN/rec 2 1
+exists sub/rec.json
+! exists rec.json
+-- hub.txt --
+7;::-Mo1V11V22Mo1Mo1::-
+`
+	if r, _ := runWitnessed(t, script); !r.Passed {
+		t.Fatalf("script failed:\n%s", r.Log)
+	}
+}
+
+// The mocks that play a reference player are witnessed, in any spelling of the flag; a
+// relay is not, and neither is a flag's value that reads "as".
+func TestWitnessedFlags(t *testing.T) {
+	for _, c := range []struct {
+		flags []string
+		want  bool
+	}{
+		{[]string{"-as", "2310A", "-fault", "after 1 exit 0"}, true},
+		{[]string{"--as=EAIT"}, true},
+		{[]string{"-relay", "/bin/p", "-record", "p.rec"}, false},
+		{[]string{"-as", "2310A", "-relay", "/bin/p"}, false},
+		{[]string{"-record", "as", "-faults", "relay"}, false},
+		{[]string{"-nohello", "-as=stratego-random"}, true},
+	} {
+		if got := witnessed(c.flags); got != c.want {
+			t.Errorf("witnessed(%q) = %v, want %v", c.flags, got, c.want)
+		}
+	}
+}
+
+// The witness counts its mock players' work for the grader's activity watch: a mock that
+// computes keeps the case busy; one that waits lets it be quiet; with none running there is
+// nothing to say.
+func TestWitnessQuiet(t *testing.T) {
+	t.Parallel()
+	w := &witness{sessions: map[*session]bool{}}
+	if _, running := w.quiet(); running {
+		t.Fatal("no mock player, yet one runs")
+	}
+	start := func(script string) *session {
+		cmd := exec.Command("sh", "-c", script)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		return &session{cmd: cmd}
+	}
+	busy := start("while :; do :; done")
+	w.sessions[busy] = true
+	for range 2 {
+		if q, running := w.quiet(); !running || q != 0 {
+			t.Errorf("a computing mock: quiet %v, running %v; want 0, running", q, running)
+		}
+	}
+	delete(w.sessions, busy)
+	sleeper := start("exec sleep 60")
+	// Once it sleeps (not while it still starts): the first look sees the CPU change from
+	// the busy one's, the second starts the quiet, the third measures it.
+	for {
+		p, err := hygiene.ReadProc(sleeper.cmd.Process.Pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Comm == "sleep" && p.State == 'S' {
+			break
+		}
+		runtime.Gosched()
+	}
+	w.sessions[sleeper] = true
+	w.quiet()
+	w.quiet()
+	if q, running := w.quiet(); !running || q <= 0 {
+		t.Errorf("a waiting mock: quiet %v, running %v; want quiet, running", q, running)
+	}
+}
