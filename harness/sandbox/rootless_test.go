@@ -120,3 +120,13 @@ func tracedExec(t *testing.T, cfg sandbox.Config, mode os.FileMode) {
 		}
 	}
 }
+
+// The box's tests again, as a sandbox that is not root makes its boxes (rootless): run as
+// an unprivileged user by a root test run.
+func TestSandboxRootless(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("run by the root test run, as an unprivileged user")
+	}
+	buildtest.AsUnprivileged(t, "^(TestBoxIsolates|TestBoxHides|TestBoxHoldsOnlyWhatItNeeds|TestBoxedProgramHasItsOwnPIDNamespace|"+
+		"TestBoxedCommandEndsAsItsProgram|TestKeyringsAreRefused|TestInheritedDescriptorsDoNotReachPrograms|TestFIFOInTheProgramsPlaceIsRefused)$")
+}
