@@ -349,7 +349,7 @@ func run(q string) int {
 		useFD = !script
 	}
 	if s.PID == PIDInit {
-		return initProgram(s, fd)
+		return initProgram(s, fd, script, own)
 	}
 	if s.UID >= 0 {
 		// The harness starts the role without supplementary groups when it is root

@@ -3,6 +3,7 @@ package execrole
 import (
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"unsafe"
@@ -118,7 +119,17 @@ func roleEnv(s Settings) []string {
 // the role (settings s without the box, the cgroups, which it has already joined, or the
 // namespace, and the program's file open as progFD), reports the program's end on s.StatusFD, and reaps every process of the
 // namespace until none is left. It returns the init's exit status.
-func initProgram(s Settings, progFD int) int {
+func initProgram(s Settings, progFD int, script, own bool) int {
+	// The status pipe is the init's alone: a program holding it would keep the harness
+	// from its end of file.
+	syscall.CloseOnExec(s.StatusFD)
+	setAction(0, synchronous)
+	if pid, ok := startTraced(s, progFD, script, own); ok {
+		if pid == 0 {
+			return ExitStatus // it could not start: the error pipe says why
+		}
+		return reap(s, pid)
+	}
 	prog := s
 	prog.PID, prog.StatusFD, prog.Box, prog.Cgroup = PIDNone, -1, nil, nil
 	prog.PPID = os.Getpid()
@@ -126,7 +137,6 @@ func initProgram(s Settings, progFD int) int {
 	prog.ProgFD = progFD
 	syscall.RawSyscall(syscall.SYS_FCNTL, uintptr(progFD), syscall.F_SETFD, 0)
 	files := passedFDs(s.ErrFD, s.StatusFD)
-	setAction(0, synchronous)
 	pid, err := syscall.ForkExec("/proc/self/exe", os.Args, &syscall.ProcAttr{
 		Env: roleEnv(prog), Files: files,
 		Sys: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
@@ -143,6 +153,13 @@ func initProgram(s Settings, progFD int) int {
 	if s.ErrFD >= 0 {
 		syscall.Close(s.ErrFD)
 	}
+	return reap(s, pid)
+}
+
+// reap is the init's life once the program pid has started: it reports the program's end
+// on s.StatusFD and reaps every process of the namespace until none is left; it returns
+// the init's exit status.
+func reap(s Settings, pid int) int {
 	// No process of the namespace (the same user, in a rootless box) may trace the init
 	// and write the program's end for it.
 	prctl(syscall.PR_SET_DUMPABLE, 0)
@@ -260,4 +277,141 @@ func endAs(ws syscall.WaitStatus) {
 	// A signal whose default action does not end a process (none the program can end by)
 	// leaves the status.
 	os.Exit(128 + int(sig))
+}
+
+// startTraced starts the program as the init's child without a second start of the role:
+// forked from this thread with a trace (the Go runtime cannot run code in a child between
+// fork and exec), stopped at its exec before its first instruction, given its limits and
+// niceness from here (prlimit, setpriority), and let go. Its user comes from the fork
+// (the credentials of its SysProcAttr), no_new_privs, the keyring filter and, rootless,
+// the end of the role's capabilities from this thread, which it inherits. ok is false
+// when the trace is refused here: the caller then starts the program through the role
+// again (initProgram), which says why a start fails in its own words. When ok, pid is the
+// program's, or 0 when it could not start (the reason told on the error pipe).
+func startTraced(s Settings, fd int, script, own bool) (pid int, ok bool) {
+	fail := func(msg string) (int, bool) {
+		if _, err := syscall.Write(s.ErrFD, []byte(msg)); err != nil {
+			os.Stderr.WriteString("gauntlet sandbox: " + msg + "\n")
+		}
+		syscall.Close(s.ErrFD)
+		return 0, true
+	}
+	if err := prctl(prSetNoNewPrivs, 1); err != nil {
+		return fail("no_new_privs: " + err.Error())
+	}
+	if err := DenyKeyrings(); err != nil {
+		return fail("seccomp: " + err.Error())
+	}
+	if s.Rootless {
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prCapAmbient, prCapAmbientClearAll, 0); e != 0 {
+			return fail("drop the capabilities: " + e.Error())
+		}
+	}
+	uid := os.Getuid()
+	attr := &syscall.SysProcAttr{Ptrace: true, Pdeathsig: syscall.SIGKILL}
+	if s.UID >= 0 {
+		uid = s.UID
+		attr.Credential = &syscall.Credential{Uid: uint32(s.UID), Gid: uint32(s.GID), Groups: []uint32{}}
+	}
+	s = s.WithUserTasks(uid)
+	path := s.Path
+	if !script {
+		// The file opened before the box hid it: its descriptor is closed by the exec,
+		// which has opened the file by then.
+		path = "/proc/self/fd/" + strconv.Itoa(fd)
+	}
+	env := make([]string, 0, len(os.Environ()))
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, Env+"=") {
+			env = append(env, e)
+		}
+	}
+	files := passedFDs(-1, s.StatusFD)
+	if s.ErrFD >= 0 && s.ErrFD < len(files) {
+		files[s.ErrFD] = ^uintptr(0) // the error pipe is the init's alone here
+	}
+	var err error
+	for range TextBusyRetries {
+		pid, err = syscall.ForkExec(path, os.Args, &syscall.ProcAttr{Env: env, Files: files, Sys: attr})
+		if err != syscall.ETXTBSY {
+			break
+		}
+		syscall.Nanosleep(&textBusyPause, nil)
+	}
+	switch {
+	case err == syscall.EPERM:
+		return 0, false // the trace refused: through the role
+	case err != nil:
+		return fail("exec " + s.Path + ": " + err.Error())
+	}
+	// Stopped at its exec: the limits, as the role would set them before its exec. Another
+	// user's limits need CAP_SYS_RESOURCE, which a root in a container may lack: this
+	// thread then becomes that user for the moment (credentials are a thread's). No other
+	// process of the user can name it: it is in no PID namespace of theirs.
+	if s.UID >= 0 && os.Getuid() == 0 {
+		back, err := actAsUser(s.UID, s.GID)
+		if err != nil {
+			syscall.Kill(pid, syscall.SIGKILL)
+			return fail("act as the program's user: " + err.Error())
+		}
+		defer back()
+	}
+	var ws syscall.WaitStatus
+	for {
+		_, err := syscall.Wait4(pid, &ws, syscall.WALL, nil)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if !ws.Stopped() {
+		return fail("exec " + s.Path + ": the program did not stop at its exec")
+	}
+	for _, l := range s.Limits() {
+		if own && l.Resource == syscall.RLIMIT_AS {
+			continue // as the role's own programs start (see canStay)
+		}
+		var old syscall.Rlimit
+		_, _, e := syscall.RawSyscall6(sysPrlimit64, uintptr(pid), uintptr(l.Resource), 0, uintptr(unsafe.Pointer(&old)), 0, 0)
+		lim := l.Within(old, e == 0)
+		if _, _, e := syscall.RawSyscall6(sysPrlimit64, uintptr(pid), uintptr(l.Resource), uintptr(unsafe.Pointer(&lim)), 0, 0, 0); e != 0 {
+			syscall.Kill(pid, syscall.SIGKILL)
+			return fail("setrlimit " + l.Name + ": " + e.Error())
+		}
+	}
+	if s.Nice > 0 {
+		if err := syscall.Setpriority(syscall.PRIO_PROCESS, pid, s.Nice); err != nil {
+			syscall.Kill(pid, syscall.SIGKILL)
+			return fail("setpriority: " + err.Error())
+		}
+	}
+	if hwm := PeakRSS(); hwm > 0 && s.ErrFD >= 0 {
+		syscall.Write(s.ErrFD, []byte("hwm "+strconv.FormatInt(hwm, 10)+"\n"))
+	}
+	// (The trace is this thread's whatever its user: detaching needs no permission.)
+	if _, _, e := syscall.RawSyscall6(syscall.SYS_PTRACE, syscall.PTRACE_DETACH, uintptr(pid), 0, 0, 0, 0); e != 0 {
+		syscall.Kill(pid, syscall.SIGKILL)
+		return fail("let the program go: " + e.Error())
+	}
+	// Started: the end of file on the error pipe tells the harness.
+	if s.ErrFD >= 0 {
+		syscall.Close(s.ErrFD)
+	}
+	return pid, true
+}
+
+// actAsUser makes this thread (only) user uid and group gid, keeping root as its saved
+// user so that back can return to root. Go's Setresuid would change every thread.
+func actAsUser(uid, gid int) (back func(), err error) {
+	rgid := os.Getgid()
+	if _, _, e := syscall.RawSyscall(syscall.SYS_SETRESGID, uintptr(gid), uintptr(gid), uintptr(rgid)); e != 0 {
+		return nil, e
+	}
+	if _, _, e := syscall.RawSyscall(syscall.SYS_SETRESUID, uintptr(uid), uintptr(uid), 0); e != 0 {
+		syscall.RawSyscall(syscall.SYS_SETRESGID, uintptr(rgid), uintptr(rgid), uintptr(rgid))
+		return nil, e
+	}
+	return func() {
+		syscall.RawSyscall(syscall.SYS_SETRESUID, 0, 0, 0)
+		syscall.RawSyscall(syscall.SYS_SETRESGID, uintptr(rgid), uintptr(rgid), uintptr(rgid))
+	}, nil
 }

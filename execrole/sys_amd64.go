@@ -2,8 +2,9 @@ package execrole
 
 // System call numbers the syscall package lacks on amd64.
 const (
-	sysExecveat = 322 // execveat(2)
-	sysSetns    = 308 // setns(2)
+	sysExecveat  = 322 // execveat(2)
+	sysSetns     = 308 // setns(2)
+	sysPrlimit64 = 302 // prlimit64(2)
 )
 
 // sysCloseRange is close_range(2).

@@ -6,6 +6,8 @@ import "syscall"
 const (
 	sysExecveat = syscall.SYS_EXECVEAT
 	sysSetns    = syscall.SYS_SETNS
+	// prlimit64(2)
+	sysPrlimit64 = syscall.SYS_PRLIMIT64
 )
 
 // sysCloseRange is close_range(2).

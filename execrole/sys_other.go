@@ -16,6 +16,7 @@ const (
 	atEmptyPath     = unix.AT_EMPTY_PATH
 	sysExecveat     = unix.SYS_EXECVEAT
 	sysSetns        = unix.SYS_SETNS
+	sysPrlimit64    = unix.SYS_PRLIMIT64
 	prCapAmbient    = unix.PR_CAP_AMBIENT
 	// PR_CAP_AMBIENT_CLEAR_ALL
 	prCapAmbientClearAll = unix.PR_CAP_AMBIENT_CLEAR_ALL
