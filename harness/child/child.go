@@ -62,6 +62,10 @@ type Spec struct {
 	// and returns the command that runs: it may start another in its place (a sandboxed
 	// program that starts without the command Build made, see harness/sandbox).
 	Starter func(cmd *exec.Cmd) (*exec.Cmd, error)
+	// GroupEndsWithIt says that the program's process group ends with the program (a boxed
+	// program: the kernel kills what is left of its PID namespace with it), so a waiter
+	// may wait for the group's last process too (GroupGone).
+	GroupEndsWithIt bool
 }
 
 // Child is a started program. Over Pipes, In, Out and Err are *os.File (they take
@@ -325,3 +329,22 @@ func (c *Child) Pause() error { return c.Signal(syscall.SIGSTOP) }
 
 // Resume lets a paused program go on.
 func (c *Child) Resume() error { return c.Signal(syscall.SIGCONT) }
+
+// GroupGone waits until no process of process group pgid is left, for at most timeout: the
+// processes of a boxed program's PID namespace die with it, a moment after it (GroupEnds
+// WithIt), and a caller that has reaped the program must not end before them. It reports
+// whether the group is gone.
+func GroupGone(pgid int, timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	pause := 100 * time.Microsecond
+	for {
+		if err := syscall.Kill(-pgid, 0); err == syscall.ESRCH {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 10*time.Millisecond)
+	}
+}

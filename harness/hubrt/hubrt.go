@@ -63,6 +63,9 @@ type player struct {
 	// which is how a timeout and a watched signal end a read that waits.
 	deadline interface{ SetReadDeadline(time.Time) error }
 	done     chan struct{} // closed once the process has been reaped
+	// group, for a player whose process group ends with it (child.Spec.GroupEndsWithIt),
+	// is that group: reaped means gone, with it.
+	group int
 	exit     Exit
 	cpu      time.Duration // its CPU time, its reaped children's included, once reaped
 }
@@ -155,6 +158,7 @@ func startPlayer(s child.Spec) (*player, error) {
 		return nil, errors.New("hubrt: the player's stdout takes no deadline")
 	}
 	p := &player{
+		group:    map[bool]int{true: cmd.Process.Pid}[s.GroupEndsWithIt],
 		cmd:      cmd,
 		stdin:    newInput(inW),
 		out:      lineio.NewReader(outR),
@@ -222,6 +226,9 @@ func (h *Hub) readLocal(p *player, kind readKind) readResult {
 func (p *player) reap() {
 	child.AwaitExit(p.cmd.Process) // in the poller: no thread blocked in wait per player
 	err := p.cmd.Wait()
+	if p.group > 0 {
+		child.GroupGone(p.group, 3*time.Second)
+	}
 	if ps := p.cmd.ProcessState; ps != nil {
 		p.cpu = ps.UserTime() + ps.SystemTime()
 	}

@@ -210,6 +210,7 @@ func (b *Boxes) Game() (launch hubrt.Launch, done func()) {
 		s.Path = path
 		s.Build = func(path string, args []string) *exec.Cmd { return sandbox.Command(cfg, env, path, args...) }
 		s.Starter = sandbox.Starter(cfg, env, path)
+		s.GroupEndsWithIt = true // its PID namespace's processes die with it
 		return nil
 	}
 	done = func() {
