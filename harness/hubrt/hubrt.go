@@ -66,8 +66,8 @@ type player struct {
 	// group, for a player whose process group ends with it (child.Spec.GroupEndsWithIt),
 	// is that group: reaped means gone, with it.
 	group int
-	exit     Exit
-	cpu      time.Duration // its CPU time, its reaped children's included, once reaped
+	exit  Exit
+	cpu   time.Duration // its CPU time, its reaped children's included, once reaped
 }
 
 type readKind int
