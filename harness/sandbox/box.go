@@ -99,19 +99,27 @@ func BoxProblem() error {
 			boxProbeErr = errors.New("the grader is not root, so it cannot make namespaces and switch to sandbox users")
 			return
 		}
-		truePath := "/bin/true"
-		if _, err := os.Stat(truePath); err != nil {
-			truePath = "/usr/bin/true"
-		}
-		res, err := Run(Config{Box: &Box{}, Deadline: DefaultDeadline}, Spec{Path: truePath})
-		switch {
-		case err != nil:
-			boxProbeErr = fmt.Errorf("a boxed program cannot start here: %w", err)
-		case len(res.Procs) != 1 || res.Procs[0].Exit != (Exit{}):
-			boxProbeErr = fmt.Errorf("a boxed %s did not exit 0", truePath)
-		}
+		_, boxProbeErr = probe(Config{Box: &Box{}}, "a boxed program")
 	})
 	return boxProbeErr
+}
+
+// probe starts true under cfg (with the default deadline) and says why that failed, if it
+// did; what names the start in the message ("a boxed program").
+func probe(cfg Config, what string) (*Result, error) {
+	truePath := "/bin/true"
+	if _, err := os.Stat(truePath); err != nil {
+		truePath = "/usr/bin/true"
+	}
+	cfg.Deadline = DefaultDeadline
+	res, err := Run(cfg, Spec{Path: truePath})
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%s cannot start here: %w", what, err)
+	case len(res.Procs) != 1 || res.Procs[0].Exit != (Exit{}):
+		return res, fmt.Errorf("%s (%s) did not exit 0: %s", what, truePath, res.Procs[0].Stderr)
+	}
+	return res, nil
 }
 
 var (
@@ -131,17 +139,11 @@ func UsersProblem() error {
 			usersProbeErr = errors.New("the grader is not root, so it cannot switch to sandbox users")
 			return
 		}
-		truePath := "/bin/true"
-		if _, err := os.Stat(truePath); err != nil {
-			truePath = "/usr/bin/true"
+		res, err := probe(Config{}, "a program run as a sandbox user")
+		if err == nil && res.UID == os.Geteuid() {
+			err = errors.New("a program did not run as a sandbox user")
 		}
-		res, err := Run(Config{Deadline: DefaultDeadline}, Spec{Path: truePath})
-		switch {
-		case err != nil:
-			usersProbeErr = fmt.Errorf("a program cannot start as a sandbox user here: %w", err)
-		case len(res.Procs) != 1 || res.Procs[0].Exit != (Exit{}) || res.UID == os.Geteuid():
-			usersProbeErr = fmt.Errorf("a %s run as a sandbox user did not exit 0", truePath)
-		}
+		usersProbeErr = err
 	})
 	return usersProbeErr
 }

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"sync"
 	"syscall"
@@ -79,17 +78,7 @@ func RootlessProblem() error {
 			rootlessErr = errors.New("the grader is root: its boxes are made as root")
 			return
 		}
-		truePath := "/bin/true"
-		if _, err := os.Stat(truePath); err != nil {
-			truePath = "/usr/bin/true"
-		}
-		res, err := Run(Config{Box: &Box{}, Deadline: DefaultDeadline}, Spec{Path: truePath})
-		switch {
-		case err != nil:
-			rootlessErr = fmt.Errorf("a rootless box cannot start here (are user namespaces allowed?): %w", err)
-		case len(res.Procs) != 1 || res.Procs[0].Exit != (Exit{}):
-			rootlessErr = fmt.Errorf("a %s in a rootless box did not exit 0: %s", truePath, res.Procs[0].Stderr)
-		}
+		_, rootlessErr = probe(Config{Box: &Box{}}, "a program in a rootless box (are user namespaces allowed?)")
 	})
 	return rootlessErr
 }
