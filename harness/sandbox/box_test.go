@@ -17,12 +17,16 @@ import (
 // refuses to grade there (see grade's tests), so nothing is hidden by the skip.
 func boxOrSkip(t *testing.T) {
 	t.Helper()
+	buildtest.NeedBox(t, boxProblem())
+}
+
+// boxProblem is why this process cannot box: as root, sandbox.BoxProblem; not root, the
+// same box rootless (TestSandboxRootless runs the box's tests so).
+func boxProblem() error {
 	if sandbox.Rootless() {
-		// Not root: the same box, rootless (TestSandboxRootless runs these so).
-		buildtest.NeedBox(t, sandbox.RootlessProblem())
-		return
+		return sandbox.RootlessProblem()
 	}
-	buildtest.NeedBox(t, sandbox.BoxProblem())
+	return sandbox.BoxProblem()
 }
 
 // TestBoxIsolates runs a shell as a sandbox user in a box and checks each wall from

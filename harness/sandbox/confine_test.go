@@ -27,12 +27,12 @@ func TestKeyringsAreRefused(t *testing.T) {
 		{"unboxed, directly", sandbox.Config{Identity: sandbox.Identity{Same: true}}, false},
 		{"unboxed, through the role", sandbox.Config{Identity: sandbox.Identity{Same: true}}, true},
 	}
-	if sandbox.BoxProblem() == nil {
+	if boxProblem() == nil {
 		starts = append(starts,
 			start{"boxed, directly", sandbox.Config{Box: &sandbox.Box{}}, false},
 			start{"boxed, through the role", sandbox.Config{Box: &sandbox.Box{}}, true})
 	} else if os.Getenv(buildtest.RequireBoxVar) == "1" {
-		t.Fatalf("%s=1 but no box here: %v", buildtest.RequireBoxVar, sandbox.BoxProblem())
+		t.Fatalf("%s=1 but no box here: %v", buildtest.RequireBoxVar, boxProblem())
 	}
 	for _, s := range starts {
 		t.Run(s.name, func(t *testing.T) {

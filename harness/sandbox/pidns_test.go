@@ -161,7 +161,7 @@ func TestFIFOInTheProgramsPlaceIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfgs := []sandbox.Config{{Identity: sandbox.Identity{Same: true}}}
-	if sandbox.BoxProblem() == nil {
+	if boxProblem() == nil {
 		boxed := testConfig()
 		boxed.Box = &sandbox.Box{Keep: []string{filepath.Dir(fifo)}}
 		cfgs = append(cfgs, boxed)
