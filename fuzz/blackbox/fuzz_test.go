@@ -441,21 +441,9 @@ func TestCampaignNotesASubjectThatCannotRun(t *testing.T) {
 func TestConfirmationRunsAlone(t *testing.T) {
 	buildtest.Long(t) // a campaign of a few seconds
 	ref := refDir(t)
-	dir := t.TempDir()
-	shared := filepath.Join(dir, "running")
-	if err := os.Mkdir(shared, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(shared, 0o777); err != nil { // past the umask: every run's user writes here
-		t.Fatal(err)
-	}
-	buildtest.SearchableByOthers(t, dir)
-	subject := filepath.Join(dir, "2310A")
-	wrapper := "#!/bin/sh\nd='" + shared + "'\ntouch \"$d/$$\"\nn=$(ls \"$d\" | wc -l)\n'" + filepath.Join(ref, "2310A") +
-		"' \"$@\"\ns=$?\nrm -f \"$d/$$\"\n[ \"$n\" -gt 1 ] && exit 9\nexit $s\n"
-	if err := execfile.Write(subject, []byte(wrapper), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	subject := loadedSubject(t, ref, func(player string) string {
+		return "'" + player + "' \"$@\"\ns=$?\nrm -f \"$d/$$\"\n[ \"$n\" -gt 1 ] && exit 9\nexit $s\n"
+	})
 	sum, err := Run(Options{
 		Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: ref, InProcess: inProcess,
 		Subjects: []Subject{{Path: subject, Ref: "2310A"}},
@@ -473,4 +461,27 @@ func TestConfirmationRunsAlone(t *testing.T) {
 		}
 		t.Errorf("%d findings of the load alone (%d unconfirmed), want none", len(sum.Findings), sum.Unconfirmed)
 	}
+}
+
+// loadedSubject writes a 2310A subject that knows whether another copy of it runs at its
+// start: a shell script that counts the copies in a folder every run's user may write ($n,
+// with its own mark $d/$$), then goes on with rest(the reference player's path), which
+// must remove its mark.
+func loadedSubject(t *testing.T, ref string, rest func(player string) string) string {
+	t.Helper()
+	dir := t.TempDir()
+	shared := filepath.Join(dir, "running")
+	if err := os.Mkdir(shared, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(shared, 0o777); err != nil { // past the umask: every run's user writes here
+		t.Fatal(err)
+	}
+	buildtest.SearchableByOthers(t, dir)
+	subject := filepath.Join(dir, "2310A")
+	wrapper := "#!/bin/sh\nd='" + shared + "'\ntouch \"$d/$$\"\nn=$(ls \"$d\" | wc -l)\n" + rest(filepath.Join(ref, "2310A"))
+	if err := execfile.Write(subject, []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return subject
 }

@@ -1,8 +1,6 @@
 package blackbox
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -10,7 +8,6 @@ import (
 
 	"gauntlet/fuzz/record"
 	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
 	"gauntlet/harness/limitkill"
 )
 
@@ -82,21 +79,9 @@ func TestConfirmedInCPU(t *testing.T) {
 func TestTimeoutUnderLoadIsNotKept(t *testing.T) {
 	buildtest.Long(t) // a campaign of a few seconds
 	ref := refDir(t)
-	dir := t.TempDir()
-	shared := filepath.Join(dir, "running")
-	if err := os.Mkdir(shared, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(shared, 0o777); err != nil { // past the umask: every run's user writes here
-		t.Fatal(err)
-	}
-	buildtest.SearchableByOthers(t, dir)
-	subject := filepath.Join(dir, "2310A")
-	wrapper := "#!/bin/sh\nd='" + shared + "'\ntouch \"$d/$$\"\nn=$(ls \"$d\" | wc -l)\nif [ \"$n\" -gt 1 ]; then rm -f \"$d/$$\"; exec sleep 60; fi\n'" +
-		filepath.Join(ref, "2310A") + "' \"$@\"\ns=$?\nrm -f \"$d/$$\"\nexit $s\n"
-	if err := execfile.Write(subject, []byte(wrapper), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	subject := loadedSubject(t, ref, func(player string) string {
+		return "if [ \"$n\" -gt 1 ]; then rm -f \"$d/$$\"; exec sleep 60; fi\n'" + player + "' \"$@\"\ns=$?\nrm -f \"$d/$$\"\nexit $s\n"
+	})
 	sum, err := Run(Options{
 		Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: ref, InProcess: inProcess,
 		Subjects: []Subject{{Path: subject, Ref: "2310A"}},

@@ -34,6 +34,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"gauntlet/harness/tcp"
 )
 
 // WitnessHello is what a stand-in tells the harness: the mock it stands for (the name given
@@ -243,21 +245,9 @@ func (l *WitnessListener) Close() error {
 
 // Accept waits for a stand-in's connection.
 func (l *WitnessListener) Accept() (*WitnessConn, error) {
-	rc, err := l.f.SyscallConn()
+	nfd, err := tcp.AcceptFD(l.f)
 	if err != nil {
 		return nil, err
-	}
-	var nfd int
-	var aerr error
-	err = rc.Read(func(fd uintptr) bool {
-		nfd, _, aerr = syscall.Accept4(int(fd), syscall.SOCK_CLOEXEC|syscall.SOCK_NONBLOCK)
-		return aerr != syscall.EAGAIN
-	})
-	if err != nil {
-		return nil, err
-	}
-	if aerr != nil {
-		return nil, aerr
 	}
 	return &WitnessConn{f: os.NewFile(uintptr(nfd), "witness connection")}, nil
 }

@@ -120,21 +120,9 @@ func (l *Listener) Accept(deadline time.Time) (*os.File, error) {
 	if err := l.f.SetReadDeadline(deadline); err != nil {
 		return nil, err
 	}
-	rc, err := l.f.SyscallConn()
+	nfd, err := AcceptFD(l.f)
 	if err != nil {
 		return nil, err
-	}
-	var nfd int
-	var aerr error
-	err = rc.Read(func(fd uintptr) bool {
-		nfd, _, aerr = syscall.Accept4(int(fd), syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC)
-		return aerr != syscall.EAGAIN
-	})
-	if err != nil {
-		return nil, err
-	}
-	if aerr != nil {
-		return nil, os.NewSyscallError("accept", aerr)
 	}
 	if err := noDelay(nfd); err != nil {
 		syscall.Close(nfd)
@@ -230,4 +218,27 @@ func CloseWrite(f *os.File) error {
 		return err
 	}
 	return serr
+}
+
+// AcceptFD accepts a connection on the listening socket f (a file on the runtime's poller,
+// of any family: a unix socket too), waiting in the poller, within f's read deadline, and
+// returns the new socket's descriptor, non-blocking and close-on-exec.
+func AcceptFD(f *os.File) (int, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	nfd := -1
+	var aerr error
+	err = rc.Read(func(fd uintptr) bool {
+		nfd, _, aerr = syscall.Accept4(int(fd), syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC)
+		return aerr != syscall.EAGAIN
+	})
+	if err != nil {
+		return -1, err
+	}
+	if aerr != nil {
+		return -1, os.NewSyscallError("accept", aerr)
+	}
+	return nfd, nil
 }
