@@ -66,18 +66,7 @@ func checkLibrary(t *testing.T, game string) {
 		for _, m := range selectMutants(lib) {
 			t.Run(m.Name, func(t *testing.T) {
 				t.Parallel()
-				bin, err := mutants.Build(m, root, t.TempDir())
-				if err != nil {
-					t.Fatal(err)
-				}
-				dir := t.TempDir()
-				data, err := os.ReadFile(bin)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := execfile.Write(filepath.Join(dir, m.Prog), data, 0o755); err != nil {
-					t.Fatal(err)
-				}
+				dir := mutantSubmission(t, m, root)
 				args := []string{"-no-build", "-j", "6", "-run", mutants.Filter(game, m.Prog)}
 				if d := os.Getenv(SuiteVar); d != "" {
 					args = append(args, "-suite", d)
@@ -129,18 +118,7 @@ func TestDealerMutantReportShowsTheSentLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin, err := mutants.Build(m, root, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	data, err := os.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := execfile.Write(filepath.Join(dir, m.Prog), data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := mutantSubmission(t, m, root)
 	_, rep, text := gradeRun(t, "dealer2310", "-no-build", "-run", "^dealer_quit_after_handshake$", dir)
 	// Each player's lines are in its own order; the two players' lines interleave by the
 	// time each was seen, which varies: each is checked apart.
@@ -163,4 +141,23 @@ func TestDealerMutantReportShowsTheSentLines(t *testing.T) {
 			t.Errorf("%s: %s, conversation %q", c.Name(), c.Verdict, c.Conversation)
 		}
 	}
+}
+
+// mutantSubmission builds mutant m from the module at root and returns a submission folder
+// that holds it alone, under its program's name.
+func mutantSubmission(t *testing.T, m mutants.Mutant, root string) string {
+	t.Helper()
+	bin, err := mutants.Build(m, root, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := execfile.Write(filepath.Join(dir, m.Prog), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
