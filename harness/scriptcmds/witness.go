@@ -109,7 +109,17 @@ func scriptWitness(ts *testscript.TestScript, mock string) *witness {
 		ts.Fatalf("mkplayer: harness error: %v", err)
 	}
 	holder.w = w
-	ts.Defer(w.close)
+	marker := []byte(MarkerVar + "=" + ts.Getenv(MarkerVar) + "\x00")
+	mark, _ := ts.Value(caseMarkKey{}).(hygiene.PidMark)
+	ts.Defer(func() {
+		w.close()
+		// The witnessed mocks run as the grader's user outside any box, so nothing else
+		// kills what they leave: a spawn fault's grandchild, in a session of its own, when
+		// the case failed before its noprocs. Whatever carries the case's marker goes.
+		for _, p := range findMarked(marker, mark) {
+			syscall.Kill(p.pid, syscall.SIGKILL)
+		}
+	})
 	if a, ok := ts.Value(ActivityKey{}).(*Activity); ok && a != nil {
 		a.watch(w.quiet)
 	}

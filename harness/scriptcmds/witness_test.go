@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -99,6 +100,40 @@ noprocs
 `
 	if r, _ := runWitnessed(t, script); !r.Passed {
 		t.Fatalf("script failed:\n%s", r.Log)
+	}
+}
+
+// What a witnessed mock leaves running in a session of its own (a spawn fault's grandchild)
+// is gone when the script ends, even when the script failed before its noprocs: the mock
+// runs outside any box, and nothing else would kill it (sleeps of 3600 s outlived failed
+// cases before 2026-11-28).
+func TestWitnessedMocksLeaveNothing(t *testing.T) {
+	t.Parallel()
+	script := `run sh -c 'echo $GAUNTLET_CASE'
+cp stdout marker.txt
+mkplayer odd -as 2310A -fault 'start spawn'
+run -status any -timeout 2s -stdin hub.txt $MOCKBIN/odd 2 1
+exists no-such-file
+noprocs -allow sleep
+-- hub.txt --
+7;::-Mo1V11V22Mo1Mo1::-
+`
+	r, records := runWitnessed(t, script)
+	if r.Passed {
+		t.Fatalf("the script passed, want it to fail before its noprocs:\n%s", r.Log)
+	}
+	marker, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(records)), "script-case", "marker.txt"))
+	if err != nil || len(strings.TrimSpace(string(marker))) == 0 {
+		t.Fatalf("the case's marker: %q, %v\n%s", marker, err, r.Log)
+	}
+	want := "GAUNTLET_CASE=" + strings.TrimSpace(string(marker)) + "\x00"
+	procs, _ := hygiene.Scan()
+	for _, p := range procs {
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(p.Pid) + "/environ")
+		if err == nil && !p.Zombie() && strings.Contains(string(env), want) {
+			t.Errorf("pid %d (%s) of the script outlived it", p.Pid, p.Comm)
+			syscall.Kill(p.Pid, syscall.SIGKILL)
+		}
 	}
 }
 
