@@ -399,6 +399,11 @@ func (h *Hub) WaitUntil(deadline time.Time) []Exit {
 		case <-p.done:
 		default:
 			p.cmd.Process.Kill()
+			if p.group > 0 {
+				// A boxed player's whole group at once (its supervisor, its PID
+				// namespace's init, the program), not one after the other.
+				syscall.Kill(-p.group, syscall.SIGKILL)
+			}
 			<-p.done
 		}
 	}
