@@ -50,6 +50,11 @@ type witness struct {
 	records string // the folder of this script's records
 	mock    string // the mock player's program
 	env     []string
+	// marker is the case's marker entry in an environment ("GAUNTLET_CASE=ID\x00") and
+	// mark the pid mark of the script's start: what the mock players leave is found by them
+	// when the script ends (close).
+	marker []byte
+	mark   hygiene.PidMark
 
 	pending chan struct{} // a token per connection whose hello is awaited (maxPending)
 
@@ -109,17 +114,9 @@ func scriptWitness(ts *testscript.TestScript, mock string) *witness {
 		ts.Fatalf("mkplayer: harness error: %v", err)
 	}
 	holder.w = w
-	marker := []byte(MarkerVar + "=" + ts.Getenv(MarkerVar) + "\x00")
-	mark, _ := ts.Value(caseMarkKey{}).(hygiene.PidMark)
-	ts.Defer(func() {
-		w.close()
-		// The witnessed mocks run as the grader's user outside any box, so nothing else
-		// kills what they leave: a spawn fault's grandchild, in a session of its own, when
-		// the case failed before its noprocs. Whatever carries the case's marker goes.
-		for _, p := range findMarked(marker, mark) {
-			syscall.Kill(p.pid, syscall.SIGKILL)
-		}
-	})
+	w.marker = []byte(MarkerVar + "=" + ts.Getenv(MarkerVar) + "\x00")
+	w.mark, _ = ts.Value(caseMarkKey{}).(hygiene.PidMark)
+	ts.Defer(w.close)
 	if a, ok := ts.Value(ActivityKey{}).(*Activity); ok && a != nil {
 		a.watch(w.quiet)
 	}
@@ -170,6 +167,8 @@ func WitnessedProgram(env *testscript.Env, name string, flags []string) (string,
 			return "", err
 		}
 		holder.w = w
+		w.marker = []byte(MarkerVar + "=" + env.Getenv(MarkerVar) + "\x00")
+		w.mark, _ = env.Values[caseMarkKey{}].(hygiene.PidMark)
 		env.Defer(w.close)
 		if a, ok := env.Values[ActivityKey{}].(*Activity); ok && a != nil {
 			a.watch(w.quiet)
@@ -337,16 +336,39 @@ func (w *witness) settle() {
 	}
 }
 
-// close stops the witness at the end of the script and kills the mock players still
-// running (those whose stand-ins nothing killed).
+// close stops the witness at the end of the script, kills the mock players still running
+// (those whose stand-ins nothing killed) and then whatever they left: the witnessed mocks
+// run as the grader's user outside any box, so nothing else kills what they leave (a spawn
+// fault's grandchild, in a session of its own, when the case failed before its noprocs).
+// Whatever carries the case's marker goes, however the witness was made: by the script's
+// first mkplayer, or by the grader before the script ran (WitnessedProgram), whose
+// witness the script's mkplayer then shares.
 func (w *witness) close() {
 	w.mu.Lock()
 	w.closed = true
+	var reaped []chan struct{}
 	for s := range w.sessions {
 		s.cmd.Process.Signal(syscall.SIGKILL)
+		reaped = append(reaped, s.done)
 	}
 	w.mu.Unlock()
 	w.ln.Close()
+	// A mock being killed cannot start anything once it has been reaped: the scan below
+	// then sees all it left.
+	deadline := time.After(2 * time.Second)
+wait:
+	for _, done := range reaped {
+		select {
+		case <-done:
+		case <-deadline:
+			break wait
+		}
+	}
+	if len(w.marker) > 0 {
+		for _, p := range findMarked(w.marker, w.mark) {
+			syscall.Kill(p.pid, syscall.SIGKILL)
+		}
+	}
 }
 
 // WitnessRecords returns the files of the witnessed mock players' records of the case whose

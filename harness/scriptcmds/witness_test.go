@@ -22,6 +22,13 @@ import (
 // grader's has, and returns its result and the folder of its witnessed records.
 func runWitnessed(t *testing.T, script string) (suite.Result, string) {
 	t.Helper()
+	return runWitnessedAfter(t, script, nil)
+}
+
+// runWitnessedAfter is runWitnessed with more set-up, after Setup: a grader's (e.g.
+// WitnessedProgram).
+func runWitnessedAfter(t *testing.T, script string, more func(env *testscript.Env) error) (suite.Result, string) {
+	t.Helper()
 	bin := t.TempDir()
 	if err := os.Symlink(buildtest.Path(t, "gauntlet/cmd/gauntlet"), filepath.Join(bin, "mockplayer")); err != nil {
 		t.Fatal(err)
@@ -36,7 +43,10 @@ func runWitnessed(t *testing.T, script string) (suite.Result, string) {
 		WorkdirRoot: dir,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
-			return Setup(env)
+			if err := Setup(env); err != nil || more == nil {
+				return err
+			}
+			return more(env)
 		},
 		Cmds:                Commands(),
 		RequireExplicitExec: true,
@@ -107,8 +117,27 @@ noprocs
 // is gone when the script ends, even when the script failed before its noprocs: the mock
 // runs outside any box, and nothing else would kill it (sleeps of 3600 s outlived failed
 // cases before 2026-11-28).
+//
+// The same when the grader made the witness before the script ran (a subject hub's
+// reference players, WitnessedProgram), which the script's mkplayer then shares: the case's
+// leftovers were killed only by a witness the script made, and sleeps outlived failed mutant
+// grades.
 func TestWitnessedMocksLeaveNothing(t *testing.T) {
 	t.Parallel()
+	t.Run("script's witness", func(t *testing.T) {
+		t.Parallel()
+		testWitnessedMocksLeaveNothing(t, nil)
+	})
+	t.Run("grader's witness", func(t *testing.T) {
+		t.Parallel()
+		testWitnessedMocksLeaveNothing(t, func(env *testscript.Env) error {
+			_, err := WitnessedProgram(env, "ref", []string{"-as", "2310A"})
+			return err
+		})
+	})
+}
+
+func testWitnessedMocksLeaveNothing(t *testing.T, more func(env *testscript.Env) error) {
 	script := `run sh -c 'echo $GAUNTLET_CASE'
 cp stdout marker.txt
 mkplayer odd -as 2310A -fault 'start spawn'
@@ -118,7 +147,7 @@ noprocs -allow sleep
 -- hub.txt --
 7;::-Mo1V11V22Mo1Mo1::-
 `
-	r, records := runWitnessed(t, script)
+	r, records := runWitnessedAfter(t, script, more)
 	if r.Passed {
 		t.Fatalf("the script passed, want it to fail before its noprocs:\n%s", r.Log)
 	}
