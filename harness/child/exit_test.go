@@ -117,3 +117,37 @@ func waitParked(t *testing.T, n int) {
 		time.Sleep(time.Millisecond) // a poll: the outcome is the condition's
 	}
 }
+
+// KillAndAwait returns once the processes have ended: a zombie, not a running process,
+// is what a scan right after it finds.
+func TestKillAndAwait(t *testing.T) {
+	var cmds []*exec.Cmd
+	var pids []int
+	for range 3 {
+		cmd := exec.Command("sleep", "60")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+		pids = append(pids, cmd.Process.Pid)
+	}
+	defer func() {
+		for _, c := range cmds {
+			c.Process.Kill()
+			c.Wait()
+		}
+	}()
+	if !KillAndAwait(append(pids, 0x7ffffff0), time.Minute) {
+		t.Fatal("KillAndAwait reports a process still running")
+	}
+	for _, pid := range pids {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, rest, _ := strings.Cut(string(b), ") ")
+		if !strings.HasPrefix(rest, "Z") {
+			t.Errorf("pid %d is in state %.1s after KillAndAwait, want Z (ended, not reaped)", pid, rest)
+		}
+	}
+}

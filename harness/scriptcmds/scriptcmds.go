@@ -440,7 +440,7 @@ func MkPlayer(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		w := scriptWitness(ts, prog)
 		w.add(args[0], ts.MkAbs("."), args[1:])
-		ts.Check(execfile.Write(path, []byte(stubWrapper(mockplayer, w.ln.Path(), args[0])), 0o755))
+		ts.Check(writeStandIn(path, mockplayer, w.ln.Path()))
 		return
 	}
 	b.WriteString("#!/bin/sh\nexec " + mockplayer)

@@ -1,6 +1,7 @@
 package scriptcmds
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,7 +67,7 @@ func TestWitnessedMockEndsAsTheMock(t *testing.T) {
 	script := `mkplayer seven -as 2310A -fault 'after 2 exit 7'
 mkplayer segv -as 2310A -fault 'after 1 signal SEGV'
 ! grep 'exit 7' $MOCKBIN/seven
-grep 'witness' $MOCKBIN/seven
+cp $MOCKBIN/seven standin.bin
 run -status 7 -stdin hub.txt $MOCKBIN/seven 2 1
 run -status signal:SEGV -stdin hub.txt $MOCKBIN/segv 2 1
 noprocs
@@ -78,6 +79,12 @@ YT
 	r, records := runWitnessed(t, script)
 	if !r.Passed {
 		t.Fatalf("script failed:\n%s", r.Log)
+	}
+	// What the hub starts is the stand-in program, which carries nothing of the harness.
+	got, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(records)), "script-case", "standin.bin"))
+	want, werr := mockplayer.StandIn()
+	if err != nil || werr != nil || !bytes.Equal(got, want) {
+		t.Errorf("the hub starts %d bytes (%v), not the stand-in program (%v)", len(got), err, werr)
 	}
 	files, _ := filepath.Glob(filepath.Join(records, "*.json"))
 	if len(files) != 2 {
