@@ -480,7 +480,11 @@ func boxDecision(f *gradeFlags, submissions bool) (notes []string, err error) {
 		if problem := grade.BoxProblem(); problem == nil {
 			f.boxed, f.isolation = true, "rootless box"
 			if submissions {
-				notes = append(notes, "not root: each program runs as you in a rootless box (its own root, processes and network, the expected outputs out of its reach), without case totals (cgroups) or a private folder size limit (docs/security.md)")
+				totals := "with case totals (your cgroups are delegated to you)"
+				if problem := grade.TotalsProblem(); problem != nil {
+					totals = fmt.Sprintf("without case totals (%v: each process has its limits)", problem)
+				}
+				notes = append(notes, "not root: each program runs as you in a rootless box (its own root, processes and network, the expected outputs out of its reach), "+totals+", and without a private folder size limit (docs/security.md)")
 			}
 			return notes, nil
 		} else {

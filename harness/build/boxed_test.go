@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/buildtest/delegate"
 	"gauntlet/harness/cgroup"
 	"gauntlet/harness/hygiene"
 	"gauntlet/harness/sandbox"
@@ -141,18 +142,35 @@ func TestBoxedBuildTotals(t *testing.T) {
 	})
 	t.Run("memory", func(t *testing.T) {
 		buildtest.NeedBox(t, cgroup.Problem())
-		src := t.TempDir()
-		// Four processes of 40 MB each: each within the per-process limit, together over
-		// the total.
-		write(t, src, "Makefile", "all:\n\tfor i in 1 2 3 4; do (head -c 40000000 /dev/zero | tail -c 40000000 >/dev/null) & done; wait; sleep 1; exit 1\n")
-		res, err := Build(src, scratchFor(t), nil, Options{Boxed: true, Limits: limits, Timeout: 30 * time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.OK || !strings.Contains(res.Problem, "memory total") {
-			t.Errorf("a build over its memory total: ok=%v, problem %q, log:\n%s", res.OK, res.Problem, res.Log)
-		}
+		testBuildMemoryTotal(t, limits)
 	})
+}
+
+// A build by a grader that is not root, whose cgroups are delegated to it, has a memory
+// total too.
+func TestBoxedBuildTotalsDelegated(t *testing.T) {
+	if delegate.AsDelegatedUser(t, "^TestBoxedBuildTotalsDelegated$") {
+		return
+	}
+	buildtest.NeedBox(t, sandbox.RootlessProblem())
+	buildtest.NeedBox(t, cgroup.Problem())
+	limits := BuildLimits()
+	limits.CaseMemory = 96 << 20
+	testBuildMemoryTotal(t, limits)
+}
+
+// testBuildMemoryTotal builds four processes of 40 MB each, each within the per-process
+// limit, together over the build's total of limits.CaseMemory (96 MiB).
+func testBuildMemoryTotal(t *testing.T, limits sandbox.Limits) {
+	src := t.TempDir()
+	write(t, src, "Makefile", "all:\n\tfor i in 1 2 3 4; do (head -c 40000000 /dev/zero | tail -c 40000000 >/dev/null) & done; wait; sleep 1; exit 1\n")
+	res, err := Build(src, scratchFor(t), nil, Options{Boxed: true, Limits: limits, Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.OK || !strings.Contains(res.Problem, "memory total") {
+		t.Errorf("a build over its memory total: ok=%v, problem %q, log:\n%s", res.OK, res.Problem, res.Log)
+	}
 }
 
 // The boxed build removes the prebuilt files too, before make.

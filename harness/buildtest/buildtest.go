@@ -456,6 +456,13 @@ const prebuiltVar = "GAUNTLET_BUILDTEST_PREBUILT"
 // Programs pkgs are built first, for the rerun to use.
 func AsUnprivileged(tb testing.TB, run string, pkgs ...string) (done bool) {
 	tb.Helper()
+	return AsUnprivilegedWith(tb, nil, run, pkgs...)
+}
+
+// AsUnprivilegedWith is AsUnprivileged with more variables (NAME=VALUE) in the rerun's
+// environment: what the root run prepared for it (a cgroup delegated to that user).
+func AsUnprivilegedWith(tb testing.TB, env []string, run string, pkgs ...string) (done bool) {
+	tb.Helper()
 	if os.Geteuid() != 0 {
 		return false
 	}
@@ -484,6 +491,7 @@ func AsUnprivileged(tb testing.TB, run string, pkgs ...string) (done bool) {
 	cmd := exec.Command(bin, "-test.run", run, "-test.v", "-test.count=1")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + work, "TMPDIR=" + work,
 		RequireBoxVar + "=" + os.Getenv(RequireBoxVar), prebuiltVar + "=" + prebuilt}
+	cmd.Env = append(cmd.Env, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: Unprivileged, Gid: Unprivileged, Groups: []uint32{}},
 		Pdeathsig: syscall.SIGKILL}
 	out, err := cmd.CombinedOutput()

@@ -126,17 +126,41 @@ func cgroupMounts() (map[string]string, error) {
 	return m, nil
 }
 
-// Problem says why this machine cannot give a case a group, or nil.
+// Problem says why this machine cannot give a case a group, or nil. A grader that is not
+// root gets groups where its own are delegated to it: under cgroup v1, its memory and pids
+// groups are folders it may write in (the groups it makes there are its own). Under v2 a
+// group that holds processes cannot give its children controllers, and the grader is never
+// moved out of its own group (what systemd-run --user -p Delegate=yes would need), so a
+// grader that is not root gets no groups there: the caller says so.
 func Problem() error {
 	rootsOnce.Do(findRoots)
 	if rootsErr != nil {
 		return rootsErr
 	}
 	if os.Geteuid() != 0 {
-		return errors.New("not root")
+		return delegated()
 	}
 	return nil
 }
+
+// delegated says why a grader that is not root may not make groups below its own, or nil.
+func delegated() error {
+	if isV2 {
+		return errors.New("not root, under cgroup v2, where a grader's group of its own cannot give groups below it the memory and pids controllers")
+	}
+	for _, d := range slices.Compact([]string{memRoot, pidRoot}) {
+		if err := syscall.Access(d, wOK|xOK); err != nil {
+			return fmt.Errorf("not root, and this user's cgroup %s is not delegated to it", d)
+		}
+	}
+	return nil
+}
+
+// Modes of access(2).
+const (
+	wOK = 2
+	xOK = 1
+)
 
 // New makes a group with the given totals, named after name (unique among this process's
 // groups) and this process (OwnedName), so that a later grader removes it if this one ends
@@ -323,6 +347,57 @@ func kill(dir string) bool {
 		time.Sleep(2 * time.Millisecond)
 	}
 	return len(members(dir)) == 0
+}
+
+// V1 says whether the groups are cgroup v1's (false also where there are none).
+func V1() bool {
+	rootsOnce.Do(findRoots)
+	return rootsErr == nil && !isV2
+}
+
+// Chown gives the group to user uid and group gid: its folders and their files, so that the
+// user may join it and make groups of its own below it (delegation, as systemd does for a
+// user's session).
+func (g *Group) Chown(uid, gid int) error {
+	for _, d := range g.dirs() {
+		if err := os.Chown(d, uid, gid); err != nil {
+			return err
+		}
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			if !e.IsDir() {
+				if err := os.Chown(filepath.Join(d, e.Name()), uid, gid); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// RemoveTree removes the group and the groups below it (those a user it was delegated to
+// made and left), deepest first, killing what is in them.
+func (g *Group) RemoveTree() error {
+	var errs []error
+	for _, d := range g.dirs() {
+		var below []string
+		filepath.WalkDir(d, func(p string, e os.DirEntry, err error) error {
+			if err == nil && e.IsDir() && p != d {
+				below = append(below, p)
+			}
+			return nil
+		})
+		for i := len(below) - 1; i >= 0; i-- {
+			kill(below[i])
+			if err := os.Remove(below[i]); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(append(errs, g.Remove())...)
 }
 
 // Remove kills whatever is still in the group and removes it.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"golang.org/x/sys/unix"
@@ -88,12 +89,9 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 			return nil, fmt.Errorf("the case's network: %w", err)
 		}
 	}
-	limits := sandbox.DefaultLimits()
-	if j := env.Getenv(LimitsVar); j != "" {
-		if err := json.Unmarshal([]byte(j), &limits); err != nil {
-			return nil, fmt.Errorf("$%s: %w", LimitsVar, err)
-		}
-		limits = limits.WithDefaults()
+	limits, err := caseLimits(env)
+	if err != nil {
+		return nil, err
 	}
 	// The subject's folder is a tmpfs of its own: all its files together are bounded.
 	if err := os.Mkdir(b.box, 0o700); err != nil {
@@ -157,8 +155,39 @@ func (b *caseBox) rootless(env *testscript.Env, top string) (*caseBox, error) {
 	if err := os.Mkdir(b.box, 0o700); err != nil {
 		return nil, err
 	}
+	// Totals where the grader's cgroups are delegated to it (cgroup.Problem): a group of
+	// the case's own, made and removed with it (there is no case user to keep it with).
+	if cgroup.Problem() == nil {
+		limits, err := caseLimits(env)
+		if err != nil {
+			return nil, err
+		}
+		name := "gauntlet-case-self-" + strconv.FormatInt(selfCases.Add(1), 10)
+		g, err := cgroup.New(name, cgroup.Limits{Memory: limits.CaseMemory, Processes: limits.Processes})
+		if err != nil {
+			return nil, err
+		}
+		b.group, b.seen = g, g.Events()
+		env.Defer(func() { g.Remove() })
+	}
 	b.keepLists(env, top)
 	return b, nil
+}
+
+// selfCases numbers the cases of a grader that is not root, whose groups cannot be named
+// after a case user.
+var selfCases atomic.Int64
+
+// caseLimits are the limits of the case's runs: the grader's ($LIMITS), else the defaults.
+func caseLimits(env *testscript.Env) (sandbox.Limits, error) {
+	limits := sandbox.DefaultLimits()
+	if j := env.Getenv(LimitsVar); j != "" {
+		if err := json.Unmarshal([]byte(j), &limits); err != nil {
+			return limits, fmt.Errorf("$%s: %w", LimitsVar, err)
+		}
+		limits = limits.WithDefaults()
+	}
+	return limits, nil
 }
 
 // caseGroupKey keeps a case's cgroup with its user (sandbox.UserPool.Keep).
