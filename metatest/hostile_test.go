@@ -62,7 +62,20 @@ func TestReplayingCheatScoresNothing(t *testing.T) {
 	if os.Geteuid() != 0 {
 		buildtest.NeedBox(t, errors.New("the grader boxes a submission as root here only in the root run: see TestReplayingCheatScoresNothingRootless"))
 	}
-	gradeCheat(t)
+	gradeCheat(t, "dealer2310", "2310A", "2310B", "2310dealer")
+}
+
+// TestReplayingCheatScoresNothingStLucia grades the same cheat on the whole St Lucia
+// suite, as root: its hub and its five players all play back what they can find.
+func TestReplayingCheatScoresNothingStLucia(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole grade: full mode only")
+	}
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		buildtest.NeedBox(t, errors.New("the grader boxes a submission as root here only in the root run: see TestReplayingCheatScoresNothingRootless"))
+	}
+	gradeCheat(t, "stlucia", "stlucia", "EAIT", "SCIENCE", "HABS", "HASS", "MABS")
 }
 
 // TestReplayingCheatScoresNothingRootless grades the cheat as a grader that is not root,
@@ -75,20 +88,24 @@ func TestReplayingCheatScoresNothingRootless(t *testing.T) {
 	if buildtest.AsUnprivileged(t, "^TestReplayingCheatScoresNothingRootless$", "gauntlet/cmd/gauntlet") {
 		return
 	}
-	gradeCheat(t)
+	gradeCheat(t, "dealer2310", "2310A", "2310B", "2310dealer")
+	gradeCheat(t, "stlucia", "stlucia", "EAIT", "SCIENCE", "HABS", "HASS", "MABS")
 }
 
-// gradeCheat grades the cheat and checks it scored at most 5%.
-func gradeCheat(t *testing.T) {
+// gradeCheat grades the cheat as every program of game and checks it scored at most 5%.
+func gradeCheat(t *testing.T, game string, programs ...string) {
 	dir := t.TempDir()
-	mk := "all:\n\tcp cheat.sh 2310A && cp cheat.sh 2310B && cp cheat.sh 2310dealer && chmod 755 2310A 2310B 2310dealer\n"
+	mk := "all:\n"
+	for _, p := range programs {
+		mk += "\tcp cheat.sh " + p + " && chmod 755 " + p + "\n"
+	}
 	if err := os.WriteFile(filepath.Join(dir, "Makefile"), []byte(mk), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "cheat.sh"), []byte(cheat), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	status, rep, text := gradeRun(t, "dealer2310", dir)
+	status, rep, text := gradeRun(t, game, dir)
 	if status != 1 {
 		t.Errorf("exit %d, want 1", status)
 	}

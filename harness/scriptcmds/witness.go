@@ -389,7 +389,7 @@ func WitnessRecords(top string) []string {
 func writeStandIn(path, quotedMock, sock string) error {
 	prog, err := mockplayer.StandIn()
 	if err == nil && filepath.Dir(path) == filepath.Dir(sock) {
-		return execfile.Write(path, prog, 0o755)
+		return execfile.Write(path, prog, standInMode())
 	}
 	if err != nil {
 		noStandIn.Do(func() {
@@ -397,6 +397,17 @@ func writeStandIn(path, quotedMock, sock string) error {
 		})
 	}
 	return execfile.Write(path, []byte(stubWrapper(quotedMock, sock, filepath.Base(path))), 0o755)
+}
+
+// standInMode is the stand-in's mode: execute-only, as the grader's other programs are,
+// though it holds nothing to read: for others (0711) where the grader is root and the
+// subject a sandbox user; for its owner too (0111) where the subject has the grader's own
+// user (a rootless box, whose programs have no capability to read it anyway).
+func standInMode() os.FileMode {
+	if os.Geteuid() == 0 {
+		return 0o711
+	}
+	return 0o111
 }
 
 // noStandIn says once that the stand-in program could not be built.

@@ -67,7 +67,6 @@ func TestWitnessedMockEndsAsTheMock(t *testing.T) {
 	script := `mkplayer seven -as 2310A -fault 'after 2 exit 7'
 mkplayer segv -as 2310A -fault 'after 1 signal SEGV'
 ! grep 'exit 7' $MOCKBIN/seven
-cp $MOCKBIN/seven standin.bin
 run -status 7 -stdin hub.txt $MOCKBIN/seven 2 1
 run -status signal:SEGV -stdin hub.txt $MOCKBIN/segv 2 1
 noprocs
@@ -80,8 +79,16 @@ YT
 	if !r.Passed {
 		t.Fatalf("script failed:\n%s", r.Log)
 	}
-	// What the hub starts is the stand-in program, which carries nothing of the harness.
-	got, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(records)), "script-case", "standin.bin"))
+	// What the hub starts is the stand-in program, which carries nothing of the harness,
+	// execute-only.
+	standIn := filepath.Join(filepath.Dir(filepath.Dir(records)), "script-case", ".bin", "seven")
+	if st, err := os.Stat(standIn); err != nil {
+		t.Error(err)
+	} else if perm := st.Mode().Perm(); perm&0o066 != 0 || perm&0o001 == 0 {
+		t.Errorf("the stand-in's mode is %v, want execute-only for others", perm)
+	}
+	os.Chmod(standIn, 0o700) // (the test's own file) to compare it
+	got, err := os.ReadFile(standIn)
 	want, werr := mockplayer.StandIn()
 	if err != nil || werr != nil || !bytes.Equal(got, want) {
 		t.Errorf("the hub starts %d bytes (%v), not the stand-in program (%v)", len(got), err, werr)
