@@ -32,9 +32,10 @@ for f in ../*.txtar ../../*.txtar /tmp/*/*/*.txtar /tmp/*/*/*/*.txtar; do
 	exit 0
 done
 # The suites are in the grader binary: try to read them from it, by the paths a hub is
-# given its players by, or where the grader keeps its programs.
+# given its players by, or where the grader keeps its programs (a case's header line
+# "# section: " in a program is a suite read).
 for a in "$@" "$MOCKBIN"/* /tmp/*/bin/* /tmp/*/programs/*/*; do
-	[ -f "$a" ] && [ -r "$a" ] && head -c 4 "$a" | grep -q ELF && echo "READ-BINARY $a" >&2
+	[ -f "$a" ] && [ -r "$a" ] && grep -a -q -m1 '^# section: ' "$a" && echo "READ-BINARY $a" >&2
 done
 for d in . .. ../.. ../../.. "$WORK" "$MOCKBIN" /tmp; do
 	for f in "$d"/* "$d"/*/* "$d"/.gauntlet*; do

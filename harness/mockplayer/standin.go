@@ -1,6 +1,7 @@
 package mockplayer
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"errors"
@@ -15,9 +16,9 @@ import (
 
 // standInSource is the stand-in of a witnessed mock player, in C: a program of its own
 // that carries nothing of the harness (no suite, no game, no mock), so that a hub that
-// reads it, or traces and dumps it, learns nothing. It does what Stub does, and finds the
-// witness's socket and its own name from its path: the socket ".witness" beside it, the
-// mock named as its file is.
+// reads it, or traces and dumps it, learns nothing. It does what Stub does; the witness's
+// socket and the mock's name are written into each copy (StandInFor), so that a copy of
+// it, renamed or moved (a case's renamed copy of a player), still stands for its mock.
 //
 //go:embed standin/standin.c
 var standInSource []byte
@@ -25,11 +26,39 @@ var standInSource []byte
 // standInBuildTime bounds the C compiler's run.
 const standInBuildTime = 60 * time.Second
 
-// StandIn returns the stand-in program, built once per process with the machine's C
+// StandIn returns the stand-in program as built, once per process, with the machine's C
 // compiler ($CC, else cc, gcc or clang) in a private temporary folder, which is removed at
-// once: the harness writes the program's bytes beside each witness's socket
-// (WriteStandIn). The error says why it could not be built (no C compiler).
+// once; StandInFor makes the copy of it that stands for one mock. The error says why it
+// could not be built (no C compiler).
 var StandIn = sync.OnceValues(buildStandIn)
+
+// standInMarker marks, in the built stand-in, the room for its configuration.
+const standInMarker = "GAUNTLET-STANDIN-CONFIG"
+
+// standInRoom is the size of that room (config in standin.c).
+const standInRoom = 4096
+
+// StandInFor returns the stand-in for the mock name, whose witness listens at the socket
+// sock (an absolute path): the stand-in program with "sock\0name\0" in its room.
+func StandInFor(sock, name string) ([]byte, error) {
+	prog, err := StandIn()
+	if err != nil {
+		return nil, err
+	}
+	at := bytes.Index(prog, []byte(standInMarker))
+	if at < 0 || bytes.Count(prog, []byte(standInMarker)) != 1 || at+standInRoom > len(prog) {
+		return nil, errors.New("the stand-in as built has no room for its configuration")
+	}
+	config := sock + "\x00" + name + "\x00"
+	if !filepath.IsAbs(sock) || strings.ContainsRune(sock+name, 0) || len(config) >= standInRoom {
+		return nil, fmt.Errorf("the stand-in cannot hold the socket %q and the name %q", sock, name)
+	}
+	out := bytes.Clone(prog)
+	room := out[at : at+standInRoom]
+	clear(room)
+	copy(room, config)
+	return out, nil
+}
 
 func buildStandIn() ([]byte, error) {
 	cc, err := cCompiler()

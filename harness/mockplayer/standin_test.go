@@ -6,22 +6,27 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
 
-// startStandIn writes the stand-in program as dir/name beside a witness listening at
-// dir/.witness, starts it with args, and returns the witness's connection, the hello and
-// the running stand-in.
-func startStandIn(t *testing.T, name string, args ...string) (*WitnessConn, WitnessHello, *exec.Cmd) {
+// startStandIn writes the stand-in for the mock name, for a witness listening at
+// dir/.witness, as dir/copies/FILE (a copy under another name and in another folder stands
+// for its mock all the same), starts it with args, and returns the witness's connection,
+// the hello and the running stand-in.
+func startStandIn(t *testing.T, name, file string, args ...string) (*WitnessConn, WitnessHello, *exec.Cmd) {
 	t.Helper()
-	prog, err := StandIn()
+	dir := t.TempDir()
+	prog, err := StandInFor(filepath.Join(dir, ".witness"), name)
 	if err != nil {
 		t.Fatalf("the stand-in: %v", err)
 	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, name)
+	path := filepath.Join(dir, "copies", file)
+	if err := os.Mkdir(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(path, prog, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -53,13 +58,13 @@ func startStandIn(t *testing.T, name string, args ...string) (*WitnessConn, Witn
 	return c, hello, cmd
 }
 
-// The stand-in program says which mock it stands for (its file's name) and the arguments
-// the hub gave it, byte for byte as JSON can carry them (a byte that is not UTF-8 becomes
+// The stand-in program says which mock it stands for (the name written into it, whatever
+// its file is called) and the arguments the hub gave it, byte for byte as JSON can carry them (a byte that is not UTF-8 becomes
 // U+FFFD, as Go's encoder writes it), and ends as the witness says the mock ended.
 func TestStandInHelloAndExit(t *testing.T) {
 	t.Parallel()
 	args := []string{"2", "", `a"b\c`, "tab\tnew\nline\x01", "caf\xc3\xa9 \xff", "--"}
-	c, hello, cmd := startStandIn(t, "odd player", args...)
+	c, hello, cmd := startStandIn(t, "odd player", "typeA", args...)
 	want := slices.Clone(args)
 	want[4] = "café \uFFFD"
 	if hello.Name != "odd player" || !slices.Equal(hello.Args, want) {
@@ -78,7 +83,7 @@ func TestStandInHelloAndExit(t *testing.T) {
 func TestStandInDiesAsTheMock(t *testing.T) {
 	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGSEGV, syscall.SIGTERM, syscall.SIGKILL} {
-		c, _, cmd := startStandIn(t, "p")
+		c, _, cmd := startStandIn(t, "p", "p")
 		if err := c.Verdict(0, sig); err != nil {
 			t.Fatal(err)
 		}
@@ -103,6 +108,28 @@ func TestStandInCarriesNothingOfTheHarness(t *testing.T) {
 	for _, word := range []string{"txtar", "gauntlet/", "2310", "stlucia", "EAIT", "Player 0", "fault", "testscript"} {
 		if bytes.Contains(prog, []byte(word)) {
 			t.Errorf("the stand-in holds %q", word)
+		}
+	}
+}
+
+// The stand-in as built, before the harness wrote a mock into it, refuses to run (status
+// 2); StandInFor refuses what it cannot hold.
+func TestStandInNeedsItsConfiguration(t *testing.T) {
+	prog, err := StandIn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "bare")
+	if err := os.WriteFile(path, prog, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(path).CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !bytes.Contains(out, []byte("not set up by the harness")) {
+		t.Errorf("the bare stand-in: %v, %q; want exit 2 saying it was not set up", err, out)
+	}
+	for _, bad := range [][2]string{{"relative/.witness", "p"}, {"/s", "a\x00b"}, {"/" + strings.Repeat("x", 5000), "p"}} {
+		if _, err := StandInFor(bad[0], bad[1]); err == nil {
+			t.Errorf("StandInFor(%.20q, %q) took it", bad[0], bad[1])
 		}
 	}
 }

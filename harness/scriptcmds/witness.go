@@ -382,14 +382,15 @@ func WitnessRecords(top string) []string {
 }
 
 // writeStandIn writes, at path, the stand-in of a witnessed mock player named as path's
-// file, for the witness listening at sock: the stand-in program (mockplayer.StandIn),
-// which carries nothing of the harness. Where no C compiler could build it, it is a wrapper
-// that runs the mock player program (quoted for the shell) as the stand-in (Stub), said
-// once on the harness's stderr.
+// file, for the witness listening at sock: the stand-in program (mockplayer.StandInFor),
+// which carries nothing of the harness, readable (a case may copy a player under another
+// name). Where no C compiler could build it, it is a wrapper that runs the mock player
+// program (quoted for the shell) as the stand-in (Stub), said once on the harness's
+// stderr.
 func writeStandIn(path, quotedMock, sock string) error {
-	prog, err := mockplayer.StandIn()
-	if err == nil && filepath.Dir(path) == filepath.Dir(sock) {
-		return execfile.Write(path, prog, standInMode())
+	prog, err := mockplayer.StandInFor(sock, filepath.Base(path))
+	if err == nil {
+		return execfile.Write(path, prog, 0o755)
 	}
 	if err != nil {
 		noStandIn.Do(func() {
@@ -397,17 +398,6 @@ func writeStandIn(path, quotedMock, sock string) error {
 		})
 	}
 	return execfile.Write(path, []byte(stubWrapper(quotedMock, sock, filepath.Base(path))), 0o755)
-}
-
-// standInMode is the stand-in's mode: execute-only, as the grader's other programs are,
-// though it holds nothing to read: for others (0711) where the grader is root and the
-// subject a sandbox user; for its owner too (0111) where the subject has the grader's own
-// user (a rootless box, whose programs have no capability to read it anyway).
-func standInMode() os.FileMode {
-	if os.Geteuid() == 0 {
-		return 0o711
-	}
-	return 0o111
 }
 
 // noStandIn says once that the stand-in program could not be built.

@@ -3,11 +3,12 @@
  * means to start a mock player (see witness.go in harness/mockplayer).
  *
  * It carries nothing of the harness: no suite, no game, no mock. It hands its three
- * standard streams (the hub's pipes) to the harness's witness, which listens on the Unix
- * socket ".witness" beside this file, with its own name (the mock it stands for) and its
- * arguments; lets go of its copies of the pipes; and waits for the witness to say how the
- * mock ended ("exit N" or "signal N"), which it then does. A dump of it, or a read of it,
- * shows only this.
+ * standard streams (the hub's pipes) to the harness's witness, which listens on a Unix
+ * socket, with the name of the mock it stands for and its arguments; lets go of its copies
+ * of the pipes; and waits for the witness to say how the mock ended ("exit N" or
+ * "signal N"), which it then does. A dump of it, or a read of it, shows only this, and
+ * the socket's path and the mock's name, which the harness writes into each copy in place
+ * of config's marker (so that a copy of it, renamed or moved, still stands for its mock).
  *
  * The hello is a 4-byte big-endian length and then {"name":NAME,"args":[ARG...]} in JSON,
  * sent with the three descriptors (SCM_RIGHTS). Failures are told on stderr, status 2.
@@ -16,7 +17,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +28,11 @@
 #include <unistd.h>
 
 #define MAX_HELLO (64 * 1024)
+
+/* config is "SOCKET\0NAME\0" in each copy the harness writes: the socket's path and the
+ * mock's name, over the marker below (zeros after it). volatile: read as written in the
+ * file, never folded by the compiler. */
+static volatile char config[4096] = "GAUNTLET-STANDIN-CONFIG";
 
 static int fail(const char *what, int err) {
     if (err) {
@@ -156,8 +161,9 @@ static void die(int sig) {
 }
 
 int main(int argc, char **argv) {
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    char self[sizeof config];
+    ssize_t n;
+    size_t i0;
     char *slash, *name;
     struct sockaddr_un addr;
     int sock, i, null;
@@ -175,20 +181,22 @@ int main(int argc, char **argv) {
     long num;
     char *endp;
 
-    if (n <= 0) {
-        return fail("find this program's own path", errno);
+    for (i0 = 0; i0 < sizeof config; i0++) {
+        self[i0] = config[i0];
     }
-    self[n] = '\0';
-    /* The witness's socket is beside this file, and the mock's name is this file's. */
+    self[sizeof self - 1] = '\0';
+    if (self[0] != '/') { /* (still the marker) */
+        return fail("this copy was not set up by the harness", 0);
+    }
+    name = self + strlen(self) + 1;
+    if (name >= self + sizeof self - 1 || *name == '\0') {
+        return fail("this copy names no mock", 0);
+    }
+    /* From the socket's folder: its path may be longer than a socket's address allows. */
     slash = strrchr(self, '/');
-    if (slash == NULL) {
-        return fail("find this program's own folder", 0);
-    }
     *slash = '\0';
-    name = slash + 1;
-    /* From the folder: its path may be longer than a socket's address allows. */
     if (chdir(self[0] ? self : "/") != 0) {
-        return fail("enter this program's folder", errno);
+        return fail("enter the witness's folder", errno);
     }
     sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (sock < 0) {
@@ -196,7 +204,10 @@ int main(int argc, char **argv) {
     }
     memset(&addr, 0, sizeof addr);
     addr.sun_family = AF_UNIX;
-    strcpy(addr.sun_path, ".witness");
+    if (strlen(slash + 1) >= sizeof addr.sun_path) {
+        return fail("the socket's name is too long", 0);
+    }
+    strcpy(addr.sun_path, slash + 1);
     if (connect(sock, (struct sockaddr *)&addr, sizeof addr) != 0) {
         return fail("connect", errno);
     }
