@@ -9,6 +9,7 @@ import (
 	game "gauntlet/games/referee"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
+	"gauntlet/harness/mutants"
 )
 
 // The referee protocol's match runner and the project's example referees and players.
@@ -66,6 +67,8 @@ func init() {
 				Variable: "C4_PLAYER", Section: "Runner and players", Category: "player/connect-four",
 			},
 		},
+		// Each referee has cases of its own, named after it.
+		Mutants: &mutants.Set{Mutants: mutants.Referee, Cases: mutants.CasesNamedAfter},
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	fuzzlive "gauntlet/fuzz/live"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
+	"gauntlet/harness/mutants"
 )
 
 // Registration is everything gauntlet knows of one game, given in one call to RegisterGame:
@@ -22,6 +23,9 @@ type Registration struct {
 	// binary, whose cases are its conformance/<game> folder.
 	Suite fs.FS
 	Live  []Live // how the game is judged live (none: it is not)
+	// Mutants is the game's mutant library, for `gauntlet adequacy` and the adequacy tests
+	// (nil: it has none).
+	Mutants *mutants.Set
 }
 
 // Live is how a game is judged live: the mock hub's `judge NAME KEY=VALUE...` set-up, and
@@ -64,6 +68,9 @@ func RegisterGame(r Registration) {
 		if l.Conversation != nil {
 			fuzzlive.Register(name, l.Variable, l.Section, l.Category, l.Conversation)
 		}
+	}
+	if r.Mutants != nil {
+		mutants.Register(r.Grade.Name, *r.Mutants)
 	}
 }
 
