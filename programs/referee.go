@@ -10,6 +10,8 @@ import (
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
 	"gauntlet/harness/mutants"
+	"gauntlet/harness/tournament"
+	hub "gauntlet/hub/referee"
 )
 
 // The referee protocol's match runner and the project's example referees and players.
@@ -65,6 +67,14 @@ func init() {
 					return fmt.Sprintf("judge connectfour seat=%d seed=%d\nlive\nclose\neof\n", r.IntN(2), 1+r.IntN(100000))
 				},
 				Variable: "C4_PLAYER", Section: "Runner and players", Category: "player/connect-four",
+			},
+		},
+		// A tournament's games are judged by the user's referee, of any game.
+		Tournament: &Tournament{
+			Usage:   "-referee REFEREE [flags] PLAYER PLAYER...",
+			Referee: true,
+			Match: func(boxes *tournament.Boxes, stop <-chan struct{}, referee, perMove, _ string) tournament.Match {
+				return hub.Match(boxes, stop, referee, "-t", perMove, "-T", perMove)
 			},
 		},
 		// Each referee has cases of its own, named after it.

@@ -14,6 +14,7 @@ package mutants
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,14 +77,7 @@ func Register(game string, s Set) {
 func Library(game string) []Mutant { return sets[game].Mutants }
 
 // Games lists the games with a mutant library, sorted.
-func Games() []string {
-	names := make([]string, 0, len(sets))
-	for g := range sets {
-		names = append(names, g)
-	}
-	sort.Strings(names)
-	return names
-}
+func Games() []string { return slices.Sorted(maps.Keys(sets)) }
 
 // Filter is the -run filter of the cases in whose marked run the program prog of game
 // takes part (Set.Cases); "" for a game without a library.

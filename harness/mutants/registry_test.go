@@ -87,17 +87,15 @@ func TestLibraries(t *testing.T) {
 }
 
 func TestFilter(t *testing.T) {
-	for _, tc := range []struct{ game, prog, want string }{
-		{"dealer2310", "2310dealer", "^(dealer_|game_)"},
-		{"dealer2310", "2310A", "^player_"},
-		{"stlucia", "stlucia", "^(hub_|game_)"},
-		{"stlucia", "MABS", "^player_"},
-		{"referee", "ttt-referee", "^ttt_referee_"},
-		{"referee", "c4-referee", "^c4_referee_"},
-		{"referee", "referee", "^referee_"},
-	} {
-		if got := mutants.Filter(tc.game, tc.prog); got != tc.want {
-			t.Errorf("Filter(%s, %s) = %q, want %q", tc.game, tc.prog, got, tc.want)
+	want := map[[2]string]string{
+		{"dealer2310", "2310dealer"}: "^(dealer_|game_)", {"dealer2310", "2310A"}: "^player_",
+		{"stlucia", "stlucia"}: "^(hub_|game_)", {"stlucia", "MABS"}: "^player_",
+		{"referee", "ttt-referee"}: "^ttt_referee_", {"referee", "c4-referee"}: "^c4_referee_",
+		{"referee", "referee"}: "^referee_",
+	}
+	for gp, w := range want {
+		if got := mutants.Filter(gp[0], gp[1]); got != w {
+			t.Errorf("Filter(%s, %s) = %q, want %q", gp[0], gp[1], got, w)
 		}
 	}
 }
