@@ -57,3 +57,23 @@ func testGames() []string {
 	}
 	return out
 }
+
+// The tournament's help (its prose written by hand) speaks of every built-in game with
+// tournaments, whose usage lines come from the registrations.
+func TestTournamentHelpNamesEveryGame(t *testing.T) {
+	help := tournamentUsage()
+	for _, g := range programs.TournamentGames() {
+		tour, _ := programs.TournamentOf(g)
+		if !strings.Contains(help, "gauntlet tournament "+g+" "+tour.Usage+"\n") {
+			t.Errorf("the tournament's usage has no line for %s", g)
+		}
+		if programs.BuiltIn(g) && !strings.Contains(tournamentAbout, "("+g) {
+			t.Errorf("the tournament's help (tournamentAbout) does not speak of %s", g)
+		}
+	}
+	for _, g := range []string{"stratego", "referee"} {
+		if _, ok := programs.TournamentOf(g); !ok {
+			t.Errorf("%s has no tournament", g)
+		}
+	}
+}
