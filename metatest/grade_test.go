@@ -43,7 +43,9 @@ func verdicts(rep *grade.Report) map[string]grade.Verdict {
 }
 
 // The reference programs, graded as the built-in subject, get every case right and full
-// marks, in both games.
+// marks, in the two pipe games: a sample of the games through the whole grader, not a list
+// of them (conformance's TestSuites runs every registered game's suite against the
+// reference, and TestEverySuiteHasItsGame checks it has them all).
 func TestReferenceGetsFullMarks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("whole grades of both suites, whose every case the conformance package already runs once: full mode only")

@@ -88,16 +88,18 @@ func checkLibrary(t *testing.T, game string) {
 	t.Log(mutants.Matrix(game, outs))
 }
 
-// TestDealer2310Adequacy grades the mutants of the 2310 library (see selectMutants).
-func TestDealer2310Adequacy(t *testing.T) { checkLibrary(t, "dealer2310") }
-
-// TestStLuciaAdequacy grades the mutants of the St Lucia library (see selectMutants).
-func TestStLuciaAdequacy(t *testing.T) { checkLibrary(t, "stlucia") }
-
-// TestRefereeAdequacy grades the mutants of the referee library (see selectMutants): among
-// them a tic-tac-toe referee that sees wins along rows only, which the suite's column and
-// diagonal wins fail.
-func TestRefereeAdequacy(t *testing.T) { checkLibrary(t, "referee") }
+// TestAdequacy grades the mutants of every game's library (see selectMutants), a subtest
+// per game: the libraries come with the games' registrations. Among them, a tic-tac-toe
+// referee that sees wins along rows only, which the suite's column and diagonal wins fail.
+func TestAdequacy(t *testing.T) {
+	games := mutants.Games()
+	if len(games) == 0 {
+		t.Fatal("no game registered a mutant library")
+	}
+	for _, game := range games {
+		t.Run(game, func(t *testing.T) { checkLibrary(t, game) })
+	}
+}
 
 // A dealer that takes a lost player for the end of the game (D-eof-exit-0), graded on the
 // case where player 1 quits right after the path: the report shows what the dealer sent

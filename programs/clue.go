@@ -17,6 +17,8 @@ func init() {
 	progs := []Program{
 		{Name: "clue-server", Role: "hub"},
 		{Name: "clue-client", Role: "client"},
+		// The six mock clients that judge a Clue server (harness/mockclients).
+		{Name: "mockclients", Role: "mock"},
 	}
 	for _, k := range game.BrainNames {
 		progs = append(progs, Program{Name: "clue-" + k, Role: "client"})

@@ -8,6 +8,7 @@ import (
 	"gauntlet/games/judge"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
+	"gauntlet/harness/mutants"
 )
 
 // 2310dealer: the dealer and the two reference players.
@@ -38,6 +39,7 @@ func init() {
 			Keys:  "path=FILE deck=FILE players=N seat=N [others=STRATEGY,...] (others default to 2310A)",
 			Setup: dealerLive,
 		}},
+		Mutants: &mutants.Set{Mutants: mutants.Dealer2310, Cases: mutants.CasesOfRole("2310dealer", "(dealer_|game_)")},
 	})
 }
 

@@ -20,7 +20,7 @@ import (
 type Program struct {
 	Name string // the spec's name, e.g. "2310dealer", "EAIT"; or "mockplayer", "mockhub"
 	Game string // the game it belongs to ("" for the mocks)
-	Role string // "hub", "player" or "mock"
+	Role string // "hub", "player" or "mock" (the mock player and hub; a game's own mock, such as Clue's mockclients, is its game's)
 	// Main runs the program; left nil in a registration, it is the one of
 	// gauntlet/programs/standalone, where every program but Later's is.
 	Main func() int
@@ -53,7 +53,6 @@ func init() {
 		Program{Name: "mockhub", Role: "mock", Main: func() int {
 			return mockhub.Main(os.Args[1:], os.Stdout, os.Stderr)
 		}},
-		Program{Name: "mockclients", Role: "mock"},
 	)
 }
 

@@ -9,6 +9,9 @@ import (
 	game "gauntlet/games/referee"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
+	"gauntlet/harness/mutants"
+	"gauntlet/harness/tournament"
+	hub "gauntlet/hub/referee"
 )
 
 // The referee protocol's match runner and the project's example referees and players.
@@ -66,6 +69,16 @@ func init() {
 				Variable: "C4_PLAYER", Section: "Runner and players", Category: "player/connect-four",
 			},
 		},
+		// A tournament's games are judged by the user's referee, of any game.
+		Tournament: &Tournament{
+			Usage:   "-referee REFEREE [flags] PLAYER PLAYER...",
+			Referee: true,
+			Match: func(boxes *tournament.Boxes, stop <-chan struct{}, referee, perMove, _ string) tournament.Match {
+				return hub.Match(boxes, stop, referee, "-t", perMove, "-T", perMove)
+			},
+		},
+		// Each referee has cases of its own, named after it.
+		Mutants: &mutants.Set{Mutants: mutants.Referee, Cases: mutants.CasesNamedAfter},
 	})
 }
 

@@ -2,11 +2,16 @@ package programs
 
 import (
 	"io/fs"
+	"maps"
 	"math/rand/v2"
+	"slices"
+	"time"
 
 	fuzzlive "gauntlet/fuzz/live"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
+	"gauntlet/harness/mutants"
+	"gauntlet/harness/tournament"
 )
 
 // Registration is everything gauntlet knows of one game, given in one call to RegisterGame:
@@ -22,7 +27,43 @@ type Registration struct {
 	// binary, whose cases are its conformance/<game> folder.
 	Suite fs.FS
 	Live  []Live // how the game is judged live (none: it is not)
+	// Mutants is the game's mutant library, for `gauntlet adequacy` and the adequacy tests
+	// (nil: it has none).
+	Mutants *mutants.Set
+	// Tournament is how `gauntlet tournament` plays the game's programs against each other
+	// (nil: the game has no tournaments).
+	Tournament *Tournament
 }
+
+// Tournament is how `gauntlet tournament GAME` plays a round robin of a game's programs
+// (harness/tournament) through its reference hub.
+type Tournament struct {
+	// Usage is what follows "gauntlet tournament GAME" in the usage line, e.g.
+	// "[flags] AI AI...".
+	Usage string
+	// Referee: each game is judged by a program the user names with -referee, boxed
+	// beside the players. Turns: the game has a turn limit, -m.
+	Referee, Turns bool
+	// Match plays one game between two programs: boxes run the programs (nil: unboxed),
+	// closing stop ends a game at once, referee is -referee's program, perMove and turns
+	// the -T and -m flags as given (checked already).
+	Match func(boxes *tournament.Boxes, stop <-chan struct{}, referee, perMove, turns string) tournament.Match
+	// CPU is the CPU time each program of a game may use, from the time per line (-T)
+	// and the turn limit (-m). Nil: an hour, for a game whose length its hub does not bound.
+	CPU func(perMove time.Duration, turns int) time.Duration
+}
+
+// tournaments are the registered games' tournaments.
+var tournaments = map[string]Tournament{}
+
+// TournamentOf returns a game's tournament, if it has one.
+func TournamentOf(game string) (Tournament, bool) {
+	t, ok := tournaments[game]
+	return t, ok
+}
+
+// TournamentGames lists the games with tournaments, sorted.
+func TournamentGames() []string { return slices.Sorted(maps.Keys(tournaments)) }
 
 // Live is how a game is judged live: the mock hub's `judge NAME KEY=VALUE...` set-up, and
 // what the live fuzzer (`gauntlet fuzz NAME PROGRAM`) draws and writes.
@@ -65,6 +106,21 @@ func RegisterGame(r Registration) {
 			fuzzlive.Register(name, l.Variable, l.Section, l.Category, l.Conversation)
 		}
 	}
+	if r.Mutants != nil {
+		mutants.Register(r.Grade.Name, *r.Mutants)
+	}
+	if r.Tournament != nil {
+		tournaments[r.Grade.Name] = *r.Tournament
+	}
+}
+
+// BuiltIn reports whether a graded game is one of gauntlet's own, built into the binary
+// with its cases in conformance/<game>, rather than one a test registers with its own
+// suite (cmd/gauntlet/toy_test.go): the games the docs and the CI set-ups must name.
+func BuiltIn(game string) bool {
+	_, graded := gradeGames[game]
+	_, own := suites[game]
+	return graded && !own
 }
 
 // Suite returns a game's registered suite, or false for a game whose cases are built into

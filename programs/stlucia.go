@@ -8,6 +8,7 @@ import (
 	game "gauntlet/games/stlucia"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
+	"gauntlet/harness/mutants"
 )
 
 // King of St Lucia: the hub and the five reference players.
@@ -49,6 +50,7 @@ func init() {
 			Keys:  "rolls=FILE winscore=N players=N seat=LABEL [others=STRATEGY,...] (others default to EAIT)",
 			Setup: stluciaLive,
 		}},
+		Mutants: &mutants.Set{Mutants: mutants.StLucia, Cases: mutants.CasesOfRole("stlucia", "(hub_|game_)")},
 	})
 }
 

@@ -9,6 +9,8 @@ import (
 	game "gauntlet/games/stratego"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
+	"gauntlet/harness/tournament"
+	hub "gauntlet/hub/stratego"
 )
 
 // Stratego's manager and reference AIs. The suite grades an AI, which a submission builds
@@ -43,6 +45,14 @@ func init() {
 			Conversation: strategoConversation,
 			Variable:     "AI", Section: "Protocol", Category: "ai/play",
 		}},
+		Tournament: &Tournament{
+			Usage: "[flags] AI AI...",
+			Turns: true,
+			Match: func(boxes *tournament.Boxes, stop <-chan struct{}, _, perMove, turns string) tournament.Match {
+				return hub.Match(boxes, stop, "-T", perMove, "-m", turns)
+			},
+			CPU: strategoTournamentCPU,
+		},
 	})
 }
 
@@ -59,6 +69,13 @@ const (
 	StrategoSuiteTurns = 500
 	StrategoCPU        = (StrategoSuiteTurns + 1) * StrategoMoveTime
 )
+
+// strategoTournamentCPU is the CPU time each AI of a tournament game may use: what the
+// game's turn limit (a turn is one move of each AI) allows at its time per move (the
+// manager stops an AI while its opponent moves), at least a minute.
+func strategoTournamentCPU(perMove time.Duration, turns int) time.Duration {
+	return max(time.Minute, time.Duration(turns)*perMove)
+}
 
 // strategoLive is a Stratego game seen by one AI: the manager's judge and a reference AI.
 func strategoLive(p live.Params, _ func(string) ([]byte, error)) (*live.Game, error) {

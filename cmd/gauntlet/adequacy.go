@@ -46,7 +46,7 @@ func adequacyCmd(args []string, stdout, stderr io.Writer) int {
 		fs.SetOutput(w)
 		fs.PrintDefaults()
 		fs.SetOutput(stderr)
-		fmt.Fprintf(w, "\nGames: %s\n", strings.Join(mutants.Games, ", "))
+		fmt.Fprintf(w, "\nGames: %s\n", strings.Join(mutants.Games(), ", "))
 	}
 	fs.Usage = func() { usageTo(stderr) }
 	if wantsHelp(args) {
@@ -64,7 +64,7 @@ func adequacyCmd(args []string, stdout, stderr io.Writer) int {
 	lib := mutants.Library(game)
 	switch {
 	case lib == nil:
-		fmt.Fprintf(stderr, "gauntlet adequacy: no mutant library for %q%s (games: %s)\n", game, didYouMean(game, mutants.Games), strings.Join(mutants.Games, ", "))
+		fmt.Fprintf(stderr, "gauntlet adequacy: no mutant library for %q%s (games: %s)\n", game, didYouMean(game, mutants.Games()), strings.Join(mutants.Games(), ", "))
 		fs.Usage()
 		return 2
 	case fs.NArg() != 0:

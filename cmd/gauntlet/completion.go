@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"gauntlet/harness/mutants"
 	"gauntlet/programs"
 )
 
@@ -104,13 +105,16 @@ func complete(words []string, stdout io.Writer) int {
 		}
 	case len(prev) == 1:
 		switch prev[0] {
-		case "grade", "play", "fuzz", "adequacy":
+		case "grade":
 			cands = programs.GradeGames()
-			if prev[0] == "fuzz" || prev[0] == "play" {
-				cands = gamesOfAnyKind()
-			}
+		case "play":
+			cands = gamesOfAnyKind()
+		case "fuzz":
+			cands = fuzzGames()
+		case "adequacy":
+			cands = mutants.Games()
 		case "tournament":
-			cands = []string{"stratego", "referee"}
+			cands = programs.TournamentGames()
 		case "exec":
 			for _, p := range programs.All() {
 				cands = append(cands, p.Name)

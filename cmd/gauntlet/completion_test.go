@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gauntlet/programs"
 )
 
 // The candidates come from the binary itself: commands, games, programs, each command's
@@ -25,7 +27,7 @@ func TestCompleteCandidates(t *testing.T) {
 		{[]string{"fuzz", "dealer2310", "--ro"}, "--role"},
 		{[]string{"grade", "stlucia", "--ke"}, "--keep"},
 		{[]string{"exec", "2310"}, "2310A 2310B 2310dealer"},
-		{[]string{"tournament", ""}, "stratego referee"},
+		{[]string{"tournament", ""}, strings.Join(programs.TournamentGames(), " ")},
 		{[]string{"completion", ""}, "bash fish zsh"},
 		{[]string{"grade", "stlucia", "sub"}, "."},
 		{[]string{"help", "gr"}, "grade"},

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"gauntlet/fuzz/blackbox"
+	"gauntlet/fuzz/judgerun"
 	"gauntlet/fuzz/live"
 	"gauntlet/fuzz/record"
 	"gauntlet/harness/sandbox"
@@ -83,8 +84,7 @@ again when a regression file is verified) runs as a sandbox user in a box, as in
 Games: %s.
 
 Games whose programs choose their own moves are fuzzed against the game's judge instead:
-clue (over TCP), %s (random games judged live), and referee (a referee of any game,
-probed as the match runner would); see 'gauntlet fuzz clue -help'.
+%s; see 'gauntlet fuzz GAME -help'.
 `
 
 func fuzzUsageText() string {
@@ -93,8 +93,14 @@ func fuzzUsageText() string {
 		g, _ := blackbox.Lookup(name)
 		games = append(games, fmt.Sprintf("%s (hub %s; players %s)", name, g.Hub(), strings.Join(g.Players(), ", ")))
 	}
+	var judged []string
+	for _, name := range judgerun.Games() {
+		f, _ := judgerun.Lookup(name)
+		judged = append(judged, f.About)
+	}
+	judged = append(judged, strings.Join(live.Games(), ", ")+" (random games judged live)")
 	return fmt.Sprintf(fuzzUsage, strings.Join(blackbox.PlayerMutations, ","), strings.Join(blackbox.HubFaults, ","),
-		strings.Join(games, "; "), strings.Join(live.Games(), ", "))
+		strings.Join(games, "; "), strings.Join(judged, ", "))
 }
 
 // fuzzFlagValues are the flags of `gauntlet fuzz` for the differential games.
@@ -145,12 +151,12 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return usageErr("name a game first: gauntlet fuzz GAME -role hub|player [flags] PROGRAM...")
 	}
-	if args[0] == "clue" || args[0] == "referee" || slices.Contains(live.Games(), args[0]) {
+	if slices.Contains(judgedGames(), args[0]) {
 		return fuzzJudged(args[0], args[1:], stdout, stderr)
 	}
 	g, ok := blackbox.Lookup(args[0])
 	if !ok {
-		all := append(append(blackbox.Games(), "clue", "referee"), live.Games()...)
+		all := fuzzGames()
 		return usageErr("no game %q%s (games: %s)", args[0], didYouMean(args[0], all), strings.Join(all, ", "))
 	}
 	fs, ff := fuzzFlags()

@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
-	clue "gauntlet/fuzz/clue"
+	"gauntlet/fuzz/blackbox"
+	_ "gauntlet/fuzz/clue" // registers its judged fuzzer
 	"gauntlet/fuzz/judgerun"
 	"gauntlet/fuzz/live"
-	"gauntlet/fuzz/referee"
+	_ "gauntlet/fuzz/referee" // registers its judged fuzzer
 	"gauntlet/programs"
 )
 
@@ -90,11 +93,12 @@ func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return usageErr("%v", err)
 	}
-	if gameName == "clue" && *role != "client" && *role != "server" {
-		return usageErr("-role must be client or server")
+	own, hasOwn := judgerun.Lookup(gameName)
+	if len(own.Roles) > 0 && !slices.Contains(own.Roles, *role) {
+		return usageErr("-role must be %s", strings.Join(own.Roles, " or "))
 	}
-	if gameName != "clue" && *role != "" {
-		return usageErr("-role is for clue only: %s fuzzes the one program that chooses its moves", gameName)
+	if len(own.Roles) == 0 && *role != "" {
+		return usageErr("-role is for %s only: %s fuzzes the one program that chooses its moves", strings.Join(gamesWithRoles(), ", "), gameName)
 	}
 	if fs.NArg() != 1 {
 		return usageErr("name one program to fuzz, after the flags")
@@ -121,12 +125,9 @@ func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
 	}
 	var found []judgerun.Finding
 	var err error
-	switch gameName {
-	case "clue":
-		found, err = clue.Run(clue.Options{Role: *role, Campaign: c})
-	case "referee":
-		found, err = referee.Run(c)
-	default:
+	if hasOwn {
+		found, err = own.Run(*role, c)
+	} else {
 		found, err = live.Run(live.Options{Game: gameName, Campaign: c})
 	}
 	if err != nil {
@@ -137,4 +138,32 @@ func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// judgedGames lists the games fuzzed against their judge: those with a fuzzer of their own
+// (judgerun.Register) and those fuzzed by random live conversations (their registrations'
+// Live.Conversation), sorted.
+func judgedGames() []string {
+	games := append(judgerun.Games(), live.Games()...)
+	slices.Sort(games)
+	return slices.Compact(games)
+}
+
+// gamesWithRoles lists the judged games whose fuzzer takes -role.
+func gamesWithRoles() []string {
+	var out []string
+	for _, g := range judgerun.Games() {
+		if f, _ := judgerun.Lookup(g); len(f.Roles) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// fuzzGames lists every game `gauntlet fuzz` takes: the differential fuzzer's
+// (fuzz/blackbox) and the judged ones, sorted.
+func fuzzGames() []string {
+	games := append(blackbox.Games(), judgedGames()...)
+	slices.Sort(games)
+	return slices.Compact(games)
 }

@@ -33,8 +33,9 @@ Commands:
                       run a complete reference game and show what the hub prints
   fuzz GAME -role hub|player [flags] PROGRAM...
                       fuzz a program against the reference (see 'gauntlet fuzz -help')
-  tournament stratego|referee [flags] PROGRAM PROGRAM...
+  tournament GAME [flags] PROGRAM PROGRAM...
                       a round robin between programs, with a table of points and Elo
+                      (the games: 'gauntlet tournament -help')
   adequacy GAME [-suite DIR]
                       run a suite against the game's mutant library: the kill matrix,
                       the survivors and the largest blast radius (from the source folder)

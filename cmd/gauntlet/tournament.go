@@ -9,19 +9,43 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/tournament"
-	refhub "gauntlet/hub/referee"
-	hub "gauntlet/hub/stratego"
+	"gauntlet/programs"
 )
 
-const tournamentUsage = `usage: gauntlet tournament stratego [flags] AI AI...
-       gauntlet tournament referee -referee REFEREE [flags] PLAYER PLAYER...
+// tournamentUsage is the usage of `gauntlet tournament`: a usage line for each game with
+// tournaments (programs.Tournament), then tournamentAbout.
+func tournamentUsage() string {
+	var b strings.Builder
+	for i, g := range programs.TournamentGames() {
+		t, _ := programs.TournamentOf(g)
+		lead := "       "
+		if i == 0 {
+			lead = "usage: "
+		}
+		fmt.Fprintf(&b, "%sgauntlet tournament %s %s\n", lead, g, t.Usage)
+	}
+	return b.String() + "\n" + tournamentAbout
+}
 
-Plays a round robin between the programs: every ordered pair (so each plays both seats or
+// tournamentGamesWith names the games with tournaments whose Tournament has (a flag the
+// games have, for the flags' help).
+func tournamentGamesWith(has func(programs.Tournament) bool) string {
+	var names []string
+	for _, g := range programs.TournamentGames() {
+		if t, _ := programs.TournamentOf(g); has(t) {
+			names = append(names, g)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+const tournamentAbout = `Plays a round robin between the programs: every ordered pair (so each plays both seats or
 colours against each other) for -rounds rounds, -j games at once, through the reference
 manager (stratego) or match runner (referee, judged by the REFEREE program). Prints a line
 per game, then the table: games, wins, draws, illegal ends, points (stratego: the 2012
@@ -48,18 +72,22 @@ func tournamentCmd(args []string, stdout, stderr io.Writer) int {
 	jsonFile := fs.String("json", "", "write the table and every result as JSON to `FILE`")
 	csvFile := fs.String("csv", "", "write the table as CSV to `FILE`")
 	timeout := fs.String("T", "2s", "each AI's time for each line it owes")
-	turns := fs.String("m", "5000", "turn limit of each game (stratego)")
-	refereeProg := fs.String("referee", "", "the referee `PROGRAM` (referee)")
+	turns := fs.String("m", "5000", "turn limit of each game ("+tournamentGamesWith(func(t programs.Tournament) bool { return t.Turns })+")")
+	refereeProg := fs.String("referee", "", "the referee `PROGRAM` ("+tournamentGamesWith(func(t programs.Tournament) bool { return t.Referee })+")")
 	unsafe := fs.Bool("unsafe", false, "as root where the machine cannot box the programs, run them unboxed as root (never for prizes)")
-	fs.Usage = func() { fmt.Fprint(stderr, tournamentUsage); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprint(stderr, tournamentUsage()); fs.PrintDefaults() }
 	if wantsHelp(args) {
 		fs.SetOutput(stdout)
-		fmt.Fprint(stdout, tournamentUsage)
+		fmt.Fprint(stdout, tournamentUsage())
 		fs.PrintDefaults()
 		return 0
 	}
-	if len(args) == 0 || (args[0] != "stratego" && args[0] != "referee") {
-		fmt.Fprint(stderr, "gauntlet tournament: the games with tournaments are stratego and referee\n")
+	var game programs.Tournament
+	if len(args) > 0 {
+		game, _ = programs.TournamentOf(args[0])
+	}
+	if game.Match == nil {
+		fmt.Fprintf(stderr, "gauntlet tournament: the games with tournaments are %s\n", strings.Join(programs.TournamentGames(), ", "))
 		fs.Usage()
 		return 2
 	}
@@ -119,9 +147,9 @@ func tournamentCmd(args []string, stdout, stderr io.Writer) int {
 		}
 	}()
 	progs, ref := ais, ""
-	if args[0] == "referee" {
+	if game.Referee {
 		if *refereeProg == "" {
-			fmt.Fprint(stderr, "gauntlet tournament: referee: name the referee with -referee PROGRAM\n")
+			fmt.Fprintf(stderr, "gauntlet tournament: %s: name the referee with -referee PROGRAM\n", args[0])
 			return 2
 		}
 		var err error
@@ -137,10 +165,7 @@ func tournamentCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer boxes.Close()
-	match := hub.Match(boxes, stop, "-T", *timeout, "-m", *turns)
-	if ref != "" {
-		match = refhub.Match(boxes, stop, ref, "-t", *timeout, "-T", *timeout)
-	}
+	match := game.Match(boxes, stop, ref, *timeout, *turns)
 	results, err := tournament.Run(ais, match,
 		tournament.Options{Rounds: *rounds, Jobs: *jobs, Save: *save, Progress: stdout, Stop: stop})
 	table := tournament.Table(results)
@@ -204,14 +229,14 @@ func tournamentBoxes(progs []string, cpu time.Duration, unsafe bool, stderr io.W
 	return boxes, nil
 }
 
-// programCPU is the CPU time each program of a tournament game may use: for stratego, what
-// its turn limit (a turn is one move of each AI) at its time per move allows (the manager
-// stops an AI while its opponent moves); for a referee game, whose length the runner does
-// not bound, an hour. At least a minute either way, and what a flag that does not parse
-// leaves is the hour (the manager then refuses the flag itself).
+// programCPU is the CPU time each program of a tournament game may use: the game's
+// Tournament.CPU of its turn limit and time per move, or an hour for a game whose length
+// its hub does not bound (no CPU), and where a flag does not parse (the manager then
+// refuses the flag itself).
 func programCPU(game, turns, perMove string) time.Duration {
 	const fallback = time.Hour
-	if game != "stratego" {
+	t, _ := programs.TournamentOf(game)
+	if t.CPU == nil {
 		return fallback
 	}
 	n, err1 := strconv.Atoi(turns)
@@ -219,5 +244,5 @@ func programCPU(game, turns, perMove string) time.Duration {
 	if err1 != nil || err2 != nil || n <= 0 || d <= 0 {
 		return fallback
 	}
-	return max(time.Minute, time.Duration(n)*d)
+	return t.CPU(d, n)
 }

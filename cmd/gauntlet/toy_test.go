@@ -7,12 +7,16 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"embed"
+	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,8 +29,10 @@ import (
 	"gauntlet/harness/hubrt"
 	"gauntlet/harness/lineio"
 	"gauntlet/harness/live"
+	"gauntlet/harness/mutants"
 	"gauntlet/harness/respond"
 	"gauntlet/harness/tcp"
+	"gauntlet/harness/tournament"
 	"gauntlet/programs"
 )
 
@@ -207,6 +213,38 @@ var pingpongSuite embed.FS
 //go:embed testdata/pingpong-tcp/*.txtar
 var pingpongTCPSuite embed.FS
 
+// pingMatch is the toy's tournament game: each of the two programs plays a game of -m
+// rounds as the player, through the reference hub's loop and in the tournament's boxes; a
+// program that does not see its game through loses, both or neither: a draw.
+func pingMatch(boxes *tournament.Boxes, _ <-chan struct{}, _, _, turns string) tournament.Match {
+	rounds, _ := strconv.Atoi(turns)
+	return func(a, b string) (tournament.Result, error) {
+		launch, done := boxes.Game()
+		defer done()
+		r := tournament.Result{Seats: [2]string{a, b}}
+		for i, prog := range r.Seats {
+			h, err := hubrt.StartWith([]string{prog}, func(int) []string { return nil }, launch)
+			if err != nil {
+				return r, err
+			}
+			e := hubrt.Play(&pingJudge{rounds: rounds}, h, bufio.NewWriter(io.Discard), hubrt.Policy{
+				ReadStatus: func(error) int { return statusQuit },
+				Grace:      2 * time.Second,
+			})
+			r.Illegal[i] = e.Status != 0
+		}
+		switch {
+		case r.Illegal[0] == r.Illegal[1]:
+			r.Points, r.Score, r.Line = [2]float64{0.5, 0.5}, [2]float64{0.5, 0.5}, "draw"
+		case r.Illegal[1]:
+			r.Points, r.Score, r.Line = [2]float64{1, 0}, [2]float64{1, 0}, "first wins"
+		default:
+			r.Points, r.Score, r.Line = [2]float64{0, 1}, [2]float64{0, 1}, "second wins"
+		}
+		return r, nil
+	}
+}
+
 // pingpongLive is the ping-pong judge with the subject in its one seat.
 func pingpongLive(p live.Params, _ func(string) ([]byte, error)) (*live.Game, error) {
 	n, err := strconv.Atoi(p["rounds"])
@@ -247,6 +285,14 @@ func init() {
 				return fmt.Sprintf("judge pingpong rounds=%d\nlive\neof\nexit 0\n", 1+r.IntN(5))
 			},
 		}},
+		Tournament: &programs.Tournament{Usage: "[flags] PLAYER PLAYER...", Turns: true, Match: pingMatch},
+		// One bug of the reference player. (Its mutant cannot be built: a mutant is the
+		// gauntlet binary built with the change, and this game is this test's alone.)
+		Mutants: &mutants.Set{Cases: mutants.CasesOfRole("pingpong", "hub_"), Mutants: []mutants.Mutant{{
+			Name: "pong-next", Prog: "pong", Category: "player/play", File: "cmd/gauntlet/toy_test.go",
+			// Written in two pieces, so that this file holds the text once, in the player.
+			Old: `Sprintf("pong %d", ` + `k)}}`, New: `Sprintf("pong %d", k+1)}}`,
+		}}},
 	})
 
 	// The same game over TCP: a server and a client, judged by the mock hub as a client
@@ -373,6 +419,60 @@ func TestToyGameThroughTheCLI(t *testing.T) {
 	}
 	if found, _ := filepath.Glob(filepath.Join(out, "pingpong_live_fuzz_*.txtar")); len(found) == 0 {
 		t.Errorf("fuzz of a wrong player wrote no case in %s", out)
+	}
+
+	// Its tournament (Registration.Tournament): the reference player wins both games
+	// against the wrong one, which breaks the rule in both.
+	results := filepath.Join(root, "tournament.json")
+	code, stdout, stderr = gauntlet("tournament", "pingpong", "-m", "3", "-j", "1", "-json", results, ref, wrongPath)
+	if code != 0 {
+		t.Fatalf("tournament: exit %d, want 0\n%s\n%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var played struct{ Table []tournament.Standing }
+	if err := json.Unmarshal(data, &played); err != nil {
+		t.Fatal(err)
+	}
+	if len(played.Table) != 2 || played.Table[0].Player != ref || played.Table[0].Wins != 2 || played.Table[1].Illegal != 2 {
+		t.Errorf("tournament table %+v, want %s first with 2 wins and the wrong player's 2 illegal ends\n%s", played.Table, ref, stdout)
+	}
+}
+
+// Every list of games the CLI keeps comes from the registrations: the toy game, registered
+// in this file alone, is offered by each command's completion and named in each command's
+// help, its tournament's turn limit is -m's, and its mutant library is adequacy's, with
+// its cases and its mutant's text once in its file (as a mutant's build wants).
+func TestToyGameIsInEveryList(t *testing.T) {
+	for _, cmd := range []string{"grade", "play", "fuzz", "tournament", "adequacy"} {
+		var out bytes.Buffer
+		complete([]string{cmd, "ping"}, &out)
+		if !slices.Contains(strings.Fields(out.String()), "pingpong") {
+			t.Errorf("%s's completion does not offer pingpong: %q", cmd, out.String())
+		}
+	}
+	for _, tc := range []struct{ cmd, want string }{
+		{"tournament", "gauntlet tournament pingpong [flags] PLAYER PLAYER...\n"},
+		{"tournament", "turn limit of each game (pingpong, stratego)"},
+		{"adequacy", "\nGames: dealer2310, pingpong, referee, stlucia\n"},
+		{"fuzz", "pingpong"},
+	} {
+		if code, stdout, _ := gauntlet(tc.cmd, "-help"); code != 0 || !strings.Contains(stdout, tc.want) {
+			t.Errorf("%s -help: exit %d, want %q in\n%s", tc.cmd, code, tc.want, stdout)
+		}
+	}
+	if got := mutants.Filter("pingpong", "pong") + " " + mutants.Filter("pingpong", "pingpong"); got != "^player_ ^hub_" {
+		t.Errorf("the toy's mutant filters: %q, want the player's and the hub's cases", got)
+	}
+	lib := mutants.Library("pingpong")
+	if len(lib) != 1 {
+		t.Fatalf("the toy's mutant library: %v", lib)
+	}
+	data, err := os.ReadFile(filepath.Base(lib[0].File))
+	if err != nil || strings.Count(string(data), lib[0].Old) != 1 {
+		t.Errorf("the toy's mutant's text is in its file %d times, want once (%v)", strings.Count(string(data), lib[0].Old), err)
 	}
 }
 

@@ -33,6 +33,16 @@ type Options struct {
 	judgerun.Campaign
 }
 
+func init() {
+	judgerun.Register("clue", judgerun.Fuzzer{
+		About: "clue (over TCP)",
+		Roles: []string{"client", "server"},
+		Run: func(role string, c judgerun.Campaign) ([]judgerun.Finding, error) {
+			return Run(Options{Role: role, Campaign: c})
+		},
+	})
+}
+
 // Run fuzzes the program and returns what it found; the error is the harness's own.
 func Run(o Options) ([]judgerun.Finding, error) {
 	switch o.Role {

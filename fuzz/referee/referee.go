@@ -20,6 +20,13 @@ import (
 // part finds the part a probe's failure names.
 var part = regexp.MustCompile(`^FAIL \(referee protocol: ([a-z]+)\)`)
 
+func init() {
+	judgerun.Register("referee", judgerun.Fuzzer{
+		About: "referee (a referee of any game, probed as the match runner would)",
+		Run:   func(_ string, c judgerun.Campaign) ([]judgerun.Finding, error) { return Run(c) },
+	})
+}
+
 // Run probes the campaign's referee once per case and returns the findings; the error is
 // the harness's own.
 func Run(c judgerun.Campaign) ([]judgerun.Finding, error) {

@@ -14,6 +14,7 @@ package mutants
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,17 +50,61 @@ type Mutant struct {
 	Equivalent string
 }
 
-// Library returns the mutant library of a game, or nil when it has none.
-func Library(game string) []Mutant {
-	switch game {
-	case "dealer2310":
-		return dealer2310
-	case "stlucia":
-		return stlucia
-	case "referee":
-		return referee
+// Set is a game's mutant library, given with the game's registration (programs.Registration
+// pushes it here with Register, so that this package needs no list of games).
+type Set struct {
+	Mutants []Mutant
+	// Cases is the -run filter of the cases in whose marked run the program prog takes
+	// part: every other case's marked run uses only reference programs (the reference hub
+	// and players for a hub case; the mock hub and the subject's player for a player
+	// case), so no mutant of prog can change its marks. CasesOfRole and CasesNamedAfter
+	// are the two usual forms.
+	Cases func(prog string) string
+}
+
+var sets = map[string]Set{}
+
+// Register makes a game's mutant library known to Library, Filter and Games. A game
+// registered twice, or a set without its Cases, panics.
+func Register(game string, s Set) {
+	if _, dup := sets[game]; dup || s.Cases == nil {
+		panic("mutants: " + game + " registered twice, or without Cases")
 	}
-	return nil
+	sets[game] = s
+}
+
+// Library returns the mutant library of a game, or nil when it has none.
+func Library(game string) []Mutant { return sets[game].Mutants }
+
+// Games lists the games with a mutant library, sorted.
+func Games() []string { return slices.Sorted(maps.Keys(sets)) }
+
+// Filter is the -run filter of the cases in whose marked run the program prog of game
+// takes part (Set.Cases); "" for a game without a library.
+func Filter(game, prog string) string {
+	s, ok := sets[game]
+	if !ok {
+		return ""
+	}
+	return s.Cases(prog)
+}
+
+// CasesOfRole is the Cases of a game whose cases are named after the role they judge: the
+// hub's, whose name starts as hubCases says (a regular expression without its ^), and the
+// players', which start with "player_".
+func CasesOfRole(hub, hubCases string) func(prog string) string {
+	return func(prog string) string {
+		if prog == hub {
+			return "^" + hubCases
+		}
+		return "^player_"
+	}
+}
+
+// CasesNamedAfter is the Cases of a game each of whose programs has cases of its own, named
+// after it ("ttt-referee": ttt_referee_...).
+func CasesNamedAfter(prog string) string {
+	return "^" + strings.ReplaceAll(prog, "-", "_") + "_"
 }
 
 // withTwins returns own followed by a twin of each mutant of own named in shared, for each
@@ -93,29 +138,6 @@ func withTwins(own []Mutant, shared []string, prefixes map[string]string) []Muta
 		}
 	}
 	return out
-}
-
-// Games are the games with a mutant library.
-var Games = []string{"dealer2310", "stlucia", "referee"}
-
-var hubs = map[string]string{"dealer2310": "2310dealer", "stlucia": "stlucia"}
-
-// Filter is the -run filter of the cases in whose marked run the program prog takes part:
-// every other case's marked run uses only reference programs (their-hub+ref-players for a
-// hub case; the mock hub and the subject's player for a player case), so no mutant of prog
-// can change its marks.
-func Filter(game, prog string) string {
-	if game == "referee" {
-		// Each referee and player has cases of its own, named after it.
-		return "^" + strings.ReplaceAll(prog, "-", "_") + "_"
-	}
-	if hubs[game] == prog {
-		if game == "stlucia" {
-			return "^(hub_|game_)"
-		}
-		return "^(dealer_|game_)"
-	}
-	return "^player_"
 }
 
 // ModuleRoot finds the root of the gauntlet module's source from dir (go env GOMOD), which

@@ -1,94 +1,11 @@
 package mutants
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"gauntlet/games/contract"
-	dealer "gauntlet/games/dealer2310"
-	game "gauntlet/games/referee"
-	lucia "gauntlet/games/stlucia"
 	"gauntlet/harness/grade"
 )
-
-var categories = map[string][]contract.Category{"dealer2310": dealer.Categories, "stlucia": lucia.Categories, "referee": game.Categories}
-
-var programs = map[string]map[string]bool{
-	"dealer2310": {"2310dealer": true, "2310A": true, "2310B": true},
-	"stlucia":    {"stlucia": true, "EAIT": true, "SCIENCE": true, "HABS": true, "HASS": true, "MABS": true},
-	"referee":    {"referee": true, "ttt-referee": true, "c4-referee": true},
-}
-
-// least is the smallest library each game keeps.
-var least = map[string]int{"dealer2310": 40, "stlucia": 40, "referee": 8}
-
-// Every mutant of both libraries applies (its text is in its file exactly once and the
-// change is not empty), names a program of its game and marking categories of its game, and
-// says why when it must survive; names are unique. (Building and grading them is the
-// adequacy tests' job, in metatest.)
-func TestLibraries(t *testing.T) {
-	root, err := ModuleRoot(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, game := range Games {
-		cats := map[string]bool{}
-		for _, c := range categories[game] {
-			cats[c.Name] = true
-		}
-		lib := Library(game)
-		if len(lib) < least[game] {
-			t.Errorf("%s: %d mutants, want at least %d", game, len(lib), least[game])
-		}
-		seen := map[string]bool{}
-		for _, m := range lib {
-			if seen[m.Name] {
-				t.Errorf("%s: %s twice", game, m.Name)
-			}
-			seen[m.Name] = true
-			data, err := os.ReadFile(filepath.Join(root, m.File))
-			if err != nil {
-				t.Errorf("%s: %v", m.Name, err)
-				continue
-			}
-			if n := strings.Count(string(data), m.Old); n != 1 || m.Old == m.New {
-				t.Errorf("%s: its text is in %s %d times (want once), or the change is empty", m.Name, m.File, n)
-			}
-			if !programs[game][m.Prog] {
-				t.Errorf("%s: program %q is not one of %s's", m.Name, m.Prog, game)
-			}
-			for _, c := range append(append([]string{m.Category}, m.Also...), m.Known...) {
-				if !cats[c] {
-					t.Errorf("%s: %q is not a marking category of %s", m.Name, c, game)
-				}
-			}
-			if m.Lenient && m.Why == "" || m.Lenient && m.Equivalent != "" {
-				t.Errorf("%s: a lenient mutant says why, and is not also equivalent", m.Name)
-			}
-		}
-	}
-	if Library("stratego") != nil {
-		t.Error("a library for a game without one")
-	}
-}
-
-func TestFilter(t *testing.T) {
-	for _, tc := range []struct{ game, prog, want string }{
-		{"dealer2310", "2310dealer", "^(dealer_|game_)"},
-		{"dealer2310", "2310A", "^player_"},
-		{"stlucia", "stlucia", "^(hub_|game_)"},
-		{"stlucia", "MABS", "^player_"},
-		{"referee", "ttt-referee", "^ttt_referee_"},
-		{"referee", "c4-referee", "^c4_referee_"},
-		{"referee", "referee", "^referee_"},
-	} {
-		if got := Filter(tc.game, tc.prog); got != tc.want {
-			t.Errorf("Filter(%s, %s) = %q, want %q", tc.game, tc.prog, got, tc.want)
-		}
-	}
-}
 
 // Judge counts only marked cases, ignores the absent programs' BUILD-FAIL, and weighs the
 // marks lost outside the mutant's own, also and known categories.
@@ -160,7 +77,7 @@ func TestWithTwins(t *testing.T) {
 // Every shared St Lucia mutant has its twin in each other player.
 func TestStLuciaTwins(t *testing.T) {
 	have := map[string]string{}
-	for _, m := range Library("stlucia") {
+	for _, m := range StLucia {
 		have[m.Name] = m.Prog
 	}
 	for _, name := range stluciaShared {

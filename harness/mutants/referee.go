@@ -1,10 +1,10 @@
 package mutants
 
-// referee is the mutant library of the referee protocol's example referees: single bugs of
+// Referee is the mutant library of the referee protocol's example referees: single bugs of
 // the tic-tac-toe and connect-four referees and of the suite's referee of any game (the
 // connect-four referee as `referee`, probed by the protocol/ cases), in games/referee and
 // built into that referee's program only, each naming the marking category it belongs to.
-var referee = []Mutant{
+var Referee = []Mutant{
 	{Name: "any-scores-comma", Prog: "referee", Category: "protocol/scores",
 		File: "games/referee/codec.go",
 		Old:  `return strings.Join(w, " ")`,

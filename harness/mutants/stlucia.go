@@ -1,9 +1,9 @@
 package mutants
 
-// stlucia is the mutant library of King of St Lucia: single-behaviour bugs in the
+// StLucia is the mutant library of King of St Lucia: single-behaviour bugs in the
 // reference hub and players, each naming the marking category it belongs to. A mutant of a
 // shared file (games/stlucia, harness/hubrt) is built into one program only.
-var stlucia = withTwins(stluciaOwn, stluciaShared, map[string]string{"SCIENCE": "S", "HABS": "B", "HASS": "A", "MABS": "M"})
+var StLucia = withTwins(stluciaOwn, stluciaShared, map[string]string{"SCIENCE": "S", "HABS": "B", "HASS": "A", "MABS": "M"})
 
 // stluciaOwn are the mutants written one by one.
 var stluciaOwn = []Mutant{
