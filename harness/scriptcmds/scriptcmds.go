@@ -430,7 +430,15 @@ func MkPlayer(ts *testscript.TestScript, neg bool, args []string) {
 		mockplayer = "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 	}
 	path := filepath.Join(ts.Getenv("MOCKBIN"), args[0])
-	if witnessed(args[1:]) {
+	witness := witnessed(args[1:])
+	if prog := relayed(args[1:]); !witness && prog != "" {
+		// A relay of a witnessed mock (a reference player a subject's hub is given) starts
+		// only its stand-in: it runs witnessed too, its record out of the hub's reach.
+		if h, _ := ts.Value(witnessKey{}).(*witnessHolder); h != nil && h.w != nil {
+			witness = h.w.standsIn(ts.MkAbs(prog))
+		}
+	}
+	if witness {
 		prog := ts.Getenv(MockPlayerVar)
 		if prog == "" {
 			var err error
@@ -441,6 +449,14 @@ func MkPlayer(ts *testscript.TestScript, neg bool, args []string) {
 		w := scriptWitness(ts, prog)
 		w.add(args[0], ts.MkAbs("."), args[1:])
 		ts.Check(writeStandIn(path, mockplayer, w.ln.Path()))
+		// The mock, outside the box, appends its records (-record) in the script's folder
+		// itself: each is made now, so that no file of the subject's folder of that name
+		// is ever taken for it (a file the script has is never replaced from the box).
+		for _, rec := range recordsOf(args[1:]) {
+			f, err := os.OpenFile(ts.MkAbs(rec), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+			ts.Check(err)
+			ts.Check(f.Close())
+		}
 		return
 	}
 	b.WriteString("#!/bin/sh\nexec " + mockplayer)

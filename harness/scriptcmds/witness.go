@@ -77,9 +77,56 @@ type session struct {
 
 type witnessKey struct{}
 
+// relayed returns the program a mock player with these flags relays (-relay), or "".
+func relayed(flags []string) string {
+	if vals := flagValues(flags, "relay"); len(vals) > 0 {
+		return vals[len(vals)-1]
+	}
+	return ""
+}
+
+// recordsOf returns the files a mock player with these flags records to (-record).
+func recordsOf(flags []string) []string { return flagValues(flags, "record") }
+
+// flagValues returns the values given to the mock player's flag name (-name V, --name V,
+// -name=V), up to "--".
+func flagValues(flags []string, name string) []string {
+	var out []string
+	for i := 0; i < len(flags) && flags[i] != "--"; i++ {
+		if !strings.HasPrefix(flags[i], "-") {
+			continue
+		}
+		n, val, hasVal := strings.Cut(strings.TrimLeft(flags[i], "-"), "=")
+		switch {
+		case n != name:
+		case hasVal:
+			out = append(out, val)
+		case i+1 < len(flags):
+			i++
+			out = append(out, flags[i])
+		}
+	}
+	return out
+}
+
+// standsIn reports whether path is the stand-in of one of this witness's mock players: a
+// relay of it starts only that stand-in, which hands its streams to the witness, so the
+// relay may run outside the box too, witnessed.
+func (w *witness) standsIn(path string) bool {
+	dir, name := filepath.Split(path)
+	if filepath.Clean(dir) != filepath.Dir(w.ln.Path()) {
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, ok := w.flags[name]
+	return ok
+}
+
 // witnessed reports whether a mock player with these flags runs witnessed: every mock that
 // plays a reference player in-process (-as). A relay (-relay) starts a program, which only
-// the sandbox may do for a case, so it runs as before, where the hub starts it.
+// the sandbox may do for a case, so it runs as before, where the hub starts it; unless the
+// program is a witnessed mock's stand-in (witness.standsIn), said by the caller.
 func witnessed(flags []string) bool {
 	as := false
 	for _, f := range flags {
