@@ -221,3 +221,23 @@ func TestHubFailureShowsTheReferencePlayersSide(t *testing.T) {
 		t.Errorf("%d pairings with the subject's hub, want 2", seen)
 	}
 }
+
+// A hub that writes, in its own folder, the record file a witnessed mock player records
+// to (forging a conversation without starting the player) does not have it taken for the
+// mock's record: the file is the witnessed mock's alone, written or not.
+func TestHostileHubCannotForgeAMockRecord(t *testing.T) {
+	subj, opt := boxedSetup(t, refPlayer)
+	if err := execfile.Write(subj.Programs["toyhub"], []byte("#!/bin/sh\necho forged > rec.json\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	withMockPlayer(t, &opt)
+	script := header("hub/basics") + "mkplayer p -as 2310A -record rec.json\nrun $HUB $MOCKBIN/p\n! exists rec.json\n"
+	cases, err := LoadCases(fstest.MapFS{"toy/c.txtar": {Data: []byte(script)}}, "toy", toy.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := Run(toy, cases, subj, opt)
+	if len(outs) != 1 || outs[0].Verdict != Pass {
+		t.Fatalf("the hub's own rec.json was taken for the mock's record: %+v", outs)
+	}
+}

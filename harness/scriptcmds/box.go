@@ -55,6 +55,7 @@ type caseBox struct {
 	keep           []string        // what a subject's box holds of the case: box/, bin/ and the programs
 	judgeKeep      []string        // what a judge's box holds: the whole case folder and the programs
 	copiedBack     map[string]bool // files of WORK that came from box/: later runs may update them
+	reserved       map[string]bool // files of WORK that a witnessed mock writes: never from box/
 	group          *cgroup.Group   // the case's totals (nil where the machine has no cgroups)
 	noBox          bool            // users without the box (NoBoxVar)
 	seen           cgroup.Events   // the group's counters after the last run
@@ -68,7 +69,7 @@ type caseBoxKey struct{}
 func setupBox(env *testscript.Env) (*caseBox, error) {
 	top := filepath.Dir(env.WorkDir)
 	b := &caseBox{work: env.WorkDir, box: filepath.Join(top, "box"), bin: filepath.Join(top, "bin"),
-		copiedBack: map[string]bool{}, noBox: env.Getenv(NoBoxVar) == "1"}
+		copiedBack: map[string]bool{}, reserved: map[string]bool{}, noBox: env.Getenv(NoBoxVar) == "1"}
 	if err := os.Chmod(b.work, 0o700); err != nil {
 		return nil, err
 	}
@@ -326,7 +327,8 @@ const maxCopyBack = 4 << 20
 // takeResults copies back into the script's folder cwd the regular files a run left at the
 // top of the subject's folder box (a mock player's recording, a file the subject must not
 // create), so that the script's checks see them. A file of the script itself is never
-// replaced, links are never followed, and each file is read up to maxCopyBack bytes.
+// replaced, nor is a record a witnessed mock writes (reserved), whether it wrote it yet or
+// not; links are never followed, and each file is read up to maxCopyBack bytes.
 func (b *caseBox) takeResults(cwd, box string) error {
 	ents, err := os.ReadDir(box)
 	if err != nil {
@@ -334,7 +336,7 @@ func (b *caseBox) takeResults(cwd, box string) error {
 	}
 	for _, e := range ents {
 		dst := filepath.Join(cwd, e.Name())
-		if _, err := os.Lstat(dst); err == nil && !b.copiedBack[dst] {
+		if _, err := os.Lstat(dst); err == nil && !b.copiedBack[dst] || b.reserved[dst] {
 			continue
 		}
 		data, ok := readNoFollow(filepath.Join(box, e.Name()))

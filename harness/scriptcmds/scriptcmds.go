@@ -450,12 +450,11 @@ func MkPlayer(ts *testscript.TestScript, neg bool, args []string) {
 		w.add(args[0], ts.MkAbs("."), args[1:])
 		ts.Check(writeStandIn(path, mockplayer, w.ln.Path()))
 		// The mock, outside the box, appends its records (-record) in the script's folder
-		// itself: each is made now, so that no file of the subject's folder of that name
-		// is ever taken for it (a file the script has is never replaced from the box).
-		for _, rec := range recordsOf(args[1:]) {
-			f, err := os.OpenFile(ts.MkAbs(rec), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-			ts.Check(err)
-			ts.Check(f.Close())
+		// itself: no file of the subject's folder of that name is ever taken for one.
+		if b, ok := ts.Value(caseBoxKey{}).(*caseBox); ok && b != nil {
+			for _, rec := range recordsOf(args[1:]) {
+				b.reserved[ts.MkAbs(rec)] = true
+			}
 		}
 		return
 	}
