@@ -396,7 +396,7 @@ func run(q string) int {
 			return fail("setpriority", err)
 		}
 	}
-	s = s.WithUserTasks(os.Getuid())
+	s = s.withUserTasksAsProgram(os.Getuid())
 	// Prepare the exec completely before the limits: once the address space limit is in
 	// force the Go runtime may be unable to map more memory, so from there on nothing
 	// allocates, and the exec is a raw system call.
@@ -518,6 +518,37 @@ func (s Settings) WithUserTasks(uid int) Settings {
 		s.NProcRel = false
 	}
 	return s
+}
+
+// withUserTasksAsProgram is WithUserTasks counted by the process that becomes the program
+// (the role, about to exec it): the role's threads, all but the one that execs, end with
+// the exec, so the role counts as the one task the program will be. Counted whole, they
+// gave a program started through the role a few more processes than one started directly
+// (which the harness counts, stopped at its exec, as one task).
+func (s Settings) withUserTasksAsProgram(uid int) Settings {
+	if !s.NProcRel || s.NProc < 0 || uid == 0 {
+		return s
+	}
+	s = s.WithUserTasks(uid)
+	if t := ownThreads(); t > 1 && os.Geteuid() == uid {
+		s.NProc -= int64(t - 1)
+	}
+	return s
+}
+
+// ownThreads is how many threads this process has (/proc/self/status), or 0.
+func ownThreads() int {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	_, rest, ok := strings.Cut(string(b), "\nThreads:")
+	if !ok {
+		return 0
+	}
+	line, _, _ := strings.Cut(rest, "\n")
+	n, _ := strconv.Atoi(strings.TrimSpace(line))
+	return n
 }
 
 // IgnoresASignal says whether this process ignores any signal (SIG_IGN), which a program
