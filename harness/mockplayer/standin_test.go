@@ -133,3 +133,19 @@ func TestStandInNeedsItsConfiguration(t *testing.T) {
 		}
 	}
 }
+
+// Two verdicts in one read (the mock's own, then the harness's): the first counts.
+func TestStandInTakesTheFirstVerdict(t *testing.T) {
+	t.Parallel()
+	c, _, cmd := startStandIn(t, "p", "p")
+	if err := c.Verdict(3, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Verdict(4, 0); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
+		t.Errorf("the stand-in ended with %v, want exit status 3", err)
+	}
+}
