@@ -149,3 +149,17 @@ func TestStandInTakesTheFirstVerdict(t *testing.T) {
 		t.Errorf("the stand-in ended with %v, want exit status 3", err)
 	}
 }
+
+// Without a C compiler the stand-in cannot be built, and the error says so (the harness
+// then stands in with its own binary, and says so once).
+func TestStandInWithoutACompiler(t *testing.T) {
+	t.Setenv("CC", "/nonexistent/cc")
+	if _, err := buildStandIn(); err == nil || !strings.Contains(err.Error(), "/nonexistent/cc") {
+		t.Errorf("built with CC=/nonexistent/cc: %v", err)
+	}
+	t.Setenv("CC", "")
+	t.Setenv("PATH", t.TempDir())
+	if _, err := buildStandIn(); err == nil || !strings.Contains(err.Error(), "no C compiler") {
+		t.Errorf("built with no compiler on the PATH: %v", err)
+	}
+}
