@@ -18,6 +18,7 @@ import (
 	"gauntlet/fuzz/live"
 	"gauntlet/fuzz/record"
 	"gauntlet/harness/sandbox"
+	"gauntlet/programs"
 	"gauntlet/programs/standalone"
 )
 
@@ -192,8 +193,9 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	if *runs == 0 && *limit == 0 {
 		*limit = time.Minute
 	}
+	table, _ := programs.GradeGame(g.Name())
 	opt := blackbox.Options{
-		Game: g, Role: blackbox.Role(*role), Seed: *seed, Runs: *runs, Time: *limit, Out: *out,
+		Game: g, Vars: table.VarOf, Role: blackbox.Role(*role), Seed: *seed, Runs: *runs, Time: *limit, Out: *out,
 		StepTimeout: *stepTimeout, RunTimeout: *timeout, Jobs: *jobs,
 		Minimise: blackbox.Budget{Tries: *minTries, Time: *minTime},
 		Verify:   !*noVerify,
