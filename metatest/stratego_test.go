@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"gauntlet/fuzz/judgerun"
-	"gauntlet/fuzz/live"
+	"gauntlet/fuzz/livefuzz"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/limitkill"
@@ -245,7 +245,7 @@ func TestLiveFuzzerFindsBadAI(t *testing.T) {
 		want bool
 	}{{hunter, false}, {bomb, true}} {
 		var log strings.Builder
-		found, err := live.Run(live.Options{Game: "stratego", Campaign: judgerun.Campaign{Program: p.prog, Seed: 3, Runs: 4,
+		found, err := livefuzz.Run(livefuzz.Options{Game: "stratego", Campaign: judgerun.Campaign{Program: p.prog, Seed: 3, Runs: 4,
 			Out: t.TempDir(), Log: &log, Gauntlet: gauntlet}})
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", p.prog, err, log.String())
@@ -362,7 +362,7 @@ func TestLiveFuzzerNamesALimit(t *testing.T) {
 				t.Fatal(err)
 			}
 			var log strings.Builder
-			found, err := live.Run(live.Options{Game: "stratego", Campaign: judgerun.Campaign{Program: ai, Seed: 3, Runs: 1,
+			found, err := livefuzz.Run(livefuzz.Options{Game: "stratego", Campaign: judgerun.Campaign{Program: ai, Seed: 3, Runs: 1,
 				Out: t.TempDir(), Log: &log, Gauntlet: gauntlet, CPU: time.Second, StepTimeout: 2 * time.Minute}})
 			if err != nil {
 				t.Fatalf("%v\n%s", err, log.String())

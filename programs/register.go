@@ -4,7 +4,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 
-	fuzzlive "gauntlet/fuzz/live"
+	fuzzlive "gauntlet/fuzz/livefuzz"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
 )

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"gauntlet/fuzz/blackbox"
-	"gauntlet/fuzz/live"
+	"gauntlet/fuzz/livefuzz"
 	"gauntlet/fuzz/record"
 	"gauntlet/harness/sandbox"
 	"gauntlet/programs"
@@ -95,7 +95,7 @@ func fuzzUsageText() string {
 		games = append(games, fmt.Sprintf("%s (hub %s; players %s)", name, g.Hub(), strings.Join(g.Players(), ", ")))
 	}
 	return fmt.Sprintf(fuzzUsage, strings.Join(blackbox.PlayerMutations, ","), strings.Join(blackbox.HubFaults, ","),
-		strings.Join(games, "; "), strings.Join(live.Games(), ", "))
+		strings.Join(games, "; "), strings.Join(livefuzz.Games(), ", "))
 }
 
 // fuzzFlagValues are the flags of `gauntlet fuzz` for the differential games.
@@ -146,12 +146,12 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return usageErr("name a game first: gauntlet fuzz GAME -role hub|player [flags] PROGRAM...")
 	}
-	if args[0] == "clue" || args[0] == "referee" || slices.Contains(live.Games(), args[0]) {
+	if args[0] == "clue" || args[0] == "referee" || slices.Contains(livefuzz.Games(), args[0]) {
 		return fuzzJudged(args[0], args[1:], stdout, stderr)
 	}
 	g, ok := blackbox.Lookup(args[0])
 	if !ok {
-		all := append(append(blackbox.Games(), "clue", "referee"), live.Games()...)
+		all := append(append(blackbox.Games(), "clue", "referee"), livefuzz.Games()...)
 		return usageErr("no game %q%s (games: %s)", args[0], didYouMean(args[0], all), strings.Join(all, ", "))
 	}
 	fs, ff := fuzzFlags()

@@ -9,7 +9,7 @@ import (
 
 	clue "gauntlet/fuzz/clue"
 	"gauntlet/fuzz/judgerun"
-	"gauntlet/fuzz/live"
+	"gauntlet/fuzz/livefuzz"
 	"gauntlet/fuzz/referee"
 	"gauntlet/programs"
 )
@@ -127,7 +127,7 @@ func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
 	case "referee":
 		found, err = referee.Run(c)
 	default:
-		found, err = live.Run(live.Options{Game: gameName, Campaign: c})
+		found, err = livefuzz.Run(livefuzz.Options{Game: gameName, Campaign: c})
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet fuzz %s: %v\n", gameName, err)

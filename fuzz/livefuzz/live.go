@@ -1,10 +1,10 @@
-// Package live fuzzes programs that choose their own moves (a Stratego AI, a tic-tac-toe or
+// Package livefuzz fuzzes programs that choose their own moves (a Stratego AI, a tic-tac-toe or
 // connect-four player) by playing them many random games judged live: the game's judge
 // (harness/live) is the oracle, so any legal play passes and a finding is a broken rule, a
 // late reply or a wrong ending, never a difference from one reference's choices. Each
 // case draws the seat, the opponents and the seed; each kind of failure is written once as
 // a case of the game's suite.
-package live
+package livefuzz
 
 import (
 	"fmt"
@@ -30,7 +30,7 @@ var games = map[string]game{}
 // case of the suite's section and category that runs the program of the suite variable.
 func Register(name, variable, section, category string, conv func(r *rand.Rand) string) {
 	if _, dup := games[name]; dup {
-		panic("fuzz/live: " + name + " registered twice")
+		panic("fuzz/livefuzz: " + name + " registered twice")
 	}
 	games[name] = game{variable, section, category, conv}
 }
