@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	clue "gauntlet/fuzz/clue"
+	clue "gauntlet/fuzz/cluefuzz"
 	"gauntlet/fuzz/judgerun"
 	"gauntlet/fuzz/livefuzz"
 	"gauntlet/fuzz/referee"

@@ -1,4 +1,4 @@
-// Package clue is the black-box fuzzer of Clue programs over TCP, for both roles. It is
+// Package cluefuzz is the black-box fuzzer of Clue programs over TCP, for both roles. It is
 // not differential, as the pipe games' fuzzer is (fuzz/blackbox): a client or a server may
 // choose its moves, so the engine's judge is the oracle, as in the suites.
 //
@@ -13,7 +13,7 @@
 //
 // Each failure is written as a case of the Clue suite (a .txtar file that passes on the
 // reference and fails on the program), and the same seed gives the same cases.
-package clue
+package cluefuzz
 
 import (
 	"fmt"
