@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"gauntlet/fuzz/judgerun"
-	fuzzreferee "gauntlet/fuzz/referee"
+	fuzzreferee "gauntlet/fuzz/refereefuzz"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/grade"

@@ -10,7 +10,7 @@ import (
 	clue "gauntlet/fuzz/cluefuzz"
 	"gauntlet/fuzz/judgerun"
 	"gauntlet/fuzz/livefuzz"
-	"gauntlet/fuzz/referee"
+	"gauntlet/fuzz/refereefuzz"
 	"gauntlet/programs"
 )
 
@@ -125,7 +125,7 @@ func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
 	case "clue":
 		found, err = clue.Run(clue.Options{Role: *role, Campaign: c})
 	case "referee":
-		found, err = referee.Run(c)
+		found, err = refereefuzz.Run(c)
 	default:
 		found, err = livefuzz.Run(livefuzz.Options{Game: gameName, Campaign: c})
 	}

@@ -1,4 +1,4 @@
-// Package referee fuzzes a referee of the referee protocol, of any game: each case is the
+// Package refereefuzz fuzzes a referee of the referee protocol, of any game: each case is the
 // mock hub's referee probe (harness/mockhub, docs/referee.md "A referee of any game") with
 // a random seed, checking every part of the protocol at once and sending mutated move
 // lines besides made-up ones (a '\r', spaces, an empty line, a long line, bytes that are
@@ -6,7 +6,7 @@
 // the protocol itself, and the referee's own verdicts (the same moves must get the same
 // verdicts). Each kind of failure is written once as a case of the referee suite, in the
 // category of the part broken, which runs the probe again with that seed for that part.
-package referee
+package refereefuzz
 
 import (
 	"fmt"
