@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	server "gauntlet/hub/clue"
+	server "gauntlet/hub/cluehub"
 )
 
 func main() { os.Exit(server.Main()) }

@@ -28,7 +28,7 @@ import (
 	stlucia "gauntlet/games/stlucia"
 	"gauntlet/harness/mockclients"
 	"gauntlet/harness/mockplayer"
-	clueserver "gauntlet/hub/clue"
+	clueserver "gauntlet/hub/cluehub"
 	dealer "gauntlet/hub/dealer2310"
 	referee "gauntlet/hub/referee"
 	stluciahub "gauntlet/hub/stlucia"

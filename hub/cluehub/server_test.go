@@ -1,4 +1,4 @@
-package clue
+package cluehub
 
 import (
 	"bufio"

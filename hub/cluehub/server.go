@@ -1,9 +1,9 @@
-// Package clue is the reference Clue server: it listens on a TCP port, seats up to six
+// Package cluehub is the reference Clue server: it listens on a TCP port, seats up to six
 // clients in the order they connect (bots fill the other seats), deals from a seed and
 // runs the whole game through the server's judge of gauntlet/games/clue, printing what
 // happens. A client that is too slow, goes away, or breaks a rule is dropped and is out
 // of the game; the server never waits on anyone longer than its timeouts.
-package clue
+package cluehub
 
 import (
 	"bufio"
