@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	client "gauntlet/players/clue"
+	client "gauntlet/players/clueplayers"
 )
 
 func main() { os.Exit(client.Main("sensible")()) }

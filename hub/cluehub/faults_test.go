@@ -9,7 +9,7 @@ import (
 	game "gauntlet/games/clue"
 	"gauntlet/games/judge"
 	"gauntlet/harness/buildtest"
-	client "gauntlet/players/clue"
+	client "gauntlet/players/clueplayers"
 )
 
 // faulty plays as the sensible client until its first turn, where it does its fault.

@@ -14,7 +14,7 @@ import (
 	game "gauntlet/games/clue"
 	"gauntlet/games/judge"
 	"gauntlet/harness/tcp"
-	client "gauntlet/players/clue"
+	client "gauntlet/players/clueplayers"
 )
 
 // serve starts Serve on a free loopback port; the returned function waits for the game

@@ -33,7 +33,7 @@ import (
 	referee "gauntlet/hub/referee"
 	stluciahub "gauntlet/hub/stlucia"
 	stratego "gauntlet/hub/stratego"
-	clueclient "gauntlet/players/clue"
+	clueclient "gauntlet/players/clueplayers"
 	dealerplayer "gauntlet/players/dealer2310"
 	examples "gauntlet/players/referee"
 	stluciaplayer "gauntlet/players/stlucia"

@@ -1,7 +1,7 @@
-// Package clue holds the reference Clue clients' programs: each connects to a server at
+// Package clueplayers holds the reference Clue clients' programs: each connects to a server at
 // the host and port of its command line, sends its name, and plays with one of the pure
 // brains of gauntlet/games/clue behind that package's client responder.
-package clue
+package clueplayers
 
 import (
 	"fmt"
