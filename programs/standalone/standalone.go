@@ -29,7 +29,7 @@ import (
 	"gauntlet/harness/mockclients"
 	"gauntlet/harness/mockplayer"
 	clueserver "gauntlet/hub/cluehub"
-	dealer "gauntlet/hub/dealer2310"
+	dealer "gauntlet/hub/dealer2310hub"
 	referee "gauntlet/hub/referee"
 	stluciahub "gauntlet/hub/stlucia"
 	stratego "gauntlet/hub/stratego"

@@ -1,4 +1,4 @@
-// Package dealer2310 is the reference dealer of the 2310 path game (the 2310dealer
+// Package dealer2310hub is the reference dealer of the 2310 path game (the 2310dealer
 // program): it checks its arguments and input files, starts the players, and runs the
 // game's judge (gauntlet/games/dealer2310's NewJudge, the shape every game offers:
 // games/judge) over their pipes, printing the game on stdout.
@@ -7,7 +7,7 @@
 // processes is the one of every reference hub (gauntlet/harness/hubrt's Play): this package
 // gives that loop its policy (the handshake, the statuses, the grace before SIGKILL, what
 // SIGHUP does) and prints the error message on stderr.
-package dealer2310
+package dealer2310hub
 
 import (
 	"bufio"

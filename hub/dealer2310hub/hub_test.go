@@ -1,4 +1,4 @@
-package dealer2310_test
+package dealer2310hub_test
 
 import (
 	"bufio"
@@ -19,7 +19,7 @@ import (
 	game "gauntlet/games/dealer2310"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
-	hub "gauntlet/hub/dealer2310"
+	hub "gauntlet/hub/dealer2310hub"
 )
 
 const fixtures = "../../fixtures/dealer2310"
