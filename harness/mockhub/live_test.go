@@ -13,7 +13,7 @@ import (
 	stl "gauntlet/games/stlucia"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
-	dplayer "gauntlet/players/dealer2310"
+	dplayer "gauntlet/players/dealer2310players"
 	splayer "gauntlet/players/stlucia"
 )
 

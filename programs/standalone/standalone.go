@@ -34,7 +34,7 @@ import (
 	stluciahub "gauntlet/hub/stlucia"
 	stratego "gauntlet/hub/stratego"
 	clueclient "gauntlet/players/clueplayers"
-	dealerplayer "gauntlet/players/dealer2310"
+	dealerplayer "gauntlet/players/dealer2310players"
 	examples "gauntlet/players/referee"
 	stluciaplayer "gauntlet/players/stlucia"
 	ai "gauntlet/players/stratego"

@@ -1,7 +1,7 @@
-// Package dealer2310 is the runtime of the reference players of the 2310 path game (2310A
+// Package dealer2310players is the runtime of the reference players of the 2310 path game (2310A
 // and 2310B): argument checks, the '^' handshake, and a loop that hands each line from the
 // dealer to the pure player of gauntlet/games/dealer2310 and carries out its reaction.
-package dealer2310
+package dealer2310players
 
 import (
 	"gauntlet/harness/csignal"

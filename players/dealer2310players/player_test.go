@@ -1,4 +1,4 @@
-package dealer2310_test
+package dealer2310players_test
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 
 	game "gauntlet/games/dealer2310"
 	"gauntlet/harness/buildtest"
-	player "gauntlet/players/dealer2310"
+	player "gauntlet/players/dealer2310players"
 )
 
 const fixtures = "../../fixtures/dealer2310"
