@@ -14,7 +14,7 @@ import (
 
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/tournament"
-	refhub "gauntlet/hub/referee"
+	refhub "gauntlet/hub/refereehub"
 	hub "gauntlet/hub/stratego"
 )
 

@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	hub "gauntlet/hub/referee"
+	hub "gauntlet/hub/refereehub"
 )
 
 func main() { os.Exit(hub.Main()) }

@@ -30,7 +30,7 @@ import (
 	"gauntlet/harness/mockplayer"
 	clueserver "gauntlet/hub/cluehub"
 	dealer "gauntlet/hub/dealer2310hub"
-	referee "gauntlet/hub/referee"
+	referee "gauntlet/hub/refereehub"
 	stluciahub "gauntlet/hub/stlucia"
 	stratego "gauntlet/hub/stratego"
 	clueclient "gauntlet/players/clueplayers"

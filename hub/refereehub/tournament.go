@@ -1,4 +1,4 @@
-package referee
+package refereehub
 
 import (
 	"bytes"

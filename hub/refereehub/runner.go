@@ -1,4 +1,4 @@
-// Package referee is the reference match runner of the referee protocol (the
+// Package refereehub is the reference match runner of the referee protocol (the
 // referee-runner program): it starts a referee and two players, negotiates the referee's
 // features, relays moves to the referee for judgement, forwards the lines the referee
 // writes to players, and prints the result. The match is the engine's runner judge
@@ -6,7 +6,7 @@
 // waits for a program (what a stopped player cannot take yet waits in a bounded buffer),
 // and SIGINT or SIGTERM kills every program and ends the runner. docs/referee.md has the
 // protocol and every decision.
-package referee
+package refereehub
 
 import (
 	"bufio"
