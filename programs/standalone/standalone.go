@@ -35,7 +35,7 @@ import (
 	stratego "gauntlet/hub/stratego"
 	clueclient "gauntlet/players/clueplayers"
 	dealerplayer "gauntlet/players/dealer2310players"
-	examples "gauntlet/players/referee"
+	examples "gauntlet/players/refereeplayers"
 	stluciaplayer "gauntlet/players/stlucia"
 	ai "gauntlet/players/stratego"
 )

@@ -1,6 +1,6 @@
-// Package referee holds the example referees and players of the referee protocol as
+// Package refereeplayers holds the example referees and players of the referee protocol as
 // programs: thin line loops over gauntlet/games/referee. Each exits 0 at end of input.
-package referee
+package refereeplayers
 
 import (
 	"bufio"
