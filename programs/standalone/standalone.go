@@ -31,7 +31,7 @@ import (
 	clueserver "gauntlet/hub/cluehub"
 	dealer "gauntlet/hub/dealer2310hub"
 	referee "gauntlet/hub/refereehub"
-	stluciahub "gauntlet/hub/stlucia"
+	stluciahub "gauntlet/hub/stluciahub"
 	stratego "gauntlet/hub/stratego"
 	clueclient "gauntlet/players/clueplayers"
 	dealerplayer "gauntlet/players/dealer2310players"

@@ -1,4 +1,4 @@
-// Package stlucia is the reference hub of King of St Lucia (the stlucia program): it checks
+// Package stluciahub is the reference hub of King of St Lucia (the stlucia program): it checks
 // its arguments, starts the players, and runs the game's judge (gauntlet/games/stlucia's
 // NewJudge, the shape every game offers: games/judge) over the players' pipes, printing what
 // the spec asks on stderr.
@@ -7,7 +7,7 @@
 // processes is the one of every reference hub (gauntlet/harness/hubrt's Play): this package
 // gives that loop its policy (the handshake, the statuses, the grace before SIGKILL, what
 // SIGINT does) and prints the final lines on stderr.
-package stlucia
+package stluciahub
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package stlucia_test
+package stluciahub_test
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 	game "gauntlet/games/stlucia"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
-	"gauntlet/hub/stlucia"
+	"gauntlet/hub/stluciahub"
 )
 
 const fixtures = "../../fixtures/stlucia"
@@ -186,7 +186,7 @@ func TestHubExitTable(t *testing.T) {
 			}
 			// Every player here exits (or is dead) at once: waiting out the whole grace
 			// time would mean the hub does not notice exits.
-			if r.elapsed >= stlucia.Grace {
+			if r.elapsed >= stluciahub.Grace {
 				t.Errorf("took %v: the hub waited out the grace time for players that had exited", r.elapsed)
 			}
 		})
@@ -276,8 +276,8 @@ func TestHubKillsPlayerThatNeverExits(t *testing.T) {
 		t.Fatalf("stdout %q\nstderr:\n%s\nstatus %d", r.stdout, r.stderr, r.status)
 	}
 	// The spec gives the player 2 s; the upper bound only catches a hub that never kills.
-	if r.elapsed < stlucia.Grace || r.elapsed > stlucia.Grace+8*time.Second {
-		t.Errorf("took %v, want a little over %v", r.elapsed, stlucia.Grace)
+	if r.elapsed < stluciahub.Grace || r.elapsed > stluciahub.Grace+8*time.Second {
+		t.Errorf("took %v, want a little over %v", r.elapsed, stluciahub.Grace)
 	}
 	gone(t, filepath.Join(dir, "B.pid"))
 }
