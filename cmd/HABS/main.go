@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	player "gauntlet/players/stlucia"
+	player "gauntlet/players/stluciaplayers"
 )
 
 func main() { os.Exit(player.Main("HABS")) }

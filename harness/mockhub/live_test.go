@@ -14,7 +14,7 @@ import (
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
 	dplayer "gauntlet/players/dealer2310players"
-	splayer "gauntlet/players/stlucia"
+	splayer "gauntlet/players/stluciaplayers"
 )
 
 // The players of the live tests are this test binary, run with testPlayerEnv naming one.

@@ -36,7 +36,7 @@ import (
 	clueclient "gauntlet/players/clueplayers"
 	dealerplayer "gauntlet/players/dealer2310players"
 	examples "gauntlet/players/refereeplayers"
-	stluciaplayer "gauntlet/players/stlucia"
+	stluciaplayer "gauntlet/players/stluciaplayers"
 	ai "gauntlet/players/stratego"
 )
 

@@ -15,7 +15,7 @@ import (
 	"syscall"
 
 	game "gauntlet/games/stlucia"
-	players "gauntlet/players/stlucia"
+	players "gauntlet/players/stluciaplayers"
 )
 
 func main() {

@@ -1,9 +1,9 @@
-// Package stlucia is the runtime of the reference players of King of St Lucia (EAIT,
+// Package stluciaplayers is the runtime of the reference players of King of St Lucia (EAIT,
 // SCIENCE, HABS, HASS, MABS): argument checks, the '!' handshake, and a loop that echoes
 // each hub line to stderr and answers with the strategy's reply.
 //
 // The decisions themselves are the pure strategies and view of gauntlet/games/stlucia.
-package stlucia
+package stluciaplayers
 
 import (
 	"gauntlet/harness/csignal"

@@ -1,4 +1,4 @@
-package stlucia_test
+package stluciaplayers_test
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 
 	game "gauntlet/games/stlucia"
 	"gauntlet/harness/buildtest"
-	player "gauntlet/players/stlucia"
+	player "gauntlet/players/stluciaplayers"
 )
 
 const fixtures = "../../fixtures/stlucia"
