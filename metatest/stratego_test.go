@@ -179,7 +179,7 @@ func TestStrategoManagerSuiteFailsMutants(t *testing.T) {
 		mustFail             []string // cases the mutant must fail
 		anyOf                bool     // one of mustFail failing is enough
 	}{
-		{"no read deadline", "hub/stratego/manager.go",
+		{"no read deadline", "hub/strategohub/manager.go",
 			"ReadTimeout:     o.timeout,", "ReadTimeout:     0,",
 			[]string{"manager_partial_line", "manager_silent_setup"}, false},
 		{"equal ranks: the attacker wins", "games/stratego/game.go",

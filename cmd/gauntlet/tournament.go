@@ -15,7 +15,7 @@ import (
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/tournament"
 	refhub "gauntlet/hub/refereehub"
-	hub "gauntlet/hub/stratego"
+	hub "gauntlet/hub/strategohub"
 )
 
 const tournamentUsage = `usage: gauntlet tournament stratego [flags] AI AI...

@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	hub "gauntlet/hub/stratego"
+	hub "gauntlet/hub/strategohub"
 )
 
 func main() { os.Exit(hub.Main()) }

@@ -32,7 +32,7 @@ import (
 	dealer "gauntlet/hub/dealer2310hub"
 	referee "gauntlet/hub/refereehub"
 	stluciahub "gauntlet/hub/stluciahub"
-	stratego "gauntlet/hub/stratego"
+	stratego "gauntlet/hub/strategohub"
 	clueclient "gauntlet/players/clueplayers"
 	dealerplayer "gauntlet/players/dealer2310players"
 	examples "gauntlet/players/refereeplayers"

@@ -1,4 +1,4 @@
-package stratego
+package strategohub
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-// Package stratego is the reference Stratego manager (the stratego program): it starts two
+// Package strategohub is the reference Stratego manager (the stratego program): it starts two
 // AI programs (or lets a human play a side from stdin), asks each for its setup, runs the
 // game of gauntlet/games/stratego over their pipes, and prints the result line.
 //
@@ -12,7 +12,7 @@
 // exit before SIGKILL, and SIGINT or SIGTERM kills both AIs and ends the manager. A single
 // '\r' before the newline is tolerated (an AI written on Windows); anything else malformed
 // is ILLEGAL. docs/stratego.md has the protocol and every decision.
-package stratego
+package strategohub
 
 import (
 	"bufio"
