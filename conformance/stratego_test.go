@@ -10,7 +10,7 @@ import (
 
 	"gauntlet/games/judge"
 	"gauntlet/games/stratego"
-	ai "gauntlet/players/stratego"
+	ai "gauntlet/players/strategoplayers"
 )
 
 // The result lines the manager's game cases want are the engine's: each case's two

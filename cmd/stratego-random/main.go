@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	ai "gauntlet/players/stratego"
+	ai "gauntlet/players/strategoplayers"
 )
 
 func main() { os.Exit(ai.MainRandom()) }

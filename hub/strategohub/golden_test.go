@@ -12,7 +12,7 @@ import (
 	game "gauntlet/games/stratego"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
-	ai "gauntlet/players/stratego"
+	ai "gauntlet/players/strategoplayers"
 )
 
 // The golden games (fixtures/stratego/golden, docs/stratego.md): fixed-seed games of the

@@ -15,7 +15,7 @@ import (
 	game "gauntlet/games/stratego"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
-	ai "gauntlet/players/stratego"
+	ai "gauntlet/players/strategoplayers"
 )
 
 // relay is a script that runs prog with its arguments between two logs: every line the

@@ -37,7 +37,7 @@ import (
 	dealerplayer "gauntlet/players/dealer2310players"
 	examples "gauntlet/players/refereeplayers"
 	stluciaplayer "gauntlet/players/stluciaplayers"
-	ai "gauntlet/players/stratego"
+	ai "gauntlet/players/strategoplayers"
 )
 
 // Program is what one program runs.

@@ -1,7 +1,7 @@
-// Package stratego holds the reference Stratego AIs' programs: each is a brain of
+// Package strategoplayers holds the reference Stratego AIs' programs: each is a brain of
 // gauntlet/games/stratego (its setup and its moves, pure) behind that package's responder,
 // reading the manager's lines on stdin and answering on stdout.
-package stratego
+package strategoplayers
 
 import (
 	"gauntlet/harness/csignal"
