@@ -10,7 +10,7 @@ import (
 
 	"gauntlet/games/judge"
 	"gauntlet/games/stratego"
-	ai "gauntlet/players/strategoplayers"
+	"gauntlet/players/strategoplayers"
 )
 
 // The result lines the manager's game cases want are the engine's: each case's two
@@ -30,9 +30,9 @@ func TestStrategoManagerExpectations(t *testing.T) {
 		brains := map[string]stratego.Brain{}
 		for _, m := range as.FindAllStringSubmatch(string(a.Comment), -1) {
 			if m[2] == "hunter" {
-				brains[m[1]] = ai.NewHunter(1)
+				brains[m[1]] = strategoplayers.NewHunter(1)
 			} else {
-				brains[m[1]] = ai.NewRandom(1)
+				brains[m[1]] = strategoplayers.NewRandom(1)
 			}
 		}
 		var want string

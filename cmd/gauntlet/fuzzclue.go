@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	clue "gauntlet/fuzz/cluefuzz"
+	"gauntlet/fuzz/cluefuzz"
 	"gauntlet/fuzz/judgerun"
 	"gauntlet/fuzz/livefuzz"
 	"gauntlet/fuzz/refereefuzz"
@@ -123,7 +123,7 @@ func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
 	var err error
 	switch gameName {
 	case "clue":
-		found, err = clue.Run(clue.Options{Role: *role, Campaign: c})
+		found, err = cluefuzz.Run(cluefuzz.Options{Role: *role, Campaign: c})
 	case "referee":
 		found, err = refereefuzz.Run(c)
 	default:

@@ -14,8 +14,8 @@ import (
 
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/tournament"
-	refhub "gauntlet/hub/refereehub"
-	hub "gauntlet/hub/strategohub"
+	"gauntlet/hub/refereehub"
+	"gauntlet/hub/strategohub"
 )
 
 const tournamentUsage = `usage: gauntlet tournament stratego [flags] AI AI...
@@ -137,9 +137,9 @@ func tournamentCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer boxes.Close()
-	match := hub.Match(boxes, stop, "-T", *timeout, "-m", *turns)
+	match := strategohub.Match(boxes, stop, "-T", *timeout, "-m", *turns)
 	if ref != "" {
-		match = refhub.Match(boxes, stop, ref, "-t", *timeout, "-T", *timeout)
+		match = refereehub.Match(boxes, stop, ref, "-t", *timeout, "-T", *timeout)
 	}
 	results, err := tournament.Run(ais, match,
 		tournament.Options{Rounds: *rounds, Jobs: *jobs, Save: *save, Progress: stdout, Stop: stop})

@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	hub "gauntlet/hub/strategohub"
+	"gauntlet/hub/strategohub"
 )
 
-func main() { os.Exit(hub.Main()) }
+func main() { os.Exit(strategohub.Main()) }

@@ -22,7 +22,7 @@ import (
 	"strings"
 
 	"gauntlet/fuzz/judgerun"
-	game "gauntlet/games/clue"
+	"gauntlet/games/clue"
 	"gauntlet/harness/mockclients"
 	"gauntlet/harness/mockhub"
 )
@@ -45,33 +45,33 @@ func Run(o Options) ([]judgerun.Finding, error) {
 }
 
 // messageNames are the names a server may send.
-var messageNames = []string{game.MsgHello, game.MsgTurn, game.MsgRolled, game.MsgSuggest, game.MsgCounter,
-	game.MsgAccuse, game.MsgWrong, game.MsgMoved}
+var messageNames = []string{clue.MsgHello, clue.MsgTurn, clue.MsgRolled, clue.MsgSuggest, clue.MsgCounter,
+	clue.MsgAccuse, clue.MsgWrong, clue.MsgMoved}
 
 // validData is a well-formed data line for each message name.
 var validData = map[string]string{
-	game.MsgHello: "(0 (rope 3 C))", game.MsgTurn: game.InitialState().String(), game.MsgRolled: "7",
-	game.MsgSuggest: "?", game.MsgCounter: "(rope 3)", game.MsgAccuse: "?", game.MsgWrong: "!",
-	game.MsgMoved: "(((U V) (24 17) (15 0) (10 0) (0 6) (U S)) 0 (5 rope U) 3)",
+	clue.MsgHello: "(0 (rope 3 C))", clue.MsgTurn: clue.InitialState().String(), clue.MsgRolled: "7",
+	clue.MsgSuggest: "?", clue.MsgCounter: "(rope 3)", clue.MsgAccuse: "?", clue.MsgWrong: "!",
+	clue.MsgMoved: "(((U V) (24 17) (15 0) (10 0) (0 6) (U S)) 0 (5 rope U) 3)",
 }
 
 // dataParses reports whether data is well formed for message name.
 func dataParses(name, data string) bool {
 	var err error
 	switch name {
-	case game.MsgHello:
-		_, err = game.ParseHello(data)
-	case game.MsgTurn:
-		_, err = game.ParseState(data)
-	case game.MsgRolled:
-		_, err = game.ParseRolled(data)
-	case game.MsgCounter:
-		_, err = game.ParseCounter(data)
-	case game.MsgMoved:
-		_, err = game.ParseMoved(data)
-	case game.MsgSuggest, game.MsgAccuse:
+	case clue.MsgHello:
+		_, err = clue.ParseHello(data)
+	case clue.MsgTurn:
+		_, err = clue.ParseState(data)
+	case clue.MsgRolled:
+		_, err = clue.ParseRolled(data)
+	case clue.MsgCounter:
+		_, err = clue.ParseCounter(data)
+	case clue.MsgMoved:
+		_, err = clue.ParseMoved(data)
+	case clue.MsgSuggest, clue.MsgAccuse:
 		return data == "?"
-	case game.MsgWrong:
+	case clue.MsgWrong:
 		return data == "!"
 	}
 	return err == nil
@@ -133,18 +133,18 @@ func isName(s string) bool {
 func kinds(r *rand.Rand, n int) string {
 	ks := make([]string, n)
 	for i := range ks {
-		ks[i] = game.BrainNames[r.IntN(len(game.BrainNames))]
+		ks[i] = clue.BrainNames[r.IntN(len(clue.BrainNames))]
 	}
 	return strings.Join(ks, ",")
 }
 
 // clientCase runs one client case; detail is empty when the client behaved.
 func clientCase(r *rand.Rand, j *judgerun.Judges, n int) (name, text, detail string, err error) {
-	seat, seed, lines := r.IntN(game.Tokens), 1+r.IntN(1000), 1+r.IntN(40)
+	seat, seed, lines := r.IntN(clue.Tokens), 1+r.IntN(1000), 1+r.IntN(40)
 	msgName, data, cut := badMessage(r)
 	var conv strings.Builder
 	fmt.Fprintf(&conv, "tcp\njudge clue seat=%d seed=%d others=%s\nexpect-any\nlive %d\nsend %s\n",
-		seat, seed, kinds(r, game.Tokens-1), lines, strconv.Quote(msgName))
+		seat, seed, kinds(r, clue.Tokens-1), lines, strconv.Quote(msgName))
 	if cut {
 		conv.WriteString("close\n")
 	} else {
@@ -161,8 +161,8 @@ func clientCase(r *rand.Rand, j *judgerun.Judges, n int) (name, text, detail str
 	switch {
 	case !strings.HasPrefix(report, "ok: "):
 		detail = report
-	case !strings.HasPrefix(stderr, game.ProtocolError):
-		detail = fmt.Sprintf("stderr %q, want its first line %q", stderr, game.ProtocolError)
+	case !strings.HasPrefix(stderr, clue.ProtocolError):
+		detail = fmt.Sprintf("stderr %q, want its first line %q", stderr, clue.ProtocolError)
 	default:
 		return "", "", "", nil
 	}
@@ -182,7 +182,7 @@ cmpprefix stderr want.stderr
 
 -- conv --
 %s-- want.stderr --
-%s`, lines, seat, what, conv.String(), game.ProtocolError)
+%s`, lines, seat, what, conv.String(), clue.ProtocolError)
 	return name, text, detail, nil
 }
 
@@ -193,9 +193,9 @@ var badAnswers = []string{"", "dance", "ROLL", "roll ", " roll", "(12 12)", "(25
 // serverCase runs one server case; detail is empty when the server behaved.
 func serverCase(r *rand.Rand, j *judgerun.Judges, n int) (name, text, detail string, err error) {
 	seed := uint64(1 + r.IntN(1000))
-	ks := kinds(r, game.Tokens)
+	ks := kinds(r, clue.Tokens)
 	for try := 0; try < 20; try++ {
-		inj := mockclients.Injection{Token: r.IntN(game.Tokens), K: 1 + r.IntN(12)}
+		inj := mockclients.Injection{Token: r.IntN(clue.Tokens), K: 1 + r.IntN(12)}
 		inj.Line = badAnswers[r.IntN(len(badAnswers))]
 		if r.IntN(3) == 0 {
 			inj.Line = mutate(r, []string{"roll", "accuse", "(17 20)", "(U V)", "(5 rope U)", "rope"}[r.IntN(6)])

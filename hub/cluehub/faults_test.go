@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
-	game "gauntlet/games/clue"
+	"gauntlet/games/clue"
 	"gauntlet/games/judge"
 	"gauntlet/harness/buildtest"
-	client "gauntlet/players/clueplayers"
+	"gauntlet/players/clueplayers"
 )
 
 // faulty plays as the sensible client until its first turn, where it does its fault.
@@ -24,7 +24,7 @@ func (f *faulty) React(line string) judge.Reaction {
 	if f.done {
 		return f.Responder.React(line)
 	}
-	if line == game.MsgTurn {
+	if line == clue.MsgTurn {
 		f.inTurn = true
 		return judge.Reaction{}
 	}
@@ -33,11 +33,11 @@ func (f *faulty) React(line string) judge.Reaction {
 	}
 	switch f.fault {
 	case "wall":
-		if line == game.MsgRolled {
+		if line == clue.MsgRolled {
 			return judge.Reaction{}
 		}
 		if strings.HasPrefix(line, "(") {
-			return judge.Reaction{Replies: []string{game.CmdRoll}}
+			return judge.Reaction{Replies: []string{clue.CmdRoll}}
 		}
 		f.done = true
 		return judge.Reaction{Replies: []string{"(12 12)"}}
@@ -52,7 +52,7 @@ func (f *faulty) React(line string) judge.Reaction {
 	case "slow":
 		f.done = true
 		time.Sleep(200 * time.Millisecond)
-		f.Responder.React(game.MsgTurn)
+		f.Responder.React(clue.MsgTurn)
 		return f.Responder.React(line)
 	}
 	panic(f.fault)
@@ -80,7 +80,7 @@ func TestFaultyClients(t *testing.T) {
 			start := time.Now()
 			port, wait := serve(t, o)
 			conn := dialed(t, port)
-			go playOn2(conn, &faulty{Responder: game.NewClient("f", brain("sensible", 4, 0)), fault: fault})
+			go playOn2(conn, &faulty{Responder: clue.NewClient("f", brain("sensible", 4, 0)), fault: fault})
 			account := wait()
 			if want == "" {
 				if strings.Contains(account, "dropped") {
@@ -99,7 +99,7 @@ func TestFaultyClients(t *testing.T) {
 
 func playOn2(conn io.ReadWriteCloser, r judge.Responder) {
 	defer conn.Close()
-	client.Play(r, conn, io.Discard)
+	clueplayers.Play(r, conn, io.Discard)
 }
 
 // A connection that sends no name is not seated; the seat goes to a bot when the join

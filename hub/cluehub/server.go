@@ -18,7 +18,7 @@ import (
 	"syscall"
 	"time"
 
-	game "gauntlet/games/clue"
+	"gauntlet/games/clue"
 	"gauntlet/games/judge"
 	"gauntlet/harness/csignal"
 	"gauntlet/harness/lineio"
@@ -60,11 +60,11 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	var o Options
 	fs.StringVar(&o.Host, "host", "127.0.0.1", "")
 	fs.Uint64Var(&o.Seed, "seed", 1, "")
-	fs.IntVar(&o.Clients, "clients", game.Tokens, "")
+	fs.IntVar(&o.Clients, "clients", clue.Tokens, "")
 	bots := fs.String("bots", "sensible", "")
 	reply := fs.Float64("t", 5, "")
 	join := fs.Float64("join", 30, "")
-	fs.IntVar(&o.Rounds, "rounds", game.DefaultRounds, "")
+	fs.IntVar(&o.Rounds, "rounds", clue.DefaultRounds, "")
 	err := fs.Parse(args)
 	if err == nil && fs.NArg() == 1 {
 		o.Port, err = tcp.ParsePort(fs.Arg(0))
@@ -75,11 +75,11 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	o.Reply, o.Join = seconds(*reply), seconds(*join)
 	o.Bots = strings.Split(*bots, ",")
 	for _, b := range o.Bots {
-		if game.NewBrain(b, nil) == nil {
+		if clue.NewBrain(b, nil) == nil {
 			err = fmt.Errorf("no bot %q", b)
 		}
 	}
-	if err != nil || fs.NArg() != 1 || o.Port < 0 || o.Port > 65535 || o.Clients < 0 || o.Clients > game.Tokens ||
+	if err != nil || fs.NArg() != 1 || o.Port < 0 || o.Port > 65535 || o.Clients < 0 || o.Clients > clue.Tokens ||
 		o.Reply <= 0 || o.Join <= 0 || o.Rounds < 1 {
 		io.WriteString(stderr, usage)
 		return ExitUsage
@@ -111,8 +111,8 @@ type seat struct {
 // Serve seats the clients that connect to ln, fills the other seats with bots, plays the
 // game and closes every connection; it writes the game's account on out.
 func Serve(ln *tcp.Listener, o Options, out *bufio.Writer) {
-	j := game.NewServer(game.ServerOptions{Seed: o.Seed, Rounds: o.Rounds})
-	seats := make([]*seat, game.Tokens)
+	j := clue.NewServer(clue.ServerOptions{Seed: o.Seed, Rounds: o.Rounds})
+	seats := make([]*seat, clue.Tokens)
 	deadline := time.Now().Add(o.Join)
 	for n := 0; n < o.Clients; {
 		c, err := ln.Accept(deadline)
@@ -129,7 +129,7 @@ func Serve(ln *tcp.Listener, o Options, out *bufio.Writer) {
 			continue
 		}
 		seats[n] = s
-		fmt.Fprintf(out, "seat %d %s: %q\n", n, game.Suspects[n], name)
+		fmt.Fprintf(out, "seat %d %s: %q\n", n, clue.Suspects[n], name)
 		n++
 	}
 	ln.Close()
@@ -137,13 +137,13 @@ func Serve(ln *tcp.Listener, o Options, out *bufio.Writer) {
 		if s == nil {
 			r := rand.New(rand.NewPCG(o.Seed, uint64(t)))
 			kind := o.Bots[t%len(o.Bots)]
-			seats[t] = &seat{bot: game.NewClient(kind, game.NewBrain(kind, r))}
-			fmt.Fprintf(out, "seat %d %s: %s (bot)\n", t, game.Suspects[t], kind)
+			seats[t] = &seat{bot: clue.NewClient(kind, clue.NewBrain(kind, r))}
+			fmt.Fprintf(out, "seat %d %s: %s (bot)\n", t, clue.Suspects[t], kind)
 		}
 	}
 	out.Flush()
 	drop := func(t int, reason string) []judge.Out {
-		fmt.Fprintf(out, "%s dropped: %s\n", game.Suspects[t], reason)
+		fmt.Fprintf(out, "%s dropped: %s\n", clue.Suspects[t], reason)
 		if s := seats[t]; s.conn != nil {
 			s.conn.Close()
 			s.conn = nil

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	game "gauntlet/games/clue"
+	"gauntlet/games/clue"
 	"gauntlet/games/judge"
 	"gauntlet/harness/tcp"
-	client "gauntlet/players/clueplayers"
+	"gauntlet/players/clueplayers"
 )
 
 // serve starts Serve on a free loopback port; the returned function waits for the game
@@ -43,10 +43,10 @@ func serve(t *testing.T, o Options) (port string, wait func() string) {
 	}
 }
 
-var mix = [game.Tokens]string{"strong", "random", "sensible", "leech", "sensible", "random"}
+var mix = [clue.Tokens]string{"strong", "random", "sensible", "leech", "sensible", "random"}
 
 func options(seed uint64) Options {
-	return Options{Seed: seed, Clients: game.Tokens, Bots: []string{"sensible"}, Reply: 5 * time.Second, Join: 10 * time.Second, Rounds: game.DefaultRounds}
+	return Options{Seed: seed, Clients: clue.Tokens, Bots: []string{"sensible"}, Reply: 5 * time.Second, Join: 10 * time.Second, Rounds: clue.DefaultRounds}
 }
 
 // Six clients of mixed kinds play whole games over TCP: the server's account is the
@@ -57,7 +57,7 @@ func TestGamesOverTCP(t *testing.T) {
 		for range 2 {
 			port, wait := serve(t, options(seed))
 			var wg sync.WaitGroup
-			status := make([]int, game.Tokens)
+			status := make([]int, clue.Tokens)
 			for i, k := range mix {
 				// Connect in seat order: each client is seated before the next dials.
 				conn := dialed(t, port)
@@ -100,23 +100,23 @@ func dialed(t *testing.T, port string) io.ReadWriteCloser {
 	return c
 }
 
-func brain(kind string, seed uint64, seat int) game.Brain {
-	return game.NewBrain(kind, rand.New(rand.NewPCG(seed, uint64(seat))))
+func brain(kind string, seed uint64, seat int) clue.Brain {
+	return clue.NewBrain(kind, rand.New(rand.NewPCG(seed, uint64(seat))))
 }
 
 func playOn(conn io.ReadWriteCloser, kind string, seed uint64, seat int) int {
 	defer conn.Close()
-	return client.Play(game.NewClient(kind, brain(kind, seed, seat)), conn, io.Discard)
+	return clueplayers.Play(clue.NewClient(kind, brain(kind, seed, seat)), conn, io.Discard)
 }
 
 func inProcess(t *testing.T, seed uint64) string {
-	rs := make([]judge.Responder, game.Tokens)
+	rs := make([]judge.Responder, clue.Tokens)
 	var b strings.Builder
 	for i, k := range mix {
-		rs[i] = game.NewClient(k, brain(k, seed, i))
-		fmt.Fprintf(&b, "seat %d %s: %q\n", i, game.Suspects[i], k)
+		rs[i] = clue.NewClient(k, brain(k, seed, i))
+		fmt.Fprintf(&b, "seat %d %s: %q\n", i, clue.Suspects[i], k)
 	}
-	g, err := judge.Play(game.NewServer(game.ServerOptions{Seed: seed}), rs, 1<<20)
+	g, err := judge.Play(clue.NewServer(clue.ServerOptions{Seed: seed}), rs, 1<<20)
 	if err != nil || g.Violation != nil {
 		t.Fatal(err, g.Violation)
 	}

@@ -20,7 +20,7 @@ import (
 	"syscall"
 	"time"
 
-	game "gauntlet/games/dealer2310"
+	"gauntlet/games/dealer2310"
 	"gauntlet/harness/hubrt"
 )
 
@@ -58,36 +58,36 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	defer out.Flush()
 	fail := func(status int) int {
 		out.Flush()
-		io.WriteString(stderr, game.DealerContract.Status(status).Stderr())
+		io.WriteString(stderr, dealer2310.DealerContract.Status(status).Stderr())
 		return status
 	}
 
-	a, status := game.ParseDealerArgs(args)
-	if status != game.ExitOK {
+	a, status := dealer2310.ParseDealerArgs(args)
+	if status != dealer2310.ExitOK {
 		return fail(status)
 	}
 	data, err := os.ReadFile(a.DeckFile)
 	if err != nil {
-		return fail(game.ExitDeck)
+		return fail(dealer2310.ExitDeck)
 	}
-	deck, err := game.ParseDeckFile(data)
+	deck, err := dealer2310.ParseDeckFile(data)
 	if err != nil {
-		return fail(game.ExitDeck)
+		return fail(dealer2310.ExitDeck)
 	}
 	data, err = os.ReadFile(a.PathFile)
 	if err != nil {
-		return fail(game.ExitPath)
+		return fail(dealer2310.ExitPath)
 	}
-	path, err := game.ParsePathFile(data)
+	path, err := dealer2310.ParsePathFile(data)
 	if err != nil {
-		return fail(game.ExitPath)
+		return fail(dealer2310.ExitPath)
 	}
 	n := len(a.Programs)
 	// The path goes to the players as the file's line was read (notes); ParsePathFile
 	// made sure the file is that line and its '\n'.
-	d, err := game.NewJudgeAsRead(path, strings.TrimSuffix(string(data), "\n"), deck, n)
+	d, err := dealer2310.NewJudgeAsRead(path, strings.TrimSuffix(string(data), "\n"), deck, n)
 	if err != nil {
-		return fail(game.ExitPath) // unreachable: the path was checked and n >= 1
+		return fail(dealer2310.ExitPath) // unreachable: the path was checked and n >= 1
 	}
 	if hungUp(early) {
 		return ExitHangup
@@ -98,27 +98,27 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return []string{count, strconv.Itoa(i)}
 	})
 	if err != nil {
-		return fail(game.ExitStart)
+		return fail(dealer2310.ExitStart)
 	}
 	h.Watch(syscall.SIGHUP)
 	if hungUp(early) {
 		h.Interrupt(syscall.SIGHUP)
 	}
 	e := hubrt.Play(d, h, out, policy)
-	if e.How == hubrt.Interrupted || e.Status == game.ExitOK {
+	if e.How == hubrt.Interrupted || e.Status == dealer2310.ExitOK {
 		return e.Status
 	}
 	return fail(e.Status)
 }
 
 // policy is how the dealer plays a game (hubrt.Play, the loop of every reference hub): a
-// game.Hello handshake, each player then sent the path; on a lost player, EARLY to
+// dealer2310.Hello handshake, each player then sent the path; on a lost player, EARLY to
 // everyone and a communications error; up to Grace after DONE or EARLY for the players to
 // exit, then SIGKILL; on SIGHUP, every player killed at once and ExitHangup.
 var policy = hubrt.Policy{
-	Handshake:       game.Hello,
-	BadHandshake:    game.ExitStart,
-	ReadStatus:      func(error) int { return game.ExitComms },
+	Handshake:       dealer2310.Hello,
+	BadHandshake:    dealer2310.ExitStart,
+	ReadStatus:      func(error) int { return dealer2310.ExitComms },
 	Grace:           Grace,
 	InterruptStatus: ExitHangup,
 	KillOnInterrupt: true,

@@ -16,10 +16,10 @@ import (
 
 	"github.com/sebdah/goldie/v2"
 
-	game "gauntlet/games/dealer2310"
+	"gauntlet/games/dealer2310"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
-	hub "gauntlet/hub/dealer2310hub"
+	"gauntlet/hub/dealer2310hub"
 )
 
 const fixtures = "../../fixtures/dealer2310"
@@ -222,13 +222,13 @@ func TestHandGamesBinaries(t *testing.T) {
 	}
 	for _, gm := range games {
 		t.Run(strings.Join(gm.players, "_"), func(t *testing.T) {
-			path, _ := game.ParsePath(gm.path)
-			deck, _ := game.ParseDeck(gm.deck)
-			var ss []game.Strategy
+			path, _ := dealer2310.ParsePath(gm.path)
+			deck, _ := dealer2310.ParseDeck(gm.deck)
+			var ss []dealer2310.Strategy
 			for _, p := range gm.players {
-				ss = append(ss, game.Strategies[p])
+				ss = append(ss, dealer2310.Strategies[p])
 			}
-			want, err := game.Simulate(path, deck, ss)
+			want, err := dealer2310.Simulate(path, deck, ss)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -263,57 +263,57 @@ func TestDealerExits(t *testing.T) {
 		stdout  string
 		last    string // what the scripted players must have read last ("" to skip)
 	}{
-		{name: "normal end, players' stderr suppressed", status: game.ExitOK,
+		{name: "normal end, players' stderr suppressed", status: dealer2310.ExitOK,
 			scripts: map[string]string{"noisy": "echo noise >&2\nexec 2310A \"$@\"\n"},
 			args:    []string{"d1.deck", "p1.path", "./noisy", "2310A"}, stdout: "spec"},
-		{name: "no args", status: game.ExitUsage},
-		{name: "deck only", status: game.ExitUsage, args: []string{"d1.deck"}},
-		{name: "no players", status: game.ExitUsage, args: []string{"d1.deck", "p1.path"}},
-		{name: "no players, bad files", status: game.ExitUsage, args: []string{"nodeck", "nopath"}},
-		{name: "deck missing", status: game.ExitDeck, args: []string{"nodeck", "p1.path", "2310A"}},
-		{name: "deck is a directory", status: game.ExitDeck, args: []string{".", "p1.path", "2310A"}},
-		{name: "deck too short", status: game.ExitDeck, files: map[string]string{"d": "3ABC\n"}, args: []string{"d", "p1.path", "2310A"}},
-		{name: "deck count mismatch", status: game.ExitDeck, files: map[string]string{"d": "5ABCD\n"}, args: []string{"d", "p1.path", "2310A"}},
-		{name: "deck without newline", status: game.ExitDeck, files: map[string]string{"d": "4ABCD"}, args: []string{"d", "p1.path", "2310A"}},
-		{name: "deck bad card", status: game.ExitDeck, files: map[string]string{"d": "4ABCX\n"}, args: []string{"d", "p1.path", "2310A"}},
-		{name: "deck checked before path", status: game.ExitDeck, args: []string{"nodeck", "nopath", "2310A"}},
-		{name: "path missing", status: game.ExitPath, args: []string{"d1.deck", "nopath", "2310A"}},
-		{name: "path one site", status: game.ExitPath, files: map[string]string{"p": "1;::-\n"}, args: []string{"d1.deck", "p", "2310A"}},
-		{name: "path not ending in a barrier", status: game.ExitPath, files: map[string]string{"p": "3;::-Mo1V11\n"}, args: []string{"d1.deck", "p", "2310A"}},
-		{name: "path capacity 0", status: game.ExitPath, files: map[string]string{"p": "3;::-Mo0::-\n"}, args: []string{"d1.deck", "p", "2310A"}},
-		{name: "path without newline", status: game.ExitPath, files: map[string]string{"p": "2;::-::-"}, args: []string{"d1.deck", "p", "2310A"}},
-		{name: "path checked before players", status: game.ExitPath, args: []string{"d1.deck", "nopath", "./nosuchplayer"}},
-		{name: "no such program", status: game.ExitStart, args: []string{"d1.deck", "p1.path", "2310A", "nosuchplayer2310"}},
-		{name: "no such file", status: game.ExitStart, args: []string{"d1.deck", "p1.path", "./nosuchplayer", "2310A"}},
-		{name: "not executable", status: game.ExitStart, files: map[string]string{"plain": "#!/bin/sh\nprintf '^'\n"}, args: []string{"d1.deck", "p1.path", "./plain"}},
-		{name: "wrong handshake", status: game.ExitStart, scripts: map[string]string{"bad": "printf 'x'\nread -r x\n"}, args: []string{"d1.deck", "p1.path", "2310A", "./bad"}},
-		{name: "exits before the handshake", status: game.ExitStart, scripts: map[string]string{"quit": "exit 0\n"}, args: []string{"d1.deck", "p1.path", "./quit", "2310A"}},
-		{name: "player bad args", status: game.ExitStart, scripts: map[string]string{"p": "exec 2310A 0 0\n"}, args: []string{"d1.deck", "p1.path", "2310A", "./p"}},
-		{name: "EOF after the path", status: game.ExitComms, files: map[string]string{"p": path1},
+		{name: "no args", status: dealer2310.ExitUsage},
+		{name: "deck only", status: dealer2310.ExitUsage, args: []string{"d1.deck"}},
+		{name: "no players", status: dealer2310.ExitUsage, args: []string{"d1.deck", "p1.path"}},
+		{name: "no players, bad files", status: dealer2310.ExitUsage, args: []string{"nodeck", "nopath"}},
+		{name: "deck missing", status: dealer2310.ExitDeck, args: []string{"nodeck", "p1.path", "2310A"}},
+		{name: "deck is a directory", status: dealer2310.ExitDeck, args: []string{".", "p1.path", "2310A"}},
+		{name: "deck too short", status: dealer2310.ExitDeck, files: map[string]string{"d": "3ABC\n"}, args: []string{"d", "p1.path", "2310A"}},
+		{name: "deck count mismatch", status: dealer2310.ExitDeck, files: map[string]string{"d": "5ABCD\n"}, args: []string{"d", "p1.path", "2310A"}},
+		{name: "deck without newline", status: dealer2310.ExitDeck, files: map[string]string{"d": "4ABCD"}, args: []string{"d", "p1.path", "2310A"}},
+		{name: "deck bad card", status: dealer2310.ExitDeck, files: map[string]string{"d": "4ABCX\n"}, args: []string{"d", "p1.path", "2310A"}},
+		{name: "deck checked before path", status: dealer2310.ExitDeck, args: []string{"nodeck", "nopath", "2310A"}},
+		{name: "path missing", status: dealer2310.ExitPath, args: []string{"d1.deck", "nopath", "2310A"}},
+		{name: "path one site", status: dealer2310.ExitPath, files: map[string]string{"p": "1;::-\n"}, args: []string{"d1.deck", "p", "2310A"}},
+		{name: "path not ending in a barrier", status: dealer2310.ExitPath, files: map[string]string{"p": "3;::-Mo1V11\n"}, args: []string{"d1.deck", "p", "2310A"}},
+		{name: "path capacity 0", status: dealer2310.ExitPath, files: map[string]string{"p": "3;::-Mo0::-\n"}, args: []string{"d1.deck", "p", "2310A"}},
+		{name: "path without newline", status: dealer2310.ExitPath, files: map[string]string{"p": "2;::-::-"}, args: []string{"d1.deck", "p", "2310A"}},
+		{name: "path checked before players", status: dealer2310.ExitPath, args: []string{"d1.deck", "nopath", "./nosuchplayer"}},
+		{name: "no such program", status: dealer2310.ExitStart, args: []string{"d1.deck", "p1.path", "2310A", "nosuchplayer2310"}},
+		{name: "no such file", status: dealer2310.ExitStart, args: []string{"d1.deck", "p1.path", "./nosuchplayer", "2310A"}},
+		{name: "not executable", status: dealer2310.ExitStart, files: map[string]string{"plain": "#!/bin/sh\nprintf '^'\n"}, args: []string{"d1.deck", "p1.path", "./plain"}},
+		{name: "wrong handshake", status: dealer2310.ExitStart, scripts: map[string]string{"bad": "printf 'x'\nread -r x\n"}, args: []string{"d1.deck", "p1.path", "2310A", "./bad"}},
+		{name: "exits before the handshake", status: dealer2310.ExitStart, scripts: map[string]string{"quit": "exit 0\n"}, args: []string{"d1.deck", "p1.path", "./quit", "2310A"}},
+		{name: "player bad args", status: dealer2310.ExitStart, scripts: map[string]string{"p": "exec 2310A 0 0\n"}, args: []string{"d1.deck", "p1.path", "2310A", "./p"}},
+		{name: "EOF after the path", status: dealer2310.ExitComms, files: map[string]string{"p": path1},
 			scripts: map[string]string{"s": "printf '^'\nread -r path\nexit 0\n"},
 			args:    []string{"d1.deck", "p", "./s"}, stdout: display1},
-		{name: "garbage", status: game.ExitComms, files: map[string]string{"p": path1},
+		{name: "garbage", status: dealer2310.ExitComms, files: map[string]string{"p": path1},
 			scripts: map[string]string{"s": reply(`hello\n`)}, args: []string{"d1.deck", "p", "./s"}, stdout: display1, last: "EARLY\n"},
-		{name: "empty line", status: game.ExitComms, files: map[string]string{"p": path1},
+		{name: "empty line", status: dealer2310.ExitComms, files: map[string]string{"p": path1},
 			scripts: map[string]string{"s": reply(`\n`)}, args: []string{"d1.deck", "p", "./s"}, stdout: display1, last: "EARLY\n"},
-		{name: "CRLF", status: game.ExitComms, files: map[string]string{"p": path1},
+		{name: "CRLF", status: dealer2310.ExitComms, files: map[string]string{"p": path1},
 			scripts: map[string]string{"s": reply(`DO1\r\n`)}, args: []string{"d1.deck", "p", "./s"}, stdout: display1, last: "EARLY\n"},
-		{name: "leading zero", status: game.ExitComms, files: map[string]string{"p": path1},
+		{name: "leading zero", status: dealer2310.ExitComms, files: map[string]string{"p": path1},
 			scripts: map[string]string{"s": reply(`DO01\n`)}, args: []string{"d1.deck", "p", "./s"}, stdout: display1, last: "EARLY\n"},
-		{name: "past a barrier", status: game.ExitComms, files: map[string]string{"p": path1},
+		{name: "past a barrier", status: dealer2310.ExitComms, files: map[string]string{"p": path1},
 			scripts: map[string]string{"s": reply(`DO3\n`)}, args: []string{"d1.deck", "p", "./s"}, stdout: display1, last: "EARLY\n"},
-		{name: "stay put", status: game.ExitComms, files: map[string]string{"p": path1},
+		{name: "stay put", status: dealer2310.ExitComms, files: map[string]string{"p": path1},
 			scripts: map[string]string{"s": reply(`DO0\n`)}, args: []string{"d1.deck", "p", "./s"}, stdout: display1, last: "EARLY\n"},
-		{name: "no such site", status: game.ExitComms, files: map[string]string{"p": path1},
+		{name: "no such site", status: dealer2310.ExitComms, files: map[string]string{"p": path1},
 			scripts: map[string]string{"s": reply(`DO5\n`)}, args: []string{"d1.deck", "p", "./s"}, stdout: display1, last: "EARLY\n"},
-		{name: "onto a full site", status: game.ExitComms, files: map[string]string{"p": path1},
+		{name: "onto a full site", status: dealer2310.ExitComms, files: map[string]string{"p": path1},
 			scripts: map[string]string{"s": reply(`DO1\n`)},
 			// player 0 (2310A) takes Mo1; then the scripted player 1 asks for it too
 			args: []string{"d1.deck", "p", "2310A", "./s"},
 			stdout: ":: Mo :: V1 :: \n1              \n0              \n" +
 				"Player 0 Money=10 V1=0 V2=0 Points=0 A=0 B=0 C=0 D=0 E=0\n:: Mo :: V1 :: \n1  0           \n",
 			last: "EARLY\n"},
-		{name: "last line without newline is processed", status: game.ExitComms, files: map[string]string{"p": "3;::-Mo1::-\n"},
+		{name: "last line without newline is processed", status: dealer2310.ExitComms, files: map[string]string{"p": "3;::-Mo1::-\n"},
 			scripts: map[string]string{"s": "printf '^'\nread -r path\nread -r yt\nprintf 'DO1'\nexit 0\n"},
 			args:    []string{"d1.deck", "p", "./s"},
 			stdout: ":: Mo :: \n0        \n" +
@@ -337,7 +337,7 @@ func TestDealerExits(t *testing.T) {
 			if stdout == "spec" {
 				stdout = specStdout(t)
 			}
-			r.check(t, stdout, game.DealerContract.Status(tc.status).Stderr(), tc.status)
+			r.check(t, stdout, dealer2310.DealerContract.Status(tc.status).Stderr(), tc.status)
 			if tc.last != "" {
 				if got := g.read("last"); got != tc.last {
 					t.Errorf("the scripted player read %q last, want %q", got, tc.last)
@@ -346,7 +346,7 @@ func TestDealerExits(t *testing.T) {
 		})
 	}
 	// Every row of the table has a case.
-	for _, row := range game.DealerContract {
+	for _, row := range dealer2310.DealerContract {
 		found := false
 		for _, tc := range tests {
 			found = found || tc.status == row.Status
@@ -375,7 +375,7 @@ func TestPlayerDiesMidGame(t *testing.T) {
 	r := g.run("d1.deck", "p1.path", p0, "./dies")
 	want := ":: Mo V1 V2 Mo Mo :: \n1                    \n0                    \n" +
 		"Player 0 Money=10 V1=0 V2=0 Points=0 A=0 B=0 C=0 D=0 E=0\n:: Mo V1 V2 Mo Mo :: \n1  0                 \n"
-	r.check(t, want, "Communications error\n", game.ExitComms)
+	r.check(t, want, "Communications error\n", dealer2310.ExitComms)
 	if got, want := g.read("p0.stdin"), "7;::-Mo1V11V22Mo1Mo1::-\nYT\nHAP0,1,0,3,0\nEARLY\n"; got != want {
 		t.Errorf("player 0 read %q, want %q", got, want)
 	}
@@ -456,7 +456,7 @@ func TestSIGHUPKillsPlayers(t *testing.T) {
 		t.Errorf("players %v outlived the dealer", alive)
 	}
 	want := ":: Mo V1 V2 Mo Mo :: \n2                    \n1                    \n0                    \n"
-	r.check(t, want, "", hub.ExitHangup)
+	r.check(t, want, "", dealer2310hub.ExitHangup)
 }
 
 // TestStartFailureKillsStarted: when one player fails to start, those already started are
@@ -467,7 +467,7 @@ func TestStartFailureKillsStarted(t *testing.T) {
 	g.script("sleeper", pidScript)
 	g.script("bad", "printf '!'\nread -r x\n")
 	r := g.run("d1.deck", "p1.path", "./sleeper", "./sleeper", "./bad")
-	r.check(t, "", "Error starting process\n", game.ExitStart)
+	r.check(t, "", "Error starting process\n", dealer2310.ExitStart)
 	if alive := alivePids(t, g, 2); len(alive) > 0 {
 		t.Errorf("players %v outlived the dealer", alive)
 	}

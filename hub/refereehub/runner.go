@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"gauntlet/games/judge"
-	game "gauntlet/games/referee"
+	"gauntlet/games/referee"
 	"gauntlet/harness/csignal"
 	"gauntlet/harness/hubrt"
 )
@@ -31,7 +31,7 @@ const Grace = 2 * time.Second
 
 // ExitMatchError is the exit status when the match itself failed (a referee that broke the
 // protocol, a program that could not start): no result line is printed.
-const ExitMatchError = game.StatusMatchError
+const ExitMatchError = referee.StatusMatchError
 
 const usage = `usage: referee-runner [-t MOVE_TIME] [-T REFEREE_TIME] REFEREE PLAYER0 PLAYER1
 
@@ -83,7 +83,7 @@ func runStop(args []string, stdout, stderr io.Writer, launch hubrt.Launch, stop 
 		return ExitMatchError
 	}
 	defer h.InterruptOn(stop)()
-	j := game.NewRunner([2]string{progs[1], progs[2]})
+	j := referee.NewRunner([2]string{progs[1], progs[2]})
 	var result strings.Builder
 	resultW := bufio.NewWriter(&result)
 	e := hubrt.Play(j, h, resultW, policy(j, *moveTime, *refTime))
@@ -96,18 +96,18 @@ func runStop(args []string, stdout, stderr io.Writer, launch hubrt.Launch, stop 
 
 // policy is how the loop runs a match: each program's time, the players stopped but on
 // their turn (the referee never), every input closed at the end, a signal killing all.
-func policy(j *game.Runner, moveTime, refTime time.Duration) hubrt.Policy {
+func policy(j *referee.Runner, moveTime, refTime time.Duration) hubrt.Policy {
 	return hubrt.Policy{
 		ReadStatus: func(error) int { return 0 },
 		Grace:      Grace,
 		SeatTimeout: func(s int) time.Duration {
-			if s == game.RefereeSeat {
+			if s == referee.RefereeSeat {
 				return refTime
 			}
 			return moveTime
 		},
 		PauseIdle:       true,
-		PauseSeat:       func(s int) bool { return s != game.RefereeSeat && j.Playing() },
+		PauseSeat:       func(s int) bool { return s != referee.RefereeSeat && j.Playing() },
 		Lost:            func(_ int, err error) judge.Lost { return judge.Lost{Timeout: errors.Is(err, hubrt.ErrTimeout)} },
 		CloseAtEnd:      true,
 		KillOnInterrupt: true,
@@ -116,16 +116,16 @@ func policy(j *game.Runner, moveTime, refTime time.Duration) hubrt.Policy {
 
 // report writes the runner's account of how the match ended on stderr; done is set, with
 // the exit status, when there is no result line (a signal, a broken referee).
-func report(e hubrt.Ending, j *game.Runner, h *hubrt.Hub, refTime time.Duration, stderr io.Writer) (status int, done bool) {
+func report(e hubrt.Ending, j *referee.Runner, h *hubrt.Hub, refTime time.Duration, stderr io.Writer) (status int, done bool) {
 	switch {
 	case e.How == hubrt.Interrupted:
 		sig := h.Caught().(syscall.Signal)
 		fmt.Fprintf(stderr, "ERROR stopped by %v: every program killed, no result\n", sig)
 		return 128 + int(sig), true
-	case e.How == hubrt.RuleBroken && e.Violation.Seat == game.RefereeSeat:
+	case e.How == hubrt.RuleBroken && e.Violation.Seat == referee.RefereeSeat:
 		fmt.Fprintf(stderr, "ERROR referee: %s\n", e.Violation.Rule)
 		return ExitMatchError, true
-	case e.Seat == game.RefereeSeat && e.How == hubrt.ReadFailed:
+	case e.Seat == referee.RefereeSeat && e.How == hubrt.ReadFailed:
 		what := j.Expecting()
 		if errors.Is(e.Err, hubrt.ErrTimeout) {
 			fmt.Fprintf(stderr, "ERROR referee: no %s within %v\n", what, refTime)

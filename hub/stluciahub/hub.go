@@ -20,7 +20,7 @@ import (
 	"syscall"
 	"time"
 
-	game "gauntlet/games/stlucia"
+	"gauntlet/games/stlucia"
 	"gauntlet/harness/hubrt"
 	"gauntlet/harness/lineio"
 )
@@ -51,34 +51,34 @@ func Run(args []string, stderr io.Writer) int {
 	w := bufio.NewWriter(stderr)
 	defer w.Flush()
 	fail := func(status int) int {
-		w.WriteString(game.HubContract.Status(status).Stderr())
+		w.WriteString(stlucia.HubContract.Status(status).Stderr())
 		return status
 	}
 
-	a, status := game.ParseHubArgs(args)
-	if status != game.ExitOK {
+	a, status := stlucia.ParseHubArgs(args)
+	if status != stlucia.ExitOK {
 		return fail(status)
 	}
 	data, err := os.ReadFile(a.RollFile)
 	if err != nil {
-		return fail(game.ExitRollAccess)
+		return fail(stlucia.ExitRollAccess)
 	}
-	rolls, err := game.ParseRollFile(data)
+	rolls, err := stlucia.ParseRollFile(data)
 	if err != nil {
-		return fail(game.ExitRollContent)
+		return fail(stlucia.ExitRollContent)
 	}
 	n := len(a.Programs)
-	j, err := game.NewJudge(rolls.Dice(), a.Winscore, n)
+	j, err := stlucia.NewJudge(rolls.Dice(), a.Winscore, n)
 	if err != nil {
-		return fail(game.ExitRollContent) // unreachable: the arguments were checked
+		return fail(stlucia.ExitRollContent) // unreachable: the arguments were checked
 	}
 
 	count := strconv.Itoa(n)
 	h, err := hubrt.Start(a.Programs, func(i int) []string {
-		return []string{count, string(game.Label(i))}
+		return []string{count, string(stlucia.Label(i))}
 	})
 	if err != nil {
-		return fail(game.ExitStart)
+		return fail(stlucia.ExitStart)
 	}
 	h.Watch(os.Interrupt)
 	select {
@@ -92,7 +92,7 @@ func Run(args []string, stderr io.Writer) int {
 		// stlucia"), unless a handshake failed: the game never started, and no exits are
 		// reported (rules section 5).
 		for i, x := range e.Exits {
-			if l := game.ExitLine(i, x.Code, int(x.Signal)); l != "" {
+			if l := stlucia.ExitLine(i, x.Code, int(x.Signal)); l != "" {
 				w.WriteString(l)
 				w.WriteByte('\n')
 			}
@@ -106,14 +106,14 @@ func Run(args []string, stderr io.Writer) int {
 // after the last message for the players to exit, then SIGKILL.
 var policy = hubrt.Policy{
 	Handshake:    '!',
-	BadHandshake: game.ExitStart,
+	BadHandshake: stlucia.ExitStart,
 	ReadStatus: func(err error) int {
 		if errors.Is(err, lineio.ErrTooLong) {
-			return game.ExitMalformed
+			return stlucia.ExitMalformed
 		}
-		return game.ExitQuit
+		return stlucia.ExitQuit
 	},
 	Grace:             Grace,
 	GraceFromLastSend: true,
-	InterruptStatus:   game.ExitSIGINT,
+	InterruptStatus:   stlucia.ExitSIGINT,
 }

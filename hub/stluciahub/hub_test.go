@@ -14,7 +14,7 @@ import (
 
 	"github.com/sebdah/goldie/v2"
 
-	game "gauntlet/games/stlucia"
+	"gauntlet/games/stlucia"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
 	"gauntlet/hub/stluciahub"
@@ -85,7 +85,7 @@ func script(t *testing.T, dir, name, body string) string {
 	return p
 }
 
-func hubRow(st int) string { return game.HubContract.Status(st).Stderr() }
+func hubRow(st int) string { return stlucia.HubContract.Status(st).Stderr() }
 
 // recorder is a player that saves its pid in $DIR/<label>.pid before it shakes hands (a
 // hub may kill it as soon as the handshake is in), saves every line it gets in
@@ -378,18 +378,18 @@ func TestHub26Players(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := game.ParseRollFile(data)
+	f, err := stlucia.ParseRollFile(data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	order := []string{"EAIT", "SCIENCE", "HABS", "HASS", "MABS"}
 	args := []string{rolls("mixed-b.roll"), "12"}
-	var strategies []game.Strategy
-	for i := 0; i < game.MaxPlayers; i++ {
+	var strategies []stlucia.Strategy
+	for i := 0; i < stlucia.MaxPlayers; i++ {
 		args = append(args, bin(t, order[i%5]))
-		strategies = append(strategies, game.Strategies[order[i%5]])
+		strategies = append(strategies, stlucia.Strategies[order[i%5]])
 	}
-	tr, err := game.Simulate(f.Dice(), 12, strategies, 100000)
+	tr, err := stlucia.Simulate(f.Dice(), 12, strategies, 100000)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	game "gauntlet/games/stratego"
+	"gauntlet/games/stratego"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
-	ai "gauntlet/players/strategoplayers"
+	"gauntlet/players/strategoplayers"
 )
 
 // The golden games (fixtures/stratego/golden, docs/stratego.md): fixed-seed games of the
@@ -62,14 +62,14 @@ func TestGoldenGames(t *testing.T) {
 		var setups [2][]string
 		for i, side := range []struct {
 			ai     string
-			colour game.Colour
+			colour stratego.Colour
 			file   string
-		}{{g.red, game.Red, ".red"}, {g.blue, game.Blue, ".blue"}} {
+		}{{g.red, stratego.Red, ".red"}, {g.blue, stratego.Blue, ".blue"}} {
 			kind, seed, _ := strings.Cut(side.ai, "-")
 			n := uint64(seed[0] - '0')
-			brain := ai.NewRandom(n)
+			brain := strategoplayers.NewRandom(n)
 			if kind == "hunter" {
-				brain = ai.NewHunter(n)
+				brain = strategoplayers.NewHunter(n)
 			}
 			setup, err := os.ReadFile(golden + side.file)
 			setups[i] = strings.Fields(string(setup))

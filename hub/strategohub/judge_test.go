@@ -12,10 +12,10 @@ import (
 	"testing"
 
 	"gauntlet/games/judge"
-	game "gauntlet/games/stratego"
+	"gauntlet/games/stratego"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
-	ai "gauntlet/players/strategoplayers"
+	"gauntlet/players/strategoplayers"
 )
 
 // relay is a script that runs prog with its arguments between two logs: every line the
@@ -47,11 +47,11 @@ func lines(t *testing.T, file string) []string {
 // the judge's record then its result line.
 func TestManagerTranscriptIsTheJudges(t *testing.T) {
 	dir := buildtest.Programs(t, "gauntlet/cmd/stratego-random", "gauntlet/cmd/stratego-hunter")
-	brain := func(kind string, seed uint64) game.Brain {
+	brain := func(kind string, seed uint64) stratego.Brain {
 		if kind == "hunter" {
-			return ai.NewHunter(seed)
+			return strategoplayers.NewHunter(seed)
 		}
-		return ai.NewRandom(seed)
+		return strategoplayers.NewRandom(seed)
 	}
 	type side struct {
 		kind string
@@ -68,14 +68,14 @@ func TestManagerTranscriptIsTheJudges(t *testing.T) {
 		work := t.TempDir()
 		var progs [2]string
 		for c, s := range []side{tc.red, tc.blue} {
-			progs[c] = relay(t, filepath.Join(work, game.Colour(c).String()), filepath.Join(dir, "stratego-"+s.kind), itoa(s.seed))
+			progs[c] = relay(t, filepath.Join(work, stratego.Colour(c).String()), filepath.Join(dir, "stratego-"+s.kind), itoa(s.seed))
 		}
 		var out, errb bytes.Buffer
 		status := Run([]string{"-m", tc.limit, "-o", "stdout", progs[0], progs[1]}, strings.NewReader(""), &out, &errb)
 
 		limit, _ := strconv.Atoi(tc.limit)
-		j := game.NewManager(progs, game.ManagerOptions{TurnLimit: limit, Record: true})
-		sim, err := judge.Play(j, []judge.Responder{game.NewResponder(brain(tc.red.kind, tc.red.seed)), game.NewResponder(brain(tc.blue.kind, tc.blue.seed))}, 100000)
+		j := stratego.NewManager(progs, stratego.ManagerOptions{TurnLimit: limit, Record: true})
+		sim, err := judge.Play(j, []judge.Responder{stratego.NewResponder(brain(tc.red.kind, tc.red.seed)), stratego.NewResponder(brain(tc.blue.kind, tc.blue.seed))}, 100000)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,12 +85,12 @@ func TestManagerTranscriptIsTheJudges(t *testing.T) {
 			t.Errorf("%s: exit %d, stdout differs from the judge's record and result at line %d\n%s", name, status, firstDiff(out.String(), want), errb.String())
 		}
 		for c := range 2 {
-			file := filepath.Join(work, game.Colour(c).String())
+			file := filepath.Join(work, stratego.Colour(c).String())
 			if got, want := lines(t, file+".recv"), sim.Received(c); !slices.Equal(got, want) {
-				t.Errorf("%s: %s received %d lines, the judge sends %d (first difference at line %d)", name, game.Colour(c), len(got), len(want), firstDiff(strings.Join(got, "\n"), strings.Join(want, "\n")))
+				t.Errorf("%s: %s received %d lines, the judge sends %d (first difference at line %d)", name, stratego.Colour(c), len(got), len(want), firstDiff(strings.Join(got, "\n"), strings.Join(want, "\n")))
 			}
 			if got, want := lines(t, file+".sent"), sim.Sent(c); !slices.Equal(got, want) {
-				t.Errorf("%s: %s sent %d lines, the judge's responder %d", name, game.Colour(c), len(got), len(want))
+				t.Errorf("%s: %s sent %d lines, the judge's responder %d", name, stratego.Colour(c), len(got), len(want))
 			}
 		}
 	}
@@ -112,7 +112,7 @@ func TestSurrenderIsNotConfirmed(t *testing.T) {
 		t.Fatalf("exit %d, result %q", status, got)
 	}
 	// What the judge sends RED after its surrender.
-	j := game.NewJudge([2]string{"a", "b"}, 0)
+	j := stratego.NewJudge([2]string{"a", "b"}, 0)
 	j.Start()
 	for _, l := range strings.Split(strings.TrimSpace(setupRows), "\n") {
 		j.Take(l)
@@ -123,7 +123,7 @@ func TestSurrenderIsNotConfirmed(t *testing.T) {
 	outs, _ := j.Take("SURRENDER")
 	var want []string
 	for _, o := range outs {
-		if o.To == int(game.Red) {
+		if o.To == int(stratego.Red) {
 			want = append(want, o.Line)
 		}
 	}
@@ -151,14 +151,14 @@ func TestEngineAgreesWithIndependentReplay(t *testing.T) {
 		}
 		var rs []judge.Responder
 		for c, k := range kinds {
-			b := ai.NewRandom(seed*2 + uint64(c))
+			b := strategoplayers.NewRandom(seed*2 + uint64(c))
 			if k == "hunter" {
-				b = ai.NewHunter(seed*2 + uint64(c))
+				b = strategoplayers.NewHunter(seed*2 + uint64(c))
 			}
-			rs = append(rs, game.NewResponder(b))
+			rs = append(rs, stratego.NewResponder(b))
 		}
 		names := [2]string{kinds[0] + "-red", kinds[1] + "-blue"}
-		sim, err := judge.Play(game.NewManager(names, game.ManagerOptions{TurnLimit: limit, Record: true}), rs, 100000)
+		sim, err := judge.Play(stratego.NewManager(names, stratego.ManagerOptions{TurnLimit: limit, Record: true}), rs, 100000)
 		if err != nil || sim.Violation != nil || len(sim.Log()) != 1 {
 			t.Fatalf("seed %d: %v %v %q", seed, err, sim.Violation, sim.Log())
 		}

@@ -27,7 +27,7 @@ import (
 	"time"
 
 	"gauntlet/games/judge"
-	game "gauntlet/games/stratego"
+	"gauntlet/games/stratego"
 	"gauntlet/harness/csignal"
 	"gauntlet/harness/hubrt"
 	"gauntlet/harness/limitkill"
@@ -106,7 +106,7 @@ func runStop(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hu
 		return 1
 	}
 	defer h.InterruptOn(stop)()
-	j := game.NewManager(names, game.ManagerOptions{TurnLimit: o.turns, IgnoreIllegal: o.ignoreIllegal, Record: record != nil})
+	j := stratego.NewManager(names, stratego.ManagerOptions{TurnLimit: o.turns, IgnoreIllegal: o.ignoreIllegal, Record: record != nil})
 	var result strings.Builder
 	resultW := bufio.NewWriter(&result)
 	e := hubrt.Play(j, h, resultW, policy(o, j, record))
@@ -134,7 +134,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (o options, names [2]str
 	fs.BoolVar(&o.ignoreIllegal, "i", false, "")
 	fs.StringVar(&o.out, "o", "", "")
 	fs.DurationVar(&o.stall, "t", 0, "")
-	fs.IntVar(&o.turns, "m", game.DefaultTurnLimit, "")
+	fs.IntVar(&o.turns, "m", stratego.DefaultTurnLimit, "")
 	fs.DurationVar(&o.timeout, "T", DefaultTimeout, "")
 	help := fs.Bool("h", false, "")
 	if err := fs.Parse(args); err != nil || (!*help && fs.NArg() != 2) || o.turns <= 0 || o.timeout <= 0 {
@@ -177,7 +177,7 @@ func startSides(names [2]string, stdin io.Reader, stderr io.Writer, launch hubrt
 // policy is how the loop runs the manager's game: every line within the timeout, the
 // idle AI stopped from the first move on (during the setups each one's clock runs from its
 // own query), the -o record and -t's pace, and a signal killing both AIs.
-func policy(o options, j *game.Manager, record *bufio.Writer) hubrt.Policy {
+func policy(o options, j *stratego.Manager, record *bufio.Writer) hubrt.Policy {
 	return hubrt.Policy{
 		ReadStatus:      func(error) int { return 0 },
 		Grace:           Grace,
@@ -206,11 +206,11 @@ func lost(err error, timeout time.Duration) judge.Lost {
 // a resource limit, as its exit and its CPU time show it (limitkill: SIGXCPU, SIGXFSZ, a
 // SIGKILL having used its CPU limit, a wrapper shell's 152, 137 or 153), e.g. " (RED was
 // killed by SIGXCPU at the CPU time limit)"; "" for none. Seat c is the hub's player c.
-func limitNote(g *game.Game, names [2]string, exits []hubrt.Exit, h *hubrt.Hub, cpuLimit time.Duration) string {
+func limitNote(g *stratego.Game, names [2]string, exits []hubrt.Exit, h *hubrt.Hub, cpuLimit time.Duration) string {
 	_, _, about := g.Over()
 	note := ""
-	for c := game.Red; c <= game.Blue; c++ {
-		if about != c && about != game.Both || names[c] == Human || int(c) >= len(exits) {
+	for c := stratego.Red; c <= stratego.Blue; c++ {
+		if about != c && about != stratego.Both || names[c] == Human || int(c) >= len(exits) {
 			continue
 		}
 		e := exits[c]
@@ -233,7 +233,7 @@ func limitNote(g *game.Game, names [2]string, exits []hubrt.Exit, h *hubrt.Hub, 
 
 // limitNamed reports whether an account of the end (with limitNote's notes) says that a
 // limit ended side c.
-func limitNamed(why string, c game.Colour) bool {
+func limitNamed(why string, c stratego.Colour) bool {
 	for _, part := range strings.Split(why, " ("+c.String()+" ")[1:] {
 		note, _, _ := strings.Cut(part, ")")
 		if strings.HasSuffix(note, limitkill.CPU.Words()) || strings.HasSuffix(note, limitkill.FileSize.Words()) {

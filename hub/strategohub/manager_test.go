@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	game "gauntlet/games/stratego"
+	"gauntlet/games/stratego"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
 )
@@ -226,15 +226,15 @@ func TestLimitKillIsNamed(t *testing.T) {
 func TestLimitNamed(t *testing.T) {
 	for _, tc := range []struct {
 		why  string
-		c    game.Colour
+		c    stratego.Colour
 		want bool
 	}{
-		{"RED ILLEGAL: end of file (RED was killed by SIGXCPU at the CPU time limit)", game.Red, true},
-		{"RED ILLEGAL: end of file (RED was killed by SIGXCPU at the CPU time limit)", game.Blue, false},
-		{"RED ILLEGAL: end of file (RED exited 153, a program it ran ended by the file size limit)", game.Red, true},
-		{"BOTH BAD_SETUP: RED: 0 setup rows of 4 (RED: no whole line within 2s) (BLUE was killed by SIGXCPU at the CPU time limit)", game.Red, false},
-		{"BOTH BAD_SETUP: RED: 0 setup rows of 4 (RED: no whole line within 2s) (BLUE was killed by SIGXCPU at the CPU time limit)", game.Blue, true},
-		{"RED ILLEGAL: end of file", game.Red, false},
+		{"RED ILLEGAL: end of file (RED was killed by SIGXCPU at the CPU time limit)", stratego.Red, true},
+		{"RED ILLEGAL: end of file (RED was killed by SIGXCPU at the CPU time limit)", stratego.Blue, false},
+		{"RED ILLEGAL: end of file (RED exited 153, a program it ran ended by the file size limit)", stratego.Red, true},
+		{"BOTH BAD_SETUP: RED: 0 setup rows of 4 (RED: no whole line within 2s) (BLUE was killed by SIGXCPU at the CPU time limit)", stratego.Red, false},
+		{"BOTH BAD_SETUP: RED: 0 setup rows of 4 (RED: no whole line within 2s) (BLUE was killed by SIGXCPU at the CPU time limit)", stratego.Blue, true},
+		{"RED ILLEGAL: end of file", stratego.Red, false},
 	} {
 		if got := limitNamed(tc.why, tc.c); got != tc.want {
 			t.Errorf("limitNamed(%q, %v) = %v", tc.why, tc.c, got)

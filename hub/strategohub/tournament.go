@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	game "gauntlet/games/stratego"
+	"gauntlet/games/stratego"
 	"gauntlet/harness/limitkill"
 	"gauntlet/harness/tournament"
 )
@@ -40,7 +40,7 @@ func Match(boxes *tournament.Boxes, stop <-chan struct{}, args ...string) tourna
 		if i := strings.LastIndexByte(line, '\n'); i >= 0 {
 			line = line[i+1:] // after -o stdout's moves
 		}
-		named, o, _, err := game.ParseResult(line)
+		named, o, _, err := stratego.ParseResult(line)
 		if err != nil {
 			return tournament.Result{}, err
 		}
@@ -51,16 +51,16 @@ func Match(boxes *tournament.Boxes, stop <-chan struct{}, args ...string) tourna
 			}
 		}
 		for s := range 2 {
-			isNamed := game.Colour(s) == named || named == game.Both
-			r.Points[s] = game.Points(o, isNamed)
+			isNamed := stratego.Colour(s) == named || named == stratego.Both
+			r.Points[s] = stratego.Points(o, isNamed)
 			switch {
-			case o == game.Draw || o == game.DrawDefault || o == game.Internal:
+			case o == stratego.Draw || o == stratego.DrawDefault || o == stratego.Internal:
 				r.Score[s] = 0.5
-			case o == game.Victory && isNamed, o != game.Victory && !isNamed:
+			case o == stratego.Victory && isNamed, o != stratego.Victory && !isNamed:
 				r.Score[s] = 1
 			}
-			r.Illegal[s] = isNamed && (o == game.Illegal || o == game.BadSetup)
-			r.Limit[s] = r.Illegal[s] && limitNamed(r.Line, game.Colour(s))
+			r.Illegal[s] = isNamed && (o == stratego.Illegal || o == stratego.BadSetup)
+			r.Limit[s] = r.Illegal[s] && limitNamed(r.Line, stratego.Colour(s))
 		}
 		return r, nil
 	}

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"time"
 
-	game "gauntlet/games/clue"
+	"gauntlet/games/clue"
 	"gauntlet/games/judge"
 	"gauntlet/harness/csignal"
 	"gauntlet/harness/respond"
@@ -19,7 +19,7 @@ import (
 )
 
 // Main returns the program of the client playing the strategy kind (one of
-// game.BrainNames): clue-KIND HOST PORT [NAME [SEED]].
+// clue.BrainNames): clue-KIND HOST PORT [NAME [SEED]].
 func Main(kind string) func() int {
 	return func() int {
 		csignal.Default()
@@ -31,7 +31,7 @@ func Main(kind string) func() int {
 func Run(kind string, args []string, stderr io.Writer) int {
 	if len(args) < 2 || len(args) > 4 {
 		fmt.Fprintf(stderr, "Usage: clue-%s host port [name [seed]]\n", kind)
-		return game.ExitUsage
+		return clue.ExitUsage
 	}
 	name, seed := kind, uint64(rand.Int64())
 	if len(args) > 2 {
@@ -41,23 +41,23 @@ func Run(kind string, args []string, stderr io.Writer) int {
 		n, err := strconv.ParseUint(args[3], 10, 64)
 		if err != nil {
 			fmt.Fprintf(stderr, "Usage: clue-%s host port [name [seed]]\n", kind)
-			return game.ExitUsage
+			return clue.ExitUsage
 		}
 		seed = n
 	}
 	port, err := tcp.ParsePort(args[1])
 	if err != nil {
 		fmt.Fprintf(stderr, "Usage: clue-%s host port [name [seed]]\n", kind)
-		return game.ExitUsage
+		return clue.ExitUsage
 	}
 	conn, err := tcp.Dial(args[0], port, 5*time.Second)
 	if err != nil {
 		fmt.Fprintln(stderr, "Cannot connect to server")
-		return game.ExitConnect
+		return clue.ExitConnect
 	}
 	defer conn.Close()
-	brain := game.NewBrain(kind, rand.New(rand.NewPCG(seed, seed^0xc10e)))
-	return Play(game.NewClient(name, brain), conn, stderr)
+	brain := clue.NewBrain(kind, rand.New(rand.NewPCG(seed, seed^0xc10e)))
+	return Play(clue.NewClient(name, brain), conn, stderr)
 }
 
 // Play plays the client r over a connection to the server.

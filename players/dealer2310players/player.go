@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	game "gauntlet/games/dealer2310"
+	"gauntlet/games/dealer2310"
 	"gauntlet/harness/respond"
 )
 
@@ -18,12 +18,12 @@ func MainA() int { return Main("2310A") }
 // MainB is the 2310B program.
 func MainB() int { return Main("2310B") }
 
-// Main runs the player whose strategy is named name (a key of game.Strategies) on the
+// Main runs the player whose strategy is named name (a key of dealer2310.Strategies) on the
 // process's arguments and standard streams, and returns its exit status. The binary's own
 // file name plays no part, so a renamed copy behaves the same.
 func Main(name string) int {
 	csignal.Player() // a lost dealer shows as the read failure that follows, not SIGPIPE
-	s, ok := game.Strategies[name]
+	s, ok := dealer2310.Strategies[name]
 	if !ok {
 		panic("dealer2310: no strategy " + name)
 	}
@@ -34,11 +34,11 @@ func Main(name string) int {
 // dealer's messages from stdin, answering on stdout and echoing the game on stderr, and
 // returns the exit status: the game's responder (games/dealer2310) on the one player
 // runtime (harness/respond).
-func Run(s game.Strategy, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	n, me, status := game.ParsePlayerArgs(args)
-	if status != game.PlayerExitOK {
-		io.WriteString(stderr, game.PlayerContract.Status(status).Stderr())
+func Run(s dealer2310.Strategy, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	n, me, status := dealer2310.ParsePlayerArgs(args)
+	if status != dealer2310.PlayerExitOK {
+		io.WriteString(stderr, dealer2310.PlayerContract.Status(status).Stderr())
 		return status
 	}
-	return respond.Run(game.NewResponder(s, n, me), stdin, stdout, stderr)
+	return respond.Run(dealer2310.NewResponder(s, n, me), stdin, stdout, stderr)
 }

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	game "gauntlet/games/dealer2310"
+	"gauntlet/games/dealer2310"
 	"gauntlet/harness/buildtest"
-	player "gauntlet/players/dealer2310players"
+	"gauntlet/players/dealer2310players"
 )
 
 const fixtures = "../../fixtures/dealer2310"
@@ -93,12 +93,12 @@ const display0 = ":: Mo V1 V2 Mo Mo :: \n1                    \n0               
 // TestPlayerExits has cases for each row of the player's exit table, in the table's order,
 // run against both built players: stdout, stderr and exit status exact.
 func TestPlayerExits(t *testing.T) {
-	usage := game.PlayerContract.Status(game.PlayerExitUsage).Stderr()
-	count := game.PlayerContract.Status(game.PlayerExitCount).Stderr()
-	id := game.PlayerContract.Status(game.PlayerExitID).Stderr()
-	path := game.PlayerContract.Status(game.PlayerExitPath).Stderr()
-	early := game.PlayerContract.Status(game.PlayerExitEarly).Stderr()
-	comms := game.PlayerContract.Status(game.PlayerExitComms).Stderr()
+	usage := dealer2310.PlayerContract.Status(dealer2310.PlayerExitUsage).Stderr()
+	count := dealer2310.PlayerContract.Status(dealer2310.PlayerExitCount).Stderr()
+	id := dealer2310.PlayerContract.Status(dealer2310.PlayerExitID).Stderr()
+	path := dealer2310.PlayerContract.Status(dealer2310.PlayerExitPath).Stderr()
+	early := dealer2310.PlayerContract.Status(dealer2310.PlayerExitEarly).Stderr()
+	comms := dealer2310.PlayerContract.Status(dealer2310.PlayerExitComms).Stderr()
 	hap := "Player 1 Money=7 V1=1 V2=0 Points=0 A=0 B=0 C=0 D=0 E=0\n" +
 		":: Mo V1 V2 Mo Mo :: \n0     1              \n"
 	tests := []struct {
@@ -109,38 +109,38 @@ func TestPlayerExits(t *testing.T) {
 		stdout string
 		stderr string
 	}{
-		{"DONE at once", game.PlayerExitOK, []string{"2", "0"}, specPath + "\nDONE\n", "^", display0 + "Scores: 0,0\n"},
-		{"DONE without newline", game.PlayerExitOK, []string{"2", "0"}, specPath + "\nHAP1,2,0,0,0\nDONE", "^", display0 + hap + "Scores: 0,1\n"},
-		{"no args", game.PlayerExitUsage, nil, "", "", usage},
-		{"one arg", game.PlayerExitUsage, []string{"2"}, "", "", usage},
-		{"three args", game.PlayerExitUsage, []string{"2", "0", "0"}, "", "", usage},
-		{"count 0", game.PlayerExitCount, []string{"0", "0"}, "", "", count},
-		{"count negative", game.PlayerExitCount, []string{"-1", "0"}, "", "", count},
-		{"count letters", game.PlayerExitCount, []string{"two", "0"}, "", "", count},
-		{"count trailing chars", game.PlayerExitCount, []string{"2x", "0"}, "", "", count},
-		{"count empty", game.PlayerExitCount, []string{"", "0"}, "", "", count},
-		{"count checked before id", game.PlayerExitCount, []string{"0", "x"}, "", "", count},
-		{"id = count", game.PlayerExitID, []string{"2", "2"}, "", "", id},
-		{"id negative", game.PlayerExitID, []string{"2", "-1"}, "", "", id},
-		{"id letters", game.PlayerExitID, []string{"2", "a"}, "", "", id},
-		{"id trailing chars", game.PlayerExitID, []string{"2", "1x"}, "", "", id},
-		{"id empty", game.PlayerExitID, []string{"1", ""}, "", "", id},
-		{"EOF before the path", game.PlayerExitPath, []string{"2", "0"}, "", "^", path},
-		{"bad path", game.PlayerExitPath, []string{"2", "0"}, "7;::-Mo1V11V22Mo1Mo1\n", "^", path},
-		{"path count wrong", game.PlayerExitPath, []string{"2", "0"}, "6;::-Mo1V11V22Mo1Mo1::-\n", "^", path},
-		{"YT instead of the path", game.PlayerExitPath, []string{"2", "0"}, "YT\n", "^", path},
-		{"EARLY", game.PlayerExitEarly, []string{"2", "0"}, specPath + "\nEARLY\n", "^", display0 + early},
-		{"EARLY after a move", game.PlayerExitEarly, []string{"2", "0"}, specPath + "\nHAP1,2,0,0,0\nEARLY\n", "^", display0 + hap + early},
-		{"EOF after the path", game.PlayerExitComms, []string{"2", "0"}, specPath + "\n", "^", display0 + comms},
-		{"path without newline, then EOF", game.PlayerExitComms, []string{"2", "0"}, specPath, "^", display0 + comms},
-		{"EOF after a move", game.PlayerExitComms, []string{"2", "0"}, specPath + "\nHAP1,2,0,0,0\n", "^", display0 + hap + comms},
-		{"garbage", game.PlayerExitComms, []string{"2", "0"}, specPath + "\nhello\n", "^", display0 + comms},
-		{"empty line", game.PlayerExitComms, []string{"2", "0"}, specPath + "\n\n", "^", display0 + comms},
-		{"a player's message", game.PlayerExitComms, []string{"2", "0"}, specPath + "\nDO1\n", "^", display0 + comms},
-		{"HAP malformed", game.PlayerExitComms, []string{"2", "0"}, specPath + "\nHAP1,2,0,0\n", "^", display0 + comms},
-		{"HAP no such player", game.PlayerExitComms, []string{"2", "0"}, specPath + "\nHAP2,1,0,0,0\n", "^", display0 + comms},
-		{"HAP no such site", game.PlayerExitComms, []string{"2", "0"}, specPath + "\nHAP1,7,0,0,0\n", "^", display0 + comms},
-		{"EARLY with CRLF", game.PlayerExitComms, []string{"2", "0"}, specPath + "\nEARLY\r\n", "^", display0 + comms},
+		{"DONE at once", dealer2310.PlayerExitOK, []string{"2", "0"}, specPath + "\nDONE\n", "^", display0 + "Scores: 0,0\n"},
+		{"DONE without newline", dealer2310.PlayerExitOK, []string{"2", "0"}, specPath + "\nHAP1,2,0,0,0\nDONE", "^", display0 + hap + "Scores: 0,1\n"},
+		{"no args", dealer2310.PlayerExitUsage, nil, "", "", usage},
+		{"one arg", dealer2310.PlayerExitUsage, []string{"2"}, "", "", usage},
+		{"three args", dealer2310.PlayerExitUsage, []string{"2", "0", "0"}, "", "", usage},
+		{"count 0", dealer2310.PlayerExitCount, []string{"0", "0"}, "", "", count},
+		{"count negative", dealer2310.PlayerExitCount, []string{"-1", "0"}, "", "", count},
+		{"count letters", dealer2310.PlayerExitCount, []string{"two", "0"}, "", "", count},
+		{"count trailing chars", dealer2310.PlayerExitCount, []string{"2x", "0"}, "", "", count},
+		{"count empty", dealer2310.PlayerExitCount, []string{"", "0"}, "", "", count},
+		{"count checked before id", dealer2310.PlayerExitCount, []string{"0", "x"}, "", "", count},
+		{"id = count", dealer2310.PlayerExitID, []string{"2", "2"}, "", "", id},
+		{"id negative", dealer2310.PlayerExitID, []string{"2", "-1"}, "", "", id},
+		{"id letters", dealer2310.PlayerExitID, []string{"2", "a"}, "", "", id},
+		{"id trailing chars", dealer2310.PlayerExitID, []string{"2", "1x"}, "", "", id},
+		{"id empty", dealer2310.PlayerExitID, []string{"1", ""}, "", "", id},
+		{"EOF before the path", dealer2310.PlayerExitPath, []string{"2", "0"}, "", "^", path},
+		{"bad path", dealer2310.PlayerExitPath, []string{"2", "0"}, "7;::-Mo1V11V22Mo1Mo1\n", "^", path},
+		{"path count wrong", dealer2310.PlayerExitPath, []string{"2", "0"}, "6;::-Mo1V11V22Mo1Mo1::-\n", "^", path},
+		{"YT instead of the path", dealer2310.PlayerExitPath, []string{"2", "0"}, "YT\n", "^", path},
+		{"EARLY", dealer2310.PlayerExitEarly, []string{"2", "0"}, specPath + "\nEARLY\n", "^", display0 + early},
+		{"EARLY after a move", dealer2310.PlayerExitEarly, []string{"2", "0"}, specPath + "\nHAP1,2,0,0,0\nEARLY\n", "^", display0 + hap + early},
+		{"EOF after the path", dealer2310.PlayerExitComms, []string{"2", "0"}, specPath + "\n", "^", display0 + comms},
+		{"path without newline, then EOF", dealer2310.PlayerExitComms, []string{"2", "0"}, specPath, "^", display0 + comms},
+		{"EOF after a move", dealer2310.PlayerExitComms, []string{"2", "0"}, specPath + "\nHAP1,2,0,0,0\n", "^", display0 + hap + comms},
+		{"garbage", dealer2310.PlayerExitComms, []string{"2", "0"}, specPath + "\nhello\n", "^", display0 + comms},
+		{"empty line", dealer2310.PlayerExitComms, []string{"2", "0"}, specPath + "\n\n", "^", display0 + comms},
+		{"a player's message", dealer2310.PlayerExitComms, []string{"2", "0"}, specPath + "\nDO1\n", "^", display0 + comms},
+		{"HAP malformed", dealer2310.PlayerExitComms, []string{"2", "0"}, specPath + "\nHAP1,2,0,0\n", "^", display0 + comms},
+		{"HAP no such player", dealer2310.PlayerExitComms, []string{"2", "0"}, specPath + "\nHAP2,1,0,0,0\n", "^", display0 + comms},
+		{"HAP no such site", dealer2310.PlayerExitComms, []string{"2", "0"}, specPath + "\nHAP1,7,0,0,0\n", "^", display0 + comms},
+		{"EARLY with CRLF", dealer2310.PlayerExitComms, []string{"2", "0"}, specPath + "\nEARLY\r\n", "^", display0 + comms},
 	}
 	for i, tc := range tests {
 		if i > 0 && tc.status < tests[i-1].status {
@@ -152,7 +152,7 @@ func TestPlayerExits(t *testing.T) {
 			})
 		}
 	}
-	for _, row := range game.PlayerContract {
+	for _, row := range dealer2310.PlayerContract {
 		found := false
 		for _, tc := range tests {
 			found = found || tc.status == row.Status
@@ -183,13 +183,13 @@ func TestGamesAsEachPlayer(t *testing.T) {
 		{"4ABCD", "5;::-Mo1Ri1V21::-", []string{"2310B"}},
 	}
 	for _, gm := range games {
-		path, _ := game.ParsePath(gm.path)
-		deck, _ := game.ParseDeck(gm.deck)
-		var ss []game.Strategy
+		path, _ := dealer2310.ParsePath(gm.path)
+		deck, _ := dealer2310.ParseDeck(gm.deck)
+		var ss []dealer2310.Strategy
 		for _, p := range gm.players {
-			ss = append(ss, game.Strategies[p])
+			ss = append(ss, dealer2310.Strategies[p])
 		}
-		tr, err := game.Simulate(path, deck, ss)
+		tr, err := dealer2310.Simulate(path, deck, ss)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,7 +222,7 @@ func TestLostDealer(t *testing.T) {
 				t.Fatal(err)
 			}
 			pw.Close()
-			finish(t, cmd.Wait(), "", errb.String()).check(t, "", display0+"Communications error\n", game.PlayerExitComms)
+			finish(t, cmd.Wait(), "", errb.String()).check(t, "", display0+"Communications error\n", dealer2310.PlayerExitComms)
 		})
 	}
 }
@@ -230,13 +230,13 @@ func TestLostDealer(t *testing.T) {
 // TestRunInProcess checks the in-process form the mock player wraps.
 func TestRunInProcess(t *testing.T) {
 	var out, errb bytes.Buffer
-	status := player.Run(game.StrategyA, []string{"2", "0"}, strings.NewReader(fixture(t, "player0_stdin.golden")), &out, &errb)
+	status := dealer2310players.Run(dealer2310.StrategyA, []string{"2", "0"}, strings.NewReader(fixture(t, "player0_stdin.golden")), &out, &errb)
 	if status != 0 || out.String() != fixture(t, "player0_stdout.golden") || errb.String() != fixture(t, "stdout.golden") {
 		t.Errorf("Run: status %d, stdout %q, stderr:\n%s", status, out.String(), errb.String())
 	}
 	out.Reset()
 	errb.Reset()
-	status = player.Run(game.StrategyB, nil, strings.NewReader(""), &out, &errb)
+	status = dealer2310players.Run(dealer2310.StrategyB, nil, strings.NewReader(""), &out, &errb)
 	if status != 1 || out.Len() != 0 || errb.String() != "Usage: player pcount ID\n" {
 		t.Errorf("Run without args: %d %q %q", status, out.String(), errb.String())
 	}

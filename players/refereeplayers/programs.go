@@ -9,7 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 
-	game "gauntlet/games/referee"
+	"gauntlet/games/referee"
 	"gauntlet/harness/lineio"
 )
 
@@ -36,13 +36,13 @@ func lines(stdin io.Reader, stdout io.Writer, hello []string, react func(string)
 
 // TTTReferee is the ttt-referee program.
 func TTTReferee() int {
-	r := game.NewReferee(&game.TicTacToe{})
+	r := referee.NewReferee(&referee.TicTacToe{})
 	return lines(os.Stdin, os.Stdout, r.Hello(), r.React)
 }
 
 // C4Referee is the c4-referee program.
 func C4Referee() int {
-	r := game.NewReferee(game.NewConnectFour())
+	r := referee.NewReferee(referee.NewConnectFour())
 	return lines(os.Stdin, os.Stdout, r.Hello(), r.React)
 }
 
@@ -53,13 +53,13 @@ func seeded() *rand.Rand {
 
 // TTTPlayer is the ttt-random (perfect false) or ttt-perfect program.
 func TTTPlayer(perfect bool) int {
-	p := &game.TTTPlayer{Perfect: perfect, R: seeded()}
+	p := &referee.TTTPlayer{Perfect: perfect, R: seeded()}
 	return lines(os.Stdin, os.Stdout, nil, func(l string) []string { return []string{p.React(l)} })
 }
 
 // C4Player is the c4-random program.
 func C4Player() int {
-	p := &game.C4Player{R: seeded()}
+	p := &referee.C4Player{R: seeded()}
 	return lines(os.Stdin, os.Stdout, nil, func(l string) []string {
 		if m, ok := p.React(l); ok {
 			return []string{m}

@@ -10,17 +10,17 @@ import (
 	"io"
 	"os"
 
-	game "gauntlet/games/stlucia"
+	"gauntlet/games/stlucia"
 	"gauntlet/harness/respond"
 )
 
-// Main runs the player whose strategy is named name (a key of game.Strategies) on the
+// Main runs the player whose strategy is named name (a key of stlucia.Strategies) on the
 // process's arguments and standard streams, and returns its exit status. Each player
 // binary's main is this call with its own name; the binary's file name plays no part, so
 // a renamed copy behaves the same.
 func Main(name string) int {
 	csignal.Player() // a lost hub shows as the read failure that follows (exit 4), not SIGPIPE
-	s, ok := game.Strategies[name]
+	s, ok := stlucia.Strategies[name]
 	if !ok {
 		panic("stlucia: no strategy " + name)
 	}
@@ -30,11 +30,11 @@ func Main(name string) int {
 // Run plays strategy s with the arguments args (without the program name), reading the
 // hub's messages from stdin and answering on stdout, and returns the exit status: the
 // game's responder (games/stlucia) on the one player runtime (harness/respond).
-func Run(s game.Strategy, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	n, me, status := game.ParsePlayerArgs(args)
-	if status != game.PlayerExitOK {
-		io.WriteString(stderr, game.PlayerContract.Status(status).Stderr())
+func Run(s stlucia.Strategy, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	n, me, status := stlucia.ParsePlayerArgs(args)
+	if status != stlucia.PlayerExitOK {
+		io.WriteString(stderr, stlucia.PlayerContract.Status(status).Stderr())
 		return status
 	}
-	return respond.Run(game.NewResponder(s, n, me), stdin, stdout, stderr)
+	return respond.Run(stlucia.NewResponder(s, n, me), stdin, stdout, stderr)
 }

@@ -10,9 +10,9 @@ import (
 	"syscall"
 	"testing"
 
-	game "gauntlet/games/stlucia"
+	"gauntlet/games/stlucia"
 	"gauntlet/harness/buildtest"
-	player "gauntlet/players/stluciaplayers"
+	"gauntlet/players/stluciaplayers"
 )
 
 const fixtures = "../../fixtures/stlucia"
@@ -46,7 +46,7 @@ func run(t *testing.T, prog string, stdin string, args ...string) (string, strin
 	return "", "", 0
 }
 
-func row(st int) string { return game.PlayerContract.Status(st).Stderr() }
+func row(st int) string { return stlucia.PlayerContract.Status(st).Stderr() }
 
 // TestPlayerExitTable runs every row of the player's exit table against each of the five
 // built players: exact stdout, stderr and status.
@@ -168,7 +168,7 @@ func TestPlayerSurvivesClosedStdout(t *testing.T) {
 // TestRunInProcess drives Run directly, as the CLI will.
 func TestRunInProcess(t *testing.T) {
 	var out, errs bytes.Buffer
-	st := player.Run(game.HASS, []string{"2", "B"}, strings.NewReader("claim A\nturn 1AAAPP\nwinner A\n"), &out, &errs)
+	st := stluciaplayers.Run(stlucia.HASS, []string{"2", "B"}, strings.NewReader("claim A\nturn 1AAAPP\nwinner A\n"), &out, &errs)
 	if st != 0 || out.String() != "!reroll 1AAAPP\n" ||
 		errs.String() != "From StLucia:claim A\nFrom StLucia:turn 1AAAPP\nFrom StLucia:winner A\n" {
 		t.Errorf("status %d stdout %q stderr %q", st, out.String(), errs.String())

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"syscall"
 
-	game "gauntlet/games/stratego"
+	"gauntlet/games/stratego"
 	"gauntlet/harness/respond"
 )
 
@@ -28,11 +28,11 @@ func seed(args []string, def uint64) uint64 {
 
 // NewRandom and NewHunter are the reference brains with their seed: the same seed, the
 // same game.
-func NewRandom(seed uint64) game.Brain {
-	return game.Random{R: rand.New(rand.NewPCG(seed, seed^0x5eed))}
+func NewRandom(seed uint64) stratego.Brain {
+	return stratego.Random{R: rand.New(rand.NewPCG(seed, seed^0x5eed))}
 }
-func NewHunter(seed uint64) game.Brain {
-	return game.NewHunter(rand.New(rand.NewPCG(seed, seed^0xbeef)))
+func NewHunter(seed uint64) stratego.Brain {
+	return stratego.NewHunter(rand.New(rand.NewPCG(seed, seed^0xbeef)))
 }
 
 // MainRandom is the stratego-random program: its seed is its first argument, or drawn
@@ -65,12 +65,12 @@ func PlayHunter(args []string, stdin io.Reader, stdout, _ io.Writer) int {
 //
 // In the process of another program (the mock player) a lost manager must not kill it by
 // SIGPIPE either: Run catches SIGPIPE (Notify, not Ignore: that program may start others).
-func Run(b game.Brain, stdin io.Reader, stdout io.Writer) int {
+func Run(b stratego.Brain, stdin io.Reader, stdout io.Writer) int {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	return play(b, stdin, stdout)
 }
 
 // play is Run without the SIGPIPE handling: the AI programs ignore it (csignal.Player).
-func play(b game.Brain, stdin io.Reader, stdout io.Writer) int {
-	return respond.Run(game.NewResponder(b), stdin, stdout, io.Discard)
+func play(b stratego.Brain, stdin io.Reader, stdout io.Writer) int {
+	return respond.Run(stratego.NewResponder(b), stdin, stdout, io.Discard)
 }
