@@ -39,7 +39,7 @@ var rules = []struct {
 	{"gauntlet/harness/mountinfo", "std"},
 	{"gauntlet/harness/tcp", "std"},
 	{"gauntlet/harness/outcome", "std"},
-	{"gauntlet/harness/faults", "std"},
+	{"gauntlet/harness/faults", "std " + sys},
 	{"gauntlet/harness/csignal", "std " + sys},
 	{"gauntlet/harness/transcript", "std " + sys},
 	{"gauntlet/harness/suite", "std " + script},
