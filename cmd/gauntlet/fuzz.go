@@ -18,6 +18,7 @@ import (
 	"gauntlet/fuzz/livefuzz"
 	"gauntlet/fuzz/record"
 	"gauntlet/harness/sandbox"
+	"gauntlet/harness/term"
 	"gauntlet/programs"
 	"gauntlet/programs/standalone"
 )
@@ -261,10 +262,8 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opt.RefDir, opt.Published, opt.Keep = pf.bin, pf.published, []string{scratch}
-	if f, ok := stdout.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			opt.Progress = f
-		}
+	if term.IsTerminal(stdout) {
+		opt.Progress = stdout
 	}
 	// SIGINT or SIGTERM end the run as if its time were up: what was found is still written.
 	sigs := make(chan os.Signal, 1)

@@ -1,4 +1,8 @@
-package main
+// Package cohort grades several submissions with one budget of slots (gauntlet grade with
+// several folders, or -out): the scheduling, the resumption from the reports already
+// written, the progress and the cohort's table. The command line (flags, the program
+// folders, how one submission is built) stays in cmd/gauntlet, which hands it a Config.
+package cohort
 
 import (
 	"encoding/json"
@@ -14,11 +18,10 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"gauntlet/harness/build"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/sandbox"
+	"gauntlet/harness/term"
 )
 
 // A cohort run grades several submissions with one budget of -j slots. A slot runs one task
@@ -55,11 +58,37 @@ type submission struct {
 	problem string // the harness error that stopped it
 }
 
+// Config is a cohort run: what is graded, with what, and where its reports go.
+type Config struct {
+	Game  grade.Game
+	Cases []grade.Case // the cases to run (the -run selection)
+	Dirs  []string     // the submissions' folders, in the order given
+	// Names are the submissions' names (a shard's: named in the whole cohort); nil names
+	// them from their folders (Names).
+	Names []string
+	Jobs  int // slots: tasks run at once
+	// Options are each case run's grading options (Jobs and Scratch are the run's own).
+	Options grade.Options
+	// Scratch is the grade's scratch folder (each submission gets one of its own in it);
+	// a second signal removes it before the process exits.
+	Scratch string
+	// Build builds the submission of folder dir in its scratch folder.
+	Build func(dir, scratch string) (grade.Subject, *build.Result, error)
+	// Isolation and Gauntlet are written in every report (grade.Report).
+	Isolation, Gauntlet string
+	// OutDir is where each report is written as NAME.json as soon as it is done, and
+	// read back by a later run ("": nowhere).
+	OutDir string
+	// CSV, JUnit and HTML are the cohort's report files ("": none), written by WriteFile.
+	CSV, JUnit, HTML string
+	WriteFile        func(path string, fn func(io.Writer) error) error
+	Stdout, Stderr   io.Writer // the table and the progress line; the lines for people
+}
+
 type cohortRun struct {
+	Config
 	g        grade.Game
 	cases    []grade.Case
-	f        gradeFlags
-	progs    programFolders
 	scratch  string
 	stderr   io.Writer
 	progress *progressLine // nil when stdout is not a terminal
@@ -72,26 +101,9 @@ type cohortRun struct {
 	errs     []string // harness errors outside any case (reports that could not be written)
 }
 
-// cohortUsage checks the flags that make no sense for a cohort.
-func cohortUsage(dirs []string, f gradeFlags) error {
-	switch {
-	case len(dirs) == 0:
-		return errors.New("-out needs the submissions' folders (with no DIR the built-in reference is graded)")
-	case f.jsonFile != "":
-		return errors.New("-json writes one subject's report: for a cohort use -out DIR (one NAME.json per submission)")
-	case f.gradescope != "":
-		return errors.New("-gradescope is for one submission (Gradescope runs one autograder per student)")
-	case f.keepDir != "":
-		return errors.New("-keep is for one submission: grade the one whose cases you want to replay")
-	case f.failfast:
-		return errors.New("-failfast is for one submission: a cohort grades every submission to the end")
-	}
-	return nil
-}
-
-// submissionNames gives each folder a short unique name: its base name, with -2, -3, ...
+// Names gives each folder a short unique name: its base name, with -2, -3, ...
 // added to the second and later folders of the same base name, in argument order.
-func submissionNames(dirs []string) (names, abs []string, err error) {
+func Names(dirs []string) (names, abs []string, err error) {
 	taken := map[string]bool{}
 	seen := map[string]bool{}
 	for _, d := range dirs {
@@ -130,23 +142,25 @@ func baseName(abs string) string {
 	return n
 }
 
-// gradeCohort grades the submissions in dirs and prints the cohort table.
-func gradeCohort(g grade.Game, cases []grade.Case, dirs []string, f gradeFlags, progs programFolders, scratch string, stdout, stderr io.Writer) int {
-	names, abs, err := submissionNames(dirs)
+// Run grades the submissions, prints the cohort table on Stdout and returns the exit
+// status: 0 all passed, 1 a submission failed a case, 2 a harness error or an interrupt.
+func Run(cfg Config) int {
+	stdout, stderr := cfg.Stdout, cfg.Stderr
+	names, abs, err := Names(cfg.Dirs)
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
 	}
-	if f.names != nil {
-		names = f.names // a shard's: named in the whole cohort (planShard)
+	if cfg.Names != nil {
+		names = cfg.Names
 	}
-	if f.outDir != "" {
-		if err := os.MkdirAll(f.outDir, 0o755); err != nil {
+	if cfg.OutDir != "" {
+		if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
 			fmt.Fprintf(stderr, "gauntlet grade: -out: %v\n", err)
 			return 2
 		}
 	}
-	c := &cohortRun{g: g, cases: cases, f: f, progs: progs, scratch: scratch, stderr: stderr, start: time.Now()}
+	c := &cohortRun{Config: cfg, g: cfg.Game, cases: cfg.Cases, scratch: cfg.Scratch, stderr: stderr, start: time.Now()}
 	c.cond = sync.NewCond(&c.mu)
 	for i, d := range abs {
 		s := &submission{name: names[i], dir: d}
@@ -161,8 +175,8 @@ func gradeCohort(g grade.Game, cases []grade.Case, dirs []string, f gradeFlags, 
 		}
 		c.subs = append(c.subs, s)
 	}
-	if isTerminal(stdout) {
-		c.progress = &progressLine{w: stdout, width: termWidth(stdout)}
+	if term.IsTerminal(stdout) {
+		c.progress = &progressLine{w: stdout, width: term.Width(stdout)}
 	}
 
 	sigs := make(chan os.Signal, 2)
@@ -173,7 +187,7 @@ func gradeCohort(g grade.Game, cases []grade.Case, dirs []string, f gradeFlags, 
 	go c.watch(sigs, quit)
 
 	var wg sync.WaitGroup
-	for range f.jobs {
+	for range cfg.Jobs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -268,7 +282,7 @@ func (c *cohortRun) build(s *submission) {
 	var subj grade.Subject
 	var built *build.Result
 	if err == nil {
-		subj, built, err = buildSubject(c.g, s.dir, dir, c.f)
+		subj, built, err = c.Build(s.dir, dir)
 	}
 	c.mu.Lock()
 	s.scratch = dir
@@ -305,8 +319,9 @@ func (c *cohortRun) runCase(s *submission, i int) {
 
 // options are the grading options of one case run of s.
 func (c *cohortRun) options(s *submission) grade.Options {
-	return grade.Options{Jobs: 1, Timeout: c.f.timeout, BinDir: c.progs.bin, Published: c.progs.published, Scratch: s.scratch, Limits: c.f.limits,
-		SandboxUsers: c.f.boxed, NoBox: c.f.noBox, Unsafe: c.f.unsafe}
+	o := c.Options
+	o.Jobs, o.Scratch = 1, s.scratch
+	return o
 }
 
 // complete makes a submission's report once all its cases ran, and writes it to -out.
@@ -317,11 +332,11 @@ func (c *cohortRun) complete(s *submission) {
 	}
 	rep := grade.NewReport(c.g, s.subj.Name, s.started, s.built, all)
 	rep.Notes = s.subj.Notes
-	rep.Isolation = c.f.isolation
-	rep.Gauntlet, rep.Suite = graderID(), grade.SuiteDigest(c.cases)
+	rep.Isolation = c.Isolation
+	rep.Gauntlet, rep.Suite = c.Gauntlet, grade.SuiteDigest(c.cases)
 	var werr error
-	if c.f.outDir != "" {
-		werr = writeAtomic(c.reportPath(s), rep.WriteJSON)
+	if c.OutDir != "" {
+		werr = WriteAtomic(c.reportPath(s), rep.WriteJSON)
 	}
 	sandbox.RemoveTree(s.scratch)
 	c.mu.Lock()
@@ -359,7 +374,7 @@ func (c *cohortRun) finishedLine(s *submission) {
 }
 
 func (c *cohortRun) reportPath(s *submission) string {
-	return filepath.Join(c.f.outDir, s.name+".json")
+	return filepath.Join(c.OutDir, s.name+".json")
 }
 
 // saved reads a submission's report from the -out folder when it is there. A file there
@@ -367,7 +382,7 @@ func (c *cohortRun) reportPath(s *submission) string {
 // overwrite it, and it may be the only copy of a long run's results (another -run, another
 // folder of the same name, the suite changed).
 func (c *cohortRun) saved(s *submission) (*grade.Report, error) {
-	if c.f.outDir == "" {
+	if c.OutDir == "" {
 		return nil, nil
 	}
 	path := c.reportPath(s)
@@ -408,9 +423,9 @@ func sameCases(saved []grade.CaseReport, cases []grade.Case) bool {
 	return true
 }
 
-// writeAtomic writes path through a temporary file in the same folder and a rename, so an
+// WriteAtomic writes path through a temporary file in the same folder and a rename, so an
 // interrupted write never leaves a half report that a resumed run would trust.
-func writeAtomic(path string, fn func(io.Writer) error) error {
+func WriteAtomic(path string, fn func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
@@ -470,20 +485,20 @@ func (c *cohortRun) finish(stdout io.Writer) int {
 	if err := table.WriteTable(stdout); err != nil {
 		c.errs = append(c.errs, err.Error())
 	}
-	if err := writeFile(c.f.csvFile, table.WriteCSV); err != nil {
+	if err := c.WriteFile(c.CSV, table.WriteCSV); err != nil {
 		c.errs = append(c.errs, "-csv: "+err.Error())
 	}
-	if err := writeFile(c.f.junitFile, func(w io.Writer) error { return grade.WriteJUnit(w, reports...) }); err != nil {
+	if err := c.WriteFile(c.JUnit, func(w io.Writer) error { return grade.WriteJUnit(w, reports...) }); err != nil {
 		c.errs = append(c.errs, "-junit: "+err.Error())
 	}
-	if err := writeFile(c.f.htmlFile, table.WriteHTML); err != nil {
+	if err := c.WriteFile(c.HTML, table.WriteHTML); err != nil {
 		c.errs = append(c.errs, "-html: "+err.Error())
 	}
 	for _, e := range c.errs {
 		fmt.Fprintf(c.stderr, "gauntlet grade: HARNESS-ERROR: %s\n", e)
 	}
 	for _, s := range c.subs {
-		harnessErrors(c.stderr, "gauntlet grade", s.name, s.report)
+		HarnessErrors(c.stderr, "gauntlet grade", s.name, s.report)
 	}
 	for _, s := range c.subs {
 		if s.report != nil && s.state != resumed {
@@ -498,8 +513,8 @@ func (c *cohortRun) finish(stdout io.Writer) int {
 	return status
 }
 
-// harnessErrors says on w that a report has cases with a HARNESS-ERROR, if it has.
-func harnessErrors(w io.Writer, cmd, name string, r *grade.Report) {
+// HarnessErrors says on w that a report has cases with a HARNESS-ERROR, if it has.
+func HarnessErrors(w io.Writer, cmd, name string, r *grade.Report) {
 	if r != nil && len(r.Harness) > 0 {
 		fmt.Fprintf(w, "%s: %s: HARNESS-ERROR in %d case(s), not marked: %s\n", cmd, name, len(r.Harness), strings.Join(r.Harness, "; "))
 	}
@@ -563,25 +578,4 @@ func (p *progressLine) clear() {
 		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.shown))
 		p.shown = 0
 	}
-}
-
-// isTerminal reports whether w is a terminal (a character device), where a progress line
-// can be redrawn; pipes and files get none.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// termWidth is the terminal's width in columns (80 when it cannot be told).
-func termWidth(w io.Writer) int {
-	if f, ok := w.(*os.File); ok {
-		if ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ); err == nil && ws.Col > 0 {
-			return int(ws.Col)
-		}
-	}
-	return 80
 }
