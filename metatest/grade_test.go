@@ -46,7 +46,7 @@ func verdicts(rep *grade.Report) map[string]grade.Verdict {
 // marks, in both games.
 func TestReferenceGetsFullMarks(t *testing.T) {
 	if testing.Short() {
-		t.Skip("whole grades of both suites, whose every case the conformance package already runs once: full mode only")
+		t.Skip("whole grades of both suites, whose every case the testscripts package already runs once: full mode only")
 	}
 	t.Parallel()
 	for _, game := range []string{"stlucia", "dealer2310"} {

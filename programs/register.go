@@ -19,7 +19,7 @@ type Registration struct {
 	Examples []Example  // complete games of the reference programs; the first is play's default
 	Grade    grade.Game // the suite's variables, the roles they play, the categories, the deadline
 	// Suite holds the game's cases (*.txtar at its root). Nil for the games built into the
-	// binary, whose cases are its conformance/<game> folder.
+	// binary, whose cases are its testscripts/<game> folder.
 	Suite fs.FS
 	Live  []Live // how the game is judged live (none: it is not)
 }
@@ -68,7 +68,7 @@ func RegisterGame(r Registration) {
 }
 
 // Suite returns a game's registered suite, or false for a game whose cases are built into
-// the binary (conformance/<game>).
+// the binary (testscripts/<game>).
 func Suite(game string) (fs.FS, bool) {
 	s, ok := suites[game]
 	return s, ok

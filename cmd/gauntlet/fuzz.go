@@ -31,7 +31,7 @@ distinct failure (verdict kind, exit statuses, the kind of line where the output
 when they part, the rule of the line the reference refused) is kept once, minimised, and
 written under -out as a .txtar case of the game's suite that passes on the reference and
 fails on PROGRAM (run it with 'gauntlet grade GAME -suite FILE DIR'; copy it into
-conformance/GAME/ to make it part of the built-in suite).
+testscripts/GAME/ to make it part of the built-in suite).
 
   -role player    PROGRAM... are players. Each case is a game the engine plays, seen from
                   one seat, mutated at one or more points (see -mutate) and played to the

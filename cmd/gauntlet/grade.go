@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"gauntlet/conformance"
+	"gauntlet/testscripts"
 	"gauntlet/harness/build"
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/grade"
@@ -861,7 +861,7 @@ func loadSuite(g grade.Game, path string) ([]grade.Case, error) {
 		if suite, ok := programs.Suite(g.Name); ok {
 			return grade.LoadCases(suite, ".", g.ProgramVars())
 		}
-		return grade.LoadCases(conformance.FS, g.Name, g.ProgramVars())
+		return grade.LoadCases(testscripts.FS, g.Name, g.ProgramVars())
 	}
 	st, err := os.Stat(path)
 	if err != nil {

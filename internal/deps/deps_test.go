@@ -66,7 +66,7 @@ var rules = []struct {
 	{"gauntlet/cmd/...", "std " + sys + " " + script + " gauntlet/..."},
 
 	// Data and tests.
-	{"gauntlet/conformance", "std"},
+	{"gauntlet/testscripts", "std"},
 	{"gauntlet/ci", "std"},
 	{"gauntlet/metatest/...", "std"},
 	{"gauntlet/internal/deps", "std"},

@@ -1,10 +1,10 @@
-// Package conformance runs the conformance suites: one folder of .txtar scripts per game.
+// Package testscripts runs the conformance suites: one folder of .txtar scripts per game.
 //
 // Scripts name the programs under test through variables ($DEALER, $PLAYER_A, $STLUCIA,
 // $EAIT, ...). Under `go test` they are the reference programs, registered with testscript
 // so that they are found in PATH by the names the specs give them. Setting GAUNTLET_<VAR>
 // (e.g. GAUNTLET_DEALER=/path/to/2310dealer) points a variable at another program.
-package conformance
+package testscripts
 
 import (
 	"flag"
@@ -151,7 +151,7 @@ func params(dir string) testscript.Params {
 func TestHarness(t *testing.T) { testscript.Run(t, params("harness")) }
 
 // TestSuites runs every graded game's suite against the reference programs: one subtest
-// per game (go test ./conformance -run TestSuites/stlucia). The games run side by side, so
+// per game (go test ./testscripts -run TestSuites/stlucia). The games run side by side, so
 // that one game's cases that wait (kill rules, slow replies) overlap with the others' work.
 func TestSuites(t *testing.T) {
 	for _, game := range programs.GradeGames() {

@@ -1,4 +1,4 @@
-package conformance
+package testscripts
 
 import (
 	"path/filepath"
