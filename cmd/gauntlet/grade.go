@@ -15,7 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"gauntlet/testscripts"
 	"gauntlet/harness/build"
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/grade"
@@ -23,6 +22,7 @@ import (
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/scriptcmds"
 	"gauntlet/programs"
+	"gauntlet/testscripts"
 )
 
 const gradeUsage = `usage: gauntlet grade GAME [flags] [DIR...]
