@@ -44,7 +44,7 @@ var rules = []struct {
 	{"gauntlet/harness/transcript", "std " + sys},
 	{"gauntlet/harness/suite", "std " + script},
 	{"gauntlet/harness/cgroup", "std gauntlet/harness/rawfile gauntlet/harness/mountinfo"},
-	{"gauntlet/harness/livejudge", "std gauntlet/games/judge"},
+	{"gauntlet/harness/live", "std gauntlet/games/judge"},
 	{"gauntlet/harness/respond", "std gauntlet/games/judge gauntlet/harness/lineio"},
 	{"gauntlet/harness/hubrt", "std gauntlet/games/judge gauntlet/harness/lineio gauntlet/harness/child"},
 	// The rest of the harness: the engines, the harness, the exec role.
@@ -124,8 +124,8 @@ func TestRulesCatchABadImport(t *testing.T) {
 		{"gauntlet/games/clue", "golang.org/x/sys/unix", false},
 		{"gauntlet/fuzz/blackbox", "gauntlet/programs", false},
 		{"gauntlet/programs", "gauntlet/fuzz/livefuzz", true},
-		{"gauntlet/hub/clueserver", "gauntlet/players/clueclients", false},
-		{"gauntlet/harness/livejudge", "gauntlet/harness/grade", false},
+		{"gauntlet/hub/cluehub", "gauntlet/players/clueplayers", false},
+		{"gauntlet/harness/live", "gauntlet/harness/grade", false},
 		{"gauntlet/cmd/gauntlet", "gauntlet/programs", true},
 	} {
 		allow, ok := ruleOf(tc.pkg)
