@@ -87,10 +87,6 @@ type Config struct {
 
 type cohortRun struct {
 	Config
-	g        grade.Game
-	cases    []grade.Case
-	scratch  string
-	stderr   io.Writer
 	progress *progressLine // nil when stdout is not a terminal
 	start    time.Time
 
@@ -160,7 +156,7 @@ func Run(cfg Config) int {
 			return 2
 		}
 	}
-	c := &cohortRun{Config: cfg, g: cfg.Game, cases: cfg.Cases, scratch: cfg.Scratch, stderr: stderr, start: time.Now()}
+	c := &cohortRun{Config: cfg, start: time.Now()}
 	c.cond = sync.NewCond(&c.mu)
 	for i, d := range abs {
 		s := &submission{name: names[i], dir: d}
@@ -230,15 +226,15 @@ func (c *cohortRun) watch(sigs <-chan os.Signal, quit <-chan struct{}) {
 		if c.progress != nil {
 			c.progress.clear()
 		}
-		fmt.Fprintf(c.stderr, "gauntlet grade: %v: starting nothing more; waiting for the running cases (again to stop at once)\n", sig)
+		fmt.Fprintf(c.Stderr, "gauntlet grade: %v: starting nothing more; waiting for the running cases (again to stop at once)\n", sig)
 		c.mu.Unlock()
 	case <-quit:
 		return
 	}
 	select {
 	case <-sigs:
-		fmt.Fprintf(c.stderr, "gauntlet grade: stopped; the reports already written are kept\n")
-		sandbox.RemoveTree(c.scratch)
+		fmt.Fprintf(c.Stderr, "gauntlet grade: stopped; the reports already written are kept\n")
+		sandbox.RemoveTree(c.Scratch)
 		os.Exit(2)
 	case <-quit:
 	}
@@ -259,7 +255,7 @@ func (c *cohortRun) take() func() {
 				return func() { c.build(s) }
 			case s.state == building:
 				pending = true // its cases will be tasks soon
-			case s.state == grading && s.next < len(c.cases):
+			case s.state == grading && s.next < len(c.Cases):
 				i := s.next
 				s.next++
 				return func() { c.runCase(s, i) }
@@ -275,7 +271,7 @@ func (c *cohortRun) take() func() {
 
 func (c *cohortRun) build(s *submission) {
 	s.started = time.Now()
-	dir, err := os.MkdirTemp(c.scratch, "sub-")
+	dir, err := os.MkdirTemp(c.Scratch, "sub-")
 	if err == nil {
 		err = os.Chmod(dir, 0o711) // for the sandbox users (grade.Options.SandboxUsers)
 	}
@@ -293,8 +289,8 @@ func (c *cohortRun) build(s *submission) {
 		c.finishedLine(s)
 	} else {
 		s.subj, s.built, s.state = subj, built, grading
-		s.outs = make([][]grade.Outcome, len(c.cases))
-		empty = len(c.cases) == 0
+		s.outs = make([][]grade.Outcome, len(c.Cases))
+		empty = len(c.Cases) == 0
 	}
 	c.cond.Broadcast()
 	c.redraw(true)
@@ -305,11 +301,11 @@ func (c *cohortRun) build(s *submission) {
 }
 
 func (c *cohortRun) runCase(s *submission, i int) {
-	outs := grade.Run(c.g, c.cases[i:i+1], s.subj, c.options(s))
+	outs := grade.Run(c.Game, c.Cases[i:i+1], s.subj, c.options(s))
 	c.mu.Lock()
 	s.outs[i] = outs
 	s.done++
-	last := s.done == len(c.cases)
+	last := s.done == len(c.Cases)
 	c.redraw(false)
 	c.mu.Unlock()
 	if last {
@@ -330,10 +326,10 @@ func (c *cohortRun) complete(s *submission) {
 	for _, o := range s.outs {
 		all = append(all, o...)
 	}
-	rep := grade.NewReport(c.g, s.subj.Name, s.started, s.built, all)
+	rep := grade.NewReport(c.Game, s.subj.Name, s.started, s.built, all)
 	rep.Notes = s.subj.Notes
 	rep.Isolation = c.Isolation
-	rep.Gauntlet, rep.Suite = c.Gauntlet, grade.SuiteDigest(c.cases)
+	rep.Gauntlet, rep.Suite = c.Gauntlet, grade.SuiteDigest(c.Cases)
 	var werr error
 	if c.OutDir != "" {
 		werr = WriteAtomic(c.reportPath(s), rep.WriteJSON)
@@ -366,10 +362,10 @@ func (c *cohortRun) finishedLine(s *submission) {
 	}
 	took := time.Since(s.started).Round(100 * time.Millisecond)
 	if s.report == nil {
-		fmt.Fprintf(c.stderr, "gauntlet grade: [%d/%d] %s: %s (after %v)\n", done, len(c.subs), s.name, s.problem, took)
+		fmt.Fprintf(c.Stderr, "gauntlet grade: [%d/%d] %s: %s (after %v)\n", done, len(c.subs), s.name, s.problem, took)
 		return
 	}
-	fmt.Fprintf(c.stderr, "gauntlet grade: [%d/%d] %s: %.2f/%g marks (%s) in %v\n", done, len(c.subs), s.name,
+	fmt.Fprintf(c.Stderr, "gauntlet grade: [%d/%d] %s: %.2f/%g marks (%s) in %v\n", done, len(c.subs), s.name,
 		s.report.Marks, s.report.MaxMarks, s.report.CountsLine(), took)
 }
 
@@ -397,10 +393,10 @@ func (c *cohortRun) saved(s *submission) (*grade.Report, error) {
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("%s is not a report (%v)", path, err)
-	case rep.Version != grade.ReportVersion || rep.Game != c.g.Name || rep.Subject != s.dir:
+	case rep.Version != grade.ReportVersion || rep.Game != c.Game.Name || rep.Subject != s.dir:
 		return nil, fmt.Errorf("%s is the report of another run (version %d, game %s, subject %s)",
 			path, rep.Version, rep.Game, rep.Subject)
-	case !sameCases(rep.Cases, c.cases) || rep.Suite != "" && rep.Suite != grade.SuiteDigest(c.cases):
+	case !sameCases(rep.Cases, c.Cases) || rep.Suite != "" && rep.Suite != grade.SuiteDigest(c.Cases):
 		return nil, fmt.Errorf("%s covers other cases (another -run, or the suite changed)", path)
 	}
 	return &rep, nil
@@ -449,7 +445,7 @@ func WriteAtomic(path string, fn func(io.Writer) error) error {
 // finish prints the cohort table, writes -csv and -junit, and returns the exit status.
 // Called with c.mu held, after every task ended.
 func (c *cohortRun) finish(stdout io.Writer) int {
-	table := grade.NewCohort(c.g)
+	table := grade.NewCohort(c.Game)
 	var reports []*grade.Report
 	status := 0
 	for _, s := range c.subs {
@@ -464,7 +460,7 @@ func (c *cohortRun) finish(stdout io.Writer) int {
 			status = 2
 		default:
 			row.State = grade.Interrupted
-			row.Problem = fmt.Sprintf("interrupted after %d of %d cases", s.done, len(c.cases))
+			row.Problem = fmt.Sprintf("interrupted after %d of %d cases", s.done, len(c.Cases))
 			if s.state == queued {
 				row.Problem = "not started"
 			}
@@ -495,15 +491,15 @@ func (c *cohortRun) finish(stdout io.Writer) int {
 		c.errs = append(c.errs, "-html: "+err.Error())
 	}
 	for _, e := range c.errs {
-		fmt.Fprintf(c.stderr, "gauntlet grade: HARNESS-ERROR: %s\n", e)
+		fmt.Fprintf(c.Stderr, "gauntlet grade: HARNESS-ERROR: %s\n", e)
 	}
 	for _, s := range c.subs {
-		HarnessErrors(c.stderr, "gauntlet grade", s.name, s.report)
+		HarnessErrors(c.Stderr, "gauntlet grade", s.name, s.report)
 	}
 	for _, s := range c.subs {
 		if s.report != nil && s.state != resumed {
 			for _, n := range s.report.Notes {
-				fmt.Fprintf(c.stderr, "gauntlet grade: %s: note: %s\n", s.name, n)
+				fmt.Fprintf(c.Stderr, "gauntlet grade: %s: note: %s\n", s.name, n)
 			}
 		}
 	}
@@ -538,7 +534,7 @@ func (c *cohortRun) redraw(force bool) {
 		case building:
 			running = append(running, s.name+" building")
 		case grading:
-			running = append(running, fmt.Sprintf("%s %d/%d", s.name, s.done, len(c.cases)))
+			running = append(running, fmt.Sprintf("%s %d/%d", s.name, s.done, len(c.Cases)))
 		}
 	}
 	sort.Strings(running)

@@ -51,7 +51,7 @@ func TestProgressLine(t *testing.T) {
 // next case), a later submission is built while an earlier one's cases wait for slots no
 // more, and after an interrupt nothing more is taken.
 func TestTakeOrder(t *testing.T) {
-	c := &cohortRun{cases: make([]grade.Case, 2)}
+	c := &cohortRun{Config: Config{Cases: make([]grade.Case, 2)}}
 	c.cond = sync.NewCond(&c.mu)
 	a := &submission{name: "a", state: grading}
 	b := &submission{name: "b", state: queued}
