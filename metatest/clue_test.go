@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	cluefuzz "gauntlet/fuzz/clue"
+	"gauntlet/fuzz/cluefuzz"
 	"gauntlet/fuzz/judgerun"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/grade"

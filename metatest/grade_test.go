@@ -48,7 +48,7 @@ func verdicts(rep *grade.Report) map[string]grade.Verdict {
 // reference, and TestEverySuiteHasItsGame checks it has them all).
 func TestReferenceGetsFullMarks(t *testing.T) {
 	if testing.Short() {
-		t.Skip("whole grades of both suites, whose every case the conformance package already runs once: full mode only")
+		t.Skip("whole grades of both suites, whose every case the testscripts package already runs once: full mode only")
 	}
 	t.Parallel()
 	for _, game := range []string{"stlucia", "dealer2310"} {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"gauntlet/fuzz/judgerun"
-	fuzzreferee "gauntlet/fuzz/referee"
+	"gauntlet/fuzz/refereefuzz"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/grade"
@@ -137,7 +137,7 @@ func TestRefereeFuzzerFindsMutants(t *testing.T) {
 			}
 			os.Chmod(dir, 0o755)
 			var log strings.Builder
-			found, err := fuzzreferee.Run(judgerun.Campaign{Program: prog, Seed: 3, Runs: 4, Out: t.TempDir(), Log: &log, Gauntlet: gauntlet})
+			found, err := refereefuzz.Run(judgerun.Campaign{Program: prog, Seed: 3, Runs: 4, Out: t.TempDir(), Log: &log, Gauntlet: gauntlet})
 			if err != nil {
 				t.Fatalf("%v\n%s", err, log.String())
 			}

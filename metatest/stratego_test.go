@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"gauntlet/fuzz/judgerun"
-	"gauntlet/fuzz/live"
+	"gauntlet/fuzz/livefuzz"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/limitkill"
@@ -179,7 +179,7 @@ func TestStrategoManagerSuiteFailsMutants(t *testing.T) {
 		mustFail             []string // cases the mutant must fail
 		anyOf                bool     // one of mustFail failing is enough
 	}{
-		{"no read deadline", "hub/stratego/manager.go",
+		{"no read deadline", "hub/strategohub/manager.go",
 			"ReadTimeout:     o.timeout,", "ReadTimeout:     0,",
 			[]string{"manager_partial_line", "manager_silent_setup"}, false},
 		{"equal ranks: the attacker wins", "games/stratego/game.go",
@@ -245,7 +245,7 @@ func TestLiveFuzzerFindsBadAI(t *testing.T) {
 		want bool
 	}{{hunter, false}, {bomb, true}} {
 		var log strings.Builder
-		found, err := live.Run(live.Options{Game: "stratego", Campaign: judgerun.Campaign{Program: p.prog, Seed: 3, Runs: 4,
+		found, err := livefuzz.Run(livefuzz.Options{Game: "stratego", Campaign: judgerun.Campaign{Program: p.prog, Seed: 3, Runs: 4,
 			Out: t.TempDir(), Log: &log, Gauntlet: gauntlet}})
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", p.prog, err, log.String())
@@ -362,7 +362,7 @@ func TestLiveFuzzerNamesALimit(t *testing.T) {
 				t.Fatal(err)
 			}
 			var log strings.Builder
-			found, err := live.Run(live.Options{Game: "stratego", Campaign: judgerun.Campaign{Program: ai, Seed: 3, Runs: 1,
+			found, err := livefuzz.Run(livefuzz.Options{Game: "stratego", Campaign: judgerun.Campaign{Program: ai, Seed: 3, Runs: 1,
 				Out: t.TempDir(), Log: &log, Gauntlet: gauntlet, CPU: time.Second, StepTimeout: 2 * time.Minute}})
 			if err != nil {
 				t.Fatalf("%v\n%s", err, log.String())

@@ -11,7 +11,7 @@ import (
 	"gauntlet/harness/live"
 	"gauntlet/harness/mutants"
 	"gauntlet/harness/tournament"
-	hub "gauntlet/hub/referee"
+	"gauntlet/hub/refereehub"
 )
 
 // The referee protocol's match runner and the project's example referees and players.
@@ -74,7 +74,7 @@ func init() {
 			Usage:   "-referee REFEREE [flags] PLAYER PLAYER...",
 			Referee: true,
 			Match: func(boxes *tournament.Boxes, stop <-chan struct{}, referee, perMove, _ string) tournament.Match {
-				return hub.Match(boxes, stop, referee, "-t", perMove, "-T", perMove)
+				return refereehub.Match(boxes, stop, referee, "-t", perMove, "-T", perMove)
 			},
 		},
 		// Each referee has cases of its own, named after it.

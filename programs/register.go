@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	fuzzlive "gauntlet/fuzz/live"
+	fuzzlive "gauntlet/fuzz/livefuzz"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
 	"gauntlet/harness/mutants"
@@ -24,7 +24,7 @@ type Registration struct {
 	Examples []Example  // complete games of the reference programs; the first is play's default
 	Grade    grade.Game // the suite's variables, the roles they play, the categories, the deadline
 	// Suite holds the game's cases (*.txtar at its root). Nil for the games built into the
-	// binary, whose cases are its conformance/<game> folder.
+	// binary, whose cases are its testscripts/<game> folder.
 	Suite fs.FS
 	Live  []Live // how the game is judged live (none: it is not)
 	// Mutants is the game's mutant library, for `gauntlet adequacy` and the adequacy tests
@@ -115,7 +115,7 @@ func RegisterGame(r Registration) {
 }
 
 // BuiltIn reports whether a graded game is one of gauntlet's own, built into the binary
-// with its cases in conformance/<game>, rather than one a test registers with its own
+// with its cases in testscripts/<game>, rather than one a test registers with its own
 // suite (cmd/gauntlet/toy_test.go): the games the docs and the CI set-ups must name.
 func BuiltIn(game string) bool {
 	_, graded := gradeGames[game]
@@ -124,7 +124,7 @@ func BuiltIn(game string) bool {
 }
 
 // Suite returns a game's registered suite, or false for a game whose cases are built into
-// the binary (conformance/<game>).
+// the binary (testscripts/<game>).
 func Suite(game string) (fs.FS, bool) {
 	s, ok := suites[game]
 	return s, ok

@@ -10,7 +10,7 @@ import (
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
 	"gauntlet/harness/tournament"
-	hub "gauntlet/hub/stratego"
+	"gauntlet/hub/strategohub"
 )
 
 // Stratego's manager and reference AIs. The suite grades an AI, which a submission builds
@@ -49,7 +49,7 @@ func init() {
 			Usage: "[flags] AI AI...",
 			Turns: true,
 			Match: func(boxes *tournament.Boxes, stop <-chan struct{}, _, perMove, turns string) tournament.Match {
-				return hub.Match(boxes, stop, "-T", perMove, "-m", turns)
+				return strategohub.Match(boxes, stop, "-T", perMove, "-m", turns)
 			},
 			CPU: strategoTournamentCPU,
 		},

@@ -26,7 +26,7 @@ func TestStrategoLimitsFromTheProtocol(t *testing.T) {
 	if want := time.Duration(StrategoSuiteTurns+1) * 2 * time.Second; StrategoCPU != want {
 		t.Errorf("StrategoCPU %v, want %v (a setup and %d moves at 2s)", StrategoCPU, want, StrategoSuiteTurns)
 	}
-	suite := os.DirFS("../conformance/stratego")
+	suite := os.DirFS("../testscripts/stratego")
 	turns := regexp.MustCompile(`judge stratego .*turns=(\d+)`)
 	timeout := regexp.MustCompile(`mockhub -timeout (\S+)`)
 	games := 0

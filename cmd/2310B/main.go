@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	player "gauntlet/players/dealer2310"
+	"gauntlet/players/dealer2310players"
 )
 
-func main() { os.Exit(player.MainB()) }
+func main() { os.Exit(dealer2310players.MainB()) }

@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	hub "gauntlet/hub/dealer2310"
+	"gauntlet/hub/dealer2310hub"
 )
 
-func main() { os.Exit(hub.Main()) }
+func main() { os.Exit(dealer2310hub.Main()) }

@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	player "gauntlet/players/stlucia"
+	"gauntlet/players/stluciaplayers"
 )
 
-func main() { os.Exit(player.Main("HASS")) }
+func main() { os.Exit(stluciaplayers.Main("HASS")) }

@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	client "gauntlet/players/clue"
+	"gauntlet/players/clueplayers"
 )
 
-func main() { os.Exit(client.Main("leech")()) }
+func main() { os.Exit(clueplayers.Main("leech")()) }

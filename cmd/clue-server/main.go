@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	server "gauntlet/hub/clue"
+	"gauntlet/hub/cluehub"
 )
 
-func main() { os.Exit(server.Main()) }
+func main() { os.Exit(cluehub.Main()) }

@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	client "gauntlet/players/clue"
+	"gauntlet/players/clueplayers"
 )
 
-func main() { os.Exit(client.Main("strong")()) }
+func main() { os.Exit(clueplayers.Main("strong")()) }

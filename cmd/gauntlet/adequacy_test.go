@@ -59,14 +59,14 @@ func TestAdequacyCommand(t *testing.T) {
 	}
 
 	// The path-output case as it was before issue 14: EARLY's exit 5 and message marked.
-	data, err := os.ReadFile(filepath.Join(root, "conformance", "dealer2310", "player_A_path_output_spec.txtar"))
+	data, err := os.ReadFile(filepath.Join(root, "testscripts", "dealer2310", "player_A_path_output_spec.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	old := strings.NewReplacer("cmpprefix stderr", "cmp stderr", "send \"EARLY\"\nend\n", "send \"EARLY\"\neof\nexit 5\n").Replace(string(data)) + "Early game over\n"
 	suite := t.TempDir()
 	os.WriteFile(filepath.Join(suite, "player_A_path_output_spec.txtar"), []byte(old), 0o644)
-	early, _ := os.ReadFile(filepath.Join(root, "conformance", "dealer2310", "player_A_early_mid_game.txtar"))
+	early, _ := os.ReadFile(filepath.Join(root, "testscripts", "dealer2310", "player_A_early_mid_game.txtar"))
 	os.WriteFile(filepath.Join(suite, "player_A_early_mid_game.txtar"), early, 0o644)
 	code, stdout, stderr = gauntlet("adequacy", "dealer2310", "-suite", suite, "-run", "^A-early-silent-exit-0$")
 	if code != 1 || !strings.Contains(stdout, "blast radius 2.00 marks: 2310A/comms errors 1, 2310A/initial path output 1") ||

@@ -500,50 +500,6 @@ func TestHelp(t *testing.T) {
 	}
 }
 
-func TestSubmissionNames(t *testing.T) {
-	tests := []struct {
-		dirs  []string
-		names string
-		err   bool
-	}{
-		{[]string{"/s/alice", "/s/bob"}, "alice bob", false},
-		{[]string{"/s/alice", "/t/alice", "/u/alice"}, "alice alice-2 alice-3", false},
-		{[]string{"/s/a", "/t/a", "/s/a-2"}, "a a-3 a-2", false}, // a-2 is taken by a real folder
-		{[]string{"/s/alice/", "/s/alice"}, "", true},
-		{[]string{"/"}, "submission", false},
-	}
-	for _, tc := range tests {
-		names, _, err := submissionNames(tc.dirs)
-		if (err != nil) != tc.err || strings.Join(names, " ") != tc.names {
-			t.Errorf("submissionNames(%q) = %q, %v; want %q (error %v)", tc.dirs, names, err, tc.names, tc.err)
-		}
-	}
-}
-
-func TestProgressLine(t *testing.T) {
-	var b strings.Builder
-	p := &progressLine{w: &b, width: 12}
-	p.draw("[1s] 0/2 done") // cut to 11 columns
-	p.draw("[2s] 1/2")      // shorter: the rest of the old line is blanked
-	p.clear()               // the line is blanked and the cursor back at its start
-	p.clear()               // nothing more to clear
-	want := "\r[1s] 0/2 do\r[1s] 0/2 do" + "\r[2s] 1/2   \r[2s] 1/2" + "\r        \r"
-	if b.String() != want {
-		t.Errorf("progress output\n%q\nwant\n%q", b.String(), want)
-	}
-	if isTerminal(&b) {
-		t.Error("a strings.Builder is a terminal")
-	}
-	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if isTerminal(f) {
-		t.Error("a regular file is a terminal")
-	}
-}
-
 // SIGINT to the real binary during a cohort run (-j 1, submissions a, b, c): it starts
 // nothing more, lets the running task end, keeps the reports written, says what was
 // interrupted, exits 2; a rerun with the same -out grades only what is missing. b's build

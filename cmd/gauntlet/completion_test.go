@@ -87,11 +87,11 @@ try grade stlucia sub
 func TestRunCaseFile(t *testing.T) {
 	gauntletBinary(t)
 	root := filepath.Join("..", "..")
-	ok := filepath.Join(root, "conformance", "stlucia", "hub_args_usage_none.txtar")
+	ok := filepath.Join(root, "testscripts", "stlucia", "hub_args_usage_none.txtar")
 	if code, out, errs := gauntlet("run", ok); code != 0 || !strings.Contains(out, "cases: PASS 1") {
 		t.Errorf("run %s: exit %d\n%s%s", ok, code, out, errs)
 	}
-	bad := filepath.Join(root, "conformance", "dealer2310", "player_A_eof_after_path.txtar")
+	bad := filepath.Join(root, "testscripts", "dealer2310", "player_A_eof_after_path.txtar")
 	buggy := filepath.Join(root, "fixtures", "submissions", "buggy2310")
 	if code, out, errs := gauntlet("run", bad, buggy); code != 1 || !strings.Contains(out, "CRASH player_A_eof_after_path") || !strings.Contains(out, "as typed: gauntlet exec mockhub conv ./2310A") {
 		t.Errorf("run %s %s: exit %d\n%s%s", bad, buggy, code, out, errs)

@@ -16,9 +16,11 @@ import (
 
 	"gauntlet/fuzz/blackbox"
 	"gauntlet/fuzz/judgerun"
-	"gauntlet/fuzz/live"
+	"gauntlet/fuzz/livefuzz"
 	"gauntlet/fuzz/record"
 	"gauntlet/harness/sandbox"
+	"gauntlet/harness/term"
+	"gauntlet/programs"
 	"gauntlet/programs/standalone"
 )
 
@@ -30,7 +32,7 @@ distinct failure (verdict kind, exit statuses, the kind of line where the output
 when they part, the rule of the line the reference refused) is kept once, minimised, and
 written under -out as a .txtar case of the game's suite that passes on the reference and
 fails on PROGRAM (run it with 'gauntlet grade GAME -suite FILE DIR'; copy it into
-conformance/GAME/ to make it part of the built-in suite).
+testscripts/GAME/ to make it part of the built-in suite).
 
   -role player    PROGRAM... are players. Each case is a game the engine plays, seen from
                   one seat, mutated at one or more points (see -mutate) and played to the
@@ -98,7 +100,7 @@ func fuzzUsageText() string {
 		f, _ := judgerun.Lookup(name)
 		judged = append(judged, f.About)
 	}
-	judged = append(judged, strings.Join(live.Games(), ", ")+" (random games judged live)")
+	judged = append(judged, strings.Join(livefuzz.Games(), ", ")+" (random games judged live)")
 	return fmt.Sprintf(fuzzUsage, strings.Join(blackbox.PlayerMutations, ","), strings.Join(blackbox.HubFaults, ","),
 		strings.Join(games, "; "), strings.Join(judged, ", "))
 }
@@ -198,8 +200,9 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	if *runs == 0 && *limit == 0 {
 		*limit = time.Minute
 	}
+	table, _ := programs.GradeGame(g.Name())
 	opt := blackbox.Options{
-		Game: g, Role: blackbox.Role(*role), Seed: *seed, Runs: *runs, Time: *limit, Out: *out,
+		Game: g, Vars: table.VarOf, Role: blackbox.Role(*role), Seed: *seed, Runs: *runs, Time: *limit, Out: *out,
 		StepTimeout: *stepTimeout, RunTimeout: *timeout, Jobs: *jobs,
 		Minimise: blackbox.Budget{Tries: *minTries, Time: *minTime},
 		Verify:   !*noVerify,
@@ -265,10 +268,8 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opt.RefDir, opt.Published, opt.Keep = pf.bin, pf.published, []string{scratch}
-	if f, ok := stdout.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			opt.Progress = f
-		}
+	if term.IsTerminal(stdout) {
+		opt.Progress = stdout
 	}
 	// SIGINT or SIGTERM end the run as if its time were up: what was found is still written.
 	sigs := make(chan os.Signal, 1)

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"gauntlet/fuzz/blackbox"
-	_ "gauntlet/fuzz/clue" // registers its judged fuzzer
+	_ "gauntlet/fuzz/cluefuzz" // registers its judged fuzzer
 	"gauntlet/fuzz/judgerun"
-	"gauntlet/fuzz/live"
-	_ "gauntlet/fuzz/referee" // registers its judged fuzzer
+	"gauntlet/fuzz/livefuzz"
+	_ "gauntlet/fuzz/refereefuzz" // registers its judged fuzzer
 	"gauntlet/programs"
 )
 
@@ -128,7 +128,7 @@ func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
 	if hasOwn {
 		found, err = own.Run(*role, c)
 	} else {
-		found, err = live.Run(live.Options{Game: gameName, Campaign: c})
+		found, err = livefuzz.Run(livefuzz.Options{Game: gameName, Campaign: c})
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet fuzz %s: %v\n", gameName, err)
@@ -144,7 +144,7 @@ func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
 // (judgerun.Register) and those fuzzed by random live conversations (their registrations'
 // Live.Conversation), sorted.
 func judgedGames() []string {
-	games := append(judgerun.Games(), live.Games()...)
+	games := append(judgerun.Games(), livefuzz.Games()...)
 	slices.Sort(games)
 	return slices.Compact(games)
 }

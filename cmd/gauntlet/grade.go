@@ -15,13 +15,14 @@ import (
 	"syscall"
 	"time"
 
-	"gauntlet/conformance"
 	"gauntlet/harness/build"
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/grade"
+	"gauntlet/harness/grade/cohort"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/scriptcmds"
 	"gauntlet/programs"
+	"gauntlet/testscripts"
 )
 
 const gradeUsage = `usage: gauntlet grade GAME [flags] [DIR...]
@@ -91,10 +92,10 @@ type gradeFlags struct {
 	names []string
 }
 
-func gradeCmd(args []string, stdout, stderr io.Writer) int {
+// gradeFlagSet defines gauntlet grade's flags into f.
+func gradeFlagSet(f *gradeFlags, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("gauntlet grade", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var f gradeFlags
 	f.progs = progFlags{}
 	fs.IntVar(&f.jobs, "j", 2, "busy cases run at once, with the cases that wait on purpose beside them (in a cohort: slots shared by all submissions)")
 	fs.StringVar(&f.run, "run", "", "only the cases whose id matches this regular expression")
@@ -119,6 +120,71 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	// The CPU time's default is the game's own (grade.Game.CPU), or the sandbox's.
 	cpuFlag := fs.Lookup("cpu")
 	cpuFlag.Usage, cpuFlag.DefValue = "CPU time each subject process may use (default: the game's, from its protocol: "+gameCPUs()+")", "0s"
+	return fs
+}
+
+// gradeCases loads the cases to grade (the game's suite or -suite's) and the -run filter,
+// and checks them; false when it said on stderr why they cannot be graded.
+func gradeCases(g grade.Game, f gradeFlags, stderr io.Writer) ([]grade.Case, *regexp.Regexp, bool) {
+	var filter *regexp.Regexp
+	if f.run != "" {
+		re, err := regexp.Compile(f.run)
+		if err != nil {
+			fmt.Fprintf(stderr, "gauntlet grade: -run: %v\n", err)
+			return nil, nil, false
+		}
+		filter = re
+	}
+	cases, err := loadSuite(g, f.suite)
+	if err != nil {
+		if f.suite != "" {
+			fmt.Fprintf(stderr, "gauntlet grade: -suite %s: %v\n", f.suite, err)
+			return nil, nil, false
+		}
+		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: %v\n", err)
+		return nil, nil, false
+	}
+	if unknown := grade.UnknownCategories(g, cases); len(unknown) > 0 {
+		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: the suite uses categories the game does not define: %s\n", strings.Join(unknown, ", "))
+		return nil, nil, false
+	}
+	if len(selectCases(cases, filter)) == 0 {
+		fmt.Fprintf(stderr, "gauntlet grade: -run %q matches no case of %s (see -explain for the case ids)\n", f.run, g.Name)
+		return nil, nil, false
+	}
+	return cases, filter, true
+}
+
+// gradeShard, with -shard K/N, plans the cohort's parts and returns the manifest and the
+// folders of part K (with f.hide and f.names set); with none all the folders. A status
+// other than 0 ends the grade: a usage error, or a part with no folder of its own.
+func gradeShard(g grade.Game, dirs []string, f *gradeFlags, cases []grade.Case, stderr io.Writer) (*shardManifest, []string, int) {
+	if f.shard.n == 0 {
+		return nil, dirs, 0
+	}
+	if err := shardUsage(dirs, *f); err != nil {
+		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
+		return nil, nil, 2
+	}
+	shard, err := planShard(dirs, *f, g.Name, grade.SuiteDigest(cases))
+	if err != nil {
+		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
+		return nil, nil, 2
+	}
+	for _, s := range shard.Cohort {
+		if s.Shard != f.shard.k {
+			f.hide = append(f.hide, s.Subject) // the other parts' folders, hidden from builds too
+		}
+	}
+	if dirs, f.names = shard.mine(f.shard.k); len(dirs) == 0 {
+		return shard, nil, emptyShard(shard, *f, stderr)
+	}
+	return shard, dirs, 0
+}
+
+func gradeCmd(args []string, stdout, stderr io.Writer) int {
+	var f gradeFlags
+	fs := gradeFlagSet(&f, stderr)
 	usageTo := func(w io.Writer) {
 		fmt.Fprint(w, gradeUsage)
 		fs.SetOutput(w)
@@ -172,30 +238,8 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gauntlet grade: -gradescope-visibility %q: want one of %s\n", f.gsVisibility, strings.Join(grade.GradescopeVisibilities, ", "))
 		return 2
 	}
-	var filter *regexp.Regexp
-	if f.run != "" {
-		re, err := regexp.Compile(f.run)
-		if err != nil {
-			fmt.Fprintf(stderr, "gauntlet grade: -run: %v\n", err)
-			return 2
-		}
-		filter = re
-	}
-	cases, err := loadSuite(g, f.suite)
-	if err != nil {
-		if f.suite != "" {
-			fmt.Fprintf(stderr, "gauntlet grade: -suite %s: %v\n", f.suite, err)
-			return 2
-		}
-		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: %v\n", err)
-		return 2
-	}
-	if unknown := grade.UnknownCategories(g, cases); len(unknown) > 0 {
-		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: the suite uses categories the game does not define: %s\n", strings.Join(unknown, ", "))
-		return 2
-	}
-	if len(selectCases(cases, filter)) == 0 {
-		fmt.Fprintf(stderr, "gauntlet grade: -run %q matches no case of %s (see -explain for the case ids)\n", f.run, g.Name)
+	cases, filter, ok := gradeCases(g, f, stderr)
+	if !ok {
 		return 2
 	}
 	if f.explain {
@@ -212,27 +256,12 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	var shard *shardManifest
-	if f.shard.n > 0 {
-		if err := shardUsage(dirs, f); err != nil {
-			fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
-			return 2
-		}
-		if shard, err = planShard(dirs, f, g.Name, grade.SuiteDigest(selectCases(cases, filter))); err != nil {
-			fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
-			return 2
-		}
-		for _, s := range shard.Cohort {
-			if s.Shard != f.shard.k {
-				f.hide = append(f.hide, s.Subject) // the other parts' folders, hidden from builds too
-			}
-		}
-		if dirs, f.names = shard.mine(f.shard.k); len(dirs) == 0 {
-			return emptyShard(shard, f, stderr)
-		}
+	shard, dirs, status := gradeShard(g, dirs, &f, selectCases(cases, filter), stderr)
+	if status != 0 || shard != nil && len(dirs) == 0 {
+		return status // a usage error, or a part with no folder of its own
 	}
-	cohort := len(dirs) > 1 || f.outDir != ""
-	if cohort {
+	isCohort := len(dirs) > 1 || f.outDir != ""
+	if isCohort {
 		if err := cohortUsage(dirs, f); err != nil {
 			fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 			return 2
@@ -282,9 +311,29 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: %v\n", err)
 		return 2
 	}
-	if cohort {
-		return gradeCohort(g, selectCases(cases, filter), dirs, f, progs, scratch, stdout, stderr)
+	if isCohort {
+		return cohort.Run(cohortConfig(g, selectCases(cases, filter), dirs, f, progs, scratch, stdout, stderr))
 	}
+	return gradeOne(g, cases, filter, dirs, f, notes, progs, scratch, stdout, stderr)
+}
+
+// cohortConfig is a cohort grade as the flags set it up.
+func cohortConfig(g grade.Game, cases []grade.Case, dirs []string, f gradeFlags, progs programFolders, scratch string, stdout, stderr io.Writer) cohort.Config {
+	return cohort.Config{Game: g, Cases: cases, Dirs: dirs, Names: f.names, Jobs: f.jobs,
+		Options: grade.Options{Timeout: f.timeout, BinDir: progs.bin, Published: progs.published, Limits: f.limits,
+			SandboxUsers: f.boxed, NoBox: f.noBox, Unsafe: f.unsafe},
+		Scratch: scratch,
+		Build: func(dir, scratch string) (grade.Subject, *build.Result, error) {
+			return buildSubject(g, dir, scratch, f)
+		},
+		Isolation: f.isolation, Gauntlet: graderID(), OutDir: f.outDir,
+		CSV: f.csvFile, JUnit: f.junitFile, HTML: f.htmlFile, WriteFile: writeFile,
+		Stdout: stdout, Stderr: stderr}
+}
+
+// gradeOne grades one subject (the folder in dirs, or the built-in reference programs with
+// none), prints its summary and writes its report files.
+func gradeOne(g grade.Game, cases []grade.Case, filter *regexp.Regexp, dirs []string, f gradeFlags, notes []string, progs programFolders, scratch string, stdout, stderr io.Writer) int {
 	started := time.Now()
 	var subj grade.Subject
 	var built *build.Result
@@ -295,6 +344,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 			subj.Programs[p.Name] = progs.published[p.Name]
 		}
 	} else {
+		var err error
 		subj, built, err = buildSubject(g, dirs[0], scratch, f)
 		if err != nil {
 			fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: %v\n", err)
@@ -804,7 +854,7 @@ func writeFile(path string, fn func(io.Writer) error) error {
 	}
 	// Through a new file renamed into place: a link planted at path is replaced, never
 	// written through, and a reader never sees half a report.
-	return writeAtomic(path, fn)
+	return cohort.WriteAtomic(path, fn)
 }
 
 // loadSuite reads the game's built-in suite, or, with -suite, the cases of a folder or of
@@ -815,7 +865,7 @@ func loadSuite(g grade.Game, path string) ([]grade.Case, error) {
 		if suite, ok := programs.Suite(g.Name); ok {
 			return grade.LoadCases(suite, ".", g.ProgramVars())
 		}
-		return grade.LoadCases(conformance.FS, g.Name, g.ProgramVars())
+		return grade.LoadCases(testscripts.FS, g.Name, g.ProgramVars())
 	}
 	st, err := os.Stat(path)
 	if err != nil {
@@ -864,4 +914,21 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// cohortUsage checks the flags that make no sense for a cohort.
+func cohortUsage(dirs []string, f gradeFlags) error {
+	switch {
+	case len(dirs) == 0:
+		return errors.New("-out needs the submissions' folders (with no DIR the built-in reference is graded)")
+	case f.jsonFile != "":
+		return errors.New("-json writes one subject's report: for a cohort use -out DIR (one NAME.json per submission)")
+	case f.gradescope != "":
+		return errors.New("-gradescope is for one submission (Gradescope runs one autograder per student)")
+	case f.keepDir != "":
+		return errors.New("-keep is for one submission: grade the one whose cases you want to replay")
+	case f.failfast:
+		return errors.New("-failfast is for one submission: a cohort grades every submission to the end")
+	}
+	return nil
 }

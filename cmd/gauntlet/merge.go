@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"gauntlet/harness/grade"
+	"gauntlet/harness/grade/cohort"
 	"gauntlet/programs"
 )
 
@@ -154,7 +155,7 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gauntlet merge: %s\n", p)
 	}
 	for _, row := range table.Rows {
-		harnessErrors(stderr, "gauntlet merge", row.Name, row.Report)
+		cohort.HarnessErrors(stderr, "gauntlet merge", row.Name, row.Report)
 	}
 	fmt.Fprintf(stderr, "gauntlet merge: %d reports from %d folders", len(reports), len(dirs))
 	if len(m.manifests) > 0 {

@@ -3,13 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"gauntlet/harness/grade"
+	"gauntlet/harness/term"
 )
 
 // progress shows a single-folder grade while it runs, on stderr: each failure on a line of
@@ -36,10 +34,7 @@ type progress struct {
 func newProgress(w io.Writer, g grade.Game, total int, failfast bool) *progress {
 	p := &progress{w: w, g: g, total: total, start: time.Now(), failfast: failfast, stop: make(chan struct{}),
 		seen: map[string]int{}}
-	if f, ok := w.(*os.File); ok {
-		_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-		p.tty = err == nil
-	}
+	p.tty = term.IsTerminal(w)
 	return p
 }
 

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"gauntlet/harness/grade/cohort"
 )
 
 // A sharded grade (-shard K/N) grades the K-th of N parts of a cohort, so that N machines
@@ -97,7 +99,7 @@ func planShard(dirs []string, f gradeFlags, game, suite string) (*shardManifest,
 		abs[i] = a
 	}
 	sort.Strings(abs)
-	names, abs, err := submissionNames(abs)
+	names, abs, err := cohort.Names(abs)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +135,7 @@ func (m *shardManifest) mine(k int) (dirs, names []string) {
 
 // write writes the manifest to -out (through a temporary file, as the reports).
 func (m *shardManifest) write(outDir string, k, n int) error {
-	return writeAtomic(filepath.Join(outDir, manifestName(k, n)), func(w io.Writer) error {
+	return cohort.WriteAtomic(filepath.Join(outDir, manifestName(k, n)), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(m)

@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	hub "gauntlet/hub/referee"
+	"gauntlet/hub/refereehub"
 )
 
-func main() { os.Exit(hub.Main()) }
+func main() { os.Exit(refereehub.Main()) }

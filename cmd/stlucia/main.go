@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	hub "gauntlet/hub/stlucia"
+	"gauntlet/hub/stluciahub"
 )
 
-func main() { os.Exit(hub.Main()) }
+func main() { os.Exit(stluciahub.Main()) }

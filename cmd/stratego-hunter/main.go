@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	ai "gauntlet/players/stratego"
+	"gauntlet/players/strategoplayers"
 )
 
-func main() { os.Exit(ai.MainHunter()) }
+func main() { os.Exit(strategoplayers.MainHunter()) }

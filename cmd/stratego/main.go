@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	hub "gauntlet/hub/stratego"
+	"gauntlet/hub/strategohub"
 )
 
-func main() { os.Exit(hub.Main()) }
+func main() { os.Exit(strategohub.Main()) }

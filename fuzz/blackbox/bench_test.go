@@ -30,7 +30,7 @@ func BenchmarkPlayerCampaign(b *testing.B) {
 	var runs int
 	var secs float64
 	for b.Loop() {
-		sum, err := Run(Options{Game: g, Role: RolePlayer, RefDir: ref, InProcess: inProcess,
+		sum, err := Run(Options{Game: g, Vars: vars(g), Role: RolePlayer, RefDir: ref, InProcess: inProcess,
 			Subjects: []Subject{{Path: subject, Ref: "2310A"}},
 			Seed:     1, Runs: 100, Jobs: 2 * runtime.NumCPU()})
 		if err != nil {
@@ -72,7 +72,7 @@ func BenchmarkOneBugMutantCampaign(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
 	var findings, rules, unconfirmed int
 	for b.Loop() {
-		sum, err := Run(Options{Game: g, Role: RolePlayer, RefDir: ref, InProcess: inProcess,
+		sum, err := Run(Options{Game: g, Vars: vars(g), Role: RolePlayer, RefDir: ref, InProcess: inProcess,
 			Subjects: []Subject{{Path: mutant, Ref: "2310A"}},
 			Seed:     1, Runs: 500, Jobs: 2 * runtime.NumCPU(), Out: b.TempDir(), Kinds: kinds})
 		if err != nil {

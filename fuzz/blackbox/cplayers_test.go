@@ -32,7 +32,7 @@ func cPlayer(t *testing.T, name string, macros ...string) string {
 func fuzzC(t *testing.T, prog string, runs int) *Summary {
 	t.Helper()
 	sum, err := Run(Options{
-		Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: refDir(t),
+		Game: game(t, "dealer2310"), Vars: vars(game(t, "dealer2310")), Role: RolePlayer, RefDir: refDir(t),
 		Subjects: []Subject{{Path: prog, Ref: "2310A"}},
 		Seed:     3, Runs: runs, Out: t.TempDir(),
 		Minimise: Budget{Tries: 30, Time: 20 * time.Second},
@@ -109,7 +109,7 @@ func TestUnflushedPlayerBreaksTheFlushRule(t *testing.T) {
 	out := t.TempDir()
 	var progress strings.Builder
 	sum, err := Run(Options{
-		Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: refDir(t),
+		Game: game(t, "dealer2310"), Vars: vars(game(t, "dealer2310")), Role: RolePlayer, RefDir: refDir(t),
 		Subjects: []Subject{{Path: prog, Ref: "2310A"}},
 		Seed:     3, Runs: 3, Out: out, StepTimeout: 500 * time.Millisecond, Verify: true,
 		Progress: &progress,

@@ -36,6 +36,12 @@ func refDir(t testing.TB) string {
 	return filepath.Dir(p)
 }
 
+// vars is the suite variables of g's programs, from its grade table.
+func vars(g Game) func(program string) (string, bool) {
+	gg, _ := programs.GradeGame(g.Name())
+	return gg.VarOf
+}
+
 func game(t *testing.T, name string) Game {
 	t.Helper()
 	g, ok := Lookup(name)
@@ -61,7 +67,7 @@ func TestFindsBuggyPlayer(t *testing.T) {
 	buggy := buildtest.Path(t, "gauntlet/fuzz/testdata/buggyeait")
 	out := t.TempDir()
 	sum, err := Run(Options{
-		Game: game(t, "stlucia"), Role: RolePlayer, RefDir: refDir(t), InProcess: inProcess,
+		Game: game(t, "stlucia"), Vars: vars(game(t, "stlucia")), Role: RolePlayer, RefDir: refDir(t), InProcess: inProcess,
 		Subjects: []Subject{{Path: buggy, Ref: "EAIT"}},
 		Seed:     1, Runs: 150, Out: out, Kinds: []string{"boundary", "malformed", "wrong-turn", "crlf"},
 		Minimise: Budget{Tries: 300, Time: time.Minute},
@@ -98,7 +104,7 @@ func TestFindsBuggyPlayer(t *testing.T) {
 	}
 	// The file is a suite case: independently of Verify, it passes on the reference under
 	// the suite's own runner.
-	if res := runScript(game(t, "stlucia"), refDir(t), fd.File, Subject{}, nil); !res.Passed {
+	if res := runScript(game(t, "stlucia"), vars(game(t, "stlucia")), refDir(t), fd.File, Subject{}, nil); !res.Passed {
 		t.Errorf("the regression file fails on the reference:\n%s", res.Log)
 	}
 	if _, err := os.Stat(filepath.Join(out, "summary.txt")); err != nil {
@@ -129,7 +135,7 @@ func TestExitCodeMutantIsOneFinding(t *testing.T) {
 		}
 	}
 	sum, err := Run(Options{
-		Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: ref, InProcess: inProcess,
+		Game: game(t, "dealer2310"), Vars: vars(game(t, "dealer2310")), Role: RolePlayer, RefDir: ref, InProcess: inProcess,
 		Subjects: []Subject{{Path: mutant, Ref: "2310A"}},
 		Seed:     1, Runs: 150, Out: t.TempDir(), Kinds: kinds,
 		Minimise: Budget{Tries: 300, Time: time.Minute},
@@ -162,7 +168,7 @@ func TestJobsKeepTheCampaign(t *testing.T) {
 	g := game(t, "stlucia")
 	campaign := func(jobs int, in func(string) (record.Func, bool)) *Summary {
 		sum, err := Run(Options{
-			Game: g, Role: RolePlayer, RefDir: refDir(t),
+			Game: g, Vars: vars(g), Role: RolePlayer, RefDir: refDir(t),
 			Subjects: []Subject{{Path: buggy, Ref: "EAIT"}},
 			Seed:     3, Runs: 120, Kinds: []string{"boundary", "malformed", "wrong-turn", "crlf"},
 			Jobs: jobs, InProcess: in, Minimise: Budget{Tries: 40, Time: time.Minute},
@@ -211,7 +217,7 @@ func TestFindsBuggyHub(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum, err := Run(Options{
-		Game: game(t, "stlucia"), Role: RoleHub, RefDir: ref,
+		Game: game(t, "stlucia"), Vars: vars(game(t, "stlucia")), Role: RoleHub, RefDir: ref,
 		Subjects: []Subject{{Path: buggy, Ref: "stlucia"}},
 		Seed:     2, Runs: 6, Out: t.TempDir(), Kinds: []string{"garbage"},
 		Minimise: Budget{Tries: 60, Time: time.Minute},
@@ -266,7 +272,7 @@ func TestReferenceAgainstItself(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.game+"/"+tc.prog, func(t *testing.T) {
 			sum, err := Run(Options{
-				Game: game(t, tc.game), Role: tc.role, RefDir: ref, InProcess: inProcess,
+				Game: game(t, tc.game), Vars: vars(game(t, tc.game)), Role: tc.role, RefDir: ref, InProcess: inProcess,
 				Subjects: []Subject{{Path: filepath.Join(ref, tc.prog), Ref: tc.prog}},
 				Seed:     5, Runs: tc.runs, Kinds: tc.kinds,
 			})
@@ -334,12 +340,12 @@ func TestRunErrors(t *testing.T) {
 	g := game(t, "stlucia")
 	ref := refDir(t)
 	tests := []Options{
-		{Game: g, Role: RolePlayer, RefDir: ref, Runs: 1},                                                              // no subject
-		{Game: g, Role: RolePlayer, RefDir: ref, Subjects: []Subject{{Path: "x", Ref: "EAIT"}}},                        // no bound
-		{Game: g, Role: "both", RefDir: ref, Runs: 1, Subjects: []Subject{{Path: "x", Ref: "EAIT"}}},                   // bad role
-		{Game: g, Role: RolePlayer, RefDir: ref, Runs: 1, Subjects: []Subject{{Path: "x", Ref: "NOSUCH"}}},             // no reference
-		{Game: g, Role: RolePlayer, RefDir: ref, Runs: 1, Kinds: []string{"hang"}, Subjects: []Subject{{Ref: "EAIT"}}}, // hub fault for a player
-		{Game: g, Role: RoleHub, RefDir: ref, Runs: 1, Subjects: []Subject{{Ref: "stlucia"}, {Ref: "stlucia"}}},        // two hubs
+		{Game: g, Vars: vars(g), Role: RolePlayer, RefDir: ref, Runs: 1},                                                              // no subject
+		{Game: g, Vars: vars(g), Role: RolePlayer, RefDir: ref, Subjects: []Subject{{Path: "x", Ref: "EAIT"}}},                        // no bound
+		{Game: g, Vars: vars(g), Role: "both", RefDir: ref, Runs: 1, Subjects: []Subject{{Path: "x", Ref: "EAIT"}}},                   // bad role
+		{Game: g, Vars: vars(g), Role: RolePlayer, RefDir: ref, Runs: 1, Subjects: []Subject{{Path: "x", Ref: "NOSUCH"}}},             // no reference
+		{Game: g, Vars: vars(g), Role: RolePlayer, RefDir: ref, Runs: 1, Kinds: []string{"hang"}, Subjects: []Subject{{Ref: "EAIT"}}}, // hub fault for a player
+		{Game: g, Vars: vars(g), Role: RoleHub, RefDir: ref, Runs: 1, Subjects: []Subject{{Ref: "stlucia"}, {Ref: "stlucia"}}},        // two hubs
 	}
 	for i, opt := range tests {
 		if _, err := Run(opt); err == nil {
@@ -347,7 +353,7 @@ func TestRunErrors(t *testing.T) {
 		}
 	}
 	// A subject that cannot be started is a harness error too.
-	_, err := Run(Options{Game: g, Role: RolePlayer, RefDir: ref, Runs: 1, Subjects: []Subject{{Path: "/nonexistent", Ref: "EAIT"}}})
+	_, err := Run(Options{Game: g, Vars: vars(g), Role: RolePlayer, RefDir: ref, Runs: 1, Subjects: []Subject{{Path: "/nonexistent", Ref: "EAIT"}}})
 	if err == nil {
 		t.Error("no error for a subject that cannot start")
 	}
@@ -371,10 +377,10 @@ func TestCampaignRefusesAHarnessThatCannotPlay(t *testing.T) {
 		opt  Options
 		want string
 	}{
-		{"no mock player", Options{Game: game(t, "stlucia"), Role: RoleHub, RefDir: ref,
+		{"no mock player", Options{Game: game(t, "stlucia"), Vars: vars(game(t, "stlucia")), Role: RoleHub, RefDir: ref,
 			Published: map[string]string{"mockplayer": filepath.Join(t.TempDir(), "mockplayer")},
 			Subjects:  []Subject{{Path: subject, Ref: "stlucia"}}}, "the reference stlucia did not play"},
-		{"a failing reference", Options{Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: broken,
+		{"a failing reference", Options{Game: game(t, "dealer2310"), Vars: vars(game(t, "dealer2310")), Role: RolePlayer, RefDir: broken,
 			Subjects: []Subject{{Path: filepath.Join(ref, "2310A"), Ref: "2310A"}}}, "the reference 2310A did not play"},
 	}
 	for _, tc := range tests {
@@ -402,7 +408,7 @@ func TestCampaignCheckPlaysEverySetup(t *testing.T) {
 		role       Role
 	}{{"stlucia", "stlucia", RoleHub}, {"stlucia", "EAIT", RolePlayer}, {"dealer2310", "2310dealer", RoleHub}, {"dealer2310", "2310B", RolePlayer}} {
 		for seed := range uint64(seeds) {
-			f := &fuzzer{opt: Options{Game: game(t, tc.game), Role: tc.role, RefDir: ref, Seed: seed,
+			f := &fuzzer{opt: Options{Game: game(t, tc.game), Vars: vars(game(t, tc.game)), Role: tc.role, RefDir: ref, Seed: seed,
 				Subjects: []Subject{{Path: filepath.Join(ref, tc.prog), Ref: tc.prog}}},
 				g: game(t, tc.game), tmp: t.TempDir(), rec: record.Options{ExitTimeout: 10 * time.Second}}
 			if err := f.check(); err != nil {
@@ -422,7 +428,7 @@ func TestCampaignNotesASubjectThatCannotRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log strings.Builder
-	_, err := Run(Options{Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: ref, Seed: 1, Runs: 1,
+	_, err := Run(Options{Game: game(t, "dealer2310"), Vars: vars(game(t, "dealer2310")), Role: RolePlayer, RefDir: ref, Seed: 1, Runs: 1,
 		Subjects: []Subject{{Path: wrapper, Ref: "2310A"}}, Log: &log})
 	if err != nil {
 		t.Fatal(err)
@@ -445,7 +451,7 @@ func TestConfirmationRunsAlone(t *testing.T) {
 		return "'" + player + "' \"$@\"\ns=$?\nrm -f \"$d/$$\"\n[ \"$n\" -gt 1 ] && exit 9\nexit $s\n"
 	})
 	sum, err := Run(Options{
-		Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: ref, InProcess: inProcess,
+		Game: game(t, "dealer2310"), Vars: vars(game(t, "dealer2310")), Role: RolePlayer, RefDir: ref, InProcess: inProcess,
 		Subjects: []Subject{{Path: subject, Ref: "2310A"}},
 		Seed:     1, Runs: 80, Jobs: 2, Out: t.TempDir(), Kinds: []string{"malformed"},
 	})

@@ -28,6 +28,9 @@ type Options struct {
 	Game     Game
 	Role     Role
 	Subjects []Subject // players (round robin) or the one hub
+	// Vars is the suite variable that stands for a program of the game ("2310A" ->
+	// "PLAYER_A"), as the regression files name it: the game's grade table's VarOf.
+	Vars func(program string) (string, bool)
 	// RefDir is a folder holding the reference programs, mockplayer and mockhub by name
 	// (links to the gauntlet binary, or testscript's copies of a test binary).
 	RefDir string
@@ -149,6 +152,9 @@ type fuzzer struct {
 func Run(opt Options) (*Summary, error) {
 	if opt.Game == nil || len(opt.Subjects) == 0 {
 		return nil, errors.New("blackbox: no game or no program to fuzz")
+	}
+	if opt.Vars == nil {
+		return nil, errors.New("blackbox: no suite variables for the game's programs")
 	}
 	if opt.Runs <= 0 && opt.Time <= 0 {
 		return nil, errors.New("blackbox: give a number of runs or a time")
@@ -790,7 +796,7 @@ func (f *fuzzer) keep(c shrinker, subj Subject, sig Signature, run, n int) (Find
 		return fd, err
 	}
 	if f.opt.Verify {
-		fd.Verified = Verify(f.g, f.opt.RefDir, fd.File, subj, f.scriptBox)
+		fd.Verified = Verify(f.g, f.opt.Vars, f.opt.RefDir, fd.File, subj, f.scriptBox)
 	}
 	return fd, nil
 }

@@ -8,7 +8,6 @@ import (
 
 	"gauntlet/games/contract"
 	"gauntlet/games/judge"
-	"gauntlet/programs"
 )
 
 // Role says which side of a game the subject plays.
@@ -103,14 +102,12 @@ type Game interface {
 	LineRule(role Role, stream, line string) (id, words string)
 }
 
-// scriptVar is the suite variable of a program of game g ("2310A" -> "PLAYER_A"), from the
-// grader's table of the game's programs, the one place that maps them. A program the game
-// does not have is the fuzzer's own mistake.
-func scriptVar(g Game, program string) string {
-	if gg, ok := programs.GradeGame(g.Name()); ok {
-		if v, ok := gg.VarOf(program); ok {
-			return v
-		}
+// scriptVar is the suite variable of a program of game g ("2310A" -> "PLAYER_A"), from vars
+// (Options.Vars: the grader's table of the game's programs, the one place that maps them).
+// A program the table does not have is the fuzzer's own mistake.
+func scriptVar(g Game, vars func(program string) (string, bool), program string) string {
+	if v, ok := vars(program); ok {
+		return v
 	}
 	panic(fmt.Sprintf("blackbox: %s has no program %q", g.Name(), program))
 }

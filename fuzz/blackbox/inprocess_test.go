@@ -34,7 +34,7 @@ func TestInProcessReferenceMatchesTheProcess(t *testing.T) {
 			if !ok {
 				t.Fatalf("no in-process form of %s", tc.player)
 			}
-			f := &fuzzer{opt: Options{Game: g, Role: RolePlayer, RefDir: ref, Seed: 11,
+			f := &fuzzer{opt: Options{Game: g, Vars: vars(g), Role: RolePlayer, RefDir: ref, Seed: 11,
 				Subjects: []Subject{{Path: filepath.Join(ref, tc.player), Ref: tc.player}}},
 				g: g, kinds: PlayerMutations, tmp: t.TempDir(),
 				rec: record.Options{StepTimeout: defaultStep, ExitTimeout: defaultStep, SignalSettle: AfterSignal}}

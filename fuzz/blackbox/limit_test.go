@@ -83,7 +83,7 @@ func TestTimeoutUnderLoadIsNotKept(t *testing.T) {
 		return "if [ \"$n\" -gt 1 ]; then rm -f \"$d/$$\"; exec sleep 60; fi\n'" + player + "' \"$@\"\ns=$?\nrm -f \"$d/$$\"\nexit $s\n"
 	})
 	sum, err := Run(Options{
-		Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: ref, InProcess: inProcess,
+		Game: game(t, "dealer2310"), Vars: vars(game(t, "dealer2310")), Role: RolePlayer, RefDir: ref, InProcess: inProcess,
 		Subjects: []Subject{{Path: subject, Ref: "2310A"}},
 		Seed:     1, Runs: 40, Jobs: 2, Out: t.TempDir(), Kinds: []string{"malformed"},
 	})

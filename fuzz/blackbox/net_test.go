@@ -42,7 +42,7 @@ func TestCampaignSharesOneNetwork(t *testing.T) {
 	}
 	const runs = 8
 	sum, err := Run(Options{
-		Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: ref, InProcess: inProcess,
+		Game: game(t, "dealer2310"), Vars: vars(game(t, "dealer2310")), Role: RolePlayer, RefDir: ref, InProcess: inProcess,
 		Subjects: []Subject{{Path: subject, Ref: "2310A"}},
 		Seed:     3, Runs: runs, Jobs: 4, Kinds: []string{"malformed"},
 	})

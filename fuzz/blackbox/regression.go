@@ -83,7 +83,7 @@ func (f *fuzzer) regression(c shrinker, subj Subject, ref *record.Result, sig Si
 		if err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(&b, "run -status 0 mockhub conv $%s\n", scriptVar(f.g, subj.Ref))
+		fmt.Fprintf(&b, "run -status 0 mockhub conv $%s\n", scriptVar(f.g, f.opt.Vars, subj.Ref))
 		b.WriteString("stdout '^ok: '\n")
 		files = append(files, txtar.File{Name: "conv", Data: []byte(conv.Format())})
 		if err := outputs(nil, ref.Stderr, false); err != nil {
@@ -106,7 +106,7 @@ func (f *fuzzer) regression(c shrinker, subj Subject, ref *record.Result, sig Si
 		if ref.Exit.Signal != 0 {
 			status = "signal:" + faults.SignalWord(ref.Exit.Signal)
 		}
-		fmt.Fprintf(&b, "run -status %s $%s", status, scriptVar(f.g, subj.Ref))
+		fmt.Fprintf(&b, "run -status %s $%s", status, scriptVar(f.g, f.opt.Vars, subj.Ref))
 		for _, a := range c.Setup.Args {
 			b.WriteString(" " + scriptQuote(a))
 		}
@@ -175,12 +175,13 @@ type ScriptBox struct {
 // reference, where it must pass, and with the subject in place of its reference, where it
 // must fail. It returns "" when both hold, else what went wrong. With box, the subject runs
 // as a sandbox user in a case box, as in a grade (scriptcmds.SandboxUserVar): never as the
-// fuzzer's user when the campaign itself boxed it.
-func Verify(g Game, refDir, file string, subj Subject, box *ScriptBox) string {
-	if res := runScript(g, refDir, file, Subject{}, box); !res.Passed {
+// fuzzer's user when the campaign itself boxed it. vars names the programs' suite
+// variables (Options.Vars).
+func Verify(g Game, vars func(program string) (string, bool), refDir, file string, subj Subject, box *ScriptBox) string {
+	if res := runScript(g, vars, refDir, file, Subject{}, box); !res.Passed {
 		return "fails on the reference: " + lastLines(res.Log, 3)
 	}
-	if res := runScript(g, refDir, file, subj, box); res.Passed {
+	if res := runScript(g, vars, refDir, file, subj, box); res.Passed {
 		return "passes on " + subj.Path
 	}
 	return ""
@@ -188,7 +189,7 @@ func Verify(g Game, refDir, file string, subj Subject, box *ScriptBox) string {
 
 // runScript runs one script with the game's programs set to the references, except
 // subj.Ref, which is set to subj.Path when that is given; in box when that is given.
-func runScript(g Game, refDir, file string, subj Subject, box *ScriptBox) suite.Result {
+func runScript(g Game, vars func(program string) (string, bool), refDir, file string, subj Subject, box *ScriptBox) suite.Result {
 	parent := ""
 	if box != nil {
 		parent = box.Scratch
@@ -219,7 +220,7 @@ func runScript(g Game, refDir, file string, subj Subject, box *ScriptBox) suite.
 				} else if box != nil && box.Published[p] != "" {
 					prog = box.Published[p]
 				}
-				env.Setenv(scriptVar(g, p), prog)
+				env.Setenv(scriptVar(g, vars, p), prog)
 			}
 			if box != nil {
 				env.Setenv(scriptcmds.SandboxUserVar, "1")

@@ -37,7 +37,7 @@ func TestWaitingCasesDoNotHoldTheBusySlots(t *testing.T) {
 			t.Fatal(err)
 		}
 		sum, err := Run(Options{
-			Game: game(t, "dealer2310"), Role: RolePlayer, RefDir: ref, InProcess: inProcess,
+			Game: game(t, "dealer2310"), Vars: vars(game(t, "dealer2310")), Role: RolePlayer, RefDir: ref, InProcess: inProcess,
 			Subjects: []Subject{{Path: subject, Ref: "2310A"}},
 			Seed:     1, Runs: 8, Jobs: 1, Kinds: []string{kind},
 		})

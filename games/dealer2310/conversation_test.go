@@ -15,11 +15,11 @@ import (
 	"gauntlet/games/judge"
 )
 
-// suiteDir holds the conformance suite's cases (conformance/dealer2310). Several of them
+// suiteDir holds the conformance suite's cases (testscripts/dealer2310). Several of them
 // embed expectations produced by the engine; the tests below check them again at every run,
 // against the engine and against refPlay (an independent implementation of the spec's
 // rules, at the end of this file), so the suite cannot drift from the rules.
-const suiteDir = "../../conformance/dealer2310"
+const suiteDir = "../../testscripts/dealer2310"
 
 // from and to build the lines of a conversation.
 func from(s string) judge.Line { return judge.Line{Text: s} }

@@ -14,10 +14,10 @@ import (
 	"gauntlet/games/judge"
 )
 
-// suiteDir holds the conformance suite's cases (conformance/stlucia). Several of them embed
+// suiteDir holds the conformance suite's cases (testscripts/stlucia). Several of them embed
 // expectations produced by the engine; the tests below check them again at every run,
 // against the engine and against refPlay, so the suite cannot drift from the rules.
-const suiteDir = "../../conformance/stlucia"
+const suiteDir = "../../testscripts/stlucia"
 
 // from and to build the lines of a conversation.
 func from(s string) judge.Line { return judge.Line{Text: s} }

@@ -34,7 +34,7 @@ type ManagerOptions struct {
 	Record bool
 }
 
-// NewManager is NewJudge with the manager's options; the reference manager (hub/stratego)
+// NewManager is NewJudge with the manager's options; the reference manager (hub/strategohub)
 // runs it. It is also a judge.Loser: a line not had in time (or end of file) is ILLEGAL for
 // that side during the game, and during the setups an incomplete setup whose account
 // names the silence, BLUE still being asked.

@@ -42,6 +42,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Point says when a rule fires.
@@ -124,31 +126,23 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("fault script line %d: %s", e.Line, e.Msg) }
 
-var signalNames = map[string]syscall.Signal{
-	"HUP": syscall.SIGHUP, "INT": syscall.SIGINT, "QUIT": syscall.SIGQUIT, "ILL": syscall.SIGILL,
-	"ABRT": syscall.SIGABRT, "FPE": syscall.SIGFPE, "KILL": syscall.SIGKILL, "SEGV": syscall.SIGSEGV,
-	"PIPE": syscall.SIGPIPE, "ALRM": syscall.SIGALRM, "TERM": syscall.SIGTERM, "BUS": syscall.SIGBUS,
-	"USR1": syscall.SIGUSR1, "USR2": syscall.SIGUSR2,
-}
-
-// ParseSignal reads a signal name (with or without "SIG") or number.
+// ParseSignal reads a signal name (with or without "SIG", in any case) or number, by the
+// system's own table (unix.SignalNum).
 func ParseSignal(s string) (syscall.Signal, error) {
 	if n, err := strconv.Atoi(s); err == nil && n > 0 && n < 65 {
 		return syscall.Signal(n), nil
 	}
-	if sig, ok := signalNames[strings.TrimPrefix(strings.ToUpper(s), "SIG")]; ok {
+	if sig := unix.SignalNum("SIG" + strings.TrimPrefix(strings.ToUpper(s), "SIG")); sig != 0 {
 		return sig, nil
 	}
 	return 0, fmt.Errorf("unknown signal %q", s)
 }
 
-// SignalWord writes a signal as ParseSignal reads it back: its short name (SEGV) when it
-// has one here, or its number.
+// SignalWord writes a signal as ParseSignal reads it back: its short name (SEGV) when the
+// system has one (unix.SignalName), or its number.
 func SignalWord(sig syscall.Signal) string {
-	for name, s := range signalNames {
-		if s == sig {
-			return name
-		}
+	if n := unix.SignalName(sig); n != "" {
+		return strings.TrimPrefix(n, "SIG")
 	}
 	return strconv.Itoa(int(sig))
 }

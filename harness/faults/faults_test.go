@@ -108,3 +108,28 @@ func TestReplaces(t *testing.T) {
 		}
 	}
 }
+
+// TestSignalWordsRoundTrip checks the signal names against the system's table: every signal
+// is written by its short name and read back as itself (SIGXCPU, which the hand-written
+// table of before did not know, was written "24"), and a name reads in any case, with or
+// without SIG.
+func TestSignalWordsRoundTrip(t *testing.T) {
+	for sig := syscall.Signal(1); sig < 32; sig++ {
+		w := SignalWord(sig)
+		if got, err := ParseSignal(w); err != nil || got != sig {
+			t.Errorf("ParseSignal(SignalWord(%d) = %q) = %v, %v", int(sig), w, got, err)
+		}
+	}
+	for in, want := range map[string]syscall.Signal{"XCPU": syscall.SIGXCPU, "sigcont": syscall.SIGCONT,
+		"SIGSEGV": syscall.SIGSEGV, "usr1": syscall.SIGUSR1, "9": syscall.SIGKILL} {
+		if got, err := ParseSignal(in); err != nil || got != want {
+			t.Errorf("ParseSignal(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	if w := SignalWord(syscall.SIGXCPU); w != "XCPU" {
+		t.Errorf("SignalWord(SIGXCPU) = %q, want XCPU", w)
+	}
+	if _, err := ParseSignal("SIGWOBBLE"); err == nil {
+		t.Error("ParseSignal(SIGWOBBLE) is no error")
+	}
+}

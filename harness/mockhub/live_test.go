@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	dealer "gauntlet/games/dealer2310"
-	stl "gauntlet/games/stlucia"
+	"gauntlet/games/dealer2310"
+	"gauntlet/games/stlucia"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
-	dplayer "gauntlet/players/dealer2310"
-	splayer "gauntlet/players/stlucia"
+	"gauntlet/players/dealer2310players"
+	"gauntlet/players/stluciaplayers"
 )
 
 // The players of the live tests are this test binary, run with testPlayerEnv naming one.
@@ -32,19 +32,19 @@ func TestMain(m *testing.M) {
 // strategy of its own, legal or not.
 var testPlayers = map[string]func() int{
 	// Moves as far as it may: legal, and not what 2310A or 2310B would do.
-	"dealer-furthest": func() int { return dplayer.Run(furthest, os.Args[1:], os.Stdin, os.Stdout, os.Stderr) },
+	"dealer-furthest": func() int { return dealer2310players.Run(furthest, os.Args[1:], os.Stdin, os.Stdout, os.Stderr) },
 	// Asks to stay where it is: a move backwards, against the rules.
 	"dealer-stays": func() int {
-		return dplayer.Run(func(g *dealer.Game, me int) int { return g.Player(me).Site }, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		return dealer2310players.Run(func(g *dealer2310.Game, me int) int { return g.Player(me).Site }, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	},
 	// Keeps every roll and never leaves St Lucia: legal, and no reference player's way.
 	"stlucia-keeper": func() int {
-		keeper := stl.Strategy{Name: "keeper", Reroll: func(stl.View) stl.Roll { return stl.Roll{} }, Retreat: func(stl.View) bool { return false }}
-		return splayer.Run(keeper, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		keeper := stlucia.Strategy{Name: "keeper", Reroll: func(stlucia.View) stlucia.Roll { return stlucia.Roll{} }, Retreat: func(stlucia.View) bool { return false }}
+		return stluciaplayers.Run(keeper, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	},
 }
 
-func furthest(g *dealer.Game, me int) int {
+func furthest(g *dealer2310.Game, me int) int {
 	best := -1
 	for s := range g.Path() {
 		if g.CheckMove(me, s) == nil {
@@ -104,9 +104,9 @@ func TestLiveDealer2310(t *testing.T) {
 		t.Errorf("a legal player of its own strategy failed live judging:\n%s", res.Report())
 	}
 	res := runLive(t, conv, testPlayer(t, "dealer-stays"))
-	if res.OK || !strings.Contains(res.Report(), "breaks the rule: "+dealer.RuleMoveForward) ||
+	if res.OK || !strings.Contains(res.Report(), "breaks the rule: "+dealer2310.RuleMoveForward) ||
 		!strings.Contains(res.Report(), "a line the rules allow: one of DO") {
-		t.Errorf("a player moving backwards: want a failure naming %q and the moves allowed:\n%s", dealer.RuleMoveForward, res.Report())
+		t.Errorf("a player moving backwards: want a failure naming %q and the moves allowed:\n%s", dealer2310.RuleMoveForward, res.Report())
 	}
 	// A live judge's breach is a divergence for the grader, whatever the rule's words.
 	if k := res.Record().Kind; k != outcome.Diverged {
@@ -135,8 +135,8 @@ done
 exit 4
 `)
 	res := runLive(t, conv, rerolls)
-	if res.OK || !strings.Contains(res.Report(), "breaks the rule: "+stl.RuleRerollLimit) {
-		t.Errorf("a player that rerolls a third time: want a failure naming %q:\n%s", stl.RuleRerollLimit, res.Report())
+	if res.OK || !strings.Contains(res.Report(), "breaks the rule: "+stlucia.RuleRerollLimit) {
+		t.Errorf("a player that rerolls a third time: want a failure naming %q:\n%s", stlucia.RuleRerollLimit, res.Report())
 	}
 	// A live player that says nothing where its move is due: silent, for the grader.
 	c, err := Parse(conv)

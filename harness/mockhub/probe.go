@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	game "gauntlet/games/referee"
+	"gauntlet/games/referee"
 	"gauntlet/harness/child"
 	"gauntlet/harness/outcome"
 )
@@ -122,7 +122,7 @@ func contains(list []string, s string) bool {
 // rec is one move of a game and the verdict it got.
 type rec struct {
 	move    string
-	verdict game.Verdict
+	verdict referee.Verdict
 	scores  string // after valid end
 }
 
@@ -138,7 +138,7 @@ type prober struct {
 	opt      Options
 	r        *rand.Rand
 	p        *proc
-	feats    game.Features
+	feats    referee.Features
 	log      []string       // the current session, for the account
 	reached  map[string]int // how often each part was checked
 	words    []string       // words seen in accepted moves and written lines
@@ -187,13 +187,13 @@ func (pr *prober) run(args []string) error {
 		switch {
 		case out.aborted:
 			played = nil // the referee disagreed with itself or broke the protocol: start over
-		case out.last.verdict == game.Invalid:
+		case out.last.verdict == referee.Invalid:
 			if !out.replayedLast && pr.resendable(out.last.move) {
 				pr.resent++
 				check = append(append([]rec{}, out.moves...), out.last) // send it again
 			}
 			played = out.moves
-		case out.last.verdict == game.ValidEnd:
+		case out.last.verdict == referee.ValidEnd:
 			if !out.replayedLast {
 				pr.ended++
 				check = append(append([]rec{}, out.moves...), out.last) // replay the whole game
@@ -251,7 +251,7 @@ func (pr *prober) session(args []string, replay []rec) (out sessionOut, err erro
 			return out, nil
 		}
 		r.verdict = v
-		if v == game.ValidEnd {
+		if v == referee.ValidEnd {
 			if r.scores, ok = pr.scores(); !ok {
 				out.aborted = true
 				return out, nil
@@ -260,14 +260,14 @@ func (pr *prober) session(args []string, replay []rec) (out sessionOut, err erro
 		if replaying {
 			pr.reached["consistency"]++
 			want := replay[i]
-			if want.verdict != v || (v == game.ValidEnd && want.scores != r.scores) {
+			if want.verdict != v || (v == referee.ValidEnd && want.scores != r.scores) {
 				pr.breach("consistency", fmt.Sprintf("%q in the same position to get %s again", r.move, describe(want)),
 					describe(r))
 				out.aborted = true
 				return out, nil
 			}
 		}
-		if v != game.Valid {
+		if v != referee.Valid {
 			out.last, out.replayedLast = r, replaying
 			pr.ending(v)
 			return out, nil
@@ -280,7 +280,7 @@ func (pr *prober) session(args []string, replay []rec) (out sessionOut, err erro
 }
 
 func describe(r rec) string {
-	if r.verdict == game.ValidEnd {
+	if r.verdict == referee.ValidEnd {
 		return fmt.Sprintf("%q and the scores %q", r.verdict.String(), r.scores)
 	}
 	return strconv.Quote(r.verdict.String())
@@ -288,13 +288,13 @@ func describe(r rec) string {
 
 // handshake reads the features, sends the players, and reads the first block.
 func (pr *prober) handshake() bool {
-	pr.feats = game.Features{}
+	pr.feats = referee.Features{}
 	for {
 		line, ok := pr.line("handshake", "a feature line or feature_end")
 		if !ok {
 			return false
 		}
-		name, end, err := game.ParseFeature(line)
+		name, end, err := referee.ParseFeature(line)
 		if end {
 			break
 		}
@@ -319,8 +319,8 @@ func (pr *prober) handshake() bool {
 }
 
 // judge sends player's move and reads the verdict and the block after it.
-func (pr *prober) judge(player int, move string) (game.Verdict, bool) {
-	pr.send(game.MoveLine(player, move))
+func (pr *prober) judge(player int, move string) (referee.Verdict, bool) {
+	pr.send(referee.MoveLine(player, move))
 	var line string
 	for {
 		var ok bool
@@ -328,22 +328,22 @@ func (pr *prober) judge(player int, move string) (game.Verdict, bool) {
 			return 0, false
 		}
 		// A referee that does not end its blocks: the last block's lines come first.
-		if _, _, _, err := game.ParseWriteLine(line, 2); !pr.lenient || err != nil {
+		if _, _, _, err := referee.ParseWriteLine(line, 2); !pr.lenient || err != nil {
 			break
 		}
 	}
-	v, err := game.ParseVerdict(line)
+	v, err := referee.ParseVerdict(line)
 	if err != nil {
 		pr.breach("verdicts", "valid, invalid or valid end", strconv.Quote(line))
 		return 0, false
 	}
 	pr.reached["verdicts"]++
 	if pr.feats.WriteLines {
-		last, ok := pr.block(v == game.ValidEnd)
+		last, ok := pr.block(v == referee.ValidEnd)
 		if !ok {
 			return 0, false
 		}
-		if v == game.ValidEnd {
+		if v == referee.ValidEnd {
 			pr.pendingScores = last
 		}
 	}
@@ -384,7 +384,7 @@ func (pr *prober) block(final bool) (string, bool) {
 			}
 			return "", true
 		}
-		_, text, end, err := game.ParseWriteLine(line, 2)
+		_, text, end, err := referee.ParseWriteLine(line, 2)
 		if end {
 			pr.reached["blocks"]++
 			return "", true
@@ -407,7 +407,7 @@ func (pr *prober) scores() (string, bool) {
 			return "", false
 		}
 	}
-	if _, err := game.ParseScores(line, 2); err != nil {
+	if _, err := referee.ParseScores(line, 2); err != nil {
 		if pr.breach("scores", "the scores: two integers separated by a space", strconv.Quote(line)) {
 			return "", false
 		}
@@ -418,13 +418,13 @@ func (pr *prober) scores() (string, bool) {
 
 // ending closes the referee's input after the game's last verdict (and its scores): the
 // referee must write nothing more and exit.
-func (pr *prober) ending(v game.Verdict) {
+func (pr *prober) ending(v referee.Verdict) {
 	pr.p.stdin.Close()
 	pr.log = append(pr.log, "hub: close")
 	line, state := pr.lineWithin(pr.opt.StepTimeout)
 	for pr.lenient && state == gotLine {
 		// The block after an `invalid` of a referee that does not end its blocks.
-		if _, _, _, err := game.ParseWriteLine(line, 2); err != nil {
+		if _, _, _, err := referee.ParseWriteLine(line, 2); err != nil {
 			break
 		}
 		line, state = pr.lineWithin(pr.opt.StepTimeout)

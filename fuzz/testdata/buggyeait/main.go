@@ -14,18 +14,18 @@ import (
 	"strings"
 	"syscall"
 
-	game "gauntlet/games/stlucia"
-	players "gauntlet/players/stlucia"
+	"gauntlet/games/stlucia"
+	"gauntlet/players/stluciaplayers"
 )
 
 func main() {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-	n, _, status := game.ParsePlayerArgs(os.Args[1:])
+	n, _, status := stlucia.ParsePlayerArgs(os.Args[1:])
 	var stdin io.Reader = os.Stdin
-	if status == game.PlayerExitOK {
+	if status == stlucia.PlayerExitOK {
 		stdin = &labelBug{in: bufio.NewReader(os.Stdin), players: n}
 	}
-	os.Exit(players.Run(game.Strategies["EAIT"], os.Args[1:], stdin, os.Stdout, os.Stderr))
+	os.Exit(stluciaplayers.Run(stlucia.Strategies["EAIT"], os.Args[1:], stdin, os.Stdout, os.Stderr))
 }
 
 // labelBug hands the player its input a line at a time, and crashes on the first line that
@@ -43,7 +43,7 @@ func (b *labelBug) Read(p []byte) (int, error) {
 			return 0, err
 		}
 		text := strings.TrimSuffix(line, "\n")
-		if m, err := game.ParseMsg(text); err == nil && namesPlayer(m.Kind) && m.Player >= b.players {
+		if m, err := stlucia.ParseMsg(text); err == nil && namesPlayer(m.Kind) && m.Player >= b.players {
 			// The reference runtime flushes its stderr before every read, so this echo
 			// lands after everything it wrote, as the C program's would.
 			os.Stderr.WriteString("From StLucia:" + text + "\n")
@@ -57,9 +57,9 @@ func (b *labelBug) Read(p []byte) (int, error) {
 }
 
 // namesPlayer reports whether a message of kind k carries a player label.
-func namesPlayer(k game.MsgKind) bool {
+func namesPlayer(k stlucia.MsgKind) bool {
 	switch k {
-	case game.MsgRolled, game.MsgPoints, game.MsgAttacks, game.MsgEliminated, game.MsgClaim, game.MsgWinner:
+	case stlucia.MsgRolled, stlucia.MsgPoints, stlucia.MsgAttacks, stlucia.MsgEliminated, stlucia.MsgClaim, stlucia.MsgWinner:
 		return true
 	}
 	return false

@@ -1,0 +1,244 @@
+// Package strategohub is the reference Stratego manager (the stratego program): it starts two
+// AI programs (or lets a human play a side from stdin), asks each for its setup, runs the
+// game of gauntlet/games/stratego over their pipes, and prints the result line.
+//
+// The game is the engine's manager judge (games/stratego NewManager) run by the one loop of
+// the reference hubs, hubrt.Play; this package keeps the flags, starting the AIs (or a
+// human's side on the terminal) and the final lines.
+//
+// Unlike the 2012 manager it never hangs: the timeout covers whole lines (a partial line
+// without a newline times out), no write waits for an AI, the idle AI is stopped (SIGSTOP)
+// and resumed (SIGCONT) around its opponent's turns, after QUIT each AI has 2 seconds to
+// exit before SIGKILL, and SIGINT or SIGTERM kills both AIs and ends the manager. A single
+// '\r' before the newline is tolerated (an AI written on Windows); anything else malformed
+// is ILLEGAL. docs/stratego.md has the protocol and every decision.
+package strategohub
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"gauntlet/games/judge"
+	"gauntlet/games/stratego"
+	"gauntlet/harness/csignal"
+	"gauntlet/harness/hubrt"
+	"gauntlet/harness/limitkill"
+)
+
+// Grace is how long the AIs have to exit after QUIT.
+const Grace = 2 * time.Second
+
+// DefaultTimeout is how long an AI has for each line it owes.
+const DefaultTimeout = 2 * time.Second
+
+// Human, as an AI's name, lets a person play that side from the manager's stdin.
+const Human = "human"
+
+const usage = `usage: stratego [-i] [-o FILE|stdout] [-t STALL] [-m TURNS] [-T TIMEOUT] RED BLUE
+       stratego -h
+
+Runs a game of Stratego between the AI programs RED and BLUE (or "human": that side's
+moves are read from stdin, its queries shown on stderr) and prints the result line:
+NAME COLOUR OUTCOME TURNS RED_VALUE BLUE_VALUE. Exit status 0; 1 on a usage or internal
+error (with a message on stderr).
+`
+
+// Main runs the manager on the process's arguments and streams.
+func Main() int {
+	csignal.Default()
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	return runStop(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, nil, sigs, limitkill.SoftCPU())
+}
+
+// options are the manager's settings.
+type options struct {
+	ignoreIllegal bool
+	out           string
+	stall         time.Duration
+	turns         int
+	timeout       time.Duration
+}
+
+// Run runs the manager with args (without the program name) and returns its exit status.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return RunWith(args, stdin, stdout, stderr, nil)
+}
+
+// RunWith is Run with the AIs started as launch says (hubrt.StartWith): a tournament's
+// starts each as a sandbox user in a box.
+func RunWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hubrt.Launch) int {
+	return runWith(args, stdin, stdout, stderr, launch, limitkill.SoftCPU())
+}
+
+// runWith is RunWith for AIs that run under the CPU time limit cpuLimit (0: none known):
+// the manager's own, which AIs started plainly inherit, or a tournament's boxes'.
+func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hubrt.Launch, cpuLimit time.Duration) int {
+	return runStop(args, stdin, stdout, stderr, launch, nil, cpuLimit)
+}
+
+// runStop is RunWith ended early by a signal that comes on stop (SIGINT or SIGTERM for the
+// program, a stopped tournament's): both AIs are killed at once, no result line is printed,
+// and the status is 128 plus the signal's number.
+func runStop(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hubrt.Launch, stop <-chan os.Signal, cpuLimit time.Duration) int {
+	o, names, status := parseArgs(args, stdout, stderr)
+	if status >= 0 {
+		return status
+	}
+	record, closeRecord, err := openRecord(o.out, stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "stratego: %v\n", err)
+		return 1
+	}
+	defer closeRecord()
+	h, err := startSides(names, stdin, stderr, launch)
+	if err != nil {
+		fmt.Fprintf(stderr, "stratego: %v\n", err)
+		return 1
+	}
+	defer h.InterruptOn(stop)()
+	j := stratego.NewManager(names, stratego.ManagerOptions{TurnLimit: o.turns, IgnoreIllegal: o.ignoreIllegal, Record: record != nil})
+	var result strings.Builder
+	resultW := bufio.NewWriter(&result)
+	e := hubrt.Play(j, h, resultW, policy(o, j, record))
+	if e.How == hubrt.Interrupted {
+		sig := h.Caught().(syscall.Signal)
+		fmt.Fprintf(stderr, "stratego: stopped by %v: both AIs killed, no result\n", sig)
+		return 128 + int(sig)
+	}
+	// The account once the AIs are reaped (Play reaps them), so that it can say that a
+	// limit ended the side it blames (an AI killed by its CPU time reads as an end of file).
+	if why := j.Game().Why(); why != "" {
+		why += limitNote(j.Game(), names, e.Exits, h, cpuLimit)
+		fmt.Fprintf(stderr, "stratego: %s\n", why)
+	}
+	// The result line after every AI has been reaped (Play reaps them).
+	io.WriteString(stdout, result.String())
+	return 0
+}
+
+// parseArgs reads the flags and the two AIs; status is the exit status when the manager
+// ends there (a usage error, -h), else -1.
+func parseArgs(args []string, stdout, stderr io.Writer) (o options, names [2]string, status int) {
+	fs := flag.NewFlagSet("stratego", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&o.ignoreIllegal, "i", false, "")
+	fs.StringVar(&o.out, "o", "", "")
+	fs.DurationVar(&o.stall, "t", 0, "")
+	fs.IntVar(&o.turns, "m", stratego.DefaultTurnLimit, "")
+	fs.DurationVar(&o.timeout, "T", DefaultTimeout, "")
+	help := fs.Bool("h", false, "")
+	if err := fs.Parse(args); err != nil || (!*help && fs.NArg() != 2) || o.turns <= 0 || o.timeout <= 0 {
+		io.WriteString(stderr, usage)
+		return o, names, 1
+	}
+	if *help {
+		io.WriteString(stdout, usage)
+		return o, names, 0
+	}
+	return o, [2]string{fs.Arg(0), fs.Arg(1)}, -1
+}
+
+// openRecord opens -o's move log: nil without -o, stdout for "stdout", else the file.
+func openRecord(out string, stdout io.Writer) (*bufio.Writer, func(), error) {
+	switch out {
+	case "":
+		return nil, func() {}, nil
+	case "stdout":
+		return bufio.NewWriter(stdout), func() {}, nil
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bufio.NewWriter(f), func() { f.Close() }, nil
+}
+
+// startSides starts the AIs; a human side is a local seat on stdin and stderr.
+func startSides(names [2]string, stdin io.Reader, stderr io.Writer, launch hubrt.Launch) (*hubrt.Hub, error) {
+	locals := make([]*hubrt.Local, 2)
+	for c, name := range names {
+		if name == Human {
+			locals[c] = &hubrt.Local{In: stdin, Out: stderr}
+		}
+	}
+	return hubrt.StartSeats(names[:], locals, func(int) []string { return nil }, launch)
+}
+
+// policy is how the loop runs the manager's game: every line within the timeout, the
+// idle AI stopped from the first move on (during the setups each one's clock runs from its
+// own query), the -o record and -t's pace, and a signal killing both AIs.
+func policy(o options, j *stratego.Manager, record *bufio.Writer) hubrt.Policy {
+	return hubrt.Policy{
+		ReadStatus:      func(error) int { return 0 },
+		Grace:           Grace,
+		ReadTimeout:     o.timeout,
+		PauseIdle:       true,
+		PauseSeat:       func(int) bool { return j.Playing() },
+		Lost:            func(_ int, err error) judge.Lost { return lost(err, o.timeout) },
+		Record:          record,
+		Pace:            o.stall,
+		KillOnInterrupt: true,
+	}
+}
+
+// lost is the account of an AI's line not had: silence, a partial line, end of file.
+func lost(err error, timeout time.Duration) judge.Lost {
+	switch {
+	case errors.Is(err, hubrt.ErrTimeout):
+		return judge.Lost{Timeout: true, Why: fmt.Sprintf("no whole line within %v", timeout)}
+	case errors.Is(err, io.EOF):
+		return judge.Lost{Why: "end of file"}
+	}
+	return judge.Lost{Why: err.Error()}
+}
+
+// limitNote says which side an ILLEGAL, BAD_SETUP or INTERNAL_ERROR end names was ended by
+// a resource limit, as its exit and its CPU time show it (limitkill: SIGXCPU, SIGXFSZ, a
+// SIGKILL having used its CPU limit, a wrapper shell's 152, 137 or 153), e.g. " (RED was
+// killed by SIGXCPU at the CPU time limit)"; "" for none. Seat c is the hub's player c.
+func limitNote(g *stratego.Game, names [2]string, exits []hubrt.Exit, h *hubrt.Hub, cpuLimit time.Duration) string {
+	_, _, about := g.Over()
+	note := ""
+	for c := stratego.Red; c <= stratego.Blue; c++ {
+		if about != c && about != stratego.Both || names[c] == Human || int(c) >= len(exits) {
+			continue
+		}
+		e := exits[c]
+		cpu := h.CPU(int(c))
+		if cpuLimit <= 0 {
+			cpu = limitkill.UnknownCPU // no limit to hold it against: a 152 by the convention alone
+		}
+		l := limitkill.Of(e.Signal, e.Code, cpu, cpuLimit)
+		if l == limitkill.None {
+			continue
+		}
+		how := fmt.Sprintf("exited %d, a program it ran ended by", e.Code)
+		if e.Signal != 0 {
+			how = "was killed by " + map[syscall.Signal]string{syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ", syscall.SIGKILL: "SIGKILL"}[e.Signal] + " at"
+		}
+		note += fmt.Sprintf(" (%s %s %s)", c, how, l.Words())
+	}
+	return note
+}
+
+// limitNamed reports whether an account of the end (with limitNote's notes) says that a
+// limit ended side c.
+func limitNamed(why string, c stratego.Colour) bool {
+	for _, part := range strings.Split(why, " ("+c.String()+" ")[1:] {
+		note, _, _ := strings.Cut(part, ")")
+		if strings.HasSuffix(note, limitkill.CPU.Words()) || strings.HasSuffix(note, limitkill.FileSize.Words()) {
+			return true
+		}
+	}
+	return false
+}
