@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	fuzzlive "gauntlet/fuzz/livefuzz"
+	"gauntlet/fuzz/livefuzz"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
 	"gauntlet/harness/mutants"
@@ -103,7 +103,7 @@ func RegisterGame(r Registration) {
 		}
 		live.Register(name, l.Keys, l.Setup)
 		if l.Conversation != nil {
-			fuzzlive.Register(name, l.Variable, l.Section, l.Category, l.Conversation)
+			livefuzz.Register(name, l.Variable, l.Section, l.Category, l.Conversation)
 		}
 	}
 	if r.Mutants != nil {

@@ -23,21 +23,21 @@ import (
 	"path/filepath"
 	"slices"
 
-	clue "gauntlet/games/clue"
-	dealer2310 "gauntlet/games/dealer2310"
-	stlucia "gauntlet/games/stlucia"
+	"gauntlet/games/clue"
+	"gauntlet/games/dealer2310"
+	"gauntlet/games/stlucia"
 	"gauntlet/harness/mockclients"
 	"gauntlet/harness/mockplayer"
-	clueserver "gauntlet/hub/cluehub"
-	dealer "gauntlet/hub/dealer2310hub"
-	referee "gauntlet/hub/refereehub"
-	stluciahub "gauntlet/hub/stluciahub"
-	stratego "gauntlet/hub/strategohub"
-	clueclient "gauntlet/players/clueplayers"
-	dealerplayer "gauntlet/players/dealer2310players"
-	examples "gauntlet/players/refereeplayers"
-	stluciaplayer "gauntlet/players/stluciaplayers"
-	ai "gauntlet/players/strategoplayers"
+	"gauntlet/hub/cluehub"
+	"gauntlet/hub/dealer2310hub"
+	"gauntlet/hub/refereehub"
+	"gauntlet/hub/stluciahub"
+	"gauntlet/hub/strategohub"
+	"gauntlet/players/clueplayers"
+	"gauntlet/players/dealer2310players"
+	"gauntlet/players/refereeplayers"
+	"gauntlet/players/stluciaplayers"
+	"gauntlet/players/strategoplayers"
 )
 
 // Program is what one program runs.
@@ -59,32 +59,32 @@ func add(name string, p Program) {
 
 func init() {
 	add("stlucia", Program{Main: stluciahub.Main})
-	addPlayers(stlucia.Strategies, stluciaplayer.Main, stluciaplayer.Run)
+	addPlayers(stlucia.Strategies, stluciaplayers.Main, stluciaplayers.Run)
 
-	add("2310dealer", Program{Main: dealer.Main})
-	addPlayers(dealer2310.Strategies, dealerplayer.Main, dealerplayer.Run)
+	add("2310dealer", Program{Main: dealer2310hub.Main})
+	addPlayers(dealer2310.Strategies, dealer2310players.Main, dealer2310players.Run)
 
-	add("clue-server", Program{Main: clueserver.Main})
-	add("clue-client", Program{Main: clueclient.Main("strong")}) // the reference client is the strong one
+	add("clue-server", Program{Main: cluehub.Main})
+	add("clue-client", Program{Main: clueplayers.Main("strong")}) // the reference client is the strong one
 	for _, k := range clue.BrainNames {
-		add("clue-"+k, Program{Main: clueclient.Main(k)})
+		add("clue-"+k, Program{Main: clueplayers.Main(k)})
 	}
 
-	add("referee-runner", Program{Main: referee.Main})
-	add("ttt-referee", Program{Main: examples.TTTReferee})
-	add("c4-referee", Program{Main: examples.C4Referee})
-	add("referee", Program{Main: examples.C4Referee}) // the suite's referee of any game, as the reference plays it
-	add("ttt-random", Program{Main: func() int { return examples.TTTPlayer(false) }})
-	add("ttt-perfect", Program{Main: func() int { return examples.TTTPlayer(true) }})
-	add("c4-random", Program{Main: examples.C4Player})
+	add("referee-runner", Program{Main: refereehub.Main})
+	add("ttt-referee", Program{Main: refereeplayers.TTTReferee})
+	add("c4-referee", Program{Main: refereeplayers.C4Referee})
+	add("referee", Program{Main: refereeplayers.C4Referee}) // the suite's referee of any game, as the reference plays it
+	add("ttt-random", Program{Main: func() int { return refereeplayers.TTTPlayer(false) }})
+	add("ttt-perfect", Program{Main: func() int { return refereeplayers.TTTPlayer(true) }})
+	add("c4-random", Program{Main: refereeplayers.C4Player})
 	// The programs a submission builds for the referee suite, as the reference plays them.
-	add("ttt-player", Program{Main: func() int { return examples.TTTPlayer(true) }})
-	add("c4-player", Program{Main: examples.C4Player})
+	add("ttt-player", Program{Main: func() int { return refereeplayers.TTTPlayer(true) }})
+	add("c4-player", Program{Main: refereeplayers.C4Player})
 
-	add("stratego", Program{Main: stratego.Main})
-	add("stratego-random", Program{Main: ai.MainRandom, Player: ai.PlayRandom})
-	add("stratego-hunter", Program{Main: ai.MainHunter, Player: ai.PlayHunter})
-	add("ai", Program{Main: ai.MainHunter}) // the reference of the program a submission builds
+	add("stratego", Program{Main: strategohub.Main})
+	add("stratego-random", Program{Main: strategoplayers.MainRandom, Player: strategoplayers.PlayRandom})
+	add("stratego-hunter", Program{Main: strategoplayers.MainHunter, Player: strategoplayers.PlayHunter})
+	add("ai", Program{Main: strategoplayers.MainHunter}) // the reference of the program a submission builds
 
 	add("mockplayer", Program{Main: func() int {
 		return mockplayer.Main(os.Args[1:], lookupPlayer, mockplayer.PolledStdin(), os.Stdout, os.Stderr)
