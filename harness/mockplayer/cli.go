@@ -48,6 +48,7 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	name := fs.String("name", "", "the mock the witness runs (with -witness)")
 	noHello := fs.Bool("nohello", false, "the player sends no handshake byte: its first line is reply 1 (Stratego's AIs)")
 	reference := fs.Bool("reference", false, "stand for the reference program itself (with -as): its signal dispositions, SIGPIPE ignored")
+	tell := fs.Int("tell", -1, "tell the witness's stand-in how the mock ends on this `descriptor` (the witness gives it)")
 	var rules []string
 	fs.Func("fault", "one fault rule (repeatable), e.g. 'reply 2 line \"DO9\"'", func(s string) error {
 		rules = append(rules, s)
@@ -110,10 +111,25 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	if len(recs) > 0 {
 		cfg.Recorder = recs
 	}
+	if *tell >= 0 {
+		// The descriptor is the mock's alone: not for a spawned grandchild, nor for the
+		// shell a death by signal becomes.
+		syscall.CloseOnExec(*tell)
+		cfg.Ending = func(sig syscall.Signal) { Tell(*tell, 0, sig) }
+	}
 	code := Run(cfg, fs.Args(), stdin, stdout, stderr)
 	// Let go of stdin before stdout (at the exit): a hub that writes to this player once it
 	// has seen its stdout close must find the pipe closed, as it would with a C player.
 	stdin.Close()
+	if *tell >= 0 {
+		// The stand-in ends as soon as it is told, the hub's player with it: the streams go
+		// first, as they do before a program's exit status is known.
+		stdout.Close()
+		if f, ok := stderr.(*os.File); ok {
+			f.Close()
+		}
+		Tell(*tell, code, 0)
+	}
 	return code
 }
 
