@@ -434,7 +434,7 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 					aloneLock.RUnlock()
 				}
 				close(ended)
-				wentQuiet[j.slot] = held.in(quiet) || jopt.activity.Longest() >= waitedEnough
+				wentQuiet[j.slot] = waited(jopt.activity, held.in(quiet))
 				o.Counted = j.counted
 				out[j.slot] = o
 				// Told before the slot is free, so that a caller who stops the grade on
@@ -745,8 +745,23 @@ func (h *heldSlot) release() {
 }
 
 // waitedEnough is how long a case's programs must have been quiet at once for its TIMEOUT
-// to count as a wait (input that never came), which a re-run alone would only repeat.
+// to count as a wait (input that never came), which a re-run alone would only repeat,
+// when no run's deadline said what they were doing (a judge's wait for a line).
 const waitedEnough = 500 * time.Millisecond
+
+// waited says whether a case whose activity a was watched waited rather than worked, for
+// confirmAlone: when a run's deadline passed, by what its programs were doing then (all
+// waiting: a wait, which a re-run alone would only repeat); else by how long they looked
+// quiet (moved: the case moved to a quiet slot). Not by the move when a deadline passed: a
+// program the loaded machine held at its start (stopped at its exec while the harness set
+// its limits) looks quiet long enough to be moved, then loops, and its TIMEOUT must be
+// confirmed alone (TestTimeDependentVerdictsAreConfirmedAlone failed so under load).
+func waited(a *scriptcmds.Activity, moved bool) bool {
+	if passed, waiting := a.AtDeadlines(); passed {
+		return waiting
+	}
+	return moved || a.Longest() >= waitedEnough
+}
 
 // watch watches a case until ended, keeping the longest time its programs were all quiet
 // (Activity.Longest); with quiet not nil (a busy case), once every program it has running

@@ -21,6 +21,30 @@ type Activity struct {
 	// others are programs of the script that no group runs (the witnessed mock players,
 	// outside the box): how long they have all been quiet, and whether any runs.
 	others []func() (time.Duration, bool)
+	// deadlines counts the runs whose deadline passed, busy those of them whose programs
+	// were not all waiting then (the sandbox's diagnosis, taken before the kill).
+	deadlines, busy int
+}
+
+// deadlinePassed notes a run whose deadline passed; waiting says its programs were all
+// waiting then (asleep, blocked reading or writing, waiting for a child), not working.
+func (a *Activity) deadlinePassed(waiting bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.deadlines++
+	if !waiting {
+		a.busy++
+	}
+}
+
+// AtDeadlines says whether the deadline of a run of the script passed, and if so whether
+// the programs were all waiting at every such deadline: what they were doing when the
+// time ran out, which the load does not change, unlike how long they looked quiet before
+// (a program that the loaded machine held at its start looks quiet a while, then works).
+func (a *Activity) AtDeadlines() (passed, waiting bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.deadlines > 0, a.deadlines > 0 && a.busy == 0
 }
 
 // watch adds programs of the script that no group runs.

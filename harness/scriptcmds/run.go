@@ -386,6 +386,9 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		if res.Hang != nil {
 			diag = " (" + res.Hang.String() + ")"
 		}
+		if r.activity != nil {
+			r.activity.deadlinePassed(res.Hang != nil && waitingHang(res.Hang.Kind))
+		}
 		rec.Kind = outcome.Deadline
 		fail(ts, rec, "run: %s did not finish within %v (killed)%s", r.name, r.timeout, diag)
 	case !r.sent && !r.overflowed:
@@ -408,6 +411,16 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		rec.Kind = outcome.Left
 		fail(ts, rec, "run: %s exited but left processes running or files behind: %s", r.name, strings.Join(leftovers, "; "))
 	}
+}
+
+// waitingHang says whether a hang of kind k is a wait (for input, a reader, a child or a
+// timer) rather than work or what the sandbox could not tell.
+func waitingHang(k hygiene.HangKind) bool {
+	switch k {
+	case hygiene.Deadlock, hygiene.Sleeping, hygiene.BlockedWrite:
+		return true
+	}
+	return false
 }
 
 // exitRecord is the record of a run that ended with another status than the one wanted
