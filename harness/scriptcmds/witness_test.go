@@ -170,30 +170,11 @@ noprocs -allow sleep
 	procs, _ := hygiene.Scan()
 	for _, p := range procs {
 		env, err := os.ReadFile("/proc/" + strconv.Itoa(p.Pid) + "/environ")
-		if err == nil && !p.Zombie() && strings.Contains(string(env), want) && !killPending(p.Pid) {
+		if err == nil && !p.Zombie() && strings.Contains(string(env), want) && !buildtest.Dying(p.Pid) {
 			t.Errorf("pid %d (%s) of the script outlived it", p.Pid, p.Comm)
 			syscall.Kill(p.Pid, syscall.SIGKILL)
 		}
 	}
-}
-
-// killPending reports whether process pid has a SIGKILL pending: it was killed and is on
-// its way out (the kernel runs none of its code again), though not yet a zombie.
-func killPending(pid int) bool {
-	st, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return true // gone
-	}
-	for _, l := range strings.Split(string(st), "\n") {
-		k, v, _ := strings.Cut(l, ":")
-		if k != "SigPnd" && k != "ShdPnd" {
-			continue
-		}
-		if n, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64); err == nil && n&(1<<(uint(syscall.SIGKILL)-1)) != 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // A hub that opens connections to the witness and never says which mock it stands for
