@@ -377,7 +377,7 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	}
 	out := make([]Outcome, len(jobs))
 	ran := make([]bool, len(jobs))
-	wentQuiet := make([]bool, len(jobs)) // the case moved to a quiet slot: it waited, it did not work
+	wentQuiet := make([]bool, len(jobs)) // the case waited, it did not work (waited)
 	// Busy cases take one of -j slots; cases that mostly wait (Case.Waits) take one of
 	// their own, more numerous, slots, and leave the CPU to the busy ones. Each kind has a
 	// dispatcher of its own, so that a case waiting for a slot of its kind never holds back
@@ -434,7 +434,7 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 					aloneLock.RUnlock()
 				}
 				close(ended)
-				wentQuiet[j.slot] = waited(jopt.activity, held.in(quiet))
+				wentQuiet[j.slot] = waited(jopt.activity)
 				o.Counted = j.counted
 				out[j.slot] = o
 				// Told before the slot is free, so that a caller who stops the grade on
@@ -670,12 +670,13 @@ func memTotal() int64 {
 	return 0
 }
 
-// The checks of moveWhenQuiet: how often a busy case is looked at, and how long its
-// programs must all have been quiet.
-const (
-	quietCheck = 50 * time.Millisecond
-	quietAfter = 100 * time.Millisecond
-)
+// quietCheck is how often moveWhenQuiet looks at a busy case. A case is quiet once the
+// sandbox's last sweep found that none of its programs had used CPU since the sweep before
+// (sandbox.SweepInterval, 100 ms) and none was runnable: asking for a longer quiet on top
+// of that (100 ms more, until 2026-11-28) held each case of a submission that never answers
+// in a busy slot that much longer, and those holds add up one after another over -j slots
+// (a never-answering dealer2310 submission: 33 s, 26 s without).
+const quietCheck = 50 * time.Millisecond
 
 // aloneLock is held for reading by every case this process runs, and for writing by a
 // case confirmAlone runs again: that one runs with nothing else of the grader (a cohort's
@@ -751,22 +752,23 @@ const waitedEnough = 500 * time.Millisecond
 
 // waited says whether a case whose activity a was watched waited rather than worked, for
 // confirmAlone: when a run's deadline passed, by what its programs were doing then (all
-// waiting: a wait, which a re-run alone would only repeat); else by how long they looked
-// quiet (moved: the case moved to a quiet slot). Not by the move when a deadline passed: a
-// program the loaded machine held at its start (stopped at its exec while the harness set
-// its limits) looks quiet long enough to be moved, then loops, and its TIMEOUT must be
-// confirmed alone (TestTimeDependentVerdictsAreConfirmedAlone failed so under load).
-func waited(a *scriptcmds.Activity, moved bool) bool {
+// waiting: a wait, which a re-run alone would only repeat); else (a judge that waited for
+// a line) by whether they were all quiet for waitedEnough at once. Never by the case's move
+// to a quiet slot, which one quiet sweep makes: a program the loaded machine held at its
+// start (stopped at its exec while the harness set its limits) looks quiet that long, then
+// loops, and its TIMEOUT must be confirmed alone (TestTimeDependentVerdictsAreConfirmedAlone
+// failed so under load).
+func waited(a *scriptcmds.Activity) bool {
 	if passed, waiting := a.AtDeadlines(); passed {
 		return waiting
 	}
-	return moved || a.Longest() >= waitedEnough
+	return a.Longest() >= waitedEnough
 }
 
 // watch watches a case until ended, keeping the longest time its programs were all quiet
 // (Activity.Longest); with quiet not nil (a busy case), once every program it has running
-// has used no CPU for quietAfter (a hang: input that never comes), it takes a slot of
-// quiet, when one is free, and gives its busy slot to the next case. Only the case's
+// has used no CPU over a sweep of the sandbox (a hang: input that never comes), it takes a
+// slot of quiet, when one is free, and gives its busy slot to the next case. Only the case's
 // programs are looked at, as the sandbox's sweeps see them, never wall time alone: a slow
 // program on a loaded machine is not quiet.
 func (h *heldSlot) watch(a *scriptcmds.Activity, quiet chan struct{}, ended <-chan struct{}) {
@@ -778,7 +780,7 @@ func (h *heldSlot) watch(a *scriptcmds.Activity, quiet chan struct{}, ended <-ch
 			return
 		case <-t.C:
 		}
-		if a.Quiet() < quietAfter || quiet == nil {
+		if a.Quiet() <= 0 || quiet == nil {
 			continue
 		}
 		select {
