@@ -644,7 +644,7 @@ func waitingSlots(jobs int) int { return max(8, 4*jobs) }
 // where the machine has less than 128 MiB of memory for each (a quiet case's programs hold
 // a few MiB: a budget, not a use). A submission whose programs never answer then grades
 // in about its cases' timeouts over this many, not over -j (issue 40: a dealer2310
-// submission that never answers took over half an hour at -j 2, 53 s now; see
+// submission that never answers took over half an hour at -j 2, 26 s now; see
 // docs/grading.md).
 func quietSlots() int {
 	n := 128
