@@ -13,7 +13,7 @@ import (
 	"gauntlet/harness/transcript"
 )
 
-const usage = `usage: mockplayer (-as NAME | -relay PROGRAM) [-faults FILE] [-fault RULE]... [-record FILE]... [-nohello] [-reference] [--] PLAYER-ARGS...
+const usage = `usage: mockplayer (-as NAME | -relay PROGRAM) [-faults FILE] [-fault RULE]... [-record FILE]... [-nohello] [-reference] [-tell FD] [--] PLAYER-ARGS...
        mockplayer -witness SOCKET -name NAME [--] PLAYER-ARGS...
 
 The mock player. It plays as the reference player NAME (-as), or runs the real PROGRAM and
@@ -23,7 +23,9 @@ hub gave the player. -record appends every line that passes, as transcript event
 
 With -witness it is only a stand-in: it hands its standard streams to the harness listening
 on the Unix socket SOCKET, which runs the mock player NAME (set up by mkplayer) on them
-outside the subject's reach, and it then ends as that mock ended.
+outside the subject's reach, and it then ends as that mock ended: the harness gives the mock
+-tell FD, a copy of the stand-in's connection, on which the mock says how it ends ("exit N"
+or "signal N") just before it does.
 
 A hub starts its players with fixed arguments, so to put a mock in a game, start it through a
 wrapper script, e.g.:
