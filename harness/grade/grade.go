@@ -644,7 +644,7 @@ func waitingSlots(jobs int) int { return max(8, 4*jobs) }
 // where the machine has less than 128 MiB of memory for each (a quiet case's programs hold
 // a few MiB: a budget, not a use). A submission whose programs never answer then grades
 // in about its cases' timeouts over this many, not over -j (issue 40: a dealer2310
-// submission that never answers took over half an hour at -j 2, 26 s now; see
+// submission that never answers took over half an hour at -j 2, 33 to 59 s now; see
 // docs/grading.md).
 func quietSlots() int {
 	n := 128
@@ -670,13 +670,12 @@ func memTotal() int64 {
 	return 0
 }
 
-// quietCheck is how often moveWhenQuiet looks at a busy case. A case is quiet once the
-// sandbox's last sweep found that none of its programs had used CPU since the sweep before
-// (sandbox.SweepInterval, 100 ms) and none was runnable: asking for a longer quiet on top
-// of that (100 ms more, until 2026-11-28) held each case of a submission that never answers
-// in a busy slot that much longer, and those holds add up one after another over -j slots
-// (a never-answering dealer2310 submission: 33 s, 26 s without).
-const quietCheck = 50 * time.Millisecond
+// The checks of moveWhenQuiet: how often a busy case is looked at, and how long its
+// programs must all have been quiet.
+const (
+	quietCheck = 50 * time.Millisecond
+	quietAfter = 100 * time.Millisecond
+)
 
 // aloneLock is held for reading by every case this process runs, and for writing by a
 // case confirmAlone runs again: that one runs with nothing else of the grader (a cohort's
@@ -754,10 +753,10 @@ const waitedEnough = 500 * time.Millisecond
 // confirmAlone: when a run's deadline passed, by what its programs were doing then (all
 // waiting: a wait, which a re-run alone would only repeat); else (a judge that waited for
 // a line) by whether they were all quiet for waitedEnough at once. Never by the case's move
-// to a quiet slot, which one quiet sweep makes: a program the loaded machine held at its
-// start (stopped at its exec while the harness set its limits) looks quiet that long, then
-// loops, and its TIMEOUT must be confirmed alone (TestTimeDependentVerdictsAreConfirmedAlone
-// failed so under load).
+// to a quiet slot, which quietAfter makes: a program the loaded machine held at its start
+// (stopped at its exec while the harness set its limits) looks quiet that long, then loops,
+// and its TIMEOUT must be confirmed alone (TestTimeDependentVerdictsAreConfirmedAlone failed
+// so under load).
 func waited(a *scriptcmds.Activity) bool {
 	if passed, waiting := a.AtDeadlines(); passed {
 		return waiting
@@ -767,8 +766,8 @@ func waited(a *scriptcmds.Activity) bool {
 
 // watch watches a case until ended, keeping the longest time its programs were all quiet
 // (Activity.Longest); with quiet not nil (a busy case), once every program it has running
-// has used no CPU over a sweep of the sandbox (a hang: input that never comes), it takes a
-// slot of quiet, when one is free, and gives its busy slot to the next case. Only the case's
+// has used no CPU for quietAfter (a hang: input that never comes), it takes a slot of
+// quiet, when one is free, and gives its busy slot to the next case. Only the case's
 // programs are looked at, as the sandbox's sweeps see them, never wall time alone: a slow
 // program on a loaded machine is not quiet.
 func (h *heldSlot) watch(a *scriptcmds.Activity, quiet chan struct{}, ended <-chan struct{}) {
@@ -780,7 +779,7 @@ func (h *heldSlot) watch(a *scriptcmds.Activity, quiet chan struct{}, ended <-ch
 			return
 		case <-t.C:
 		}
-		if a.Quiet() <= 0 || quiet == nil {
+		if a.Quiet() < quietAfter || quiet == nil {
 			continue
 		}
 		select {

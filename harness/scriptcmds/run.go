@@ -387,7 +387,7 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 			diag = " (" + res.Hang.String() + ")"
 		}
 		if r.activity != nil {
-			r.activity.deadlinePassed(res.Hang != nil && waitingHang(res.Hang.Kind))
+			r.activity.deadlinePassed(res.Hang != nil && waitingHang(*res.Hang))
 		}
 		rec.Kind = outcome.Deadline
 		fail(ts, rec, "run: %s did not finish within %v (killed)%s", r.name, r.timeout, diag)
@@ -413,14 +413,22 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 	}
 }
 
-// waitingHang says whether a hang of kind k is a wait (for input, a reader, a child or a
-// timer) rather than work or what the sandbox could not tell.
-func waitingHang(k hygiene.HangKind) bool {
-	switch k {
+// waitingHang says whether hang d is a wait (for input, a reader, a child or a timer)
+// rather than work or what the sandbox could not tell. A process in uninterruptible sleep
+// (state D: in the kernel, such as reading /proc/PID/mountinfo while many boxes change
+// their mounts on a loaded machine) is held by the machine, not waiting for a peer.
+func waitingHang(d hygiene.Diagnosis) bool {
+	switch d.Kind {
 	case hygiene.Deadlock, hygiene.Sleeping, hygiene.BlockedWrite:
-		return true
+	default:
+		return false
 	}
-	return false
+	for _, p := range d.Procs {
+		if p.State == 'D' || p.State == 'R' {
+			return false
+		}
+	}
+	return true
 }
 
 // exitRecord is the record of a run that ended with another status than the one wanted
