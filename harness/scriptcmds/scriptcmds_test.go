@@ -346,4 +346,26 @@ func TestWaitingAtDeadline(t *testing.T) {
 	if passed, waiting := a.AtDeadlines(); !passed || waiting {
 		t.Errorf("a working deadline after it: passed %v, waiting %v; want passed, not waiting", passed, waiting)
 	}
+
+	// The witnessed mock players, outside the sandbox's diagnosis: working when last seen
+	// running, the hub's wait on them is no wait; quiet, it is, also once they are gone.
+	othersQuiet, othersRunning := time.Duration(0), true
+	others := func() (time.Duration, bool) { return othersQuiet, othersRunning }
+	b := &Activity{}
+	b.watch(others)
+	b.othersQuiet()
+	b.deadlinePassed(true)
+	if _, waiting := b.AtDeadlines(); waiting {
+		t.Error("a deadline while the mock players worked counts as a wait")
+	}
+	c := &Activity{}
+	c.watch(others)
+	othersQuiet = time.Second
+	c.othersQuiet()
+	othersRunning = false
+	c.othersQuiet()
+	c.deadlinePassed(true)
+	if _, waiting := c.AtDeadlines(); !waiting {
+		t.Error("a deadline while the mock players waited counts as work")
+	}
 }
