@@ -64,8 +64,20 @@ func BenchmarkGradeDealer2310(b *testing.B) { benchGrade(b, "dealer2310") }
 // longest timeout times a small factor, not their sum (issue 40: at most 60 s on 2 cores;
 // over half an hour before 2026-11-28). It reports the wall and CPU seconds and the marks.
 // Run on demand: go test -run XXX -bench NeverAnswers -benchtime 1x ./metatest
-func BenchmarkGradeNeverAnswers(b *testing.B) {
-	dir, err := filepath.Abs("testdata/never2310")
+func BenchmarkGradeNeverAnswers(b *testing.B) { benchNever(b, "dealer2310", "testdata/never2310") }
+
+// BenchmarkGradeNeverAnswersStlucia is the same for St Lucia: testdata/neverstlucia, whose
+// players read and never answer (as programs that never flush their output) and whose hub
+// never ends (issue 40: at most 90 s at -j 2 on 2 cores; a real never-flushing submission
+// took 662 s before 2026-11-28).
+func BenchmarkGradeNeverAnswersStlucia(b *testing.B) {
+	benchNever(b, "stlucia", "testdata/neverstlucia")
+}
+
+// benchNever grades the never-answering submission in folder at -j 2 and reports the wall
+// and CPU seconds of its grade and its marks.
+func benchNever(b *testing.B, game, folder string) {
+	dir, err := filepath.Abs(folder)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -73,7 +85,7 @@ func BenchmarkGradeNeverAnswers(b *testing.B) {
 	start := time.Now()
 	var marks float64
 	for b.Loop() {
-		status, rep, text := gradeRun(b, "dealer2310", "-j", "2", dir)
+		status, rep, text := gradeRun(b, game, "-j", "2", dir)
 		if status != 1 || rep.Marks >= rep.MaxMarks/2 {
 			b.Fatalf("exit %d, %.2f/%.0f: want a failed grade\n%s", status, rep.Marks, rep.MaxMarks, text)
 		}

@@ -282,13 +282,14 @@ func TestTournamentBoxesThePrograms(t *testing.T) {
 	}
 }
 
-// sleepsLeft returns how many processes run "sleep MARKER" a second after it is called
-// (a process killed at the end of its game may take a moment to die on a busy machine),
-// and kills them.
+// sleepsLeft returns how many processes run "sleep MARKER" and are not dying
+// (buildtest.Dying: a process killed at the end of its game may take a while to die on a
+// busy machine, and shows its pending SIGKILL meanwhile), looking until none is or for
+// buildtest.GoneWithin, and kills them.
 func sleepsLeft(t *testing.T, marker string) int {
 	t.Helper()
 	var pids []int
-	for deadline := time.Now().Add(time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(buildtest.GoneWithin); ; time.Sleep(20 * time.Millisecond) {
 		pids = pids[:0]
 		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 		for _, p := range procs {
@@ -296,7 +297,7 @@ func sleepsLeft(t *testing.T, marker string) int {
 			if err != nil || string(data) != "sleep\x00"+marker+"\x00" {
 				continue
 			}
-			if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p))); err == nil {
+			if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p))); err == nil && !buildtest.Dying(pid) {
 				pids = append(pids, pid)
 			}
 		}

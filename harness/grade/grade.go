@@ -377,7 +377,7 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	}
 	out := make([]Outcome, len(jobs))
 	ran := make([]bool, len(jobs))
-	wentQuiet := make([]bool, len(jobs)) // the case moved to a quiet slot: it waited, it did not work
+	wentQuiet := make([]bool, len(jobs)) // the case waited, it did not work (waited)
 	// Busy cases take one of -j slots; cases that mostly wait (Case.Waits) take one of
 	// their own, more numerous, slots, and leave the CPU to the busy ones. Each kind has a
 	// dispatcher of its own, so that a case waiting for a slot of its kind never holds back
@@ -434,7 +434,7 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 					aloneLock.RUnlock()
 				}
 				close(ended)
-				wentQuiet[j.slot] = held.in(quiet) || jopt.activity.Longest() >= waitedEnough
+				wentQuiet[j.slot] = waited(jopt.activity)
 				o.Counted = j.counted
 				out[j.slot] = o
 				// Told before the slot is free, so that a caller who stops the grade on
@@ -644,7 +644,7 @@ func waitingSlots(jobs int) int { return max(8, 4*jobs) }
 // where the machine has less than 128 MiB of memory for each (a quiet case's programs hold
 // a few MiB: a budget, not a use). A submission whose programs never answer then grades
 // in about its cases' timeouts over this many, not over -j (issue 40: a dealer2310
-// submission that never answers took over half an hour at -j 2, 53 s now; see
+// submission that never answers took over half an hour at -j 2, 33 to 59 s now; see
 // docs/grading.md).
 func quietSlots() int {
 	n := 128
@@ -745,8 +745,24 @@ func (h *heldSlot) release() {
 }
 
 // waitedEnough is how long a case's programs must have been quiet at once for its TIMEOUT
-// to count as a wait (input that never came), which a re-run alone would only repeat.
+// to count as a wait (input that never came), which a re-run alone would only repeat,
+// when no run's deadline said what they were doing (a judge's wait for a line).
 const waitedEnough = 500 * time.Millisecond
+
+// waited says whether a case whose activity a was watched waited rather than worked, for
+// confirmAlone: when a run's deadline passed, by what its programs were doing then (all
+// waiting: a wait, which a re-run alone would only repeat); else (a judge that waited for
+// a line) by whether they were all quiet for waitedEnough at once. Never by the case's move
+// to a quiet slot, which quietAfter makes: a program the loaded machine held at its start
+// (stopped at its exec while the harness set its limits) looks quiet that long, then loops,
+// and its TIMEOUT must be confirmed alone (TestTimeDependentVerdictsAreConfirmedAlone failed
+// so under load).
+func waited(a *scriptcmds.Activity) bool {
+	if passed, waiting := a.AtDeadlines(); passed {
+		return waiting
+	}
+	return a.Longest() >= waitedEnough
+}
 
 // watch watches a case until ended, keeping the longest time its programs were all quiet
 // (Activity.Longest); with quiet not nil (a busy case), once every program it has running

@@ -13,7 +13,7 @@ import (
 	"gauntlet/harness/transcript"
 )
 
-const usage = `usage: mockplayer (-as NAME | -relay PROGRAM) [-faults FILE] [-fault RULE]... [-record FILE]... [-nohello] [-reference] [--] PLAYER-ARGS...
+const usage = `usage: mockplayer (-as NAME | -relay PROGRAM) [-faults FILE] [-fault RULE]... [-record FILE]... [-nohello] [-reference] [-tell FD] [--] PLAYER-ARGS...
        mockplayer -witness SOCKET -name NAME [--] PLAYER-ARGS...
 
 The mock player. It plays as the reference player NAME (-as), or runs the real PROGRAM and
@@ -23,7 +23,9 @@ hub gave the player. -record appends every line that passes, as transcript event
 
 With -witness it is only a stand-in: it hands its standard streams to the harness listening
 on the Unix socket SOCKET, which runs the mock player NAME (set up by mkplayer) on them
-outside the subject's reach, and it then ends as that mock ended.
+outside the subject's reach, and it then ends as that mock ended: the harness gives the mock
+-tell FD, a copy of the stand-in's connection, on which the mock says how it ends ("exit N"
+or "signal N") just before it does.
 
 A hub starts its players with fixed arguments, so to put a mock in a game, start it through a
 wrapper script, e.g.:
@@ -48,6 +50,7 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	name := fs.String("name", "", "the mock the witness runs (with -witness)")
 	noHello := fs.Bool("nohello", false, "the player sends no handshake byte: its first line is reply 1 (Stratego's AIs)")
 	reference := fs.Bool("reference", false, "stand for the reference program itself (with -as): its signal dispositions, SIGPIPE ignored")
+	tell := fs.Int("tell", -1, "tell the witness's stand-in how the mock ends on this `descriptor` (the witness gives it)")
 	var rules []string
 	fs.Func("fault", "one fault rule (repeatable), e.g. 'reply 2 line \"DO9\"'", func(s string) error {
 		rules = append(rules, s)
@@ -110,10 +113,25 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	if len(recs) > 0 {
 		cfg.Recorder = recs
 	}
+	if *tell >= 0 {
+		// The descriptor is the mock's alone: not for a spawned grandchild, nor for the
+		// shell a death by signal becomes.
+		syscall.CloseOnExec(*tell)
+		cfg.Ending = func(sig syscall.Signal) { Tell(*tell, 0, sig) }
+	}
 	code := Run(cfg, fs.Args(), stdin, stdout, stderr)
 	// Let go of stdin before stdout (at the exit): a hub that writes to this player once it
 	// has seen its stdout close must find the pipe closed, as it would with a C player.
 	stdin.Close()
+	if *tell >= 0 {
+		// The stand-in ends as soon as it is told, the hub's player with it: the streams go
+		// first, as they do before a program's exit status is known.
+		stdout.Close()
+		if f, ok := stderr.(*os.File); ok {
+			f.Close()
+		}
+		Tell(*tell, code, 0)
+	}
 	return code
 }
 

@@ -100,6 +100,10 @@ type Config struct {
 	Die func(sig syscall.Signal)
 	// Hang blocks instead of exiting. Nil means block until killed; tests replace it.
 	Hang func()
+	// Ending, when not nil, is called as the mock dies by a signal, after it has let go of
+	// the hub's streams and just before it dies: the witnessed mock tells its stand-in so
+	// (Main's -tell).
+	Ending func(sig syscall.Signal)
 }
 
 type chunk struct {
@@ -308,6 +312,16 @@ func describe(r faults.Rule) string {
 func (m *mock) die(sig syscall.Signal) {
 	if c, ok := m.stdin.(io.Closer); ok {
 		c.Close() // as at a normal exit (see Main): stdin goes before stdout
+	}
+	if m.cfg.Ending != nil {
+		// The stand-in dies as soon as it is told: the hub must have seen the player's
+		// streams close by then, as they close before a dying program's status is known.
+		m.closed = true
+		m.stdout.Close()
+		if f, ok := m.stderr.(*os.File); ok {
+			f.Close()
+		}
+		m.cfg.Ending(sig)
 	}
 	if m.cfg.Die != nil {
 		m.cfg.Die(sig)

@@ -11,8 +11,10 @@ package mockplayer
 // the harness its three standard streams (the hub's pipes) with SCM_RIGHTS, lets go of its
 // own copies, and waits. The harness starts the real mock player, outside the box, on those
 // very streams (so every byte the hub writes reaches the mock, and every byte the mock writes
-// reaches the hub, as before), and tells the stand-in how the mock ended, which the stand-in
-// then does (the same exit status, or death by the same signal). When the stand-in dies first
+// reaches the hub, as before), and the stand-in ends as the mock ended (the same exit status,
+// or death by the same signal): the mock tells it so itself the moment it ends, on a copy of
+// the connection (ForMock, -tell), and the harness tells it again once it has reaped the mock
+// (for a mock that could not tell: one killed). When the stand-in dies first
 // (the hub killed its player), the harness kills the mock.
 //
 // The harness cannot tell a stand-in from a hub that connects to the socket itself: such a
@@ -336,13 +338,54 @@ func (c *WitnessConn) Gone() <-chan struct{} {
 }
 
 // Verdict tells the stand-in to end as the mock did: exit with status code, or die by sig
-// when sig is not 0.
+// when sig is not 0. The stand-in ends on the first verdict it reads: one the mock player
+// told it itself (ForMock) comes first, and this one then finds it gone.
 func (c *WitnessConn) Verdict(code int, sig syscall.Signal) error {
-	line := "exit " + strconv.Itoa(code) + "\n"
+	_, err := c.f.Write([]byte(verdictLine(code, sig)))
+	return err
+}
+
+// verdictLine is the line that tells a stand-in how to end.
+func verdictLine(code int, sig syscall.Signal) string {
 	if sig != 0 {
-		line = "signal " + strconv.Itoa(int(sig)) + "\n"
+		return "signal " + strconv.Itoa(int(sig)) + "\n"
 	}
-	_, err := c.f.Write([]byte(line))
+	return "exit " + strconv.Itoa(code) + "\n"
+}
+
+// ForMock returns a copy of the connection for the mock player the harness starts (its
+// exec.Cmd.ExtraFiles), on which the mock tells the stand-in how it ends (-tell) the moment
+// it knows, so that the stand-in ends with the mock and not once the harness has seen the
+// mock end: a hub measures how long its players take to exit (St Lucia's 2 seconds before
+// SIGKILL), and a harness busy with other cases on a loaded machine took longer than that
+// to pass the verdict on (issue 40). Call started once the mock has started (or failed
+// to): starting a program sets the descriptor it inherits to blocking mode, which the
+// connection shares, and started sets it back.
+func (c *WitnessConn) ForMock() (f *os.File, started func(), err error) {
+	rc, err := c.f.SyscallConn()
+	if err != nil {
+		return nil, nil, err
+	}
+	nfd := -1
+	var derr error
+	if err := rc.Control(func(fd uintptr) { nfd, derr = unix.FcntlInt(fd, syscall.F_DUPFD_CLOEXEC, 0) }); err != nil {
+		return nil, nil, err
+	}
+	if derr != nil {
+		return nil, nil, derr
+	}
+	f = os.NewFile(uintptr(nfd), "witness connection (the mock's copy)")
+	return f, func() {
+		f.Close()
+		rc.Control(func(fd uintptr) { syscall.SetNonblock(int(fd), true) })
+	}, nil
+}
+
+// Tell is the mock player's side of ForMock: it tells the stand-in at descriptor fd to end
+// with status code, or by sig when sig is not 0.
+func Tell(fd int, code int, sig syscall.Signal) error {
+	line := verdictLine(code, sig)
+	_, err := syscall.Write(fd, []byte(line))
 	return err
 }
 

@@ -21,6 +21,36 @@ type Activity struct {
 	// others are programs of the script that no group runs (the witnessed mock players,
 	// outside the box): how long they have all been quiet, and whether any runs.
 	others []func() (time.Duration, bool)
+	// deadlines counts the runs whose deadline passed, busy those of them whose programs
+	// were not all waiting then (the sandbox's diagnosis, taken before the kill, and the
+	// others as last seen running).
+	deadlines, busy int
+	// othersBusy says whether the others were working when Quiet last saw one running.
+	othersBusy bool
+}
+
+// deadlinePassed notes a run whose deadline passed; waiting says its programs were all
+// waiting then (asleep, blocked reading or writing, waiting for a child), not working. The
+// others (the witnessed mock players a hub talks to, which the sandbox's diagnosis does
+// not see) count too: when Quiet last saw one of them running, they had to be quiet, or
+// the hub was waiting on players that worked (a loaded machine slowed them).
+func (a *Activity) deadlinePassed(waiting bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.deadlines++
+	if !waiting || a.othersBusy {
+		a.busy++
+	}
+}
+
+// AtDeadlines says whether the deadline of a run of the script passed, and if so whether
+// the programs were all waiting at every such deadline: what they were doing when the
+// time ran out, which the load does not change, unlike how long they looked quiet before
+// (a program that the loaded machine held at its start looks quiet a while, then works).
+func (a *Activity) AtDeadlines() (passed, waiting bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.deadlines > 0, a.deadlines > 0 && a.busy == 0
 }
 
 // watch adds programs of the script that no group runs.
@@ -68,11 +98,29 @@ func (a *Activity) Quiet() time.Duration {
 			least = q
 		}
 	}
-	for _, other := range a.others {
-		if q, running := other(); running && q < least {
-			least = q
-		}
+	if q, running := a.othersQuiet(); running && q < least {
+		least = q
 	}
 	a.longest = max(a.longest, least)
 	return least
+}
+
+// othersQuiet says how long the others running have all been quiet, and whether any runs;
+// it notes whether they were working (othersBusy) when one runs. a.mu is held.
+func (a *Activity) othersQuiet() (time.Duration, bool) {
+	least, seen, busy := time.Duration(-1), false, false
+	for _, other := range a.others {
+		q, running := other()
+		if !running {
+			continue
+		}
+		seen, busy = true, busy || q <= 0
+		if least < 0 || q < least {
+			least = q
+		}
+	}
+	if seen {
+		a.othersBusy = busy
+	}
+	return least, seen
 }

@@ -386,6 +386,9 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		if res.Hang != nil {
 			diag = " (" + res.Hang.String() + ")"
 		}
+		if r.activity != nil {
+			r.activity.deadlinePassed(res.Hang != nil && waitingHang(*res.Hang))
+		}
 		rec.Kind = outcome.Deadline
 		fail(ts, rec, "run: %s did not finish within %v (killed)%s", r.name, r.timeout, diag)
 	case !r.sent && !r.overflowed:
@@ -408,6 +411,24 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		rec.Kind = outcome.Left
 		fail(ts, rec, "run: %s exited but left processes running or files behind: %s", r.name, strings.Join(leftovers, "; "))
 	}
+}
+
+// waitingHang says whether hang d is a wait (for input, a reader, a child or a timer)
+// rather than work or what the sandbox could not tell. A process in uninterruptible sleep
+// (state D: in the kernel, such as reading /proc/PID/mountinfo while many boxes change
+// their mounts on a loaded machine) is held by the machine, not waiting for a peer.
+func waitingHang(d hygiene.Diagnosis) bool {
+	switch d.Kind {
+	case hygiene.Deadlock, hygiene.Sleeping, hygiene.BlockedWrite:
+	default:
+		return false
+	}
+	for _, p := range d.Procs {
+		if p.State == 'D' || p.State == 'R' {
+			return false
+		}
+	}
+	return true
 }
 
 // exitRecord is the record of a run that ended with another status than the one wanted

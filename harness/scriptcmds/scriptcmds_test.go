@@ -310,3 +310,62 @@ func TestNotThere(t *testing.T) {
 		}
 	}
 }
+
+// A run's deadline counts as a wait only when every program was waiting for something
+// (input, a reader, a child, a timer) in interruptible sleep: a busy loop, what the
+// sandbox could not tell, and a process held in the kernel (state D, as reads of
+// /proc/PID/mountinfo were while many boxes changed their mounts under load) are not, and
+// their TIMEOUT is confirmed alone. One run that was not waiting makes the case's
+// deadlines not a wait.
+func TestWaitingAtDeadline(t *testing.T) {
+	proc := func(state byte) hygiene.ProcDiag { return hygiene.ProcDiag{State: state} }
+	for _, c := range []struct {
+		d    hygiene.Diagnosis
+		want bool
+	}{
+		{hygiene.Diagnosis{Kind: hygiene.Deadlock, Procs: []hygiene.ProcDiag{proc('S'), proc('S')}}, true},
+		{hygiene.Diagnosis{Kind: hygiene.Sleeping, Procs: []hygiene.ProcDiag{proc('S')}}, true},
+		{hygiene.Diagnosis{Kind: hygiene.BlockedWrite, Procs: []hygiene.ProcDiag{proc('S')}}, true},
+		{hygiene.Diagnosis{Kind: hygiene.Deadlock, Procs: []hygiene.ProcDiag{proc('S'), proc('D')}}, false},
+		{hygiene.Diagnosis{Kind: hygiene.BusyLoop, Procs: []hygiene.ProcDiag{proc('R')}}, false},
+		{hygiene.Diagnosis{Kind: hygiene.Unknown}, false},
+	} {
+		if got := waitingHang(c.d); got != c.want {
+			t.Errorf("%s: waiting %v, want %v", c.d, got, c.want)
+		}
+	}
+	a := &Activity{}
+	if passed, _ := a.AtDeadlines(); passed {
+		t.Error("no deadline passed, yet AtDeadlines says one did")
+	}
+	a.deadlinePassed(true)
+	if passed, waiting := a.AtDeadlines(); !passed || !waiting {
+		t.Errorf("one waiting deadline: passed %v, waiting %v", passed, waiting)
+	}
+	a.deadlinePassed(false)
+	if passed, waiting := a.AtDeadlines(); !passed || waiting {
+		t.Errorf("a working deadline after it: passed %v, waiting %v; want passed, not waiting", passed, waiting)
+	}
+
+	// The witnessed mock players, outside the sandbox's diagnosis: working when last seen
+	// running, the hub's wait on them is no wait; quiet, it is, also once they are gone.
+	othersQuiet, othersRunning := time.Duration(0), true
+	others := func() (time.Duration, bool) { return othersQuiet, othersRunning }
+	b := &Activity{}
+	b.watch(others)
+	b.othersQuiet()
+	b.deadlinePassed(true)
+	if _, waiting := b.AtDeadlines(); waiting {
+		t.Error("a deadline while the mock players worked counts as a wait")
+	}
+	c := &Activity{}
+	c.watch(others)
+	othersQuiet = time.Second
+	c.othersQuiet()
+	othersRunning = false
+	c.othersQuiet()
+	c.deadlinePassed(true)
+	if _, waiting := c.AtDeadlines(); !waiting {
+		t.Error("a deadline while the mock players waited counts as work")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -280,13 +281,25 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	}
 	w.started = n
 	record := filepath.Join(w.records, fmt.Sprintf("%03d.json", n))
-	args := append(append(append([]string(nil), flags...), "-record", record, "--"), hello.Args...)
+	// The mock tells its stand-in how it ends itself, on a copy of the connection (its fd
+	// 3): the stand-in, which is the hub's player, ends with the mock, however long this
+	// process then takes to see the mock end (a busy grader on a loaded machine took over
+	// the 2 seconds a St Lucia hub gives its players to exit; issue 40).
+	tell, started, err := c.ForMock()
+	if err != nil {
+		w.mu.Unlock()
+		c.Verdict(127, 0)
+		return
+	}
+	args := append(append(append([]string(nil), flags...), "-record", record, "-tell", "3", "--"), hello.Args...)
 	cmd := child.Command(child.Spec{Path: w.mock, Args: args, Dir: dir, Env: w.env, Group: true})
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
+	cmd.ExtraFiles = []*os.File{tell}
 	// Killed with the harness: a mock told to hang would otherwise outlive a grader that
 	// died, as the grader's user.
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	err = child.StartCmd(cmd)
+	started()
 	s := &session{cmd: cmd, gone: c.Gone(), done: make(chan struct{})}
 	if err == nil {
 		w.sessions[s] = true
@@ -316,6 +329,9 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 		case <-ended:
 		}
 	}()
+	if h := heldSessions.Load(); h != nil {
+		<-*h
+	}
 	err = cmd.Wait()
 	close(ended)
 	code, sig := 0, syscall.Signal(0)
@@ -328,6 +344,11 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	}
 	c.Verdict(code, sig)
 }
+
+// heldSessions, when set (tests only), holds every witness session between the start of
+// its mock player and its reaping until the channel closes: a grader too busy to see its
+// mock players end.
+var heldSessions atomic.Pointer[chan struct{}]
 
 // quiet says how long the mock players running have all been quiet (no CPU used, none
 // runnable, by the rule of the sandbox's groups), and whether any runs: the work of a hub's

@@ -104,6 +104,46 @@ YT
 	}
 }
 
+// The stand-in ends as its mock ended even while the harness has not seen the mock end
+// (the harness holds every witness session here, as a grader busy with other cases on a
+// loaded machine did for over 2 seconds): the mock tells it itself. Until 2026-11-28 the
+// verdict came from the harness alone, and a St Lucia hub, which kills the players that
+// have not exited 2 seconds after its shutdown, printed "Player A terminated due to signal
+// 9" for a mock that had ended at once (TestStLuciaAdequacy under load). Without the fix
+// the runs below wait until their timeout, the backstop that makes the test fail rather
+// than hang.
+func TestWitnessedMockEndsWithoutTheHarness(t *testing.T) {
+	hold := make(chan struct{})
+	heldSessions.Store(&hold)
+	defer func() {
+		heldSessions.Store(nil)
+		close(hold)
+	}()
+	script := `mkplayer seven -as 2310A -fault 'after 2 exit 7'
+mkplayer segv -as 2310A -fault 'after 1 signal SEGV'
+run -timeout 60s -status 7 -stdin hub.txt $MOCKBIN/seven 2 1
+run -timeout 60s -status signal:SEGV -stdin hub.txt $MOCKBIN/segv 2 1
+-- hub.txt --
+7;::-Mo1V11V22Mo1Mo1::-
+HAP0,1,0,3,0
+YT
+`
+	r, records := runWitnessed(t, script)
+	if !r.Passed {
+		t.Fatalf("script failed:\n%s", r.Log)
+	}
+	// The mocks' records are whole: each told its stand-in only once it had written them.
+	files, _ := filepath.Glob(filepath.Join(records, "*.json"))
+	if len(files) != 2 {
+		t.Fatalf("records %v, want two", files)
+	}
+	for i, want := range []string{"after 2 exit 7", "after 1 signal 11"} {
+		if b, _ := os.ReadFile(files[i]); !strings.Contains(string(b), want) {
+			t.Errorf("record %s lacks %q:\n%s", files[i], want, b)
+		}
+	}
+}
+
 // When the hub kills its player (the stand-in), the harness kills the mock player: nothing
 // of it is left for noprocs to find, though its fault would keep it running for ever. (Its
 // streams are all closed by then, the player having ended on its empty stdin: a mock that
@@ -166,7 +206,7 @@ noprocs -allow sleep
 	procs, _ := hygiene.Scan()
 	for _, p := range procs {
 		env, err := os.ReadFile("/proc/" + strconv.Itoa(p.Pid) + "/environ")
-		if err == nil && !p.Zombie() && strings.Contains(string(env), want) {
+		if err == nil && !p.Zombie() && strings.Contains(string(env), want) && !buildtest.Dying(p.Pid) {
 			t.Errorf("pid %d (%s) of the script outlived it", p.Pid, p.Comm)
 			syscall.Kill(p.Pid, syscall.SIGKILL)
 		}

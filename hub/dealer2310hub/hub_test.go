@@ -389,7 +389,9 @@ func TestPlayerDiesMidGame(t *testing.T) {
 const pidScript = "echo $$ >> $DIR/pids\nprintf '^'\nread -r path\nexec sleep 1000\n"
 
 // alivePids returns the pids recorded in the pids file that still exist after waiting up
-// to a second for them to go, and kills them so that nothing outlives the test.
+// to buildtest.GoneWithin for them to go (a killed process may take a while to die on a
+// busy machine; the bound is only reached by a failing test), and kills them so that
+// nothing outlives the test.
 func alivePids(t *testing.T, g *gameDir, want int) []int {
 	t.Helper()
 	var pids []int
@@ -403,17 +405,9 @@ func alivePids(t *testing.T, g *gameDir, want int) []int {
 	if len(pids) != want {
 		t.Fatalf("%d players recorded their pid, want %d", len(pids), want)
 	}
-	var alive []int
-	deadline := time.Now().Add(time.Second)
-	for _, pid := range pids {
-		for syscall.Kill(pid, 0) == nil {
-			if time.Now().After(deadline) {
-				alive = append(alive, pid)
-				syscall.Kill(pid, syscall.SIGKILL)
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+	alive := buildtest.UntilGone(pids)
+	for _, pid := range alive {
+		syscall.Kill(pid, syscall.SIGKILL)
 	}
 	return alive
 }
