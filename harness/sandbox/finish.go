@@ -18,9 +18,13 @@ import (
 	"gauntlet/harness/transcript"
 )
 
-// How long the clean-up may try before it reports a harness error.
+// How long the clean-up may try before it reports a harness error. killTimeout is a
+// backstop for a process that cannot be killed at all: a killed process on a loaded
+// machine can take seconds to be scheduled, die and be reaped (3 s once turned such
+// deaths into HARNESS-ERRORs of the adequacy runs at load 80), and a run whose processes
+// die at once never waits for it.
 const (
-	killTimeout  = 3 * time.Second
+	killTimeout  = 30 * time.Second
 	drainTimeout = 500 * time.Millisecond
 )
 
