@@ -96,6 +96,12 @@ type Settings struct {
 	// capabilities it needs as ambient ones (rootless.go): it does not switch users, and
 	// never goes on as the program (it would keep them).
 	Rootless bool
+	// LifeFD is the read end of the pipe whose write end only this process's parent holds
+	// (the harness, or the supervisor of PIDSupervise), or 0 (never one: standard input):
+	// the init of a PID namespace ends, and the namespace with it, once the parent is gone.
+	// A parent-death signal cannot do it: the kernel keeps every signal that an init has no
+	// handler for, SIGKILL too, from a namespace's init.
+	LifeFD int
 	// ProgFD is the program's file, already open (by the init of a PID namespace, before
 	// the box hid it), or 0 (never a program's: standard input).
 	ProgFD int
@@ -135,6 +141,9 @@ func (s Settings) Encode() string {
 	if s.PID != PIDNone {
 		num("pid", int64(s.PID))
 		num("statusfd", int64(s.StatusFD))
+	}
+	if s.LifeFD > 0 {
+		num("lifefd", int64(s.LifeFD))
 	}
 	if s.Rootless {
 		add("rootless", "1")
@@ -196,6 +205,13 @@ func Decode(q string) (Settings, error) {
 			return s, errors.New("progfd: " + err.Error())
 		}
 		s.ProgFD = n
+	}
+	if _, ok := v["lifefd"]; ok {
+		n, err := strconv.Atoi(one("lifefd"))
+		if err != nil || n <= 0 {
+			return s, errors.New("lifefd: not a descriptor")
+		}
+		s.LifeFD = n
 	}
 	if _, ok := v["pid"]; ok {
 		for k, dst := range map[string]*int{"pid": &s.PID, "statusfd": &s.StatusFD} {

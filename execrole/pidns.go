@@ -123,6 +123,10 @@ func initProgram(s Settings, progFD int, script, own bool) int {
 	// The status pipe is the init's alone: a program holding it would keep the harness
 	// from its end of file.
 	syscall.CloseOnExec(s.StatusFD)
+	if s.LifeFD > 0 {
+		syscall.CloseOnExec(s.LifeFD)
+		go endWithParent(s.LifeFD)
+	}
 	setAction(0, synchronous)
 	if pid, ok := startTraced(s, progFD, script, own); ok {
 		if pid == 0 {
@@ -131,7 +135,7 @@ func initProgram(s Settings, progFD int, script, own bool) int {
 		return reap(s, pid)
 	}
 	prog := s
-	prog.PID, prog.StatusFD, prog.Box, prog.Cgroup = PIDNone, -1, nil, nil
+	prog.PID, prog.StatusFD, prog.LifeFD, prog.Box, prog.Cgroup = PIDNone, -1, 0, nil, nil
 	prog.PPID = os.Getpid()
 	// The program's file, opened before the box hid what it does not keep, is passed on.
 	prog.ProgFD = progFD
@@ -154,6 +158,20 @@ func initProgram(s Settings, progFD int, script, own bool) int {
 		syscall.Close(s.ErrFD)
 	}
 	return reap(s, pid)
+}
+
+// endWithParent ends the init once the pipe at fd reads its end: its parent, the only
+// holder of the write end, is gone (killed outright, as a grader can be). The kernel then
+// kills every process of the namespace, which a parent-death signal could not do.
+func endWithParent(fd int) {
+	var b [1]byte
+	for {
+		n, err := syscall.Read(fd, b[:])
+		if err == syscall.EINTR || err == nil && n > 0 {
+			continue
+		}
+		os.Exit(ExitStatus)
+	}
 }
 
 // reap is the init's life once the program pid has started: it reports the program's end
@@ -215,11 +233,19 @@ func supervise(s Settings) int {
 	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
 		return fail("status pipe: " + err.Error())
 	}
+	// The init's lifeline: this process alone holds its write end (close-on-exec, never
+	// passed on), so the namespace ends when this process does, however it ends.
+	var life [2]int
+	if err := syscall.Pipe2(life[:], syscall.O_CLOEXEC); err != nil {
+		return fail("lifeline pipe: " + err.Error())
+	}
 	initS := s
 	initS.PID = PIDInit
 	files := passedFDs(s.ErrFD, -1)
 	initS.StatusFD = len(files)
 	files = append(files, uintptr(p[1]))
+	initS.LifeFD = len(files)
+	files = append(files, uintptr(life[0]))
 	// The namespace is made for the children of this thread: the fork must come from it.
 	runtime.LockOSThread()
 	if _, _, e := syscall.RawSyscall(syscall.SYS_UNSHARE, syscall.CLONE_NEWPID, 0, 0); e != 0 {
@@ -233,6 +259,7 @@ func supervise(s Settings) int {
 		return fail("start the PID namespace's init: " + err.Error())
 	}
 	syscall.Close(p[1])
+	syscall.Close(life[0])
 	rec := make([]byte, 0, StatusSize)
 	buf := make([]byte, StatusSize)
 	for len(rec) < StatusSize {

@@ -333,11 +333,21 @@ func (c *Child) Resume() error { return c.Signal(syscall.SIGCONT) }
 // GroupGone waits until no process of process group pgid is left, for at most timeout: the
 // processes of a boxed program's PID namespace die with it, a moment after it (GroupEnds
 // WithIt), and a caller that has reaped the program must not end before them. It reports
-// whether the group is gone.
+// whether the group is gone. Processes of the group that are this process's children
+// (reparented to it as a subreaper, as the init of a program's PID namespace is when its
+// supervisor dies) are reaped here: a zombie is still a member of its group until it is
+// reaped, and nothing else waits for it (a stopped tournament waited out the whole timeout
+// for each program). The caller must have reaped the program it started (cmd.Wait) first.
 func GroupGone(pgid int, timeout time.Duration) bool {
 	deadline := time.Now().Add(timeout)
 	pause := 100 * time.Microsecond
 	for {
+		for {
+			var ws syscall.WaitStatus
+			if pid, err := syscall.Wait4(-pgid, &ws, syscall.WNOHANG, nil); pid <= 0 || err != nil {
+				break
+			}
+		}
 		if err := syscall.Kill(-pgid, 0); err == syscall.ESRCH {
 			return true
 		}

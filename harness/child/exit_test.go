@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -149,5 +150,26 @@ func TestKillAndAwait(t *testing.T) {
 		if !strings.HasPrefix(rest, "Z") {
 			t.Errorf("pid %d is in state %.1s after KillAndAwait, want Z (ended, not reaped)", pid, rest)
 		}
+	}
+}
+
+// A group whose last member is a zombie child of this process (an init reparented to the
+// harness, a subreaper) is gone once GroupGone has reaped it: a zombie stays a member of
+// its group until reaped, and a stopped tournament once waited out the whole timeout for
+// each of its programs.
+func TestGroupGoneReapsItsZombies(t *testing.T) {
+	cmd := exec.Command("/bin/sh", "-c", "exit 0")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	AwaitExit(cmd.Process) // a zombie now, not reaped
+	if !GroupGone(pid, 10*time.Second) {
+		cmd.Wait()
+		t.Fatal("GroupGone: a group of one zombie child is not gone")
+	}
+	if err := syscall.Kill(pid, 0); err != syscall.ESRCH {
+		t.Errorf("the zombie was not reaped: %v", err)
 	}
 }

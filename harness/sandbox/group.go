@@ -92,6 +92,9 @@ type Process struct {
 	progPid int
 	// initDone is closed once that init is reaped (nil: no init).
 	initDone chan struct{}
+	// life is the write end of the init's lifeline (execrole.Settings.LifeFD), held until
+	// the init is reaped.
+	life *os.File
 
 	done   chan struct{} // closed once reaped and recorded
 	exit   Exit
@@ -407,12 +410,25 @@ func (g *Group) startOne(spec Spec) (err error) {
 			childEnds = append(childEnds, w)
 			s.StatusFD = 3 + len(extra)
 			extra = append(extra, w)
+			// The init's lifeline: the harness holds the write end until the init is
+			// reaped, so a harness killed outright takes the namespace with it.
+			lr, lw, err := pipe()
+			if err != nil {
+				return err
+			}
+			p.life = lw
+			childEnds = append(childEnds, lr)
+			s.LifeFD = 3 + len(extra)
+			extra = append(extra, lr)
 		}
 		cmd = roleCommand(s, g.cfg.Box, g.env(spec), argv)
 		cmd.Dir = g.dir
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
 		cmd.ExtraFiles = extra
 		if err := child.StartCmd(cmd); err != nil {
+			if p.life != nil {
+				p.life.Close()
+			}
 			return fmt.Errorf("sandbox: start %s: %w", spec.Name, err)
 		}
 	}
@@ -559,9 +575,11 @@ func (p *Process) wait() {
 	if reported {
 		go func() {
 			p.proc.Wait()
+			p.life.Close()
 			close(p.initDone)
 		}()
 	} else if p.initDone != nil {
+		p.life.Close()
 		close(p.initDone)
 	}
 	close(p.done)

@@ -1,15 +1,19 @@
 package sandbox_test
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/child"
 	"gauntlet/harness/hygiene"
 	"gauntlet/harness/sandbox"
@@ -185,5 +189,91 @@ func TestFIFOInTheProgramsPlaceIsRefused(t *testing.T) {
 		case <-time.After(30 * time.Second): // a backstop: a refusal takes milliseconds
 			t.Fatalf("boxed %v: the start of a FIFO did not return", cfg.Box != nil)
 		}
+	}
+}
+
+// orphanHarnessEnv makes the test binary a harness that starts two boxed programs, `sleep
+// MARKER` (one in a Group, one by Command, each in a PID namespace of its own), says
+// "started" and waits to be killed (orphanHarness).
+const orphanHarnessEnv = "GAUNTLET_SANDBOX_TEST_ORPHAN"
+
+func orphanHarness(marker string) {
+	cfg := testConfig()
+	cfg.Box = &sandbox.Box{}
+	cfg.Deadline = time.Hour
+	if _, err := sandbox.Start(cfg, sandbox.Spec{Path: "/bin/sleep", Args: []string{marker}}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	cmd := sandbox.Command(cfg, nil, "/bin/sleep", marker)
+	if err := child.StartCmd(cmd); err != nil {
+		fmt.Println(err)
+		return
+	}
+	// Both sleeps are running (their inits have started them) before the harness says so.
+	for len(sleepsOf(marker)) < 2 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	fmt.Println("started")
+	select {}
+}
+
+// sleepsOf returns the pids of the processes `sleep MARKER`.
+func sleepsOf(marker string) []int {
+	var pids []int
+	files, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err == nil && string(b) == "/bin/sleep\x00"+marker+"\x00" {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// A harness killed outright (SIGKILL, which it cannot catch) takes its boxed programs with
+// it: the init of each program's PID namespace ends once its parent is gone, and the
+// kernel then kills the namespace. A parent-death signal alone left them running for ever
+// (the kernel keeps SIGKILL from a namespace's init): a killed tournament left its
+// programs' sleeps behind.
+func TestBoxedProgramsEndWithAKilledHarness(t *testing.T) {
+	boxOrSkip(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := strconv.Itoa(400000 + os.Getpid())
+	t.Cleanup(func() {
+		for _, pid := range sleepsOf(marker) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	cmd := exec.Command(self, "-test.run", "^$")
+	cmd.Env = append(os.Environ(), orphanHarnessEnv+"="+marker)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	if line != "started\n" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("the harness did not start its programs: %q", line)
+	}
+	sleeps := sleepsOf(marker)
+	cmd.Process.Kill()
+	cmd.Wait()
+	// The inits (whose command lines are their programs') come to this process, the
+	// tracker's subreaper, as zombies: dead, and reaped here.
+	if left := buildtest.UntilDying(sleeps); len(left) > 0 {
+		t.Errorf("boxed programs %v outlived the harness killed outright", left)
+	}
+	for _, pid := range sleeps {
+		var ws syscall.WaitStatus
+		syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 	}
 }

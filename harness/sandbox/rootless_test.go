@@ -128,5 +128,5 @@ func TestSandboxRootless(t *testing.T) {
 		t.Skip("run by the root test run, as an unprivileged user")
 	}
 	buildtest.AsUnprivileged(t, "^(TestBoxIsolates|TestBoxHides|TestBoxHoldsOnlyWhatItNeeds|TestBoxedProgramHasItsOwnPIDNamespace|"+
-		"TestBoxedCommandEndsAsItsProgram|TestKeyringsAreRefused|TestInheritedDescriptorsDoNotReachPrograms|TestFIFOInTheProgramsPlaceIsRefused)$")
+		"TestBoxedCommandEndsAsItsProgram|TestBoxedProgramsEndWithAKilledHarness|TestKeyringsAreRefused|TestInheritedDescriptorsDoNotReachPrograms|TestFIFOInTheProgramsPlaceIsRefused)$")
 }
