@@ -160,10 +160,13 @@ func TestBoxedBuildTotalsDelegated(t *testing.T) {
 }
 
 // testBuildMemoryTotal builds four processes of 40 MB each, each within the per-process
-// limit, together over the build's total of limits.CaseMemory (96 MiB).
+// limit, together over the build's total of limits.CaseMemory (96 MiB). Each holds its
+// 40 MB (dd's buffer, filled, its write blocked on a pipe nobody reads) for 3 s, so the
+// four hold them at once however the machine schedules them (`head | tail` let go of each
+// 40 MB as soon as it was written, and four quick ones once ran one after another).
 func testBuildMemoryTotal(t *testing.T, limits sandbox.Limits) {
 	src := t.TempDir()
-	write(t, src, "Makefile", "all:\n\tfor i in 1 2 3 4; do (head -c 40000000 /dev/zero | tail -c 40000000 >/dev/null) & done; wait; sleep 1; exit 1\n")
+	write(t, src, "Makefile", "all:\n\tfor i in 1 2 3 4; do (dd if=/dev/zero bs=40M count=1 2>/dev/null | sleep 3) & done; wait; exit 1\n")
 	res, err := Build(src, scratchFor(t), nil, Options{Boxed: true, Limits: limits, Timeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)

@@ -79,7 +79,9 @@ func TestHostileMemoryTotalDelegated(t *testing.T) {
 // naming the case's memory.
 func testMemoryTotal(t *testing.T) {
 	buildtest.NeedBox(t, cgroup.Problem())
-	player := "#!/bin/sh\nfor i in 1 2 3 4; do head -c 100000000 /dev/zero | tail -c 90000000 >/dev/null & done\nwait\n"
+	// Each holds its 90 MB (dd's buffer, its write blocked on a pipe nobody reads) for 3 s:
+	// the four hold them at once however the machine schedules them.
+	player := "#!/bin/sh\nfor i in 1 2 3 4; do dd if=/dev/zero bs=90M count=1 2>/dev/null | sleep 3 & done\nwait\n"
 	subj, opt := boxedSetup(t, player)
 	opt.Limits.CaseMemory = 128 << 20
 	opt.Timeout = 20e9
@@ -95,7 +97,7 @@ func testMemoryTotal(t *testing.T) {
 func TestCaseTotalsAreEachCasesOwn(t *testing.T) {
 	buildtest.Long(t)
 	buildtest.NeedBox(t, cgroup.Problem())
-	player := "#!/bin/sh\nif [ \"$1\" = hog ]; then for i in 1 2 3 4; do head -c 100000000 /dev/zero | tail -c 90000000 >/dev/null & done; wait; fi\nexit 0\n"
+	player := "#!/bin/sh\nif [ \"$1\" = hog ]; then for i in 1 2 3 4; do dd if=/dev/zero bs=90M count=1 2>/dev/null | sleep 3 & done; wait; fi\nexit 0\n"
 	subj, opt := boxedSetup(t, player)
 	opt.Limits.CaseMemory = 128 << 20
 	opt.Timeout = 20e9
