@@ -38,15 +38,7 @@ func gradeHub(t *testing.T, subj Subject, opt Options, hub string) Outcome {
 		t.Fatal(err)
 	}
 	withMockPlayer(t, &opt)
-	cases, err := LoadCases(fstest.MapFS{"toy/c.txtar": {Data: []byte(header("hub/basics") + hubCase)}}, "toy", toy.ProgramVars())
-	if err != nil {
-		t.Fatal(err)
-	}
-	outs := Run(toy, cases, subj, opt)
-	if len(outs) != 1 {
-		t.Fatalf("outcomes: %+v", outs)
-	}
-	return outs[0]
+	return gradeCase(t, subj, opt, "hub/basics", hubCase)
 }
 
 // A hub that exits with the wrong status: the report shows the lines it sent the mock
@@ -231,13 +223,8 @@ func TestHostileHubCannotForgeAMockRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	withMockPlayer(t, &opt)
-	script := header("hub/basics") + "mkplayer p -as 2310A -record rec.json\nrun $HUB $MOCKBIN/p\n! exists rec.json\n"
-	cases, err := LoadCases(fstest.MapFS{"toy/c.txtar": {Data: []byte(script)}}, "toy", toy.ProgramVars())
-	if err != nil {
-		t.Fatal(err)
-	}
-	outs := Run(toy, cases, subj, opt)
-	if len(outs) != 1 || outs[0].Verdict != Pass {
-		t.Fatalf("the hub's own rec.json was taken for the mock's record: %+v", outs)
+	o := gradeCase(t, subj, opt, "hub/basics", "mkplayer p -as 2310A -record rec.json\nrun $HUB $MOCKBIN/p\n! exists rec.json\n")
+	if o.Verdict != Pass {
+		t.Fatalf("the hub's own rec.json was taken for the mock's record: %s (%s)", o.Verdict, o.Detail)
 	}
 }

@@ -44,10 +44,17 @@ func searchable(t testing.TB, dir string) {
 	buildtest.SearchableByOthers(t, dir)
 }
 
-// gradeOne grades the subject on one case made of script, and returns its outcome.
+// gradeOne grades the subject on one player case made of script, and returns its outcome.
 func gradeOne(t *testing.T, subj Subject, opt Options, script string) Outcome {
 	t.Helper()
-	cases, err := LoadCases(fstest.MapFS{"toy/c.txtar": {Data: []byte(header("player/basics") + script)}}, "toy", toy.ProgramVars())
+	return gradeCase(t, subj, opt, "player/basics", script)
+}
+
+// gradeCase grades the subject on one case of the category made of script, and returns
+// its outcome.
+func gradeCase(t *testing.T, subj Subject, opt Options, category, script string) Outcome {
+	t.Helper()
+	cases, err := LoadCases(fstest.MapFS{"toy/c.txtar": {Data: []byte(header(category) + script)}}, "toy", toy.ProgramVars())
 	if err != nil {
 		t.Fatal(err)
 	}
