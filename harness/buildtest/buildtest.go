@@ -307,19 +307,84 @@ func Long(tb testing.TB) {
 // as a thread left locked (after a namespace switch) ends: what a start from the wrong
 // thread does to a program's parent-death signal. The main thread never ends (the runtime
 // parks it instead), so a goroutine that lands on it holds it while f runs on another.
+// It returns once that thread is gone: by then the kernel has sent the parent-death
+// signal of every child the thread forked, so a test checks at once (Dying) whether a
+// program survived, instead of waiting a while to see it die.
 func OnThreadThatEnds(f func()) {
-	done := make(chan struct{})
+	done := make(chan int, 1)
 	go func() {
-		defer close(done)
 		runtime.LockOSThread()
 		if syscall.Gettid() == syscall.Getpid() {
 			OnThreadThatEnds(f)
 			runtime.UnlockOSThread()
+			done <- 0
 			return
 		}
 		f()
+		done <- syscall.Gettid()
 	}()
-	<-done
+	if tid := <-done; tid != 0 {
+		task := "/proc/self/task/" + strconv.Itoa(tid)
+		for {
+			if _, err := os.Stat(task); os.IsNotExist(err) {
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// Backstop returns a channel that fires a little before tb's deadline (go test -timeout),
+// or after ten minutes where there is none. A test waits on it beside what it waits for,
+// only to fail with a clear message where the alternative is a hang (a program that
+// should have been stopped, made to sleep for an hour so that no load can pass for it):
+// it never decides a result that the machine's load could change.
+func Backstop(tb testing.TB) <-chan time.Time {
+	left := 10 * time.Minute
+	if d, ok := tb.(interface{ Deadline() (time.Time, bool) }); ok {
+		if at, ok := d.Deadline(); ok {
+			left = time.Until(at)
+			left -= min(30*time.Second, left/10)
+		}
+	}
+	return time.After(left)
+}
+
+// Returns runs f on a goroutine of its own and returns once f has returned. If f has not
+// returned by the Backstop, it fails tb with hang, what f's hang would mean (f is left
+// running: the test is failing anyway).
+func Returns(tb testing.TB, hang string, f func()) {
+	tb.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-Backstop(tb):
+		select {
+		case <-done:
+		default:
+			tb.Fatalf("has not ended: %s", hang)
+		}
+	}
+}
+
+// KillAtBackstop kills process p if it still runs at tb's Backstop: a program under test
+// that hangs then ends, and the test fails on how it ended, instead of hanging. The
+// returned stop ends the watch (deferred by the caller once it has waited for p).
+func KillAtBackstop(tb testing.TB, p *os.Process) (stop func()) {
+	done := make(chan struct{})
+	backstop := Backstop(tb)
+	go func() {
+		select {
+		case <-backstop:
+			p.Kill()
+		case <-done:
+		}
+	}()
+	return func() { close(done) }
 }
 
 // LoopbackService stands for a service of the grading machine on its loopback: it listens

@@ -47,13 +47,16 @@ func StartInGroup(tb testing.TB, cmd *exec.Cmd) (pgid int) {
 	return pgid
 }
 
-// Await checks cond every 10 ms until it holds; past a minute the test fails, saying what
-// it waited for. A wait for a state of other processes, never a verdict by time.
+// Await checks cond every 10 ms until it holds; past the Backstop the test fails, saying
+// what it waited for. A wait for a state of other processes, never a verdict by time.
 func Await(tb testing.TB, what string, cond func() bool) {
 	tb.Helper()
-	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			tb.Fatalf("waited a minute for %s", what)
+	backstop := Backstop(tb)
+	for !cond() {
+		select {
+		case <-backstop:
+			tb.Fatalf("waited until the test's backstop for %s", what)
+		case <-time.After(10 * time.Millisecond):
 		}
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -30,15 +29,13 @@ func TestStartCmdOutlivesTheCallersThread(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ended := make(chan error, 1)
-	go func() { ended <- cmd.Wait() }()
-	select {
-	case err := <-ended:
-		t.Fatalf("the program ended when its caller's thread did: %v", err)
-	case <-time.After(300 * time.Millisecond):
+	// The thread is gone: a parent-death signal would have been sent by now.
+	if buildtest.Dying(cmd.Process.Pid) {
+		cmd.Wait()
+		t.Fatalf("the program ended when its caller's thread did: %v", cmd.ProcessState)
 	}
 	cmd.Process.Kill()
-	<-ended
+	cmd.Wait()
 }
 
 // Run starts from the spawner and waits, as exec.Cmd.Run does.

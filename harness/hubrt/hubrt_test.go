@@ -98,16 +98,12 @@ func TestWaitUntilKillsStragglers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
 	ex := h.WaitUntil(time.Now().Add(200 * time.Millisecond))
 	if ex[0] != (Exit{Code: 2}) || ex[1] != (Exit{Signal: syscall.SIGKILL}) {
 		t.Fatalf("exits = %v", ex)
 	}
 	if ex[1].String() != "signal 9" || ex[0].String() != "exit status 2" {
 		t.Fatalf("strings = %q, %q", ex[1], ex[0])
-	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Fatalf("WaitUntil took %v", d)
 	}
 	pid := h.players[1].cmd.Process.Pid
 	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {

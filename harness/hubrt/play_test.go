@@ -88,7 +88,9 @@ func seatArg(i int) []string { return []string{strconv.Itoa(i)} }
 
 // testPolicy is the policy of the tests but where one says otherwise: a '!' handshake,
 // status 4 for a bad one, 6 for end of file and 7 for any other read error, 9 on a signal,
-// players given 5 s to exit.
+// players given an hour to exit: a Play that waited out the grace for players that had
+// exited would never end, whatever the machine's load (a test that needs the kill sets a
+// short one).
 func testPolicy() Policy {
 	return Policy{
 		Handshake:    '!',
@@ -99,7 +101,7 @@ func testPolicy() Policy {
 			}
 			return 7
 		},
-		Grace:           5 * time.Second,
+		Grace:           time.Hour,
 		InterruptStatus: 9,
 	}
 }
@@ -193,7 +195,6 @@ func TestPlayBadHandshake(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := testPolicy()
 			p.ReadTimeout = 300 * time.Millisecond
-			start := time.Now()
 			e, log := play(t, p, 4, greet+turns("echo ok", "exit 0"), tc.body)
 			want := Exit{Signal: syscall.SIGKILL}
 			if tc.err == io.EOF {
@@ -202,9 +203,6 @@ func TestPlayBadHandshake(t *testing.T) {
 			checkEnding(t, e, HandshakeFailed, 4, 1, killed, want)
 			if e.Err != tc.err || log != "" {
 				t.Errorf("err %v, log %q; want %v and nothing", e.Err, log, tc.err)
-			}
-			if d := time.Since(start); d > 20*time.Second {
-				t.Errorf("Play took %v: the players were not killed at once", d)
 			}
 		})
 	}
@@ -230,12 +228,9 @@ func TestPlayGraceKill(t *testing.T) {
 	t.Parallel()
 	p := testPolicy()
 	p.Grace = 300 * time.Millisecond
-	start := time.Now()
+	// A straggler not killed would end by itself (sleep's status 0), not by SIGKILL.
 	e, _ := play(t, p, 2, greet+turns("echo ok", "exit 0"), greet+turns("echo ok", "exec sleep 30"))
 	checkEnding(t, e, GameOver, 0, -1, ok, killed)
-	if d := time.Since(start); d > 20*time.Second {
-		t.Errorf("Play took %v: the straggler was not killed after the grace", d)
-	}
 }
 
 // The grace counts from the last line sent, or from the end of the game.
@@ -265,14 +260,10 @@ func TestPlayReadTimeout(t *testing.T) {
 			p := testPolicy()
 			p.ReadTimeout = 300 * time.Millisecond
 			p.Grace = 300 * time.Millisecond
-			start := time.Now()
 			e, log := play(t, p, 4, greet+turns("echo ok", "exit 0"), greet+turns(tc.onGo, "exit 0"))
 			checkEnding(t, e, ReadFailed, 7, 1, ok, killed)
 			if e.Err != ErrTimeout || log != "0: ok\naborted\n" {
 				t.Errorf("err %v, log %q", e.Err, log)
-			}
-			if d := time.Since(start); d > 20*time.Second {
-				t.Errorf("Play took %v", d)
 			}
 		})
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"gauntlet/games/judge"
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/child"
 	"gauntlet/harness/execfile"
 )
@@ -86,13 +87,12 @@ func TestRun(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			start := time.Now()
-			res := runConv(t, tc.conv, tc.player, 500*time.Millisecond)
+			var res Result
+			buildtest.Returns(t, "the conversation waits beyond its step timeouts", func() {
+				res = runConv(t, tc.conv, tc.player, 500*time.Millisecond)
+			})
 			if res.OK != tc.ok || !strings.Contains(res.Report(), tc.report) {
 				t.Errorf("report %q (ok=%v), want ok=%v containing %q", res.Report(), res.OK, tc.ok, tc.report)
-			}
-			if d := time.Since(start); d > 10*time.Second {
-				t.Errorf("run took %v", d)
 			}
 		})
 	}

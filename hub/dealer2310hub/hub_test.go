@@ -12,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/sebdah/goldie/v2"
 
@@ -135,7 +134,8 @@ func (g *gameDir) command(args ...string) *exec.Cmd {
 	return cmd
 }
 
-// run runs the dealer to its end (at most 20 s). Death by a signal fails the test.
+// run runs the dealer to its end (killed at the test's backstop). Death by a signal fails
+// the test.
 func (g *gameDir) run(args ...string) result {
 	g.t.Helper()
 	cmd := g.command(args...)
@@ -144,8 +144,7 @@ func (g *gameDir) run(args ...string) result {
 	if err := cmd.Start(); err != nil {
 		g.t.Fatal(err)
 	}
-	timer := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
-	defer timer.Stop()
+	defer buildtest.KillAtBackstop(g.t, cmd.Process)()
 	return g.result(cmd.Wait(), out.String(), errb.String())
 }
 
@@ -427,8 +426,7 @@ func TestSIGHUPKillsPlayers(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	timer := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
-	defer timer.Stop()
+	defer buildtest.KillAtBackstop(t, cmd.Process)()
 	// The initial display (4 lines) comes once every player has started; then the dealer
 	// waits for player 0's move, which never comes.
 	br := bufio.NewReader(out)
@@ -485,8 +483,7 @@ func TestClosedStdout(t *testing.T) {
 		t.Fatal(err)
 	}
 	pw.Close()
-	timer := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
-	defer timer.Stop()
+	defer buildtest.KillAtBackstop(t, cmd.Process)()
 	g.result(cmd.Wait(), "", errb.String()).check(t, "", "", 0)
 }
 

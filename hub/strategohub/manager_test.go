@@ -46,7 +46,10 @@ func runErr(t *testing.T, args ...string) (string, string, int, time.Duration) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	start := time.Now()
-	status := Run(args, strings.NewReader(""), &out, &errb)
+	var status int
+	buildtest.Returns(t, "the manager waits for an AI that sleeps for an hour", func() {
+		status = Run(args, strings.NewReader(""), &out, &errb)
+	})
 	return strings.TrimSpace(out.String()), errb.String(), status, time.Since(start)
 }
 
@@ -83,15 +86,15 @@ func TestFaultyAIs(t *testing.T) {
 		why  string // a regexp of the manager's stderr
 	}{
 		// BLUE is still asked for its setup after RED's failed (its pieces count: 148).
-		{"silent at setup", "sleep 30\n", `^\S+ RED BAD_SETUP 0 0 148$`, `^stratego: RED BAD_SETUP: RED: 0 setup rows of 4 \(RED: no whole line within 2s\)\n$`},
+		{"silent at setup", "exec sleep 3600\n", `^\S+ RED BAD_SETUP 0 0 148$`, `^stratego: RED BAD_SETUP: RED: 0 setup rows of 4 \(RED: no whole line within 2s\)\n$`},
 		// The first marshal of the bad setup stays on the board (10).
 		{"bad setup counts", "read q; printf '1111111111\\n1111111111\\n1111111111\\n1111111111\\n'; " + quitter, `RED BAD_SETUP 0 10 148$`, `^stratego: RED BAD_SETUP: RED: "1111111111\|1111111111\|1111111111\|1111111111": a setup places exactly the 40 pieces`},
-		{"partial line then silence", setup + board + "printf '0 3 DO'; sleep 30\n", `RED ILLEGAL 1 `, `^stratego: RED ILLEGAL: no whole line within 2s\n$`},
+		{"partial line then silence", setup + board + "printf '0 3 DO'; exec sleep 3600\n", `RED ILLEGAL 1 `, `^stratego: RED ILLEGAL: no whole line within 2s\n$`},
 		{"malformed move", setup + board + "echo 'MOVE PLEASE'; " + quitter, `RED ILLEGAL 1 `, `^stratego: RED ILLEGAL: "MOVE PLEASE": a move is X Y DIRECTION`},
 		{"illegal move (a bomb)", setup + board + "echo '3 3 DOWN'; " + quitter, `RED ILLEGAL 1 `, `^stratego: RED ILLEGAL: "3 3 DOWN": bombs and the flag do not move\n$`},
 		{"carriage returns are tolerated", "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\r\\n") + "'; " + board + "printf 'SURRENDER\\r\\n'; " + quitter, `RED SURRENDER 1 148 `, `^$`},
 		{"dies mid-game", setup + "read s; kill -9 $$\n", `RED ILLEGAL 1 `, `^stratego: RED ILLEGAL: end of file\n$`},
-		{"ignores QUIT", setup + board + "echo SURRENDER; exec sleep 30\n", `RED SURRENDER 1 `, `^$`},
+		{"ignores QUIT", setup + board + "echo SURRENDER; exec sleep 3600\n", `RED SURRENDER 1 `, `^$`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -100,19 +103,16 @@ func TestFaultyAIs(t *testing.T) {
 			if tc.red != "" {
 				red = script(t, tc.red)
 			}
-			got, why, status, took := runErr(t, "-T", "2s", red, ai)
+			got, why, status, _ := runErr(t, "-T", "2s", red, ai)
 			if status != 0 || !regexp.MustCompile(tc.want).MatchString(got) {
 				t.Errorf("exit %d, result %q, want %q", status, got, tc.want)
 			}
 			if !regexp.MustCompile(tc.why).MatchString(why) {
 				t.Errorf("stderr %q, want %q", why, tc.why)
 			}
-			// The faulty AIs sleep 30 s: a manager that waited for them instead of its
-			// timeout and kill grace would take that long. (How long the timeout and the
-			// grace take is not asserted: under load it varies.)
-			if took > 15*time.Second {
-				t.Errorf("the game took %v: the manager waited for the silent AI", took.Round(time.Millisecond))
-			}
+			// The faulty AIs sleep an hour: a manager that waited for them instead of its
+			// timeout and kill grace would not end before runErr's backstop. (How long the
+			// timeout and the grace take is not asserted: under load it varies.)
 		})
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"gauntlet/games/dealer2310"
 	"gauntlet/harness/buildtest"
@@ -41,8 +40,7 @@ func run(t *testing.T, prog string, stdin string, args ...string) result {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	timer := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
-	defer timer.Stop()
+	defer buildtest.KillAtBackstop(t, cmd.Process)()
 	return finish(t, cmd.Wait(), out.String(), errb.String())
 }
 
