@@ -279,7 +279,8 @@ func (s *system) removeStale() int {
 }
 
 // SetLimits sets the group's totals. Lowering the memory total below what the group holds
-// fails when the kernel cannot reclaim enough. Under v2 a missing memory.max or pids.max
+// fails under v1 when the kernel cannot reclaim enough (under v2 the kernel kills in the
+// group instead; a kept group is empty when its totals change). Under v2 a missing memory.max or pids.max
 // (a group without the controller) is an error; only memory.swap.max may be missing (a
 // kernel without swap accounting, where memory.max alone holds).
 func (g *Group) SetLimits(lim Limits) error {
