@@ -531,7 +531,7 @@ func boxDecision(f *gradeFlags, submissions bool) (notes []string, err error) {
 			f.boxed, f.isolation = true, "rootless box"
 			if submissions {
 				totals := "with case totals (your cgroups are delegated to you)"
-				if problem := grade.TotalsProblem(); problem != nil {
+				if problem := totalsProblem(); problem != nil {
 					totals = fmt.Sprintf("without case totals (%v: each process has its limits)", problem)
 				}
 				notes = append(notes, "not root: each program runs as you in a rootless box (its own root, processes and network, the expected outputs out of its reach), "+totals+", and without a private folder size limit (docs/security.md)")
@@ -561,11 +561,14 @@ func boxDecision(f *gradeFlags, submissions bool) (notes []string, err error) {
 		return []string{fmt.Sprintf("-unsafe: graded without the box (%v): the submission could read the expected outputs", problem)}, nil
 	}
 	f.boxed, f.isolation = true, "box"
-	if problem := grade.TotalsProblem(); problem != nil {
-		notes = append(notes, fmt.Sprintf("no cgroups (%v): each process has its limits, but a case has no memory and process totals", problem))
+	if problem := totalsProblem(); problem != nil {
+		notes = append(notes, fmt.Sprintf("no case totals (%v): each process has its limits, but a case has no memory and process totals", problem))
 	}
 	return notes, nil
 }
+
+// totalsProblem is grade.TotalsProblem (a test's stand-in for a machine without totals).
+var totalsProblem = grade.TotalsProblem
 
 // programFolders are the reference and mock programs of a grade, in two kinds of folder
 // (see programLinks).

@@ -528,6 +528,15 @@ func AsUnprivileged(tb testing.TB, run string, pkgs ...string) (done bool) {
 // environment: what the root run prepared for it (a cgroup delegated to that user).
 func AsUnprivilegedWith(tb testing.TB, env []string, run string, pkgs ...string) (done bool) {
 	tb.Helper()
+	return AsUnprivilegedIn(tb, "", env, run, pkgs...)
+}
+
+// AsUnprivilegedIn is AsUnprivilegedWith with the rerun started in the cgroup v2 group at
+// cgroupDir ("": where this process is): a group delegated to that user, which it could not
+// join by itself (under v2, moving a process takes write access to the cgroup.procs of the
+// common ancestor of its group and the new one).
+func AsUnprivilegedIn(tb testing.TB, cgroupDir string, env []string, run string, pkgs ...string) (done bool) {
+	tb.Helper()
 	if os.Geteuid() != 0 {
 		return false
 	}
@@ -559,6 +568,14 @@ func AsUnprivilegedWith(tb testing.TB, env []string, run string, pkgs ...string)
 	cmd.Env = append(cmd.Env, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: Unprivileged, Gid: Unprivileged, Groups: []uint32{}},
 		Pdeathsig: syscall.SIGKILL}
+	if cgroupDir != "" {
+		fd, err := syscall.Open(cgroupDir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		defer syscall.Close(fd)
+		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, fd
+	}
 	out, err := cmd.CombinedOutput()
 	tb.Logf("as uid %d:\n%s", Unprivileged, out)
 	if err != nil {

@@ -3,13 +3,18 @@
 // limits (setrlimit) cannot do that: ten processes of 900 MiB each pass a 1 GiB address
 // space limit.
 //
-// It writes the kernel's cgroup files directly (no daemon, no library): with cgroup v1 a
-// group in the memory and pids hierarchies, below the cgroup the grader itself is in; with
-// cgroup v2 one group with the memory and pids controllers. A process joins by writing its
-// pid to Group.ProcFiles, and its children follow. The sandbox's exec role joins for itself
-// before it execs, so that nothing of the subject runs outside; under v1 it writes 0 to the
-// tasks file beside each (every thread moving itself), which spares the kernel's global
-// lock (execrole's joinCgroup, docs/harness.md).
+// It writes the kernel's cgroup files directly (no daemon, no library). With cgroup v1 a
+// group goes in the memory and pids hierarchies, below the cgroup the grader itself is in.
+// With cgroup v2 (one hierarchy) a group needs the memory and pids controllers from its
+// parent, and a group that holds processes cannot give controllers to the groups below it
+// (the kernel's "no internal processes" rule; only the root is exempt), so the grader's
+// groups go in a parent group of gauntlet's own that holds no process, placed where
+// controllers can be given (v2.go). A process joins a group by writing its pid to
+// Group.ProcFiles, and its children follow. The sandbox's exec role joins for itself before
+// it execs, so that nothing of the subject runs outside; under v1 it writes 0 to the tasks
+// file beside each (every thread moving itself), which spares the kernel's global lock;
+// under v2 there is no tasks file and it writes its pid to cgroup.procs, which moves the
+// whole process, every thread (execrole's joinCgroup, docs/harness.md).
 package cgroup
 
 import (
@@ -31,8 +36,9 @@ import (
 
 // Group is one case's cgroup.
 type Group struct {
-	v2       bool
+	sys      *system
 	mem, pid string // the group's folder in each hierarchy (the same one under v2)
+	counted  bool   // v2: counted in sys.live until removed (guarded by sys.mu)
 }
 
 // Limits are the totals of a group.
@@ -41,29 +47,54 @@ type Limits struct {
 	Processes int   // processes and threads
 }
 
+// system is where this process's groups go, or why it has none.
+type system struct {
+	err error // why this process may make no groups (v2, or v1 without the hierarchies)
+	v2  bool
+
+	// v1: the grader's own memory and pids groups, below which its groups go.
+	mem, pid string
+
+	// fs makes and removes groups and writes the files that move processes and give
+	// controllers: the kernel's (osFS), a fake kernel in tests.
+	fs fsys
+
+	// v2: the group below which gauntlet's parent group goes (plan).
+	base string
+	mu   sync.Mutex
+	live int // groups made below the parent group and not yet removed
+
+	staleOnce sync.Once // RemoveStale, run by the first New
+}
+
 var (
-	rootsOnce        sync.Once
-	memRoot, pidRoot string
-	isV2             bool
-	rootsErr         error
+	sysOnce sync.Once
+	sys     *system
 )
 
-// findRoots finds where this process's memory and pids cgroups are, from /proc/self/cgroup
-// and /proc/self/mountinfo.
-func findRoots() {
+// current finds, the first time, where this process's groups go (and, under cgroup v2,
+// readies the place: v2.go).
+func current() *system {
+	sysOnce.Do(func() { sys = detect() })
+	return sys
+}
+
+// detect finds where this process's memory and pids cgroups are, from /proc/self/cgroup
+// and /proc/self/mountinfo: cgroup v1's memory and pids hierarchies where both are
+// mounted, else the v2 hierarchy.
+func detect() *system {
 	mounts, err := cgroupMounts()
 	if err != nil {
-		rootsErr = err
-		return
+		return &system{err: err}
 	}
 	f, err := os.Open("/proc/self/cgroup")
 	if err != nil {
-		rootsErr = err
-		return
+		return &system{err: err}
 	}
 	defer f.Close()
+	s := &system{fs: osFS{}}
 	sc := bufio.NewScanner(f)
-	var unified string
+	unified := ""
 	for sc.Scan() {
 		parts := strings.SplitN(sc.Text(), ":", 3)
 		if len(parts) != 3 {
@@ -72,36 +103,22 @@ func findRoots() {
 		for _, c := range strings.Split(parts[1], ",") {
 			switch {
 			case c == "memory" && mounts["memory"] != "":
-				memRoot = filepath.Join(mounts["memory"], parts[2])
+				s.mem = filepath.Join(mounts["memory"], parts[2])
 			case c == "pids" && mounts["pids"] != "":
-				pidRoot = filepath.Join(mounts["pids"], parts[2])
+				s.pid = filepath.Join(mounts["pids"], parts[2])
 			}
 		}
-		if parts[0] == "0" && parts[1] == "" && mounts[""] != "" {
-			unified = filepath.Join(mounts[""], parts[2])
+		if parts[0] == "0" && parts[1] == "" {
+			unified = parts[2]
 		}
 	}
-	if memRoot != "" && pidRoot != "" {
-		return
+	if s.mem != "" && s.pid != "" {
+		return s
 	}
-	if unified != "" {
-		ctrl, _ := os.ReadFile(filepath.Join(unified, "cgroup.controllers"))
-		have := strings.Fields(string(ctrl))
-		if contains(have, "memory") && contains(have, "pids") {
-			memRoot, pidRoot, isV2 = unified, unified, true
-			return
-		}
+	if unified != "" && mounts[""] != "" {
+		return newV2(mounts[""], unified, os.Geteuid() == 0, osFS{})
 	}
-	rootsErr = errors.New("no cgroup with the memory and pids controllers that this process may use")
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return &system{err: errors.New("no cgroup with the memory and pids controllers that this process may use")}
 }
 
 // cgroupMounts maps each v1 controller to its mount point, and "" to the v2 mount.
@@ -126,29 +143,34 @@ func cgroupMounts() (map[string]string, error) {
 	return m, nil
 }
 
-// Problem says why this machine cannot give a case a group, or nil. A grader that is not
-// root gets groups where its own are delegated to it: under cgroup v1, its memory and pids
-// groups are folders it may write in (the groups it makes there are its own). Under v2 a
-// group that holds processes cannot give its children controllers, and the grader is never
-// moved out of its own group (what systemd-run --user -p Delegate=yes would need), so a
-// grader that is not root gets no groups there: the caller says so.
+// Problem says why this machine cannot give a case a group, or nil. The first call readies
+// the place of the groups under cgroup v2 (v2.go: for a grader that is not root, this moves
+// its processes into a leaf group of its own), so that the reason, when there is one, is
+// known before the first case: the caller says it once and makes no group.
+//
+// A grader that is not root gets groups where its own are delegated to it: under cgroup
+// v1, its memory and pids groups are folders it may write in (the groups it makes there
+// are its own); under v2, its own group is (its folder, cgroup.procs and
+// cgroup.subtree_control are its user's, as systemd-run --user -p Delegate=yes or a
+// container runtime makes them) and gives the memory and pids controllers.
 func Problem() error {
-	rootsOnce.Do(findRoots)
-	if rootsErr != nil {
-		return rootsErr
+	return current().problem()
+}
+
+func (s *system) problem() error {
+	if s.err != nil {
+		return s.err
 	}
-	if os.Geteuid() != 0 {
-		return delegated()
+	if !s.v2 && os.Geteuid() != 0 {
+		return s.delegatedV1()
 	}
 	return nil
 }
 
-// delegated says why a grader that is not root may not make groups below its own, or nil.
-func delegated() error {
-	if isV2 {
-		return errors.New("not root, under cgroup v2, where a grader's group of its own cannot give groups below it the memory and pids controllers")
-	}
-	for _, d := range slices.Compact([]string{memRoot, pidRoot}) {
+// delegatedV1 says why a grader that is not root may not make groups below its own v1
+// groups, or nil.
+func (s *system) delegatedV1() error {
+	for _, d := range slices.Compact([]string{s.mem, s.pid}) {
 		if err := syscall.Access(d, wOK|xOK); err != nil {
 			return fmt.Errorf("not root, and this user's cgroup %s is not delegated to it", d)
 		}
@@ -164,16 +186,30 @@ const (
 
 // New makes a group with the given totals, named after name (unique among this process's
 // groups) and this process (OwnedName), so that a later grader removes it if this one ends
-// without removing it (RemoveStale, which New runs once per process).
+// without removing it (RemoveStale, which New runs once per process). Under cgroup v2 the
+// group is below gauntlet's parent group (v2.go), made with the first group and removed
+// with the last.
 func New(name string, lim Limits) (*Group, error) {
-	if err := Problem(); err != nil {
+	return current().newGroup(name, lim)
+}
+
+func (s *system) newGroup(name string, lim Limits) (*Group, error) {
+	if err := s.problem(); err != nil {
 		return nil, err
 	}
-	staleOnce.Do(func() { RemoveStale() })
+	s.staleOnce.Do(func() { s.removeStale() })
 	name = OwnedName(name)
-	g := &Group{v2: isV2, mem: filepath.Join(memRoot, name), pid: filepath.Join(pidRoot, name)}
+	g := &Group{sys: s, mem: filepath.Join(s.mem, name), pid: filepath.Join(s.pid, name)}
+	if s.v2 {
+		parent, err := s.holdParent(g)
+		if err != nil {
+			return nil, err
+		}
+		g.mem = filepath.Join(parent, name)
+		g.pid = g.mem
+	}
 	for _, d := range g.dirs() {
-		if err := os.Mkdir(d, 0o755); err != nil {
+		if err := s.fs.Mkdir(d); err != nil {
 			g.Remove()
 			return nil, fmt.Errorf("cgroup: %w", err)
 		}
@@ -185,7 +221,14 @@ func New(name string, lim Limits) (*Group, error) {
 	return g, nil
 }
 
-var staleOnce sync.Once
+// roots are the groups below which this process's groups, and those of other graders
+// that RemoveStale removes, are: v1's memory and pids groups, v2's base.
+func (s *system) roots() []string {
+	if s.v2 {
+		return []string{s.base}
+	}
+	return slices.Compact([]string{s.mem, s.pid})
+}
 
 // ownedPrefix starts the name of every group New makes, followed by the maker's pid and
 // "-".
@@ -198,15 +241,21 @@ func OwnedName(name string) string {
 }
 
 // RemoveStale removes the groups New made for processes that no longer exist (a grader
-// killed, or one that ended before it removed its groups): each is emptied and removed.
-// Until 2026-11-28 every grade left its case groups behind (1,707 empty ones were found on
-// one machine). It returns how many it removed.
+// killed, or one that ended before it removed its groups): each is emptied and removed,
+// with the groups below it (under v2, a gone grader's parent group and its case groups;
+// under v1, what a user the group was delegated to made there). Until 2026-11-28 every
+// grade left its case groups behind (1,707 empty ones were found on one machine). It
+// returns how many it removed.
 func RemoveStale() int {
-	if Problem() != nil {
+	return current().removeStale()
+}
+
+func (s *system) removeStale() int {
+	if s.problem() != nil {
 		return 0
 	}
 	n := 0
-	for _, root := range slices.Compact([]string{memRoot, pidRoot}) {
+	for _, root := range s.roots() {
 		ents, err := os.ReadDir(root)
 		if err != nil {
 			continue
@@ -221,9 +270,7 @@ func RemoveStale() int {
 			if !ok || err != nil || pid <= 0 || syscall.Kill(pid, 0) != syscall.ESRCH {
 				continue
 			}
-			d := filepath.Join(root, e.Name())
-			kill(d)
-			if os.Remove(d) == nil {
+			if s.removeTree(filepath.Join(root, e.Name())) == nil {
 				n++
 			}
 		}
@@ -232,25 +279,30 @@ func RemoveStale() int {
 }
 
 // SetLimits sets the group's totals. Lowering the memory total below what the group holds
-// fails when the kernel cannot reclaim enough.
+// fails under v1 when the kernel cannot reclaim enough (under v2 the kernel kills in the
+// group instead; a kept group is empty when its totals change). Under v2 a missing memory.max or pids.max
+// (a group without the controller) is an error; only memory.swap.max may be missing (a
+// kernel without swap accounting, where memory.max alone holds).
 func (g *Group) SetLimits(lim Limits) error {
 	var err error
-	if g.v2 {
-		err = errors.Join(write(g.mem, "memory.max", lim.Memory), write(g.mem, "memory.swap.max", 0),
-			write(g.pid, "pids.max", int64(lim.Processes)))
-		if err != nil && errors.Is(err, os.ErrNotExist) {
-			err = nil // no swap accounting: memory.max alone
+	if g.sys.v2 {
+		err = errors.Join(g.write(g.mem, "memory.max", lim.Memory), g.write(g.pid, "pids.max", int64(lim.Processes)))
+		if err == nil {
+			// Swap counts apart under v2: none, else swap would lift the total.
+			if swap := g.write(g.mem, "memory.swap.max", 0); swap != nil && !errors.Is(swap, os.ErrNotExist) {
+				err = swap
+			}
 		}
 	} else {
 		// With swap accounting, swap counts too (else swap would lift the limit). The
 		// memory and swap total may never be below the memory one: the order that keeps
 		// it so depends on whether the totals go up or down, so the memory one is tried
 		// again after.
-		memsw := write(g.mem, "memory.memsw.limit_in_bytes", lim.Memory)
-		err = errors.Join(write(g.mem, "memory.limit_in_bytes", lim.Memory),
-			write(g.pid, "pids.max", int64(lim.Processes)))
+		memsw := g.write(g.mem, "memory.memsw.limit_in_bytes", lim.Memory)
+		err = errors.Join(g.write(g.mem, "memory.limit_in_bytes", lim.Memory),
+			g.write(g.pid, "pids.max", int64(lim.Processes)))
 		if memsw != nil {
-			write(g.mem, "memory.memsw.limit_in_bytes", lim.Memory)
+			g.write(g.mem, "memory.memsw.limit_in_bytes", lim.Memory)
 		}
 	}
 	if err != nil {
@@ -259,8 +311,8 @@ func (g *Group) SetLimits(lim Limits) error {
 	return nil
 }
 
-func write(dir, file string, n int64) error {
-	return rawfile.Write(filepath.Join(dir, file), []byte(strconv.FormatInt(n, 10)))
+func (g *Group) write(dir, file string, n int64) error {
+	return g.sys.fs.Write(filepath.Join(dir, file), strconv.FormatInt(n, 10))
 }
 
 func (g *Group) dirs() []string {
@@ -298,7 +350,7 @@ type Events struct {
 // Events reads the group's counters.
 func (g *Group) Events() Events {
 	var e Events
-	if g.v2 {
+	if g.sys.v2 {
 		e.OOMKills = keyed(filepath.Join(g.mem, "memory.events"), "oom_kill")
 		e.PidsMax = keyed(filepath.Join(g.pid, "pids.events"), "max")
 	} else {
@@ -351,27 +403,28 @@ func kill(dir string) bool {
 
 // V1 says whether the groups are cgroup v1's (false also where there are none).
 func V1() bool {
-	rootsOnce.Do(findRoots)
-	return rootsErr == nil && !isV2
+	s := current()
+	return s.err == nil && !s.v2
 }
 
-// Chown gives the group to user uid and group gid: its folders and their files, so that the
-// user may join it and make groups of its own below it (delegation, as systemd does for a
-// user's session).
+// delegationFiles are the files of a group that its user must own for the group to be
+// delegated to it (the kernel's cgroup-v2 documentation, "Delegation"; tasks is v1's):
+// with its folder, the user may move processes into it and make groups below it, whose
+// files are then the user's. The group's own totals (memory.max, pids.max...) stay
+// root's, so the user cannot lift them.
+var delegationFiles = []string{"cgroup.procs", "cgroup.threads", "cgroup.subtree_control", "tasks"}
+
+// Chown gives the group to user uid and group gid, as systemd delegates a group: its
+// folders and their delegationFiles, so that the user may join it and make groups of its
+// own below it.
 func (g *Group) Chown(uid, gid int) error {
 	for _, d := range g.dirs() {
 		if err := os.Chown(d, uid, gid); err != nil {
 			return err
 		}
-		ents, err := os.ReadDir(d)
-		if err != nil {
-			return err
-		}
-		for _, e := range ents {
-			if !e.IsDir() {
-				if err := os.Chown(filepath.Join(d, e.Name()), uid, gid); err != nil {
-					return err
-				}
+		for _, f := range delegationFiles {
+			if err := os.Chown(filepath.Join(d, f), uid, gid); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
 			}
 		}
 	}
@@ -383,24 +436,41 @@ func (g *Group) Chown(uid, gid int) error {
 func (g *Group) RemoveTree() error {
 	var errs []error
 	for _, d := range g.dirs() {
-		var below []string
-		filepath.WalkDir(d, func(p string, e os.DirEntry, err error) error {
-			if err == nil && e.IsDir() && p != d {
-				below = append(below, p)
-			}
-			return nil
-		})
-		for i := len(below) - 1; i >= 0; i-- {
-			kill(below[i])
-			if err := os.Remove(below[i]); err != nil {
-				errs = append(errs, err)
-			}
-		}
+		errs = append(errs, g.sys.removeBelow(d))
 	}
 	return errors.Join(append(errs, g.Remove())...)
 }
 
-// Remove kills whatever is still in the group and removes it.
+// removeTree removes the group at d and the groups below it, deepest first, killing what
+// is in them.
+func (s *system) removeTree(d string) error {
+	err := s.removeBelow(d)
+	kill(d)
+	return errors.Join(err, s.fs.Remove(d))
+}
+
+// removeBelow removes the groups below the one at d, deepest first, killing what is in
+// them.
+func (s *system) removeBelow(d string) error {
+	var below []string
+	filepath.WalkDir(d, func(p string, e os.DirEntry, err error) error {
+		if err == nil && e.IsDir() && p != d {
+			below = append(below, p)
+		}
+		return nil
+	})
+	var errs []error
+	for i := len(below) - 1; i >= 0; i-- {
+		kill(below[i])
+		if err := s.fs.Remove(below[i]); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Remove kills whatever is still in the group and removes it (under v2, with gauntlet's
+// parent group once it holds no other).
 func (g *Group) Remove() error {
 	var errs []error
 	for _, d := range g.dirs() {
@@ -409,9 +479,12 @@ func (g *Group) Remove() error {
 		}
 		// A group can only be removed once empty; its processes are killed first.
 		kill(d)
-		if err := os.Remove(d); err != nil {
+		if err := g.sys.fs.Remove(d); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if len(errs) == 0 {
+		g.sys.releaseParent(g)
 	}
 	return errors.Join(errs...)
 }

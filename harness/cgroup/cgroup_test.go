@@ -3,6 +3,7 @@ package cgroup
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -36,27 +37,30 @@ func TestGroupTotals(t *testing.T) {
 	}
 }
 
-// The groups of a grader that is gone are removed by the next one; the groups of a live
-// one (this process's) stay. Until 2026-11-28 every grade left its case groups behind.
+// The groups of a grader that is gone are removed by the next one, with the groups below
+// them (a v2 grader's parent group holds its case groups); the groups of a live one (this
+// process's) stay. Until 2026-11-28 every grade left its case groups behind.
 func TestRemoveStale(t *testing.T) {
 	buildtest.NeedBox(t, Problem())
 	gone := exec.Command("true")
 	if err := gone.Run(); err != nil {
 		t.Fatal(err)
 	}
-	// A group as the gone process's New would have named it.
+	// A group as the gone process's New would have named it, with one below it.
 	staleName := ownedPrefix + strconv.Itoa(gone.Process.Pid) + "-stale-test"
 	var stale []string
-	for _, root := range []string{memRoot, pidRoot} {
-		d := root + "/" + staleName
-		if err := os.Mkdir(d, 0o755); err != nil && !os.IsExist(err) {
-			t.Fatal(err)
+	for _, root := range current().roots() {
+		d := filepath.Join(root, staleName)
+		for _, dir := range []string{d, filepath.Join(d, staleName)} {
+			if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
+				t.Fatal(err)
+			}
 		}
 		stale = append(stale, d)
 	}
 	t.Cleanup(func() {
 		for _, d := range stale {
-			os.Remove(d)
+			current().removeTree(d)
 		}
 	})
 	live, err := New("stale-test-live", Limits{Memory: 64 << 20, Processes: 4})

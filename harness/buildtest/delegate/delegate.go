@@ -5,6 +5,7 @@ package delegate
 
 import (
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,17 +21,15 @@ const delegatedVar = "GAUNTLET_TEST_DELEGATED_CGROUP"
 // AsDelegatedUser is buildtest.AsUnprivileged for a test of a grader that is not root but whose
 // cgroups are delegated to it: the root run makes a group below its own, gives it to the
 // unprivileged user (cgroup v1: its folders become that user's), reruns the tests run
-// matches as that user, and removes the group and all below it afterwards. In the rerun,
-// the test's process moves itself into the group first (before anything asks the cgroup
-// package where its groups are). Cgroup v2 gives a grader that is not root no groups
-// (cgroup.Problem), so there the test is skipped.
+// matches as that user, and removes the group and all below it afterwards. Under cgroup
+// v1 the rerun's process moves itself into the group first (before anything asks the
+// cgroup package where its groups are); under v2, where it could not (cgroup.procs of the
+// common ancestor is root's), it starts there, and the cgroup package moves it into a leaf
+// below the group when first asked.
 func AsDelegatedUser(tb testing.TB, run string, pkgs ...string) (done bool) {
 	tb.Helper()
 	if os.Geteuid() == 0 {
 		buildtest.NeedBox(tb, cgroup.Problem())
-		if !cgroup.V1() {
-			tb.Skip("cgroup v2: a grader that is not root gets no cgroups (docs/security.md)")
-		}
 		g, err := cgroup.New("delegated-"+strconv.Itoa(os.Getpid()), cgroup.Limits{Memory: 1 << 30, Processes: 4096})
 		if err != nil {
 			tb.Fatal(err)
@@ -39,7 +38,11 @@ func AsDelegatedUser(tb testing.TB, run string, pkgs ...string) (done bool) {
 		if err := g.Chown(buildtest.Unprivileged, buildtest.Unprivileged); err != nil {
 			tb.Fatal(err)
 		}
-		buildtest.AsUnprivilegedWith(tb, []string{delegatedVar + "=" + strings.Join(g.ProcFiles(), ",")}, run, pkgs...)
+		if cgroup.V1() {
+			buildtest.AsUnprivilegedWith(tb, []string{delegatedVar + "=" + strings.Join(g.ProcFiles(), ",")}, run, pkgs...)
+		} else {
+			buildtest.AsUnprivilegedIn(tb, filepath.Dir(g.ProcFiles()[0]), nil, run, pkgs...)
+		}
 		return true
 	}
 	if files := os.Getenv(delegatedVar); files != "" {
