@@ -284,12 +284,16 @@ func testStandInTellsHowTheRelayedProgramEnded(t *testing.T, kind string) {
 		code   int
 		stderr string // a regular expression
 	}{
+		{[]string{"./three.sh"}, 3, "^three\n$"}, // in the hub's folder
 		{[]string{"sh", "-c", "kill -TERM $$"}, 128 + int(syscall.SIGTERM), "^$"},
 		{[]string{"sh", "-c", "kill -KILL $$"}, 128 + int(syscall.SIGKILL), "^$"},
 		{[]string{"./no-such-program"}, 127, `^mockplayer: cannot start the player: .*\./no-such-program.*(No such file or directory|no such file or directory)\n$`},
 		{[]string{"no-such-program-on-the-path"}, 127, `^mockplayer: cannot start the player: .*no-such-program-on-the-path.*(No such file or directory|not found in \$PATH)\n$`},
 	} {
 		conn, _, cmd := startStandInOf(t, kind, "relay", "a")
+		if err := os.WriteFile(filepath.Join(cmd.Dir, "three.sh"), []byte("#!/bin/sh\necho three >&2\nexit 3\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		p, stderr := relayed(t, conn, c.argv...)
 		_, out, wait, _ := p.Start(nil, nil)
 		io.Copy(io.Discard, out)
