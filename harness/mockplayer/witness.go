@@ -17,9 +17,18 @@ package mockplayer
 // (for a mock that could not tell: one killed). When the stand-in dies first
 // (the hub killed its player), the harness kills the mock.
 //
+// A relay of a program that must run where the hub runs (the subject's own player, a
+// case's script) runs witnessed too: before any verdict, the harness asks the stand-in to
+// start the program (Run: its argv, and its stderr, which is the hub's), and the stand-in,
+// as the hub's player in the subject's box, starts it on two pipes and hands the harness
+// their other ends and a pipe on which it tells how the program ended (Pipes). The relay
+// runs outside the box on the hub's streams with those (Passed, -relayed-fds), and the
+// stand-in, which reaps the program, ends with the relay.
+//
 // The harness cannot tell a stand-in from a hub that connects to the socket itself: such a
-// hub is given a mock player on the streams it passes, and the record shows that
-// conversation, which is also what the hub did.
+// hub is given a mock player on the streams it passes (and a relay, on the descriptors it
+// hands back for the program's), and the record shows that conversation, which is also
+// what the hub did.
 
 import (
 	"bytes"
