@@ -62,6 +62,14 @@ func startStandInOf(t *testing.T, kind, name, file string, args ...string) (*Wit
 		t.Fatal(err)
 	}
 	cmd.Stdin = bytes.NewReader(nil)
+	// A descriptor the hub leaked to its player (fd 3): the stand-in keeps it, a program
+	// it starts does not get it.
+	leak, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer leak.Close()
+	cmd.ExtraFiles = []*os.File{leak}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -231,7 +239,7 @@ func TestStandInRunsTheRelayedProgram(t *testing.T) {
 
 func testStandInRunsTheRelayedProgram(t *testing.T, kind string) {
 	c, _, cmd := startStandInOf(t, kind, "relay", "a")
-	script := `cat /proc/$$/cmdline; echo; pwd; while read -r l; do echo "got $l"; done; echo oops >&2; exit 5`
+	script := `cat /proc/$$/cmdline; echo; pwd; [ -e /proc/$$/fd/3 ] && echo leaked; while read -r l; do echo "got $l"; done; echo oops >&2; exit 5`
 	argv := []string{"sh", "-c", script, "zero", "a b", "", "tab\tnew\nline", "caf\xc3\xa9 \xff"}
 	p, stderr := relayed(t, c, argv...)
 	in, out, wait, err := p.Start(nil, nil)

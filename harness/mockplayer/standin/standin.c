@@ -296,6 +296,29 @@ static void execProgram(char **argv) {
     errno = ENOENT;
 }
 
+/* closeOnExec marks every descriptor above 2 close-on-exec: the program gets its three
+ * streams only, as a program the relay started did (descriptors the hub leaked to its
+ * player stay the stand-in's). */
+static void closeOnExec(void) {
+    DIR *d = opendir("/proc/self/fd");
+    struct dirent *ent;
+    int fd;
+    if (d == NULL) {
+        for (fd = 3; fd < 4096; fd++) {
+            fcntl(fd, F_SETFD, FD_CLOEXEC);
+        }
+        return;
+    }
+    while ((ent = readdir(d)) != NULL) {
+        char *endp;
+        long n = strtol(ent->d_name, &endp, 10);
+        if (*endp == '\0' && endp != ent->d_name && n > 2) {
+            fcntl((int)n, F_SETFD, FD_CLOEXEC);
+        }
+    }
+    closedir(d);
+}
+
 /* startProgram starts the program of a run request (argv, NULL-ended) and hands its pipes
  * to the witness on sock. 0 when the pipes went; else the reason, said on stderr. */
 static int startProgram(int sock, char **argv) {
@@ -325,6 +348,7 @@ static int startProgram(int sock, char **argv) {
     sigaddset(&block, SIGCHLD);
     sigaddset(&block, SIGPIPE);
     sigprocmask(SIG_BLOCK, &block, &startMask);
+    closeOnExec();
     program = fork();
     if (program == 0) {
         /* Above fd 2 first: a pipe may have got fd 0 or 1, when the null device did not. */
