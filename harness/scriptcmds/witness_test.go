@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -479,5 +480,20 @@ player A -> hub | echo ping
 	})
 	if len(res) != 1 || !res[0].Passed {
 		t.Fatalf("the case failed:\n%+v", res)
+	}
+}
+
+// The witness gives a relay whose program the stand-in starts its flags without -relay, in
+// any spelling, and only that flag (a value that reads "-relay" after "--" is an argument).
+func TestWithoutFlag(t *testing.T) {
+	for _, c := range []struct{ in, want []string }{
+		{[]string{"-relay", "./p", "-record", "a.rec"}, []string{"-record", "a.rec"}},
+		{[]string{"--relay=./p", "-fault", "reply 1 drop"}, []string{"-fault", "reply 1 drop"}},
+		{[]string{"-record", "relay", "--relay", "p", "--", "-relay", "x"}, []string{"-record", "relay", "--", "-relay", "x"}},
+		{[]string{"-relayed-fds", "4,5,6"}, []string{"-relayed-fds", "4,5,6"}},
+	} {
+		if got := withoutFlag(c.in, "relay"); !slices.Equal(got, c.want) {
+			t.Errorf("withoutFlag(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }
