@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -13,13 +15,18 @@ import (
 	"gauntlet/harness/transcript"
 )
 
-const usage = `usage: mockplayer (-as NAME | -relay PROGRAM) [-faults FILE] [-fault RULE]... [-record FILE]... [-nohello] [-reference] [-tell FD] [--] PLAYER-ARGS...
+const usage = `usage: mockplayer (-as NAME | -relay PROGRAM | -relayed-fds IN,OUT,STATUS) [-faults FILE] [-fault RULE]... [-record FILE]... [-nohello] [-reference] [-tell FD] [--] PLAYER-ARGS...
        mockplayer -witness SOCKET -name NAME [--] PLAYER-ARGS...
 
 The mock player. It plays as the reference player NAME (-as), or runs the real PROGRAM and
 copies every byte both ways (-relay), and leaves the protocol where the fault script says
 (see 'go doc gauntlet/harness/faults' for the rules). The PLAYER-ARGS are the arguments the
 hub gave the player. -record appends every line that passes, as transcript events (JSON lines), to FILE.
+
+With -relayed-fds it relays a program another process started (the harness's witness has
+the stand-in start a program of the subject's where the hub runs): IN is the write end of
+the program's stdin, OUT the read end of its stdout, STATUS the read end of a pipe on which
+the program's end is told ("exit N" or "signal N").
 
 With -witness it is only a stand-in: it hands its standard streams to the harness listening
 on the Unix socket SOCKET, which runs the mock player NAME (set up by mkplayer) on them
@@ -40,6 +47,7 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
 	as := fs.String("as", "", "play as this reference player (e.g. 2310A, EAIT)")
 	relay := fs.String("relay", "", "relay this real player program")
+	relayedFds := fs.String("relayed-fds", "", "relay the program started by another process, whose stdin, stdout and status pipes are these `IN,OUT,STATUS` descriptors")
 	scriptFile := fs.String("faults", "", "read the fault script from this file")
 	var records []string
 	fs.Func("record", "append a record of the conversation to this `FILE` (repeatable)", func(s string) error {
@@ -60,15 +68,23 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 		return 2
 	}
 	if *witness != "" {
-		if *name == "" || *as != "" || *relay != "" || len(rules) > 0 || *scriptFile != "" || len(records) > 0 {
+		if *name == "" || *as != "" || *relay != "" || *relayedFds != "" || len(rules) > 0 || *scriptFile != "" || len(records) > 0 {
 			fmt.Fprint(stderr, "mockplayer: -witness takes -name and no other flag\n"+usage)
 			return 2
 		}
 		return Stub(*witness, *name, fs.Args(), stderr)
 	}
-	if (*as == "") == (*relay == "") {
-		fmt.Fprint(stderr, "mockplayer: give exactly one of -as and -relay\n"+usage)
+	if given := btoi(*as != "") + btoi(*relay != "") + btoi(*relayedFds != ""); given != 1 {
+		fmt.Fprint(stderr, "mockplayer: give exactly one of -as, -relay and -relayed-fds\n"+usage)
 		return 2
+	}
+	var passed Passed
+	if *relayedFds != "" {
+		var ok bool
+		if passed, ok = passedFds(*relayedFds); !ok {
+			fmt.Fprintf(stderr, "mockplayer: -relayed-fds %q: not three open descriptors IN,OUT,STATUS\n", *relayedFds)
+			return 2
+		}
 	}
 	text := strings.Join(rules, "\n")
 	if *scriptFile != "" {
@@ -97,8 +113,10 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 			return 2
 		}
 		cfg.Inner = run
-	} else {
+	} else if *relay != "" {
 		cfg.Inner = External{Path: *relay}
+	} else {
+		cfg.Inner = passed
 	}
 	var recs multiRecorder
 	for _, record := range records {
@@ -133,6 +151,38 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 		Tell(*tell, code, 0)
 	}
 	return code
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// passedFds reads -relayed-fds: three descriptors above 2, open and distinct, which are the
+// mock's alone (not for a spawned grandchild, nor for the shell a death by signal becomes).
+func passedFds(s string) (Passed, bool) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 {
+		return Passed{}, false
+	}
+	var fds [3]int
+	for i, p := range parts {
+		fd, err := strconv.Atoi(p)
+		if err != nil || fd <= 2 || slices.Contains(fds[:i], fd) {
+			return Passed{}, false
+		}
+		if _, err := fcntl(fd, syscall.F_GETFD); err != nil {
+			return Passed{}, false
+		}
+		fds[i] = fd
+	}
+	for _, fd := range fds {
+		syscall.CloseOnExec(fd)
+	}
+	return Passed{In: os.NewFile(uintptr(fds[0]), "the program's stdin"), Out: os.NewFile(uintptr(fds[1]), "the program's stdout"),
+		Status: os.NewFile(uintptr(fds[2]), "the program's status")}, true
 }
 
 // TranscriptRecorder records the conversation as transcript events (JSON lines appended to

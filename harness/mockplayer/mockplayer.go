@@ -80,6 +80,35 @@ func (e External) Start(args []string, stderr io.Writer) (io.WriteCloser, io.Rea
 	return c.In, c.Out, wait, nil
 }
 
+// Passed is a real player program that another process started and passed on (relay
+// mode): the witness's stand-in starts a program of the subject's in the subject's box and
+// hands the mock, run by the harness outside it, the write end of the program's stdin (In),
+// the read end of its stdout (Out), and the read end of a pipe on which it writes, once it
+// has reaped the program, "exit N" or "signal N" (Status). See WitnessConn.Run.
+type Passed struct {
+	In, Out, Status *os.File
+}
+
+// Start hands over the program's pipes: it was started already, with the arguments the
+// stand-in was given. Its wait gives the status the stand-in told, 128+N for a death by
+// signal N as External's does; a status pipe that closes without one (the stand-in was
+// killed) reads as a death by SIGKILL.
+func (p Passed) Start(args []string, stderr io.Writer) (io.WriteCloser, io.Reader, func() int, error) {
+	wait := func() int {
+		defer p.Status.Close()
+		line, err := bufio.NewReader(io.LimitReader(p.Status, 64)).ReadString('\n')
+		code, sig, verr := parseVerdict(line)
+		switch {
+		case err != nil || verr != nil:
+			return 128 + int(syscall.SIGKILL)
+		case sig != 0:
+			return 128 + int(sig)
+		}
+		return code
+	}
+	return p.In, p.Out, wait, nil
+}
+
 // Recorder receives every chunk of the conversation as it passes (relay mode).
 type Recorder interface {
 	FromHub(data []byte) // one line from the hub, with its '\n' if it had one

@@ -369,3 +369,77 @@ func TestReferenceMockIgnoresSIGPIPE(t *testing.T) {
 		}
 	}
 }
+
+// -relayed-fds relays a program another process started (the witness's stand-in, here the
+// test): the mock writes the hub's lines to IN, reads the program's from OUT, plays its
+// faults and records as any relay, and ends with the status told on STATUS (a death by
+// signal N as 128+N, as External's). It takes three open descriptors, and no -as or -relay.
+func TestRelayedFds(t *testing.T) {
+	t.Parallel()
+	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	prog := exec.Command("sh", "-c", `printf '!'; read -r l; echo "echo $l"; read -r l`)
+	progIn, err := prog.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	progOut, err := prog.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := prog.Start(); err != nil {
+		t.Fatal(err)
+	}
+	statusR, statusW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		prog.Wait()
+		statusW.Write([]byte("signal 15\n")) // as if it had been killed
+		statusW.Close()
+	}()
+	rec := t.TempDir() + "/rec.json"
+	mock := exec.Command(gauntlet, "exec", "mockplayer", "-relayed-fds", "3,4,5", "-fault", `reply 1 line "GARBAGE"`, "-record", rec, "--", "A")
+	mock.ExtraFiles = []*os.File{progIn.(*os.File), progOut.(*os.File), statusR}
+	hubIn, err := mock.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hubOut, err := mock.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mock.Start(); err != nil {
+		t.Fatal(err)
+	}
+	progIn.Close()
+	progOut.Close()
+	statusR.Close()
+	r := bufio.NewReader(hubOut)
+	if b, err := r.ReadByte(); b != '!' {
+		t.Fatalf("handshake %q, %v", b, err)
+	}
+	io.WriteString(hubIn, "ping\n")
+	if line, err := r.ReadString('\n'); line != "GARBAGE\n" {
+		t.Errorf("reply 1: %q, %v; want the fault's", line, err)
+	}
+	hubIn.Close()
+	io.Copy(io.Discard, r)
+	err = mock.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 128+15 {
+		t.Errorf("the relay ended with %v, want exit status %d", err, 128+15)
+	}
+	b, _ := os.ReadFile(rec)
+	for _, want := range []string{`"text":"ping"`, `reply 1 line \"GARBAGE\"`, "player ended with status 143"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the record lacks %s:\n%s", want, b)
+		}
+	}
+	for _, flags := range [][]string{{"-relayed-fds", "3,4"}, {"-relayed-fds", "100,101,102"}, {"-relayed-fds", "0,1,2"}, {"-relay", "x", "-relayed-fds", "3,4,5"}} {
+		cmd := exec.Command(gauntlet, append([]string{"exec", "mockplayer"}, flags...)...)
+		err := cmd.Run()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+			t.Errorf("mockplayer %q: %v, want exit status 2", flags, err)
+		}
+	}
+}

@@ -1,15 +1,20 @@
 package mockplayer
 
 import (
+	"bufio"
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"gauntlet/harness/buildtest"
 )
 
 // startStandIn writes the stand-in for the mock name, for a witness listening at
@@ -18,8 +23,23 @@ import (
 // the hello and the running stand-in.
 func startStandIn(t *testing.T, name, file string, args ...string) (*WitnessConn, WitnessHello, *exec.Cmd) {
 	t.Helper()
+	return startStandInOf(t, "C", name, file, args...)
+}
+
+// standInKinds are the stand-ins: the C program, and where no C compiler could build it,
+// the harness's own program (Stub), run by a wrapper as the harness writes it.
+var standInKinds = []string{"C", "Go"}
+
+// startStandInOf is startStandIn for the stand-in of the kind given.
+func startStandInOf(t *testing.T, kind, name, file string, args ...string) (*WitnessConn, WitnessHello, *exec.Cmd) {
+	t.Helper()
 	dir := t.TempDir()
 	prog, err := StandInFor(filepath.Join(dir, ".witness"), name)
+	if kind == "Go" {
+		q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+		prog = []byte("#!/bin/sh\nexec " + q(buildtest.Path(t, "gauntlet/cmd/gauntlet")) + " exec mockplayer -witness " +
+			q(filepath.Join(dir, ".witness")) + " -name " + q(name) + " -- \"$@\"\n")
+	}
 	if err != nil {
 		t.Fatalf("the stand-in: %v", err)
 	}
@@ -36,7 +56,20 @@ func startStandIn(t *testing.T, name, file string, args ...string) (*WitnessConn
 	}
 	t.Cleanup(func() { ln.Close() })
 	cmd := exec.Command(path, args...)
+	// Started in a folder of its own, the hub's: a program it is asked to start runs there.
+	cmd.Dir = filepath.Join(dir, "hub")
+	if err := os.Mkdir(cmd.Dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	cmd.Stdin = bytes.NewReader(nil)
+	// A descriptor the hub leaked to its player (fd 3): the stand-in keeps it, a program
+	// it starts does not get it.
+	leak, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer leak.Close()
+	cmd.ExtraFiles = []*os.File{leak}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -161,5 +194,164 @@ func TestStandInWithoutACompiler(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	if _, err := buildStandIn(); err == nil || !strings.Contains(err.Error(), "no C compiler") {
 		t.Errorf("built with no compiler on the PATH: %v", err)
+	}
+}
+
+// relayed asks the stand-in of c to start argv, and returns the program's pipes (as the
+// mock player gets them, Passed) and the read end of its stderr.
+func relayed(t *testing.T, c *WitnessConn, argv ...string) (Passed, *os.File) {
+	t.Helper()
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { errR.Close() })
+	err = c.Run(argv, errW, time.Now().Add(time.Minute))
+	errW.Close()
+	if err != nil {
+		t.Fatalf("run request: %v", err)
+	}
+	files, err := c.Pipes(time.Now().Add(time.Minute))
+	if err != nil {
+		t.Fatalf("the pipes: %v", err)
+	}
+	for _, f := range files {
+		t.Cleanup(func() { f.Close() })
+	}
+	return Passed{In: files[0], Out: files[1], Status: files[2]}, errR
+}
+
+// Asked to run a program (a relay of a program of the subject's, which must run where the
+// hub runs), the stand-in starts it with the argv given, byte for byte, found on the PATH,
+// in the folder the hub started the stand-in in, on pipes it hands the witness: what is
+// written to its stdin reaches it, what it writes comes back, its stderr is the one sent
+// with the request, and its exit status comes on the status pipe. The verdict then ends
+// the stand-in as for any mock.
+func TestStandInRunsTheRelayedProgram(t *testing.T) {
+	t.Parallel()
+	for _, kind := range standInKinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			testStandInRunsTheRelayedProgram(t, kind)
+		})
+	}
+}
+
+func testStandInRunsTheRelayedProgram(t *testing.T, kind string) {
+	c, _, cmd := startStandInOf(t, kind, "relay", "a")
+	script := `cat /proc/$$/cmdline; echo; pwd; [ -e /proc/$$/fd/3 ] && echo leaked; while read -r l; do echo "got $l"; done; echo oops >&2; exit 5`
+	argv := []string{"sh", "-c", script, "zero", "a b", "", "tab\tnew\nline", "caf\xc3\xa9 \xff"}
+	p, stderr := relayed(t, c, argv...)
+	in, out, wait, err := p.Start(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.Write([]byte("ping\n")); err != nil {
+		t.Fatal(err)
+	}
+	in.Close()
+	got, err := io.ReadAll(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Join(argv, "\x00") + "\x00\n" + cmd.Dir + "\ngot ping\n"
+	if string(got) != want {
+		t.Errorf("the program wrote %q, want %q", got, want)
+	}
+	if code := wait(); code != 5 {
+		t.Errorf("the program's status %d, want 5", code)
+	}
+	if b, _ := io.ReadAll(stderr); string(b) != "oops\n" {
+		t.Errorf("the program's stderr %q, want %q", b, "oops\n")
+	}
+	if err := c.Verdict(6, 0); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 6 {
+		t.Errorf("the stand-in ended with %v, want exit status 6", err)
+	}
+}
+
+// A relayed program killed by a signal is told as such (Passed's wait: 128+N, as
+// External's); one that cannot be started is told as status 127, with why on its stderr,
+// as the mock player told a program it could not start.
+func TestStandInTellsHowTheRelayedProgramEnded(t *testing.T) {
+	t.Parallel()
+	for _, kind := range standInKinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			testStandInTellsHowTheRelayedProgramEnded(t, kind)
+		})
+	}
+}
+
+func testStandInTellsHowTheRelayedProgramEnded(t *testing.T, kind string) {
+	for _, c := range []struct {
+		argv   []string
+		code   int
+		stderr string // a regular expression
+	}{
+		{[]string{"./three.sh"}, 3, "^three\n$"}, // in the hub's folder
+		{[]string{"sh", "-c", "kill -TERM $$"}, 128 + int(syscall.SIGTERM), "^$"},
+		{[]string{"sh", "-c", "kill -KILL $$"}, 128 + int(syscall.SIGKILL), "^$"},
+		{[]string{"./no-such-program"}, 127, `^mockplayer: cannot start the player: .*\./no-such-program.*(No such file or directory|no such file or directory)\n$`},
+		{[]string{"no-such-program-on-the-path"}, 127, `^mockplayer: cannot start the player: .*no-such-program-on-the-path.*(No such file or directory|not found in \$PATH)\n$`},
+	} {
+		conn, _, cmd := startStandInOf(t, kind, "relay", "a")
+		if err := os.WriteFile(filepath.Join(cmd.Dir, "three.sh"), []byte("#!/bin/sh\necho three >&2\nexit 3\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		p, stderr := relayed(t, conn, c.argv...)
+		_, out, wait, _ := p.Start(nil, nil)
+		io.Copy(io.Discard, out)
+		if code := wait(); code != c.code {
+			t.Errorf("%q: status %d, want %d", c.argv, code, c.code)
+		}
+		if err := conn.Verdict(0, 0); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+		if b, _ := io.ReadAll(stderr); !regexp.MustCompile(c.stderr).Match(b) {
+			t.Errorf("%q: stderr %q, want %q", c.argv, b, c.stderr)
+		}
+	}
+}
+
+// The verdict ends the stand-in while the program it started still runs (a relay that
+// quit on a fault): the program is left to whatever ends the hub's players (the box).
+func TestStandInEndsOnTheVerdictWhileTheProgramRuns(t *testing.T) {
+	t.Parallel()
+	for _, kind := range standInKinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			testStandInEndsOnTheVerdictWhileTheProgramRuns(t, kind)
+		})
+	}
+}
+
+func testStandInEndsOnTheVerdictWhileTheProgramRuns(t *testing.T, kind string) {
+	c, _, cmd := startStandInOf(t, kind, "relay", "a")
+	p, _ := relayed(t, c, "sh", "-c", "echo up; exec cat")
+	in, out, wait, _ := p.Start(nil, nil)
+	r := bufio.NewReader(out)
+	if line, err := r.ReadString('\n'); line != "up\n" {
+		t.Fatalf("the program wrote %q, %v", line, err)
+	}
+	if err := c.Verdict(0, syscall.SIGSEGV); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGSEGV {
+		t.Errorf("the stand-in ended with %v, want SIGSEGV", cmd.ProcessState)
+	}
+	// The program still reads and writes; its end is told by nobody now.
+	in.Write([]byte("still\n"))
+	if line, err := r.ReadString('\n'); line != "still\n" {
+		t.Errorf("the program, after the stand-in ended: %q, %v", line, err)
+	}
+	in.Close()
+	if code := wait(); code != 128+int(syscall.SIGKILL) {
+		t.Errorf("the status of a program whose stand-in is gone: %d, want %d", code, 128+int(syscall.SIGKILL))
 	}
 }

@@ -17,18 +17,28 @@ package mockplayer
 // (for a mock that could not tell: one killed). When the stand-in dies first
 // (the hub killed its player), the harness kills the mock.
 //
+// A relay of a program that must run where the hub runs (the subject's own player, a
+// case's script) runs witnessed too: before any verdict, the harness asks the stand-in to
+// start the program (Run: its argv, and its stderr, which is the hub's), and the stand-in,
+// as the hub's player in the subject's box, starts it on two pipes and hands the harness
+// their other ends and a pipe on which it tells how the program ended (Pipes). The relay
+// runs outside the box on the hub's streams with those (Passed, -relayed-fds), and the
+// stand-in, which reaps the program, ends with the relay.
+//
 // The harness cannot tell a stand-in from a hub that connects to the socket itself: such a
-// hub is given a mock player on the streams it passes, and the record shows that
-// conversation, which is also what the hub did.
+// hub is given a mock player on the streams it passes (and a relay, on the descriptors it
+// hands back for the program's), and the record shows that conversation, which is also
+// what the hub did.
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -54,12 +64,13 @@ const maxHello = 64 << 10
 // harness's witness at the Unix socket sock, with the mock's name and args, and then ends
 // as the mock did. It returns only on an error (status 2, said on stderr) or an exit status.
 func Stub(sock, name string, args []string, stderr io.Writer) int {
+	// The folder the hub started it in, for a program the witness asks it to start.
+	startDir, _ := os.Getwd()
 	fd, err := dialUnix(sock)
 	if err != nil {
 		fmt.Fprintf(stderr, "mockplayer: the harness's witness at %s: %v\n", sock, err)
 		return 2
 	}
-	conn := os.NewFile(uintptr(fd), "witness")
 	hello, err := json.Marshal(WitnessHello{Name: name, Args: args})
 	if err != nil || len(hello) > maxHello {
 		fmt.Fprintf(stderr, "mockplayer: hello too long\n")
@@ -105,7 +116,20 @@ func Stub(sock, name string, args []string, stderr io.Writer) int {
 	if err == nil && null > 2 {
 		syscall.Close(null)
 	}
-	line, err := bufio.NewReader(io.LimitReader(conn, 64)).ReadString('\n')
+	r := &witnessReader{fd: fd}
+	line, err := r.line(64)
+	if err == nil && strings.HasPrefix(line, "run ") {
+		// A relay's program, to start here (standin.c does the same).
+		var argv []string
+		if argv, err = r.runRequest(line); err == nil {
+			err = stubRun(fd, argv, startDir, r.given)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "mockplayer: the harness's witness: %v\n", err)
+			return 2
+		}
+		line, err = r.line(64)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "mockplayer: the harness's witness ended without a verdict\n")
 		return 2
@@ -119,6 +143,129 @@ func Stub(sock, name string, args []string, stderr io.Writer) int {
 		Die(sig)
 	}
 	return code
+}
+
+// witnessReader reads what the witness sends a stand-in, keeping the first descriptor that
+// comes with it (given).
+type witnessReader struct {
+	fd    int
+	buf   []byte
+	given *os.File
+}
+
+// fill reads more.
+func (r *witnessReader) fill() error {
+	b := make([]byte, 4096)
+	oob := make([]byte, syscall.CmsgSpace(4*4))
+	n, oobn, _, _, err := syscall.Recvmsg(r.fd, b, oob, syscall.MSG_CMSG_CLOEXEC)
+	for err == syscall.EINTR {
+		n, oobn, _, _, err = syscall.Recvmsg(r.fd, b, oob, syscall.MSG_CMSG_CLOEXEC)
+	}
+	if msgs, perr := syscall.ParseSocketControlMessage(oob[:oobn]); err == nil && perr == nil {
+		for _, m := range msgs {
+			fds, _ := syscall.ParseUnixRights(&m)
+			for _, fd := range fds {
+				if r.given == nil {
+					r.given = os.NewFile(uintptr(fd), "the program's stderr")
+				} else {
+					syscall.Close(fd)
+				}
+			}
+		}
+	}
+	if err == nil && n == 0 {
+		err = io.EOF
+	}
+	if err != nil {
+		return err
+	}
+	r.buf = append(r.buf, b[:n]...)
+	return nil
+}
+
+// line returns the next line, of at most max bytes.
+func (r *witnessReader) line(max int) (string, error) {
+	for {
+		if i := bytes.IndexByte(r.buf, '\n'); i >= 0 {
+			line := string(r.buf[:i+1])
+			r.buf = r.buf[i+1:]
+			return line, nil
+		}
+		if len(r.buf) > max {
+			return "", errors.New("no line")
+		}
+		if err := r.fill(); err != nil {
+			return "", err
+		}
+	}
+}
+
+// runRequest reads the argv of the run request whose first line is head ("run N\n").
+func (r *witnessReader) runRequest(head string) ([]string, error) {
+	n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(head, "run "), "\n"))
+	if err != nil || n <= 0 || n > maxRun {
+		return nil, fmt.Errorf("not a run request: %q", head)
+	}
+	for len(r.buf) < n {
+		if err := r.fill(); err != nil {
+			return nil, fmt.Errorf("the run request ended early: %w", err)
+		}
+	}
+	body := r.buf[:n]
+	r.buf = r.buf[n:]
+	if body[n-1] != 0 {
+		return nil, errors.New("not a run request")
+	}
+	return strings.Split(string(body[:n-1]), "\x00"), nil
+}
+
+// stubRun starts argv[0] with argv in dir (the folder the hub started the stand-in in),
+// its stderr being stderr (or the stand-in's own), on pipes it hands the witness at fd with
+// a pipe on which it says how the program ended (WitnessConn.Pipes), as standin.c does. A
+// program that cannot be started is told so on its stderr and ends with status 127.
+func stubRun(fd int, argv []string, dir string, stderr *os.File) error {
+	if stderr == nil {
+		stderr = os.Stderr
+	}
+	defer stderr.Close()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer inR.Close()
+	defer inW.Close()
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer outR.Close()
+	defer outW.Close()
+	statusR, statusW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer statusR.Close()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = dir, inR, outW, stderr
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(stderr, "mockplayer: cannot start the player: %v\n", err)
+		statusW.Write([]byte(verdictLine(127, 0)))
+		statusW.Close()
+	} else {
+		go func() {
+			cmd.Wait()
+			ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+			if ws.Signaled() {
+				statusW.Write([]byte(verdictLine(0, ws.Signal())))
+			} else {
+				statusW.Write([]byte(verdictLine(ws.ExitStatus(), 0)))
+			}
+			statusW.Close()
+		}()
+	}
+	rights := syscall.UnixRights(int(inW.Fd()), int(outR.Fd()), int(statusR.Fd()))
+	_, err = syscall.SendmsgN(fd, []byte("pipes\n"), rights, nil, syscall.MSG_NOSIGNAL)
+	return err
 }
 
 // dialUnix connects to the Unix socket at path. The socket's folder is made the working
@@ -323,6 +470,110 @@ func (c *WitnessConn) Hello(deadline time.Time) (WitnessHello, [3]*os.File, erro
 		files[i] = os.NewFile(uintptr(fd), []string{"stdin", "stdout", "stderr"}[i])
 	}
 	return h, files, nil
+}
+
+// maxRun bounds a run request's argv (the stand-in's MAX_RUN).
+const maxRun = 256 << 10
+
+// runRequest is the message that asks a stand-in to start argv[0] with argv: "run N\n"
+// and N bytes, each string of argv ended by a NUL.
+func runRequest(argv []string) ([]byte, error) {
+	var body []byte
+	for _, a := range argv {
+		if strings.IndexByte(a, 0) >= 0 {
+			return nil, fmt.Errorf("an argument holds a NUL: %q", a)
+		}
+		body = append(append(body, a...), 0)
+	}
+	if len(argv) == 0 || len(body) > maxRun {
+		return nil, fmt.Errorf("cannot ask for a program with %d arguments of %d bytes", len(argv), len(body))
+	}
+	return append([]byte("run "+strconv.Itoa(len(body))+"\n"), body...), nil
+}
+
+// Run asks the stand-in to start, where it runs (in the subject's box, as the subject's
+// user), the program argv[0] with argv (looked up in the PATH as exec.Command does when it
+// has no '/'), in the folder the hub started the stand-in in, its stderr being stderr
+// (sent with the request). Pipes then takes what the stand-in sends back. This is how a
+// relay of a program of the subject's runs witnessed (mkplayer NAME -relay PROGRAM): the
+// relay outside the box, the program in it.
+func (c *WitnessConn) Run(argv []string, stderr *os.File, deadline time.Time) error {
+	msg, err := runRequest(argv)
+	if err != nil {
+		return err
+	}
+	c.f.SetWriteDeadline(deadline)
+	defer c.f.SetWriteDeadline(time.Time{})
+	rc, err := c.f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var n int
+	var serr error
+	err = rc.Write(func(fd uintptr) bool {
+		n, serr = syscall.SendmsgN(int(fd), msg, syscall.UnixRights(int(stderr.Fd())), nil, syscall.MSG_NOSIGNAL)
+		return serr != syscall.EAGAIN
+	})
+	if err == nil {
+		err = serr
+	}
+	if err == nil && n < len(msg) {
+		_, err = c.f.Write(msg[n:])
+	}
+	return err
+}
+
+// Pipes reads the stand-in's answer to Run ("pipes\n"), waiting until deadline: the write
+// end of the program's stdin, the read end of its stdout, and the read end of the pipe on
+// which the stand-in says how the program ended ("exit N" or "signal N", see Passed).
+func (c *WitnessConn) Pipes(deadline time.Time) ([3]*os.File, error) {
+	var files [3]*os.File
+	c.f.SetReadDeadline(deadline)
+	defer c.f.SetReadDeadline(time.Time{})
+	rc, err := c.f.SyscallConn()
+	if err != nil {
+		return files, err
+	}
+	const answer = "pipes\n"
+	buf := make([]byte, len(answer))
+	oob := make([]byte, syscall.CmsgSpace(4*4))
+	var n, oobn int
+	var rerr error
+	err = rc.Read(func(fd uintptr) bool {
+		n, oobn, _, _, rerr = syscall.Recvmsg(int(fd), buf, oob, syscall.MSG_CMSG_CLOEXEC)
+		return rerr != syscall.EAGAIN
+	})
+	if err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return files, err
+	}
+	var fds []int
+	if msgs, perr := syscall.ParseSocketControlMessage(oob[:oobn]); perr == nil {
+		for _, m := range msgs {
+			if got, perr := syscall.ParseUnixRights(&m); perr == nil {
+				fds = append(fds, got...)
+			}
+		}
+	}
+	if n > 0 && n < len(buf) {
+		_, err = io.ReadFull(c.f, buf[n:])
+		n = len(buf)
+	}
+	if err != nil || string(buf[:n]) != answer || len(fds) != 3 {
+		for _, fd := range fds {
+			syscall.Close(fd)
+		}
+		if err == nil {
+			err = fmt.Errorf("the stand-in answered %q with %d descriptors, not the pipes", buf[:n], len(fds))
+		}
+		return files, err
+	}
+	for i, fd := range fds {
+		files[i] = os.NewFile(uintptr(fd), []string{"the program's stdin", "the program's stdout", "the program's status"}[i])
+	}
+	return files, nil
 }
 
 // Gone returns a channel closed when the stand-in has ended (or broken the protocol by

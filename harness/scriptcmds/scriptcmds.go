@@ -410,32 +410,40 @@ func lookPath(name, path string) (string, error) {
 	return "", fmt.Errorf("%s not found in the script's PATH", name)
 }
 
-// MkPlayer puts a mock player in the script's PATH under NAME: a wrapper that runs
+// MkPlayer puts a mock player in the script's PATH under NAME: a program that plays
 // `mockplayer FLAGS... -- ARGS` with the arguments the hub gives it.
 //
 //	mkplayer quitter -as 2310A -fault 'after 3 exit 0'
 //	run -status 5 2310dealer d1.deck p1.path 2310A quitter
 //
-// A mock that plays a reference player (-as) is witnessed: the wrapper runs only a
-// stand-in, which hands the streams the hub gave it to the harness, and the harness runs
-// the mock player on them outside the subject's reach, recording the conversation where the
-// subject cannot write (WitnessFolder; mockplayer.Stub says how).
+// Every mock is witnessed: what the hub starts is only a stand-in, which hands the streams
+// the hub gave it to the harness, and the harness runs the mock player on them outside the
+// subject's reach, recording the conversation where the subject cannot write
+// (WitnessFolder; mockplayer.Stub says how). A relay (-relay PROGRAM) of a program that is
+// not itself a witnessed mock's stand-in has its PROGRAM started by the stand-in, where the
+// hub runs (as the hub's player, in the subject's box), and relays it from outside.
 func MkPlayer(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 {
 		harnessFail(ts, "%s", usage("mkplayer"))
 	}
 	var b strings.Builder
-	mockplayer := "mockplayer"
+	mockCmd := "mockplayer"
 	if p := ts.Getenv(MockPlayerVar); p != "" {
-		mockplayer = "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+		mockCmd = "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 	}
 	path := filepath.Join(ts.Getenv("MOCKBIN"), args[0])
-	witness := witnessed(args[1:])
+	witness, boxed := witnessed(args[1:]), ""
 	if prog := relayed(args[1:]); !witness && prog != "" {
 		// A relay of a witnessed mock (a reference player a subject's hub is given) starts
 		// only its stand-in: it runs witnessed too, its record out of the hub's reach.
 		if h, _ := ts.Value(witnessKey{}).(*witnessHolder); h != nil && h.w != nil {
 			witness = h.w.standsIn(ts.MkAbs(prog))
+		}
+		// A relay of anything else (the subject's own player, a case's script) runs
+		// witnessed too, its program where the hub runs: the stand-in starts the program
+		// there and hands its pipes to the relay, here (mockplayer.WitnessConn.Run).
+		if !witness {
+			witness, boxed = true, prog
 		}
 	}
 	if witness {
@@ -447,8 +455,8 @@ func MkPlayer(ts *testscript.TestScript, neg bool, args []string) {
 			}
 		}
 		w := scriptWitness(ts, prog)
-		w.add(args[0], ts.MkAbs("."), args[1:])
-		ts.Check(writeStandIn(path, mockplayer, w.ln.Path()))
+		w.add(args[0], ts.MkAbs("."), args[1:], boxed)
+		ts.Check(writeStandIn(path, mockCmd, w.ln.Path()))
 		// The mock, outside the box, appends its records (-record) in the script's folder
 		// itself: no file of the subject's folder of that name is ever taken for one.
 		if b, ok := ts.Value(caseBoxKey{}).(*caseBox); ok && b != nil {
@@ -458,7 +466,7 @@ func MkPlayer(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		return
 	}
-	b.WriteString("#!/bin/sh\nexec " + mockplayer)
+	b.WriteString("#!/bin/sh\nexec " + mockCmd)
 	for _, a := range args[1:] {
 		b.WriteString(" '" + strings.ReplaceAll(a, "'", `'\''`) + "'")
 	}

@@ -28,7 +28,7 @@ func commands() []command {
 		{"waitport", "[-timeout D] PORT",
 			"waits until a program listens on 127.0.0.1:PORT, without connecting", WaitPort},
 		{"mkplayer", "NAME [MOCKPLAYER-FLAGS...]",
-			"puts a wrapper NAME that runs mockplayer with the flags in $MOCKBIN", MkPlayer},
+			"puts in $MOCKBIN the program NAME a hub starts as mockplayer with the flags (witnessed)", MkPlayer},
 		{"noprocs", "[-allow NAME]...",
 			"fails if a process the script started is still running, and kills it", NoProcs},
 		{"cmpalt", "stdout|stderr|FILE WANT [ALT...]",

@@ -62,6 +62,7 @@ type witness struct {
 	mu       sync.Mutex
 	flags    map[string][]string // name -> the mock player's flags
 	dirs     map[string]string   // name -> where it runs: the script's folder at its mkplayer
+	boxed    map[string]string   // name -> the program a relay has its stand-in start (Run)
 	started  int
 	sessions map[*session]bool // the mock players started and not yet reaped
 	closed   bool
@@ -124,10 +125,34 @@ func (w *witness) standsIn(path string) bool {
 	return ok
 }
 
-// witnessed reports whether a mock player with these flags runs witnessed: every mock that
-// plays a reference player in-process (-as). A relay (-relay) starts a program, which only
-// the sandbox may do for a case, so it runs as before, where the hub starts it; unless the
-// program is a witnessed mock's stand-in (witness.standsIn), said by the caller.
+// withoutFlag returns flags without the flag name and its value (-name V, --name V,
+// -name=V), up to "--".
+func withoutFlag(flags []string, name string) []string {
+	var out []string
+	for i := 0; i < len(flags); i++ {
+		if flags[i] == "--" {
+			return append(out, flags[i:]...)
+		}
+		if !strings.HasPrefix(flags[i], "-") {
+			out = append(out, flags[i])
+			continue
+		}
+		n, _, hasVal := strings.Cut(strings.TrimLeft(flags[i], "-"), "=")
+		switch {
+		case n != name:
+			out = append(out, flags[i])
+		case !hasVal:
+			i++ // its value
+		}
+	}
+	return out
+}
+
+// witnessed reports whether a mock player with these flags plays a reference player
+// in-process (-as), and so runs witnessed. A relay (-relay PROGRAM) runs witnessed too
+// (MkPlayer): its program is either a witnessed mock's stand-in (witness.standsIn), which
+// the relay may start outside the box, or a program that must run where the hub runs,
+// which the stand-in starts there (witness.boxed).
 func witnessed(flags []string) bool {
 	as := false
 	for _, f := range flags {
@@ -183,7 +208,7 @@ func newWitness(work, bin, mock string, env []string) (*witness, error) {
 		return nil, fmt.Errorf("the witness's socket: %w", err)
 	}
 	w := &witness{ln: ln, records: records, mock: mock, env: env,
-		flags: map[string][]string{}, dirs: map[string]string{}, sessions: map[*session]bool{},
+		flags: map[string][]string{}, dirs: map[string]string{}, boxed: map[string]string{}, sessions: map[*session]bool{},
 		pending: make(chan struct{}, maxPending)}
 	go w.serve()
 	return w, nil
@@ -222,7 +247,7 @@ func WitnessedProgram(env *testscript.Env, name string, flags []string) (string,
 			a.watch(w.quiet)
 		}
 	}
-	holder.w.add(name, env.WorkDir, flags)
+	holder.w.add(name, env.WorkDir, flags, "")
 	path := filepath.Join(env.Getenv("MOCKBIN"), name)
 	if err := writeStandIn(path, quoted, holder.w.ln.Path()); err != nil {
 		return "", err
@@ -234,11 +259,18 @@ func WitnessedProgram(env *testscript.Env, name string, flags []string) (string,
 type witnessHolder struct{ w *witness }
 
 // add sets up the mock NAME, to run in dir (where its relative paths, -record FILE or
-// -faults FILE, are).
-func (w *witness) add(name, dir string, flags []string) {
+// -faults FILE, are). boxed, when not "", is the program the mock relays, which its
+// stand-in starts where the hub runs (the mock is then given -relayed-fds in place of
+// -relay).
+func (w *witness) add(name, dir string, flags []string, boxed string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.flags[name], w.dirs[name] = flags, dir
+	if boxed != "" {
+		w.boxed[name] = boxed
+	} else {
+		delete(w.boxed, name)
+	}
 }
 
 // serve accepts stand-ins until the listener closes.
@@ -273,14 +305,44 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	}()
 	w.mu.Lock()
 	flags, ok := w.flags[hello.Name]
-	dir := w.dirs[hello.Name]
+	dir, boxed := w.dirs[hello.Name], w.boxed[hello.Name]
 	n := w.started + 1
 	if !ok || w.closed || n > maxWitnessed {
 		w.mu.Unlock()
 		return
 	}
 	w.started = n
+	w.mu.Unlock()
 	record := filepath.Join(w.records, fmt.Sprintf("%03d.json", n))
+	var extra []*os.File
+	if boxed != "" {
+		// A relay of a program that runs where the hub runs: the stand-in starts it there,
+		// with the arguments the relay would have given it, and hands over its pipes; the
+		// relay runs here on them (-relayed-fds 4,5,6: after the stand-in's connection).
+		deadline := time.Now().Add(helloWithin)
+		if err := c.Run(append([]string{boxed}, hello.Args...), files[2], deadline); err != nil {
+			c.Verdict(127, 0)
+			return
+		}
+		passed, err := c.Pipes(deadline)
+		if err != nil {
+			c.Verdict(127, 0)
+			return
+		}
+		defer func() {
+			for _, f := range passed {
+				f.Close()
+			}
+		}()
+		extra = passed[:]
+		flags = append(withoutFlag(flags, "relay"), "-relayed-fds", "4,5,6")
+	}
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		c.Verdict(127, 0)
+		return
+	}
 	// The mock tells its stand-in how it ends itself, on a copy of the connection (its fd
 	// 3): the stand-in, which is the hub's player, ends with the mock, however long this
 	// process then takes to see the mock end (a busy grader on a loaded machine took over
@@ -294,7 +356,7 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	args := append(append(append([]string(nil), flags...), "-record", record, "-tell", "3", "--"), hello.Args...)
 	cmd := child.Command(child.Spec{Path: w.mock, Args: args, Dir: dir, Env: w.env, Group: true})
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
-	cmd.ExtraFiles = []*os.File{tell}
+	cmd.ExtraFiles = append([]*os.File{tell}, extra...)
 	// Killed with the harness: a mock told to hang would otherwise outlive a grader that
 	// died, as the grader's user.
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
@@ -316,10 +378,13 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 		close(s.done)
 	}()
 	// The mock holds the pipes now: the harness lets go of its copies at once, so that the
-	// hub sees them close when the mock ends.
+	// hub sees them close when the mock ends (and the program it relays, its stdin's).
 	for i, f := range files {
 		f.Close()
 		files[i] = nil
+	}
+	for _, f := range extra {
+		f.Close()
 	}
 	ended := make(chan struct{})
 	go func() {

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -14,8 +15,10 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/execfile"
 	"gauntlet/harness/hygiene"
 	"gauntlet/harness/mockplayer"
+	"gauntlet/harness/sandbox"
 	"gauntlet/harness/suite"
 )
 
@@ -339,18 +342,24 @@ func TestWitnessQuiet(t *testing.T) {
 
 // A relay of a witnessed mock (a reference player the grader hands a subject's hub, which
 // a case relays to record what the hub sent it) runs witnessed too: the hub starts only a
-// stand-in, and the relay's record is written outside the hub's reach. A relay of anything
-// else (a program of the subject's folder) is a wrapper, run where the hub starts it.
+// stand-in, and the relay's record is written outside the hub's reach. So does a relay of
+// anything else (a program of the subject's folder), whose program the stand-in starts
+// where the hub runs: until 2026-11-28 that relay was a wrapper of the harness's own
+// program, run where the hub starts it.
 func TestRelayOfAWitnessedMockIsWitnessed(t *testing.T) {
 	t.Parallel()
-	script := `mkplayer r -relay $REF -record r.rec
+	script := `chmod 755 echo.sh
+mkplayer r -relay $REF -record r.rec
 mkplayer e -relay ./echo.sh -record e.rec
 ! grep relay $MOCKBIN/r
-grep relay $MOCKBIN/e
+! grep relay $MOCKBIN/e
 ! exists r.rec
 run -status 6 -stdin hub.txt $MOCKBIN/r 2 1
 stdout '^\^'
 grep '"text":"7;::-Mo1V11V22Mo1Mo1::-"' r.rec
+run -stdin hub.txt $MOCKBIN/e 2 1
+stdout '^7;::-Mo1V11V22Mo1Mo1::-$'
+grep '"text":";::-Mo1V11V22Mo1Mo1::-"' e.rec
 -- hub.txt --
 7;::-Mo1V11V22Mo1Mo1::-
 -- echo.sh --
@@ -366,7 +375,125 @@ cat
 		t.Fatalf("script failed:\n%s", r.Log)
 	}
 	files, _ := filepath.Glob(filepath.Join(records, "*.json"))
-	if len(files) != 2 {
-		t.Errorf("witnessed records %v, want the relay's and its player's", files)
+	if len(files) != 3 {
+		t.Errorf("witnessed records %v, want the relays' and the reference player's", files)
+	}
+}
+
+// A relay of a program of the subject's folder, started by a hub in a graded case's box,
+// runs witnessed: what the hub starts is the stand-in, which starts the program in the box
+// (the program is the subject's), and the relay runs outside it. No process of the hub's box
+// is the harness's program (until 2026-11-28 the relay was, execute-only and undumpable:
+// its exe unreadable); the relay's faults and record work as before, the record being the
+// harness's, which the hub cannot forge (it writes a file of that name in its folder
+// without starting the player).
+func TestBoxedRelayRunsOnlyItsProgramInTheBox(t *testing.T) {
+	t.Parallel()
+	if sandbox.Rootless() {
+		buildtest.NeedBox(t, sandbox.RootlessProblem())
+	} else {
+		buildtest.NeedBox(t, sandbox.BoxProblem())
+	}
+	if os.Geteuid() == 0 {
+		// Again by a grader that is not root, in a rootless box.
+		t.Run("rootless", func(t *testing.T) {
+			buildtest.AsUnprivileged(t, "^TestBoxedRelayRunsOnlyItsProgramInTheBox$", "gauntlet/cmd/gauntlet")
+		})
+	}
+	// The mock player where a boxed subject could run it: the relay as it was, a wrapper of
+	// it, then found it (this test fails on what the box holds, not on a missing program).
+	bin := t.TempDir()
+	buildtest.SearchableByOthers(t, bin)
+	data, err := os.ReadFile(buildtest.Path(t, "gauntlet/cmd/gauntlet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := execfile.Write(filepath.Join(bin, "mockplayer"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := `chmod 755 prog.sh
+mkplayer a -relay ./prog.sh -record a.rec
+mkplayer g -relay ./prog.sh -fault 'reply 1 line "GARBAGE"'
+mkplayer f -relay ./prog.sh -record f.rec
+run sh hub.sh $MOCKBIN/a prog.sh
+stdout '^!$'
+stdout '^reply: echo ping$'
+stdout '^exe: stand-in$'
+stdout '^exe: /.*sh$'
+! stdout 'unreadable|mockplayer'
+transcript -who 'player A' a.rec
+cmp stdout want.txt
+run sh hub.sh $MOCKBIN/g prog.sh
+stdout '^reply: GARBAGE$'
+run sh -c 'echo forged > f.rec'
+! exists f.rec
+-- prog.sh --
+#!/bin/sh
+printf '!'
+read -r line
+echo "echo $line"
+read -r line
+exit 0
+-- hub.sh --
+mkfifo to from
+"$1" A <to >from &
+exec 3>to 4<from
+dd bs=1 count=1 <&4 2>/dev/null
+echo
+echo ping >&3
+read -r reply <&4
+echo "reply: $reply"
+for d in /proc/[0-9]*; do
+	[ "$d" = /proc/1 ] && continue
+	if exe=$(readlink "$d/exe"); then
+		case $exe in "$1") echo "exe: stand-in" ;; *) echo "exe: $exe" ;; esac
+	elif [ -e "$d" ]; then
+		echo "unreadable: ${d#/proc/} $(cat "$d/comm")"
+	fi
+done
+echo forged > a.rec
+exec 3>&-
+wait
+-- want.txt --
+player A -> hub | ! [no newline]
+hub -> player A | ping
+player A -> hub | echo ping
+`
+	dir := t.TempDir()
+	os.Chmod(dir, 0o711)
+	buildtest.SearchableByOthers(t, dir)
+	path := filepath.Join(dir, "case.txtar")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := suite.Run(testscript.Params{
+		Files:       []string{path},
+		WorkdirRoot: dir,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
+			env.Setenv(BoxKeepVar, bin)
+			env.Setenv(SandboxUserVar, "1")
+			return Setup(env)
+		},
+		Cmds:                Commands(),
+		RequireExplicitExec: true,
+	})
+	if len(res) != 1 || !res[0].Passed {
+		t.Fatalf("the case failed:\n%+v", res)
+	}
+}
+
+// The witness gives a relay whose program the stand-in starts its flags without -relay, in
+// any spelling, and only that flag (a value that reads "-relay" after "--" is an argument).
+func TestWithoutFlag(t *testing.T) {
+	for _, c := range []struct{ in, want []string }{
+		{[]string{"-relay", "./p", "-record", "a.rec"}, []string{"-record", "a.rec"}},
+		{[]string{"--relay=./p", "-fault", "reply 1 drop"}, []string{"-fault", "reply 1 drop"}},
+		{[]string{"-record", "relay", "--relay", "p", "--", "-relay", "x"}, []string{"-record", "relay", "--", "-relay", "x"}},
+		{[]string{"-relayed-fds", "4,5,6"}, []string{"-relayed-fds", "4,5,6"}},
+	} {
+		if got := withoutFlag(c.in, "relay"); !slices.Equal(got, c.want) {
+			t.Errorf("withoutFlag(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }

@@ -12,11 +12,22 @@
  *
  * The hello is a 4-byte big-endian length and then {"name":NAME,"args":[ARG...]} in JSON,
  * sent with the three descriptors (SCM_RIGHTS). Failures are told on stderr, status 2.
+ *
+ * For a relay of a program that must run where the hub runs (in the subject's box), the
+ * witness first asks the stand-in to start it: "run N\n" and N bytes, the program's argv
+ * (argv[0] is the program, found as Go's exec finds it: on the PATH when it has no '/'),
+ * each string ended by a NUL, with one descriptor (SCM_RIGHTS), the program's stderr. The
+ * stand-in starts it in the folder the hub started the stand-in in, on two new pipes, and
+ * answers "pipes\n" with three descriptors: the write end of the program's stdin, the read
+ * end of its stdout, and the read end of a pipe on which it writes, once it has reaped the
+ * program, "exit N\n" or "signal N\n". A program that cannot be started says so on its
+ * stderr and ends with status 127. The verdict then comes as for any mock.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +36,11 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_HELLO (64 * 1024)
+#define MAX_RUN (256 * 1024)
 
 /* config is "SOCKET\0NAME\0" in each copy the harness writes: the socket's path and the
  * mock's name, over the marker below (zeros after it). volatile: read as written in the
@@ -160,6 +173,289 @@ static void die(int sig) {
     exit(128 + sig);
 }
 
+/* in holds what the witness sent and the stand-in has not used yet. */
+static char in[MAX_RUN + 128];
+static size_t inLen;
+/* given is the descriptor the witness sent with a run request, or -1. */
+static int given = -1;
+
+/* receive reads more of what the witness sends into in, keeping the first descriptor that
+ * comes with it (any other is closed). It returns what recvmsg returned. */
+static ssize_t receive(int sock) {
+    struct msghdr msg;
+    struct iovec iov;
+    union {
+        char buf[CMSG_SPACE(4 * sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct cmsghdr *cmsg;
+    ssize_t n;
+    if (inLen == sizeof in) {
+        errno = EMSGSIZE;
+        return -1;
+    }
+    memset(&msg, 0, sizeof msg);
+    iov.iov_base = in + inLen;
+    iov.iov_len = sizeof in - inLen;
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.buf;
+    msg.msg_controllen = sizeof control.buf;
+    n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+    if (n <= 0) {
+        return n;
+    }
+    inLen += (size_t)n;
+    for (cmsg = CMSG_FIRSTHDR(&msg); cmsg != NULL; cmsg = CMSG_NXTHDR(&msg, cmsg)) {
+        if (cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS) {
+            size_t k, count = (cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            for (k = 0; k < count; k++) {
+                int fd;
+                memcpy(&fd, CMSG_DATA(cmsg) + k * sizeof(int), sizeof fd);
+                if (given < 0) {
+                    given = fd;
+                } else {
+                    close(fd);
+                }
+            }
+        }
+    }
+    return n;
+}
+
+/* The program the witness asked for: whether it was asked for, its pid (0 before, -1 once
+ * reaped), the write end of its status pipe, the signal mask the stand-in was started with
+ * (the program's), and the folder the hub started the stand-in in (the program's). */
+static int asked;
+static pid_t program;
+static int statusFd = -1;
+static sigset_t startMask;
+static int startDir = -1;
+
+static void onChild(int sig) { (void)sig; }
+
+/* reap writes the program's status on the status pipe once it has ended. */
+static void reap(void) {
+    int st;
+    char msg[32];
+    pid_t p;
+    if (program <= 0) {
+        return;
+    }
+    do {
+        p = waitpid(program, &st, WNOHANG);
+    } while (p < 0 && errno == EINTR);
+    if (p == 0) {
+        return;
+    }
+    program = -1;
+    if (p < 0) {
+        snprintf(msg, sizeof msg, "exit 127\n"); /* (not a child: never) */
+    } else if (WIFSIGNALED(st)) {
+        snprintf(msg, sizeof msg, "signal %d\n", WTERMSIG(st));
+    } else {
+        snprintf(msg, sizeof msg, "exit %d\n", WEXITSTATUS(st));
+    }
+    /* SIGPIPE is blocked: a relay that is gone makes this fail with EPIPE, no more. */
+    while (write(statusFd, msg, strlen(msg)) < 0 && errno == EINTR) {
+    }
+    close(statusFd);
+    statusFd = -1;
+}
+
+/* execProgram execs argv[0] as Go's exec does: a name without '/' is looked for in the
+ * folders of $PATH (absolute ones), the first regular file with an execute bit being it; a
+ * file the kernel cannot execute is not given to a shell. It returns only on failure. */
+static void execProgram(char **argv) {
+    extern char **environ;
+    const char *name = argv[0], *path = getenv("PATH"), *p, *end;
+    char full[4096];
+    struct stat st;
+    if (strchr(name, '/') != NULL) {
+        execve(name, argv, environ);
+        return;
+    }
+    for (p = path; p != NULL && *p != '\0'; p = *end ? end + 1 : end) {
+        size_t len;
+        end = strchr(p, ':');
+        if (end == NULL) {
+            end = p + strlen(p);
+        }
+        len = (size_t)(end - p);
+        if (len == 0 || *p != '/' || len + 1 + strlen(name) >= sizeof full) {
+            continue;
+        }
+        memcpy(full, p, len);
+        full[len] = '/';
+        strcpy(full + len + 1, name);
+        if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111)) {
+            execve(full, argv, environ);
+            return;
+        }
+    }
+    errno = ENOENT;
+}
+
+/* closeOnExec marks every descriptor above 2 close-on-exec: the program gets its three
+ * streams only, as a program the relay started did (descriptors the hub leaked to its
+ * player stay the stand-in's). */
+static void closeOnExec(void) {
+    DIR *d = opendir("/proc/self/fd");
+    struct dirent *ent;
+    int fd;
+    if (d == NULL) {
+        for (fd = 3; fd < 4096; fd++) {
+            fcntl(fd, F_SETFD, FD_CLOEXEC);
+        }
+        return;
+    }
+    while ((ent = readdir(d)) != NULL) {
+        char *endp;
+        long n = strtol(ent->d_name, &endp, 10);
+        if (*endp == '\0' && endp != ent->d_name && n > 2) {
+            fcntl((int)n, F_SETFD, FD_CLOEXEC);
+        }
+    }
+    closedir(d);
+}
+
+/* startProgram starts the program of a run request (argv, NULL-ended) and hands its pipes
+ * to the witness on sock. 0 when the pipes went; else the reason, said on stderr. */
+static int startProgram(int sock, char **argv) {
+    int toProg[2], fromProg[2], status[2], errFd = given >= 0 ? given : 2;
+    struct sigaction sa;
+    sigset_t block;
+    struct msghdr msg;
+    struct iovec iov;
+    union {
+        char buf[CMSG_SPACE(3 * sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct cmsghdr *cmsg;
+    int fds[3];
+    ssize_t n;
+
+    if (pipe2(toProg, O_CLOEXEC) != 0 || pipe2(fromProg, O_CLOEXEC) != 0 || pipe2(status, O_CLOEXEC) != 0) {
+        return fail("pipe", errno);
+    }
+    /* SIGCHLD wakes the wait for the verdict (ppoll); SIGPIPE never ends the stand-in. */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = onChild;
+    sa.sa_flags = SA_NOCLDSTOP;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGCHLD, &sa, NULL);
+    sigemptyset(&block);
+    sigaddset(&block, SIGCHLD);
+    sigaddset(&block, SIGPIPE);
+    sigprocmask(SIG_BLOCK, &block, &startMask);
+    closeOnExec();
+    program = fork();
+    if (program == 0) {
+        /* Above fd 2 first: a pipe may have got fd 0 or 1, when the null device did not. */
+        int a = fcntl(toProg[0], F_DUPFD_CLOEXEC, 3), b = fcntl(fromProg[1], F_DUPFD_CLOEXEC, 3);
+        int c = fcntl(errFd, F_DUPFD_CLOEXEC, 3);
+        signal(SIGCHLD, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &startMask, NULL);
+        if (a < 0 || b < 0 || c < 0 || dup2(a, 0) < 0 || dup2(b, 1) < 0 || dup2(c, 2) < 0) {
+            _exit(127);
+        }
+        if (startDir < 0 || fchdir(startDir) != 0) {
+            fprintf(stderr, "mockplayer: cannot start the player: the hub's folder: %s\n", strerror(errno));
+            _exit(127);
+        }
+        execProgram(argv);
+        fprintf(stderr, "mockplayer: cannot start the player: %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(toProg[0]);
+    close(fromProg[1]);
+    statusFd = status[1];
+    if (program < 0) {
+        dprintf(errFd, "mockplayer: cannot start the player: fork: %s\n", strerror(errno));
+        program = 0;
+        while (write(statusFd, "exit 127\n", 9) < 0 && errno == EINTR) {
+        }
+        close(statusFd);
+        statusFd = -1;
+    }
+    if (given >= 0) {
+        close(given);
+        given = -1;
+    }
+    fds[0] = toProg[1];
+    fds[1] = fromProg[0];
+    fds[2] = status[0];
+    memset(&msg, 0, sizeof msg);
+    memset(&control, 0, sizeof control);
+    iov.iov_base = "pipes\n";
+    iov.iov_len = 6;
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.buf;
+    msg.msg_controllen = sizeof control.buf;
+    cmsg = CMSG_FIRSTHDR(&msg);
+    cmsg->cmsg_level = SOL_SOCKET;
+    cmsg->cmsg_type = SCM_RIGHTS;
+    cmsg->cmsg_len = CMSG_LEN(sizeof fds);
+    memcpy(CMSG_DATA(cmsg), fds, sizeof fds);
+    do {
+        n = sendmsg(sock, &msg, MSG_NOSIGNAL);
+    } while (n < 0 && errno == EINTR);
+    /* The witness holds those ends now (a short send of 6 bytes does not happen on a
+     * socket that took the descriptors). */
+    close(fds[0]);
+    close(fds[1]);
+    close(fds[2]);
+    if (n < 0) {
+        return fail("send the pipes", errno);
+    }
+    return 0;
+}
+
+/* runRequest takes the run request whose header line "run N" ends at nl, reading the rest
+ * of it, and starts its program. 0 when done; else the stand-in's status. */
+static int runRequest(int sock, char *nl) {
+    char *endp, **argv, *p, *end;
+    long size = strtol(in + 4, &endp, 10);
+    size_t head = (size_t)(nl - in) + 1, count = 0, i;
+    ssize_t n;
+    if (endp != nl || endp == in + 4 || size <= 0 || size > MAX_RUN) {
+        return fail("not a run request", 0);
+    }
+    while (inLen < head + (size_t)size) {
+        n = receive(sock);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return fail("the run request ended early", n < 0 ? errno : 0);
+        }
+    }
+    p = in + head;
+    end = p + size;
+    if (end[-1] != '\0') {
+        return fail("not a run request", 0);
+    }
+    for (; p < end; p++) {
+        count += *p == '\0';
+    }
+    argv = calloc(count + 1, sizeof *argv);
+    if (argv == NULL) {
+        return fail("run request", ENOMEM);
+    }
+    for (p = in + head, i = 0; i < count; i++, p += strlen(p) + 1) {
+        argv[i] = p;
+    }
+    if (startProgram(sock, argv) != 0) {
+        return 2;
+    }
+    /* (argv points into in, which moves now: the program has its own copy.) */
+    free(argv);
+    memmove(in, end, inLen - (size_t)(end - in));
+    inLen -= (size_t)(end - in);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     char self[sizeof config];
     ssize_t n;
@@ -176,8 +472,7 @@ int main(int argc, char **argv) {
     struct cmsghdr *cmsg;
     int fds[3] = {0, 1, 2};
     size_t sent;
-    char line[65];
-    size_t got = 0;
+    char *line;
     long num;
     char *endp;
 
@@ -192,7 +487,9 @@ int main(int argc, char **argv) {
     if (name >= self + sizeof self - 1 || *name == '\0') {
         return fail("this copy names no mock", 0);
     }
-    /* From the socket's folder: its path may be longer than a socket's address allows. */
+    /* From the socket's folder: its path may be longer than a socket's address allows.
+     * The folder it was started in is kept, for a program the witness asks it to start. */
+    startDir = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
     slash = strrchr(self, '/');
     *slash = '\0';
     if (chdir(self[0] ? self : "/") != 0) {
@@ -275,26 +572,51 @@ int main(int argc, char **argv) {
         close(null);
     }
 
-    while (got < sizeof line - 1) {
-        n = read(sock, line + got, sizeof line - 1 - got);
+    /* The first line is a run request or the verdict; the first line after a run request
+     * is the verdict (another may follow it: the harness tells again what the mock told
+     * first). The program of a run request is reaped as it ends, meanwhile. */
+    for (;;) {
+        struct pollfd pfd;
+        sigset_t waitMask;
+        char *nl = memchr(in, '\n', inLen);
+        if (nl != NULL && !asked && strncmp(in, "run ", 4) == 0) {
+            asked = 1;
+            int code = runRequest(sock, nl);
+            if (code != 0) {
+                return code;
+            }
+            continue;
+        }
+        if (nl != NULL) {
+            *nl = '\0';
+            break;
+        }
+        if (inLen > 64) {
+            return fail("not a verdict", 0);
+        }
+        pfd.fd = sock;
+        pfd.events = POLLIN;
+        waitMask = startMask;
+        sigaddset(&waitMask, SIGPIPE);
+        sigdelset(&waitMask, SIGCHLD);
+        reap();
+        /* SIGCHLD, blocked but here, ends the wait: a child that ends before it is seen. */
+        if (ppoll(&pfd, 1, NULL, program > 0 ? &waitMask : NULL) < 0) {
+            if (errno != EINTR) {
+                return fail("poll", errno);
+            }
+            reap();
+            continue;
+        }
+        n = receive(sock);
         if (n < 0 && errno == EINTR) {
             continue;
         }
         if (n <= 0) {
-            break;
-        }
-        got += (size_t)n;
-        if (memchr(line, '\n', got) != NULL) {
-            break;
+            return fail("ended without a verdict", 0);
         }
     }
-    /* The first line is the verdict (another may follow it: the harness tells again what
-     * the mock told first). */
-    endp = memchr(line, '\n', got);
-    if (endp == NULL) {
-        return fail("ended without a verdict", 0);
-    }
-    *endp = '\0';
+    line = in;
     if (strncmp(line, "exit ", 5) == 0) {
         num = strtol(line + 5, &endp, 10);
         if (*endp == '\0' && endp != line + 5 && num >= 0 && num <= 255) {
