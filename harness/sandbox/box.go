@@ -160,6 +160,10 @@ func (b *Box) role() *execrole.Box {
 		r.Net = b.Net.path
 	}
 	r.SameNet = b.SameNet
+	if b.Net != nil && b.Net.rootless != nil {
+		// Its join helper has put the role in the network already (netjoin.go).
+		r.Net, r.SameNet = "", true
+	}
 	if b.Nested {
 		r.UserNS = nestedBoxes // (a rootless box's: a root box leaves the limit as it is)
 	}

@@ -121,7 +121,11 @@ func roleCommand(s execrole.Settings, box *Box, env, argv []string) *exec.Cmd {
 		Env:         append(append([]string(nil), env...), execrole.Env+"="+s.Encode()),
 		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
 	}
-	if box != nil {
+	switch {
+	case joinsNet(s, box):
+		// Rootless, in a case's network: the join helper makes the namespaces (netjoin.go).
+		box.Net.joinCommand(cmd, s)
+	case box != nil:
 		cmd.SysProcAttr.Cloneflags = box.cloneFlags()
 		if s.PID == execrole.PIDInit {
 			cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWPID

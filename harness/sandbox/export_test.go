@@ -12,3 +12,11 @@ func UseRoleOnly() (restore func()) {
 	old := noTracing.Swap(true)
 	return func() { noTracing.Store(old) }
 }
+
+// NetHolder is the pid of a rootless Net's holder (0 as root).
+func NetHolder(n *Net) int {
+	if n.rootless == nil {
+		return 0
+	}
+	return n.rootless.holder.Process.Pid
+}
