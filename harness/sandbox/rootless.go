@@ -31,7 +31,10 @@ import (
 //   - its PID namespace hides every process outside, the grader's among them: the program
 //     cannot signal, trace or read them, although they have its user;
 //   - the totals of a cgroup need a delegated one, which such a grader rarely has: the
-//     limits of each process hold (docs/security.md).
+//     limits of each process hold (docs/security.md);
+//   - runs that share a network (Box.Net: a case's server and its clients) cannot each
+//     have a user namespace cloned from the harness's: they start through a C helper that
+//     enters the user namespace which owns the network first (netjoin.go).
 
 // Rootless says whether this process makes its boxes rootless: it is not root.
 func Rootless() bool { return os.Geteuid() != 0 }
