@@ -97,9 +97,12 @@ var netjoinPath = sync.OnceValues(func() (string, error) {
 	}
 	// Far above the descriptors a start passes (ExtraFiles, which the child's fork puts at
 	// 3, 4, ... over whatever was there, before it execs the helper by this link).
-	if high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, netjoinFD); err == nil {
-		unix.Close(fd)
-		fd = high
+	for _, least := range []int{512, 64} { // (64: a limit of open files below 513)
+		if high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, least); err == nil {
+			unix.Close(fd)
+			fd = high
+			break
+		}
 	}
 	f := os.NewFile(uintptr(fd), "gauntlet-netjoin")
 	if _, err := f.Write(prog); err != nil {
@@ -112,9 +115,6 @@ var netjoinPath = sync.OnceValues(func() (string, error) {
 })
 
 var netjoinFile *os.File
-
-// netjoinFD is the least descriptor the helper's memory file may have.
-const netjoinFD = 512
 
 // NetProblem says why this process cannot give its runs a Net, or nil when it can: as root
 // none; not root, the helper must be built (a C compiler) and start (user namespaces).
@@ -167,7 +167,8 @@ func newHeldNet() (*Net, error) {
 		return fail(err)
 	}
 	defer readyR.Close()
-	cmd := &exec.Cmd{Path: helper, Args: []string{"gauntlet-netjoin", "hold"},
+	// (An empty environment: nothing of the harness's, nor any run's marks.)
+	cmd := &exec.Cmd{Path: helper, Args: []string{"gauntlet-netjoin", "hold"}, Env: []string{}, Dir: "/",
 		Stdin: lifeR, Stdout: readyW, Stderr: readyW,
 		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}}
 	err = child.StartCmd(cmd)

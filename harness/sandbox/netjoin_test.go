@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/child"
 	"gauntlet/harness/sandbox"
+	"gauntlet/harness/tcp"
 )
 
 // rootlessNetOrSkip reruns the calling test as an unprivileged user when this process is
@@ -96,6 +98,13 @@ func TestRootlessNetIsSharedByACasesRuns(t *testing.T) {
 	}
 	if seen, err := other.Listens(port); err != nil || seen {
 		t.Errorf("another case's network sees the server's socket (%v)", err)
+	}
+	if c, err := tcp.Dial("127.0.0.1", port, time.Second); err == nil {
+		b, _ := io.ReadAll(io.LimitReader(c, 64))
+		c.Close()
+		if strings.HasPrefix(string(b), "hello") {
+			t.Errorf("the machine's loopback reached the boxed server: %q", b)
+		}
 	}
 	client := `(exec 3<>/dev/tcp/127.0.0.1/` + strconv.Itoa(port) + ` && cat <&3) 2>/dev/null || echo "cut off"`
 	otherCfg := testConfig()
