@@ -248,8 +248,12 @@ func (n *Net) joinCommand(cmd *exec.Cmd, s execrole.Settings) {
 	if s.PID == execrole.PIDInit {
 		pidns = "init"
 	}
+	caps := make([]string, len(roleCaps))
+	for i, c := range roleCaps {
+		caps[i] = strconv.Itoa(int(c))
+	}
 	cmd.Args = append([]string{"gauntlet-netjoin", "join", userPath, netPath, "/proc/" + strconv.Itoa(os.Getpid()) + "/exe",
-		strconv.Itoa(s.ErrFD), pidns, "--"}, cmd.Args...)
+		strconv.Itoa(s.ErrFD), pidns, strings.Join(caps, ","), "--"}, cmd.Args...)
 	cmd.Path = helper
 	cmd.SysProcAttr.Cloneflags = 0
 	cmd.SysProcAttr.UidMappings, cmd.SysProcAttr.GidMappings, cmd.SysProcAttr.AmbientCaps = nil, nil, nil

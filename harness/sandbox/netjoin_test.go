@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -187,6 +188,22 @@ func TestRootlessNetRunEndsAsItsProgram(t *testing.T) {
 	}
 	if e := res.Procs[0].Exit; e.Code != 3 {
 		t.Errorf("exit 3 ended as %+v", e)
+	}
+	// A program its owner may only run (as the grader's are, rootless), which the role
+	// opens with the capability the join helper raised for it.
+	keep := t.TempDir()
+	b, err := os.ReadFile("/bin/true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runOnly := filepath.Join(keep, "true")
+	if err := os.WriteFile(runOnly, b, 0o111); err != nil {
+		t.Fatal(err)
+	}
+	kept := cfg
+	kept.Box = &sandbox.Box{Net: n, Keep: []string{keep}}
+	if res, err := sandbox.Run(kept, sandbox.Spec{Path: runOnly}); err != nil || res.Procs[0].Exit != (sandbox.Exit{}) {
+		t.Errorf("an execute-only program in a rootless Net: %v %+v", err, res)
 	}
 	for _, group := range []bool{false, true} {
 		g, err := sandbox.Start(cfg, sandbox.Spec{Name: "sleeper", Path: "/bin/sh", Args: []string{"-c", "echo up; exec sleep 30"},

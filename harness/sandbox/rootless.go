@@ -58,11 +58,15 @@ func rootlessAttr(attr *syscall.SysProcAttr) {
 	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	attr.GidMappingsEnableSetgroups = false
-	// Reading a program its owner may only run (the grader's programs, mode 0111) needs
-	// the first: the role opens each program before it makes the box.
-	attr.AmbientCaps = []uintptr{capDacReadSearch, capSysAdmin, capNetAdmin, capSysResource}
+	attr.AmbientCaps = roleCaps
 	attr.Credential = nil
 }
+
+// roleCaps are the capabilities the role holds, as ambient ones, in a rootless box's user
+// namespace (rootlessAttr, and the join helper of a rootless Net: netjoin.go). Reading a
+// program its owner may only run (the grader's programs, mode 0111) needs the first: the
+// role opens each program before it makes the box.
+var roleCaps = []uintptr{capDacReadSearch, capSysAdmin, capNetAdmin, capSysResource}
 
 var (
 	rootlessOnce sync.Once

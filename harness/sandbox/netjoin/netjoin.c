@@ -11,13 +11,13 @@
  *       standard output, and holds them until its standard input (the harness's lifeline)
  *       reads its end of file, or the harness dies (parent-death signal).
  *
- *   netjoin join USERNS NETNS EXE ERRFD PID -- ARGV...
+ *   netjoin join USERNS NETNS EXE ERRFD PID CAPS -- ARGV...
  *       Joins the holder's user namespace, then its network namespace (USERNS and NETNS are
  *       /proc links to the harness's descriptors of them), and makes a user namespace of
  *       the run's own inside it (the grader's user mapped to itself: its limits, such as
  *       how many user namespaces its programs may make, are the run's alone), with the
- *       exec role's capabilities raised as ambient ones (the role is started so when it
- *       has a network of its own: rootlessAttr), then the run's mount, IPC and UTS
+ *       exec role's capabilities (CAPS, numbers separated by commas) raised as ambient
+ *       ones (the role is started so when it has a network of its own: rootlessAttr), then the run's mount, IPC and UTS
  *       namespaces. With PID "init", a PID namespace too: the helper forks, the child (pid
  *       1 of the new namespace) execs the role, and the helper stays as a thin parent that
  *       holds no descriptor, ignores every signal meant for the program, and ends as the
@@ -46,10 +46,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-/* The capabilities the exec role holds as ambient ones in a rootless box (rootless.go):
- * CAP_DAC_READ_SEARCH, CAP_NET_ADMIN, CAP_SYS_ADMIN, CAP_SYS_RESOURCE. */
-static const int roleCaps[] = {2, 12, 21, 24};
 
 static int errFD = -1;
 
@@ -139,22 +135,34 @@ static int hold(void) {
     }
 }
 
-/* raiseRoleCaps makes the role's capabilities, held in full in a new user namespace,
- * inheritable and ambient: a user other than root keeps only ambient ones across exec. */
-static int raiseRoleCaps(void) {
+/* raiseRoleCaps makes the role's capabilities (list: numbers separated by commas, the
+ * harness's roleCaps), held in full in a new user namespace, inheritable and ambient: a
+ * user other than root keeps only ambient ones across exec. */
+static int raiseRoleCaps(const char *list) {
+    int caps[64];
+    int n = 0;
+    for (const char *p = list; *p && n < 64;) {
+        char *end;
+        long c = strtol(p, &end, 10);
+        if (end == p || c < 0 || c > 63 || (*end != ',' && *end != 0)) {
+            return fail("bad capability list", 0);
+        }
+        caps[n++] = (int)c;
+        p = *end ? end + 1 : end;
+    }
     struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
     struct __user_cap_data_struct data[2];
     if (syscall(SYS_capget, &hdr, data) < 0) {
         return fail("capget", errno);
     }
-    for (size_t i = 0; i < sizeof roleCaps / sizeof roleCaps[0]; i++) {
-        data[roleCaps[i] / 32].inheritable |= 1u << (roleCaps[i] % 32);
+    for (int i = 0; i < n; i++) {
+        data[caps[i] / 32].inheritable |= 1u << (caps[i] % 32);
     }
     if (syscall(SYS_capset, &hdr, data) < 0) {
         return fail("capset", errno);
     }
-    for (size_t i = 0; i < sizeof roleCaps / sizeof roleCaps[0]; i++) {
-        if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, roleCaps[i], 0, 0) < 0) {
+    for (int i = 0; i < n; i++) {
+        if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, caps[i], 0, 0) < 0) {
             return fail("raise the role's capabilities", errno);
         }
     }
@@ -212,13 +220,13 @@ static int parent(pid_t role) {
 }
 
 static int join(int argc, char **argv) {
-    if (argc < 8 || strcmp(argv[6], "--") != 0) {
-        fprintf(stderr, "usage: netjoin join USERNS NETNS EXE ERRFD PID -- ARGV...\n");
+    if (argc < 9 || strcmp(argv[7], "--") != 0) {
+        fprintf(stderr, "usage: netjoin join USERNS NETNS EXE ERRFD PID CAPS -- ARGV...\n");
         return 127;
     }
     errFD = atoi(argv[4]);
     int pidns = strcmp(argv[5], "init") == 0;
-    char **roleArgv = argv + 7;
+    char **roleArgv = argv + 8;
     pid_t harness = getppid();
     int userFD = open(argv[1], O_RDONLY | O_CLOEXEC);
     if (userFD < 0) {
@@ -242,7 +250,7 @@ static int join(int argc, char **argv) {
     close(netFD);
     int st = ownUserNS();
     if (st == 0) {
-        st = raiseRoleCaps();
+        st = raiseRoleCaps(argv[6]);
     }
     if (st) {
         return st;
@@ -285,6 +293,6 @@ int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "join") == 0) {
         return join(argc - 1, argv + 1);
     }
-    fprintf(stderr, "usage: netjoin hold | netjoin join USERNS NETNS EXE ERRFD PID -- ARGV...\n");
+    fprintf(stderr, "usage: netjoin hold | netjoin join USERNS NETNS EXE ERRFD PID CAPS -- ARGV...\n");
     return 127;
 }
