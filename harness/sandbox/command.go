@@ -115,6 +115,9 @@ func roleSettings(lim Limits, box *Box, cgroup []string, path string) execrole.S
 // (argv is the program's, argv[0] included): the role leads a session of its own, in box's
 // namespaces, and gets SIGKILL when the harness dies.
 func roleCommand(s execrole.Settings, box *Box, env, argv []string) *exec.Cmd {
+	if joinsNet(s, box) {
+		s = joinedSettings(s) // (netjoin.go)
+	}
 	cmd := &exec.Cmd{
 		Path:        "/proc/self/exe",
 		Args:        argv,

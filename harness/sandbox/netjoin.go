@@ -68,7 +68,10 @@ import (
 //     child as the program (Process.Pid);
 //   - the role joins the case's cgroups itself, as before; the thin parent stays outside
 //     them (it uses nothing), and ends once the role has ended, so killing the run (and
-//     its group) ends it too.
+//     its group) ends it too;
+//   - the process limit, counted on top of the tasks the role sees of its user, gets one
+//     more for the thin parent, which the kernel counts in the run's user namespace
+//     (joinedSettings).
 //
 // A Net's Do cannot enter such a namespace (ErrNetRootless): FreePort and Listens read the
 // holder's /proc/PID/net tables instead. Where there is no C compiler, NewNet fails with
@@ -263,6 +266,17 @@ func (n *Net) joinCommand(cmd *exec.Cmd, s execrole.Settings) {
 // helper (joinCommand): its role is then the helper's child.
 func joinsNet(s execrole.Settings, box *Box) bool {
 	return box != nil && box.Net != nil && box.Net.rootless != nil && s.Rootless
+}
+
+// joinedSettings are the role's settings s for a start through the join helper: with
+// PIDInit, a process limit counted on top of the user's tasks (rootless, always) has one
+// more, for the helper's thin parent, which the kernel counts in the run's user namespace
+// and the role, in the run's PID namespace, cannot see.
+func joinedSettings(s execrole.Settings) execrole.Settings {
+	if s.PID == execrole.PIDInit && s.NProcRel && s.NProc >= 0 {
+		s.NProc++
+	}
+	return s
 }
 
 // tcpPorts reads the TCP socket tables tcp and tcp6 of the folder dir (a /proc/.../net):

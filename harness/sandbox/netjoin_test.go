@@ -336,3 +336,35 @@ func orphanNetHarness(marker string) {
 	fmt.Printf("started %d\n", sandbox.NetHolder(n))
 	select {}
 }
+
+// A run of a rootless Net has the same room under the process limit as a run with a
+// network of its own: the join helper's thin parent, which the kernel counts in the run's
+// user namespace but the role cannot see, is not taken from the program's processes.
+func TestRootlessNetKeepsTheProcessLimit(t *testing.T) {
+	if rootlessNetOrSkip(t, "TestRootlessNetKeepsTheProcessLimit") {
+		return
+	}
+	n, err := sandbox.NewNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	forked := map[bool]string{}
+	for _, withNet := range []bool{false, true} {
+		cfg := testConfig()
+		cfg.Limits.Processes = 5
+		cfg.Box = &sandbox.Box{}
+		if withNet {
+			cfg.Box.Net = n
+		}
+		res, err := sandbox.Run(cfg, sandbox.Spec{Path: prog("forkcount")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		forked[withNet] = string(res.Procs[0].Stdout)
+		assertNothingLeft(t, res)
+	}
+	if forked[false] != forked[true] || forked[false] == "" {
+		t.Errorf("with a network of its own the program %q, in a Net %q", forked[false], forked[true])
+	}
+}
