@@ -339,7 +339,9 @@ func orphanNetHarness(marker string) {
 
 // A run of a rootless Net has the same room under the process limit as a run with a
 // network of its own: the join helper's thin parent, which the kernel counts in the run's
-// user namespace but the role cannot see, is not taken from the program's processes.
+// user namespace but the role cannot see, is not taken from the program's processes. (The
+// most of a few runs each: a thread the init's runtime starts after the role counted its
+// tasks leaves a program one process less, now and then, either way.)
 func TestRootlessNetKeepsTheProcessLimit(t *testing.T) {
 	if rootlessNetOrSkip(t, "TestRootlessNetKeepsTheProcessLimit") {
 		return
@@ -349,22 +351,28 @@ func TestRootlessNetKeepsTheProcessLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer n.Close()
-	forked := map[bool]string{}
-	for _, withNet := range []bool{false, true} {
-		cfg := testConfig()
-		cfg.Limits.Processes = 5
-		cfg.Box = &sandbox.Box{}
-		if withNet {
-			cfg.Box.Net = n
+	most := map[bool]int{}
+	for range 5 {
+		for _, withNet := range []bool{false, true} {
+			cfg := testConfig()
+			cfg.Limits.Processes = 5
+			cfg.Box = &sandbox.Box{}
+			if withNet {
+				cfg.Box.Net = n
+			}
+			res, err := sandbox.Run(cfg, sandbox.Spec{Path: prog("forkcount")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var forked int
+			if _, err := fmt.Sscanf(string(res.Procs[0].Stdout), "forked %d", &forked); err != nil {
+				t.Fatalf("forkcount said %q (%v)", res.Procs[0].Stdout, err)
+			}
+			most[withNet] = max(most[withNet], forked)
+			assertNothingLeft(t, res)
 		}
-		res, err := sandbox.Run(cfg, sandbox.Spec{Path: prog("forkcount")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		forked[withNet] = string(res.Procs[0].Stdout)
-		assertNothingLeft(t, res)
 	}
-	if forked[false] != forked[true] || forked[false] == "" {
-		t.Errorf("with a network of its own the program %q, in a Net %q", forked[false], forked[true])
+	if most[false] != most[true] || most[false] < 1 {
+		t.Errorf("with a network of its own the program forked up to %d processes, in a Net up to %d", most[false], most[true])
 	}
 }
