@@ -303,7 +303,8 @@ func (f *fuzzer) box() (release func(), err error) {
 	}
 	if sandbox.Rootless() {
 		// Every program the campaign's own user, each run in a rootless box with a
-		// network of its own (a shared one needs root).
+		// network of its own (a shared one would start each program through sandbox's
+		// C helper, netjoin.go, for nothing: the games talk over pipes).
 		f.rec.Box = &sandbox.Box{Keep: keep}
 		f.boxed = true
 		f.scriptBox = &ScriptBox{Scratch: f.tmp, Keep: keep, Published: f.opt.Published}

@@ -19,6 +19,7 @@ import (
 	"gauntlet/harness/cgroup"
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/hygiene"
+	"gauntlet/harness/sandbox"
 )
 
 // The hostile corpus: subjects that try to cheat, escape or harm the grading machine, each
@@ -329,8 +330,9 @@ func TestHostileHidingLeftover(t *testing.T) {
 
 // The runs of a graded case meet on one network of the case's (a server in the background
 // and its clients after it), never the grader's: both runs of the case below see the same
-// network namespace, and not the grader's. That another case at the same time never shares
-// it is sandbox's TestUserPoolLendsANetWithEachUser.
+// network namespace, and not the grader's, rootless too (since 2026-11-28). That another
+// case at the same time never shares it is sandbox's TestUserPoolLendsANetWithEachUser
+// (rootless: TestRootlessNetIsSharedByACasesRuns).
 func TestCaseRunsShareTheCaseNetwork(t *testing.T) {
 	// The grader's namespace is its threads' (the first thread's, which /proc/self names,
 	// may not be: a goroutine that runs in a case's namespace on it and cannot go back
@@ -343,9 +345,9 @@ func TestCaseRunsShareTheCaseNetwork(t *testing.T) {
 	}
 	subj, opt := boxedSetup(t, "#!/bin/sh\nreadlink /proc/self/ns/net\n")
 	script := "run $PLAYER\nstdout '^net:'\n! stdout '" + regexp.QuoteMeta(own) + "'\ncp stdout first\nrun $PLAYER\ncmp stdout first\n"
-	if os.Geteuid() != 0 {
-		// Rootless, each run has a network namespace of its own (no shared one can be
-		// joined without root: docs/security.md), never the grader's.
+	if os.Geteuid() != 0 && sandbox.NetProblem() != nil {
+		// Rootless without a C compiler, each run has a network namespace of its own (a
+		// shared one needs the C helper: docs/security.md), never the grader's.
 		script = "run $PLAYER\nstdout '^net:'\n! stdout '" + regexp.QuoteMeta(own) + "'\ncp stdout first\nrun $PLAYER\n! cmp stdout first\n! stdout '" + regexp.QuoteMeta(own) + "'\n"
 	}
 	if o := gradeOne(t, subj, opt, script); o.Verdict != Pass {

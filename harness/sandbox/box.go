@@ -32,7 +32,7 @@ import (
 // Folders a run needs that lie under one of the replaced folders (the case's folder, the
 // programs, when the grader's scratch space is in /tmp) are named in Keep: they are bound
 // back at the same path inside the box. Boxes need root (see BoxProblem), or user namespaces
-// (a rootless box: rootless.go).
+// (a rootless box: rootless.go; with a shared Net, a C compiler too: netjoin.go).
 type Box struct {
 	// Keep lists folders bound back, at the same path, when they lie under /tmp, /var/tmp
 	// or /dev/shm; naming one of those itself leaves it shared.
@@ -48,7 +48,8 @@ type Box struct {
 	TmpSize int64
 	// Net, when not nil, is the network namespace the run joins instead of a new one of
 	// its own: runs of one case that talk to each other over the loopback (a server in
-	// the background, its clients after it) share one (see NewNet).
+	// the background, its clients after it) share one (see NewNet; a rootless run joins it
+	// through a C helper: netjoin.go).
 	Net *Net
 	// Writable lists folders (of Keep, or in one) that a rootless box (rootless.go)
 	// binds writable: a judge's box holds the subject's folder, which the subject, started by
@@ -160,6 +161,10 @@ func (b *Box) role() *execrole.Box {
 		r.Net = b.Net.path
 	}
 	r.SameNet = b.SameNet
+	if b.Net != nil && b.Net.rootless != nil {
+		// Its join helper has put the role in the network already (netjoin.go).
+		r.Net, r.SameNet = "", true
+	}
 	if b.Nested {
 		r.UserNS = nestedBoxes // (a rootless box's: a root box leaves the limit as it is)
 	}

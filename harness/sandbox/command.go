@@ -115,13 +115,20 @@ func roleSettings(lim Limits, box *Box, cgroup []string, path string) execrole.S
 // (argv is the program's, argv[0] included): the role leads a session of its own, in box's
 // namespaces, and gets SIGKILL when the harness dies.
 func roleCommand(s execrole.Settings, box *Box, env, argv []string) *exec.Cmd {
+	if joinsNet(s, box) {
+		s = joinedSettings(s) // (netjoin.go)
+	}
 	cmd := &exec.Cmd{
 		Path:        "/proc/self/exe",
 		Args:        argv,
 		Env:         append(append([]string(nil), env...), execrole.Env+"="+s.Encode()),
 		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
 	}
-	if box != nil {
+	switch {
+	case joinsNet(s, box):
+		// Rootless, in a case's network: the join helper makes the namespaces (netjoin.go).
+		box.Net.joinCommand(cmd, s)
+	case box != nil:
 		cmd.SysProcAttr.Cloneflags = box.cloneFlags()
 		if s.PID == execrole.PIDInit {
 			cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWPID

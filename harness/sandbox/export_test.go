@@ -16,3 +16,11 @@ func UseRoleOnly() (restore func()) {
 // RolePid is the pid of the process the harness started for p: the exec role, or the init of
 // p's PID namespace (the one that gets the parent-death signal).
 func (p *Process) RolePid() int { return p.pid }
+
+// NetHolder is the pid of a rootless Net's holder (0 as root).
+func NetHolder(n *Net) int {
+	if n.rootless == nil {
+		return 0
+	}
+	return n.rootless.holder.Process.Pid
+}

@@ -70,7 +70,8 @@ func (g *Group) finish() {
 		inits := map[int]bool{}
 		for _, p := range g.procs {
 			if p.status != nil {
-				inits[p.pid] = true // the init of a program's PID namespace, never the hang
+				inits[p.pid] = true     // the init of a program's PID namespace, never the hang
+				inits[p.initPid] = true // (or its parent, netjoin.go)
 			}
 		}
 		var pids []int

@@ -90,6 +90,9 @@ type Process struct {
 	status *os.File
 	// progPid is the program's pid when an init started it (0: pid is the program's).
 	progPid int
+	// initPid is the init's pid when it is not pid's: pid is a rootless run's join helper,
+	// the init its child (netjoin.go).
+	initPid int
 	// initDone is closed once that init is reaped (nil: no init).
 	initDone chan struct{}
 	// life is the write end of the init's lifeline (execrole.Settings.LifeFD), held until
@@ -490,6 +493,15 @@ func (g *Group) startOne(spec Spec) (err error) {
 		if p.status != nil {
 			// The program has been exec'd (the end of file): the init's child.
 			p.progPid = firstChild(p.pid)
+			if joinsNet(s, g.cfg.Box) {
+				// The init is the join helper's child (netjoin.go): a root of the run.
+				p.initPid, p.progPid = p.progPid, firstChild(p.progPid)
+				g.trk.mu.Lock()
+				if pr, err := hygiene.ReadProc(p.initPid); err == nil {
+					g.track.roots[p.initPid] = pr.Start
+				}
+				g.trk.mu.Unlock()
+			}
 		}
 	}
 	if p.inFile != nil {

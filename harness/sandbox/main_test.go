@@ -35,6 +35,10 @@ func TestMain(m *testing.M) {
 		probeLimits()
 		return
 	}
+	if m := os.Getenv(orphanNetHarnessEnv); m != "" {
+		orphanNetHarness(m)
+		return
+	}
 	if m := os.Getenv(orphanHarnessEnv); m != "" {
 		orphanHarness(m)
 		return

@@ -31,7 +31,10 @@ import (
 //   - its PID namespace hides every process outside, the grader's among them: the program
 //     cannot signal, trace or read them, although they have its user;
 //   - the totals of a cgroup need a delegated one, which such a grader rarely has: the
-//     limits of each process hold (docs/security.md).
+//     limits of each process hold (docs/security.md);
+//   - runs that share a network (Box.Net: a case's server and its clients) cannot each
+//     have a user namespace cloned from the harness's: they start through a C helper that
+//     enters the user namespace which owns the network first (netjoin.go).
 
 // Rootless says whether this process makes its boxes rootless: it is not root.
 func Rootless() bool { return os.Geteuid() != 0 }
@@ -55,11 +58,15 @@ func rootlessAttr(attr *syscall.SysProcAttr) {
 	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	attr.GidMappingsEnableSetgroups = false
-	// Reading a program its owner may only run (the grader's programs, mode 0111) needs
-	// the first: the role opens each program before it makes the box.
-	attr.AmbientCaps = []uintptr{capDacReadSearch, capSysAdmin, capNetAdmin, capSysResource}
+	attr.AmbientCaps = roleCaps
 	attr.Credential = nil
 }
+
+// roleCaps are the capabilities the role holds, as ambient ones, in a rootless box's user
+// namespace (rootlessAttr, and the join helper of a rootless Net: netjoin.go). Reading a
+// program its owner may only run (the grader's programs, mode 0111) needs the first: the
+// role opens each program before it makes the box.
+var roleCaps = []uintptr{capDacReadSearch, capSysAdmin, capNetAdmin, capSysResource}
 
 var (
 	rootlessOnce sync.Once

@@ -13,7 +13,9 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/cbuild"
 	"gauntlet/harness/mockhub"
+	"gauntlet/harness/sandbox"
 	"gauntlet/harness/suite"
 	"gauntlet/harness/tcp"
 )
@@ -176,6 +178,42 @@ func TestBoxedServerInTheBackground(t *testing.T) {
 	t.Parallel()
 	if r := runBoxed(t, networkScript); !r.Passed {
 		t.Fatalf("script failed:\n%s", r.Log)
+	}
+}
+
+// Graded by a grader that is not root, the background server and its clients meet on the
+// case's own network all the same (sandbox's netjoin.go), and nothing else reaches it: a
+// client of another case does not. Before 2026-11-28 such a case was a harness error
+// ("grade it as root").
+func TestRootlessServerInTheBackground(t *testing.T) {
+	if buildtest.AsUnprivileged(t, "^TestRootlessServerInTheBackground$") {
+		return
+	}
+	if _, err := cbuild.Compiler(); err != nil {
+		buildtest.NeedBox(t, err) // (TestRootlessNetworkWithoutACompiler)
+	}
+	if r := runBoxed(t, networkScript); !r.Passed {
+		t.Fatalf("script failed:\n%s", r.Log)
+	}
+}
+
+// Graded rootless where the case's network cannot be made (here: no C compiler for its
+// helper), a case that meets over the loopback is a harness error that says why, never
+// the subject's failure; a case that does not still passes.
+func TestRootlessNetworkWithoutACompiler(t *testing.T) {
+	if buildtest.AsUnprivilegedWith(t, []string{"CC=/nonexistent/cc"}, "^TestRootlessNetworkWithoutACompiler$") {
+		return
+	}
+	if !sandbox.Rootless() || os.Getenv("CC") != "/nonexistent/cc" {
+		t.Skip("run by the root test run, as an unprivileged user without a C compiler")
+	}
+	if r := runBoxed(t, "run sh -c 'echo alone'\nstdout '^alone$'\n"); !r.Passed {
+		t.Errorf("a case without the network failed:\n%s", r.Log)
+	}
+	r := runBoxed(t, networkScript)
+	if r.Passed || !strings.Contains(r.Log, "freeport: harness error: ") || !strings.Contains(r.Log, "grade it as root") ||
+		!strings.Contains(r.Log, "/nonexistent/cc") {
+		t.Fatalf("want a harness error naming the missing compiler:\n%s", r.Log)
 	}
 }
 

@@ -60,6 +60,7 @@ type caseBox struct {
 	noBox          bool            // users without the box (NoBoxVar)
 	seen           cgroup.Events   // the group's counters after the last run
 	net            *sandbox.Net    // the network the case's runs share (see network)
+	netErr         error           // why a rootless case has none (rootlessNetwork)
 	mark           hygiene.PidMark // the pid allocation as the user was lent, before any start
 }
 
@@ -148,7 +149,8 @@ func (b *caseBox) keepLists(env *testscript.Env, top string) {
 // the programs, never WORK, and a judge starts the subject in such a box of its own
 // (mockhub.Subject's Keep). box/ is a plain folder (a tmpfs needs root): the subject's
 // files are bounded by its file-size limit only; nor are there case totals (cgroups).
-// Each run has a network namespace of its own, and a judge's subject shares its judge's.
+// The case's runs share a network of the case's own (rootlessNetwork), and a judge's
+// subject shares its judge's.
 func (b *caseBox) rootless(env *testscript.Env, top string) (*caseBox, error) {
 	if b.noBox {
 		return nil, fmt.Errorf("$%s: a grader that is not root has no sandbox users to grade without the box", NoBoxVar)
@@ -156,6 +158,7 @@ func (b *caseBox) rootless(env *testscript.Env, top string) (*caseBox, error) {
 	if err := os.Mkdir(b.box, 0o700); err != nil {
 		return nil, err
 	}
+	b.rootlessNetwork(env) // (network.go)
 	// Totals where the grader's cgroups are delegated to it (cgroup.Problem): a group of
 	// the case's own, made and removed with it (there is no case user to keep it with).
 	if cgroup.Problem() == nil {

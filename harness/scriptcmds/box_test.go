@@ -17,7 +17,11 @@ import (
 // made by the caller and searchable by others.
 func runBoxed(t *testing.T, script string) suite.Result {
 	t.Helper()
-	buildtest.NeedBox(t, sandbox.BoxProblem())
+	if sandbox.Rootless() {
+		buildtest.NeedBox(t, sandbox.RootlessProblem()) // (a rerun as an unprivileged user)
+	} else {
+		buildtest.NeedBox(t, sandbox.BoxProblem())
+	}
 	dir := t.TempDir()
 	os.Chmod(dir, 0o711)
 	buildtest.SearchableByOthers(t, dir)

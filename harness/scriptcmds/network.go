@@ -20,28 +20,45 @@ import (
 
 // network returns the case's network namespace: a graded case's runs all meet on its
 // loopback (a server left running in the background and the clients run after it), and no
-// other case's or the machine's. It goes with the case's user, and is lent again with it
-// (sandbox.UserPool.Net).
+// other case's or the machine's. As root it goes with the case's user, and is lent again
+// with it (sandbox.UserPool.Net); a rootless grade makes one per case (rootlessNetwork).
 func (b *caseBox) network() *sandbox.Net { return b.net }
 
-// inCaseNetwork runs f where the case's programs meet over the loopback: in the case's
-// network namespace when the case is graded (boxed), else in the harness's own.
-func inCaseNetwork(ts *testscript.TestScript, f func() error) error {
+// rootlessNetwork gives a case graded by a grader that is not root a network of its own
+// (sandbox's netjoin.go: a holder and a C helper, built once per process), closed at the
+// case's end. Where that cannot be (no C compiler), the case's runs each have a network
+// of their own, and freeport and waitport say why the case cannot be graded here.
+func (b *caseBox) rootlessNetwork(env *testscript.Env) {
+	n, err := sandbox.NewNet()
+	if err != nil {
+		b.netErr = err
+		return
+	}
+	b.net = n
+	env.Defer(func() { n.Close() })
+}
+
+// caseNetwork is the network where the case's programs meet over the loopback: the case's
+// (graded), or nil for the harness's own (an ungraded script). The error says why a
+// rootless grade has none.
+func caseNetwork(ts *testscript.TestScript) (*sandbox.Net, error) {
 	box, _ := ts.Value(caseBoxKey{}).(*caseBox)
-	if box != nil && box.net != nil {
-		return box.network().Do(f)
+	switch {
+	case box == nil || box.noBox:
+		return nil, nil
+	case box.net != nil:
+		return box.net, nil
+	case box.lease == nil:
+		// Rootless without a network of the case's own: each run has one of its own.
+		// The case cannot be graded here; the subject is not to blame.
+		return nil, fmt.Errorf("%w; %v", errRootlessNetwork, box.netErr)
 	}
-	if box != nil && box.lease == nil && !box.noBox {
-		// Rootless: each run has a network namespace of its own, and none can be shared
-		// without root. The case cannot be graded here; the subject is not to blame.
-		return errRootlessNetwork
-	}
-	return f()
+	return nil, nil
 }
 
 // errRootlessNetwork is why a case whose runs meet over the loopback cannot be graded by a
-// grader that is not root.
-var errRootlessNetwork = errors.New("this case's programs meet over the loopback, which a rootless grade cannot give them (each run has a network namespace of its own): grade it as root")
+// grader that is not root when it cannot give the case a network (sandbox.NewNet).
+var errRootlessNetwork = errors.New("this case's programs meet over the loopback, which this rootless grade cannot give them (each run has a network namespace of its own): grade it as root")
 
 // FreePort sets the script variable NAME to a TCP port of 127.0.0.1 that nothing listens
 // on, where the case's programs meet (see Run), for a server the case starts with it.
@@ -54,11 +71,15 @@ func FreePort(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 || args[0] == "" {
 		harnessFail(ts, "%s", usage("freeport"))
 	}
+	n, err := caseNetwork(ts)
 	port := 0
-	err := inCaseNetwork(ts, func() (err error) {
+	switch {
+	case err != nil:
+	case n != nil:
+		port, err = n.FreePort()
+	default:
 		port, err = tcp.FreePort("127.0.0.1")
-		return err
-	})
+	}
 	if err != nil {
 		harnessFail(ts, "freeport: harness error: %v", err)
 	}
@@ -84,14 +105,20 @@ func WaitPort(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil || port < 1 || port > 65535 {
 		harnessFail(ts, "waitport: %q is not a port\n%s", fs.Arg(0), usage("waitport"))
 	}
+	n, err := caseNetwork(ts)
+	if err != nil {
+		harnessFail(ts, "waitport: harness error: %v", err)
+	}
 	start := time.Now()
 	for {
-		listening := false
-		if err := inCaseNetwork(ts, func() error {
-			var err error
+		var listening bool
+		var err error
+		if n != nil {
+			listening, err = n.Listens(port)
+		} else {
 			listening, err = listensOn(port)
-			return err
-		}); err != nil {
+		}
+		if err != nil {
 			harnessFail(ts, "waitport: harness error: %v", err)
 		}
 		if listening {
@@ -109,8 +136,8 @@ func WaitPort(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// listensOn reports whether a TCP socket of the calling thread's network namespace
-// listens on port, on IPv4 or IPv6, from /proc's tables: lines "sl local rem st ..." with
+// listensOn reports whether a TCP socket of the harness's network namespace (an ungraded
+// script's programs') listens on port, on IPv4 or IPv6, from /proc's tables: lines "sl local rem st ..." with
 // local "HEXADDR:HEXPORT" and st 0A for LISTEN.
 func listensOn(port int) (bool, error) {
 	want := fmt.Sprintf(":%04X", port)

@@ -35,7 +35,8 @@ type Boxes struct {
 	// rootless: the tournament is not root, and boxes its programs rootless (sandbox's
 	// rootless.go): each program has the tournament's own user, so a box holds only its
 	// competitor's own folder (never the other competitors'), and has a network of its
-	// own (a shared one needs root).
+	// own (a shared one would start each program through sandbox's C helper, netjoin.go,
+	// for nothing: the games talk over pipes).
 	rootless bool
 	keep     []string
 	limits   sandbox.Limits
