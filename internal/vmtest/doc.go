@@ -10,7 +10,8 @@
 // the VM's root, empty tmpfs folders on /tmp, /run, /var/tmp and /root, the host folders
 // a command shares writable at their own paths, and cgroup2 alone on /sys/fs/cgroup (no
 // v1 hierarchy: every controller is v2's) with memory, pids and cpu enabled below the
-// root; it runs the command as root and reports its end on the serial console.
+// root; it runs the command as root (in the root group, or in a group below it made as
+// systemd makes a service's) and reports its end on the serial console.
 //
 // The VM tests are slow (a boot under TCG takes seconds to tens of seconds) and skip
 // unless EnableVar=1; with it they fail, never skip, when qemu or the kernel is missing.

@@ -106,6 +106,10 @@ type Command struct {
 	// /tmp, /run, /var/tmp or /root when the VM's root lacks it: t.TempDir() folders are
 	// fine).
 	Shares []string
+	// Cgroup is the group the command starts in, a path below the root group such as
+	// "system.slice/gauntlet.service" (made, with the controllers of Controllers enabled
+	// in each group above it, as systemd places a service); "" is the root group.
+	Cgroup string
 	// Timeout is the wall-time backstop of the whole VM, boot included: the VM is killed
 	// at it and the test fails. Zero means 20 minutes, or less if the test's deadline
 	// comes first.
@@ -166,6 +170,7 @@ func run(tb testing.TB, c Command) (Result, error) {
 		Env:         append([]string{"PATH=" + os.Getenv("PATH"), "HOME=/root"}, c.Env...),
 		Dir:         c.Dir,
 		Output:      out,
+		Cgroup:      c.Cgroup,
 	}
 	qargs := []string{
 		"-nodefaults", "-no-user-config", "-no-reboot",
@@ -339,36 +344,51 @@ func writeInitramfs(file string, k kernel, spec vmspec.Spec) error {
 // matches no test passes, with the test binary's warning in the log.
 func GoTest(tb testing.TB, pkg, run string, env ...string) Result {
 	tb.Helper()
+	return RunTest(tb, Test{Pkg: pkg, Run: run, Env: env})
+}
+
+// Test is a Go test of this module to run in a VM.
+type Test struct {
+	Pkg    string   // the package, from the module's root: ./harness/cgroup
+	Run    string   // the -test.run pattern
+	Env    []string // added to the test binary's environment
+	Cgroup string   // the group it starts in (Command.Cgroup); "" is the root group
+}
+
+// RunTest is GoTest with the group the test starts in.
+func RunTest(tb testing.TB, gt Test) Result {
+	tb.Helper()
 	Need(tb)
 	root, err := moduleRoot()
 	if err != nil {
 		tb.Fatalf("vmtest: %v", err)
 	}
 	dir := tb.TempDir()
-	bin := filepath.Join(dir, filepath.Base(pkg)+".test")
-	build := exec.Command("go", "test", "-c", "-o", bin, pkg)
+	bin := filepath.Join(dir, filepath.Base(gt.Pkg)+".test")
+	build := exec.Command("go", "test", "-c", "-o", bin, gt.Pkg)
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
-		tb.Fatalf("vmtest: go test -c %s: %v\n%s", pkg, err, out)
+		tb.Fatalf("vmtest: go test -c %s: %v\n%s", gt.Pkg, err, out)
 	}
-	list := exec.Command("go", "list", "-f", "{{.Dir}}", pkg)
+	list := exec.Command("go", "list", "-f", "{{.Dir}}", gt.Pkg)
 	list.Dir = root
 	pkgDir, err := list.Output()
 	if err != nil {
-		tb.Fatalf("vmtest: go list %s: %v", pkg, err)
+		tb.Fatalf("vmtest: go list %s: %v", gt.Pkg, err)
 	}
 	r := Run(tb, Command{
 		Path:   bin,
-		Args:   []string{"-test.run", run, "-test.v", "-test.timeout", "15m"},
-		Env:    env,
+		Args:   []string{"-test.run", gt.Run, "-test.v", "-test.timeout", "15m"},
+		Env:    gt.Env,
 		Dir:    strings.TrimSpace(string(pkgDir)),
 		Shares: []string{dir},
+		Cgroup: gt.Cgroup,
 	})
 	end := vmspec.End{Status: r.Status, Signal: r.Signal}
 	if r.Status != 0 {
-		tb.Errorf("vmtest: %s -test.run %q failed in the VM (%v):\n%s", pkg, run, end, r.Output)
+		tb.Errorf("vmtest: %s -test.run %q failed in the VM (%v):\n%s", gt.Pkg, gt.Run, end, r.Output)
 	} else {
-		tb.Logf("vmtest: %s -test.run %q passed in the VM:\n%s", pkg, run, r.Output)
+		tb.Logf("vmtest: %s -test.run %q passed in the VM:\n%s", gt.Pkg, gt.Run, r.Output)
 	}
 	return r
 }

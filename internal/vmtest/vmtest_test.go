@@ -29,33 +29,42 @@ func TestMain(m *testing.M) {
 }
 
 // The VM has cgroup v2 alone: no cgroup (v1) mount, cgroup2 on /sys/fs/cgroup, and the
-// memory and pids controllers both in the root group and enabled below it; the command
-// runs in the root group, as root.
+// memory and pids controllers both in the root group and enabled below it. The command
+// runs as root, in the root group or in the group Command.Cgroup names, which has them
+// too.
 func TestPureCgroupV2(t *testing.T) {
 	script := `grep -E '^[^ ]+ [^ ]+ cgroup2? ' /proc/mounts | cut -d' ' -f2,3
 echo controllers: $(cat /sys/fs/cgroup/cgroup.controllers)
 echo subtree: $(cat /sys/fs/cgroup/cgroup.subtree_control)
+echo own group: $(cat /sys/fs/cgroup/$(cut -d: -f3 /proc/self/cgroup)/cgroup.controllers)
 echo self: $(cat /proc/self/cgroup)
 echo uid: $(id -u)
 `
-	r := Run(t, Command{Path: "/bin/sh", Args: []string{"-c", script}})
-	if r.Status != 0 {
-		t.Fatalf("the script ended with %d:\n%s", r.Status, r.Output)
-	}
-	lines := strings.Split(strings.TrimSuffix(string(r.Output), "\n"), "\n")
-	if len(lines) != 5 || lines[0] != "/sys/fs/cgroup cgroup2" {
-		t.Fatalf("the cgroup mounts, then the rest:\n%s\nwant one, cgroup2 on /sys/fs/cgroup, and no cgroup (v1) mount", r.Output)
-	}
-	for _, l := range lines[1:3] {
-		name, list, _ := strings.Cut(l, ": ")
-		for _, c := range []string{"memory", "pids"} {
-			if !slices.Contains(strings.Fields(list), c) {
-				t.Errorf("%s of the root group: %q, want %s in it", name, list, c)
+	for _, tc := range []struct{ name, group, self string }{
+		{"root group", "", "self: 0::/"},
+		{"service group", "system.slice/gauntlet.service", "self: 0::/system.slice/gauntlet.service"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Run(t, Command{Path: "/bin/sh", Args: []string{"-c", script}, Cgroup: tc.group})
+			if r.Status != 0 {
+				t.Fatalf("the script ended with %d:\n%s", r.Status, r.Output)
 			}
-		}
-	}
-	if lines[3] != "self: 0::/" || lines[4] != "uid: 0" {
-		t.Errorf("the command's group and user: %q, want the root group and root", lines[3:])
+			lines := strings.Split(strings.TrimSuffix(string(r.Output), "\n"), "\n")
+			if len(lines) != 6 || lines[0] != "/sys/fs/cgroup cgroup2" {
+				t.Fatalf("the cgroup mounts, then the rest:\n%s\nwant one, cgroup2 on /sys/fs/cgroup, and no cgroup (v1) mount", r.Output)
+			}
+			for _, l := range lines[1:4] {
+				name, list, _ := strings.Cut(l, ": ")
+				for _, c := range []string{"memory", "pids"} {
+					if !slices.Contains(strings.Fields(list), c) {
+						t.Errorf("%s: %q, want %s in it", name, list, c)
+					}
+				}
+			}
+			if lines[4] != tc.self || lines[5] != "uid: 0" {
+				t.Errorf("the command's group and user: %q, want %q and root", lines[4:], tc.self)
+			}
+		})
 	}
 }
 

@@ -176,7 +176,12 @@ func mountSystem(spec vmspec.Spec) error {
 // enableControllers gives the groups below the root each wanted controller the kernel
 // has (cgroup.controllers lists them).
 func enableControllers(want []string) error {
-	have, err := os.ReadFile("/sys/fs/cgroup/cgroup.controllers")
+	return enableControllersIn("/sys/fs/cgroup", want)
+}
+
+// enableControllersIn gives the groups below dir each wanted controller dir has.
+func enableControllersIn(dir string, want []string) error {
+	have, err := os.ReadFile(dir + "/cgroup.controllers")
 	if err != nil {
 		return err
 	}
@@ -184,8 +189,8 @@ func enableControllers(want []string) error {
 		if !contains(strings.Fields(string(have)), c) {
 			continue
 		}
-		if err := os.WriteFile("/sys/fs/cgroup/cgroup.subtree_control", []byte("+"+c), 0); err != nil {
-			return fmt.Errorf("enabling the %s controller: %v", c, err)
+		if err := os.WriteFile(dir+"/cgroup.subtree_control", []byte("+"+c), 0); err != nil {
+			return fmt.Errorf("enabling the %s controller below %s: %v", c, dir, err)
 		}
 	}
 	return nil
@@ -235,12 +240,21 @@ func runCommand(spec vmspec.Spec, console *os.File) (vmspec.End, error) {
 	if dir == "" {
 		dir = "/"
 	}
+	sys := &syscall.SysProcAttr{Setsid: true}
+	if spec.Cgroup != "" {
+		group, err := makeGroup(spec.Cgroup, spec.Controllers)
+		if err != nil {
+			return vmspec.End{}, err
+		}
+		defer group.Close()
+		sys.UseCgroupFD, sys.CgroupFD = true, int(group.Fd())
+	}
 	fmt.Fprintf(console, "\n%s\n", vmspec.Started)
 	pid, err := syscall.ForkExec(spec.Path, append([]string{spec.Path}, spec.Args...), &syscall.ProcAttr{
 		Dir:   dir,
 		Env:   spec.Env,
 		Files: []uintptr{null.Fd(), out.Fd(), out.Fd()},
-		Sys:   &syscall.SysProcAttr{Setsid: true},
+		Sys:   sys,
 	})
 	if err != nil {
 		return vmspec.End{}, fmt.Errorf("starting %s: %v", spec.Path, err)
@@ -262,6 +276,29 @@ func runCommand(spec vmspec.Spec, console *os.File) (vmspec.End, error) {
 		}
 		return vmspec.End{Status: ws.ExitStatus()}, nil
 	}
+}
+
+// makeGroup makes the group at path below the root group, each group above it giving
+// the groups below it the wanted controllers it has, and opens it (for clone3's
+// CLONE_INTO_CGROUP: the command starts in it).
+func makeGroup(path string, controllers []string) (*os.File, error) {
+	dir := "/sys/fs/cgroup"
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	for i, p := range parts {
+		if p == "" || p == "." || p == ".." {
+			return nil, fmt.Errorf("the group %q is not a path below the root group", path)
+		}
+		dir += "/" + p
+		if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
+			return nil, err
+		}
+		if i < len(parts)-1 {
+			if err := enableControllersIn(dir, controllers); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return os.Open(dir)
 }
 
 // reapAll waits for every child left until none is.

@@ -38,6 +38,10 @@ type Spec struct {
 	Env    []string
 	Dir    string
 	Output string
+	// Cgroup is the command's group, a path below the root group ("" for the root
+	// group itself): made, with Controllers enabled in each group above it, and the
+	// command started in it.
+	Cgroup string
 }
 
 // Share is one writable folder of the host.
