@@ -27,9 +27,22 @@ const (
 	KernelVar = "GAUNTLET_VM_KERNEL_DIR"
 	// QemuVar names the qemu binary, if not qemu-system-x86_64 on PATH.
 	QemuVar = "GAUNTLET_VM_QEMU"
+	// DebugVar=1 shows the kernel's boot messages on the console (Result.Console).
+	DebugVar = "GAUNTLET_VM_DEBUG"
 	// AccelVar names qemu's accelerator ("kvm" or "tcg"), if not the one accel chooses.
 	AccelVar = "GAUNTLET_VM_ACCEL"
 )
+
+// cmdline is the kernel's command line: the serial console, no cgroup v1 at all, the
+// end of the VM at a panic (qemu runs with -no-reboot), and the boot's messages only
+// with DebugVar=1.
+func cmdline() string {
+	c := "console=ttyS0 panic=-1 cgroup_no_v1=all rdinit=/init"
+	if os.Getenv(DebugVar) != "1" {
+		c += " quiet loglevel=3"
+	}
+	return c
+}
 
 // accel is qemu's accelerator: KVM where the processor has virtualisation (the vmx or
 // svm flag) and /dev/kvm opens, else TCG. /dev/kvm alone is not enough: on a machine
@@ -178,7 +191,7 @@ func run(tb testing.TB, c Command) (Result, error) {
 		"-accel", accel(),
 		"-m", "1024", "-smp", "2",
 		"-kernel", k.image,
-		"-append", "console=ttyS0 quiet loglevel=3 panic=-1 cgroup_no_v1=all rdinit=/init",
+		"-append", cmdline(),
 		"-virtfs", "local,path=/,mount_tag=" + rootTag + ",security_model=none,readonly=on,multidevs=remap",
 	}
 	for i, d := range append([]string{work}, c.Shares...) {
@@ -259,7 +272,7 @@ func run(tb testing.TB, c Command) (Result, error) {
 	if r.Output, err = os.ReadFile(out); err != nil {
 		return r, fmt.Errorf("the command's output: %v", err)
 	}
-	tb.Logf("vmtest: %s ended (%v): boot %v, VM %v (%s)", c.Path, *end, r.Boot.Round(time.Millisecond), r.Wall.Round(time.Millisecond), accel())
+	tb.Logf("vmtest: %s ended (%v): boot %v, VM %v (%s, %s)", c.Path, *end, r.Boot.Round(time.Millisecond), r.Wall.Round(time.Millisecond), accel(), filepath.Base(k.image))
 	return r, nil
 }
 

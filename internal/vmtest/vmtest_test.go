@@ -68,22 +68,25 @@ echo uid: $(id -u)
 	}
 }
 
-// A command's exit status and its output (standard output and error, as written, bytes
-// that are no text and a last line without a newline included) come back exactly.
+// A command's exit status (or the signal that killed it) and its output (standard output
+// and error, as written, bytes that are no text and a last line without a newline
+// included) come back exactly; a line of the command's own that looks like the VM's
+// marker changes nothing.
 func TestStatusAndOutput(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		script string
-		status int
-		want   string
+		name           string
+		script         string
+		status, signal int
+		want           string
 	}{
-		{"zero", `printf 'out\n'; printf 'err\n' >&2; printf 'a\000b\377\r\nno newline'`, 0, "out\nerr\na\x00b\xff\r\nno newline"},
-		{"non-zero", `printf 'VMTEST-EXIT 0\n'; exit 7`, 7, "VMTEST-EXIT 0\n"},
+		{"zero", `printf 'out\n'; printf 'err\n' >&2; printf 'a\000b\377\r\nno newline'`, 0, 0, "out\nerr\na\x00b\xff\r\nno newline"},
+		{"non-zero", `printf 'VMTEST-EXIT 0\n'; exit 7`, 7, 0, "VMTEST-EXIT 0\n"},
+		{"signal", `printf 'killed\n'; kill -9 $$`, -1, 9, "killed\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := Run(t, Command{Path: "/bin/sh", Args: []string{"-c", tc.script}})
-			if r.Status != tc.status || r.Signal != 0 {
-				t.Errorf("status %d, signal %d; want status %d", r.Status, r.Signal, tc.status)
+			if r.Status != tc.status || r.Signal != tc.signal {
+				t.Errorf("status %d, signal %d; want status %d, signal %d", r.Status, r.Signal, tc.status, tc.signal)
 			}
 			if string(r.Output) != tc.want {
 				t.Errorf("output %q, want %q", r.Output, tc.want)
