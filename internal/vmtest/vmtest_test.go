@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -90,6 +91,29 @@ func TestStatusAndOutput(t *testing.T) {
 			}
 			if string(r.Output) != tc.want {
 				t.Errorf("output %q, want %q", r.Output, tc.want)
+			}
+		})
+	}
+}
+
+// Run's failures: a command the VM cannot start, or a group that is no path below the
+// root, is reported with the init's reason; a command that never ends is killed with
+// its VM at the backstop.
+func TestRunFailures(t *testing.T) {
+	Need(t)
+	for _, tc := range []struct {
+		name string
+		c    Command
+		want string
+	}{
+		{"no such program", Command{Path: "/nonexistent/program"}, "could not run the command: starting /nonexistent/program: no such file or directory"},
+		{"bad group", Command{Path: "/bin/true", Cgroup: "a/../../b"}, `could not run the command: the group "a/../../b" is not a path below the root group`},
+		{"backstop", Command{Path: "/bin/sleep", Args: []string{"100000"}, Timeout: 2 * time.Second}, "the VM was killed after 2s (its backstop)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := run(t, tc.c)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("run: %v\nwant an error with %q", err, tc.want)
 			}
 		})
 	}

@@ -151,9 +151,6 @@ func mountSystem(spec vmspec.Spec) error {
 		{"tmpfs", "/run", "tmpfs", "mode=755"},
 		{"tmpfs", "/root", "tmpfs", "mode=700"},
 	}
-	for _, d := range spec.Tmpfs {
-		mounts = append(mounts, mnt{"tmpfs", d, "tmpfs", "mode=755"})
-	}
 	for _, m := range mounts {
 		if strings.HasPrefix(m.dir, "/dev/") {
 			os.Mkdir(m.dir, 0o755)

@@ -23,9 +23,6 @@ type Spec struct {
 	RootTag string
 	// Shares are host folders shared writable, each mounted at its host path.
 	Shares []Share
-	// Tmpfs are the folders that get an empty tmpfs of their own, beyond /tmp, /run,
-	// /var/tmp, /root and /dev/shm.
-	Tmpfs []string
 	// Controllers are the cgroup v2 controllers to enable in the root group's
 	// cgroup.subtree_control, each where the kernel has it.
 	Controllers []string
