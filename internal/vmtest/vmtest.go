@@ -201,7 +201,8 @@ func run(tb testing.TB, c Command) (Result, error) {
 		}
 		tag := shareTag + strconv.Itoa(i)
 		spec.Shares = append(spec.Shares, vmspec.Share{Tag: tag, Path: d})
-		qargs = append(qargs, "-virtfs", "local,path="+d+",mount_tag="+tag+",security_model=none,multidevs=remap")
+		// A comma ends a value of qemu's option lists; two stand for one.
+		qargs = append(qargs, "-virtfs", "local,path="+strings.ReplaceAll(d, ",", ",,")+",mount_tag="+tag+",security_model=none,multidevs=remap")
 	}
 	initrd := filepath.Join(work, "initramfs.cpio")
 	if err := writeInitramfs(initrd, k, spec); err != nil {

@@ -124,11 +124,16 @@ func TestRunFailures(t *testing.T) {
 // of its own (not the initramfs, where pivot_root fails).
 func TestUserNamespaceAndPivotRoot(t *testing.T) {
 	dir := t.TempDir()
-	self := filepath.Join(dir, "vmtest.test")
+	// A comma in a shared folder's name is one of qemu's option lists' separators.
+	shared := filepath.Join(dir, "a,b")
+	if err := os.Mkdir(shared, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	self := filepath.Join(shared, "vmtest.test")
 	if err := copyFile(self, os.Args[0]); err != nil {
 		t.Fatal(err)
 	}
-	r := Run(t, Command{Path: self, Env: []string{helperVar + "=userns"}, Shares: []string{dir}})
+	r := Run(t, Command{Path: self, Env: []string{helperVar + "=userns"}, Shares: []string{shared}})
 	want := "uid 65534\ninside: uid 0\npivot_root: the new root holds [proof]\n"
 	if r.Status != 0 || string(r.Output) != want {
 		t.Errorf("status %d, output:\n%s\nwant status 0 and:\n%s", r.Status, r.Output, want)
