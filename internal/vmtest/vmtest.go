@@ -261,13 +261,21 @@ func run(tb testing.TB, c Command) (Result, error) {
 	timedOut := !timer.Stop()
 	r.Wall = time.Since(start)
 	r.Console = log.String()
+	// What the command wrote before an end that tells nothing is in its file still.
+	partial := func() string {
+		b, err := os.ReadFile(out)
+		if err != nil || len(b) == 0 {
+			return ""
+		}
+		return "\nthe command's output so far:\n" + string(b)
+	}
 	switch {
 	case timedOut:
-		return r, fmt.Errorf("the VM was killed after %v (its backstop) with no end of its command; its console:\n%s", timeout, r.Console)
+		return r, fmt.Errorf("the VM was killed after %v (its backstop) with no end of its command; its console:\n%s%s", timeout, r.Console, partial())
 	case setupErr != "":
 		return r, fmt.Errorf("the VM could not run the command: %s; its console:\n%s", setupErr, r.Console)
 	case end == nil:
-		return r, fmt.Errorf("the VM ended (%v) without saying how its command ended; qemu's errors:\n%s\nits console:\n%s", waitErr, stderr.String(), r.Console)
+		return r, fmt.Errorf("the VM ended (%v) without saying how its command ended; qemu's errors:\n%s\nits console:\n%s%s", waitErr, stderr.String(), r.Console, partial())
 	}
 	r.Status, r.Signal = end.Status, end.Signal
 	if r.Output, err = os.ReadFile(out); err != nil {

@@ -98,7 +98,8 @@ func TestStatusAndOutput(t *testing.T) {
 
 // Run's failures: a command the VM cannot start, or a group that is no path below the
 // root, is reported with the init's reason; a command that never ends is killed with
-// its VM at the backstop.
+// its VM at the backstop; a VM that ends with no word of its command's end (powered off
+// by the command) is an error that shows what the command wrote.
 func TestRunFailures(t *testing.T) {
 	Need(t)
 	for _, tc := range []struct {
@@ -109,11 +110,16 @@ func TestRunFailures(t *testing.T) {
 		{"no such program", Command{Path: "/nonexistent/program"}, "could not run the command: starting /nonexistent/program: no such file or directory"},
 		{"bad group", Command{Path: "/bin/true", Cgroup: "a/../../b"}, `could not run the command: the group "a/../../b" is not a path below the root group`},
 		{"backstop", Command{Path: "/bin/sleep", Args: []string{"100000"}, Timeout: 2 * time.Second}, "the VM was killed after 2s (its backstop)"},
+		{"no end", Command{Path: "/bin/sh", Args: []string{"-c", "echo said before; sync; echo o >/proc/sysrq-trigger; sleep 100000"}},
+			"without saying how its command ended"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := run(t, tc.c)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("run: %v\nwant an error with %q", err, tc.want)
+			}
+			if tc.name == "no end" && !strings.Contains(err.Error(), "the command's output so far:\nsaid before\n") {
+				t.Errorf("run: %v\nwant the command's output in it", err)
 			}
 		})
 	}
