@@ -70,6 +70,7 @@ var rules = []struct {
 	{"gauntlet/ci", "std"},
 	{"gauntlet/metatest/...", "std"},
 	{"gauntlet/internal/deps", "std"},
+	{"gauntlet/internal/vmtest/...", "std " + sys + " gauntlet/internal/vmtest/..."},
 }
 
 // The modules the layers may use beyond the standard library (tests may use more).
