@@ -537,6 +537,23 @@ func AsUnprivilegedWith(tb testing.TB, env []string, run string, pkgs ...string)
 // common ancestor of its group and the new one).
 func AsUnprivilegedIn(tb testing.TB, cgroupDir string, env []string, run string, pkgs ...string) (done bool) {
 	tb.Helper()
+	return asUser(tb, Unprivileged, cgroupDir, env, run, pkgs...)
+}
+
+// Alone is a user no test but one at a time runs as (no group, no name): for a test whose
+// check counts its user's processes (a process limit), which another package's test
+// running as Unprivileged at the same time would upset.
+const Alone = 65533
+
+// AsAlone is AsUnprivileged as the user Alone.
+func AsAlone(tb testing.TB, run string) (done bool) {
+	tb.Helper()
+	return asUser(tb, Alone, "", nil, run)
+}
+
+// asUser reruns the test binary's tests matching run as user uid (and group uid).
+func asUser(tb testing.TB, uid int, cgroupDir string, env []string, run string, pkgs ...string) (done bool) {
+	tb.Helper()
 	if os.Geteuid() != 0 {
 		return false
 	}
@@ -559,14 +576,14 @@ func AsUnprivilegedIn(tb testing.TB, cgroupDir string, env []string, run string,
 	if err := os.Chmod(work, 0o755); err != nil {
 		tb.Fatal(err)
 	}
-	if err := os.Chown(work, Unprivileged, Unprivileged); err != nil {
+	if err := os.Chown(work, uid, uid); err != nil {
 		tb.Fatal(err)
 	}
 	cmd := exec.Command(bin, "-test.run", run, "-test.v", "-test.count=1")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + work, "TMPDIR=" + work,
 		RequireBoxVar + "=" + os.Getenv(RequireBoxVar), prebuiltVar + "=" + prebuilt}
 	cmd.Env = append(cmd.Env, env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: Unprivileged, Gid: Unprivileged, Groups: []uint32{}},
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid), Groups: []uint32{}},
 		Pdeathsig: syscall.SIGKILL}
 	if cgroupDir != "" {
 		fd, err := syscall.Open(cgroupDir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
@@ -577,15 +594,15 @@ func AsUnprivilegedIn(tb testing.TB, cgroupDir string, env []string, run string,
 		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, fd
 	}
 	out, err := cmd.CombinedOutput()
-	tb.Logf("as uid %d:\n%s", Unprivileged, out)
+	tb.Logf("as uid %d:\n%s", uid, out)
 	if err != nil {
-		tb.Fatalf("%s failed as uid %d: %v", run, Unprivileged, err)
+		tb.Fatalf("%s failed as uid %d: %v", run, uid, err)
 	}
 	if bytes.Contains(out, []byte("--- SKIP")) {
-		tb.Skipf("%s skipped as uid %d", run, Unprivileged)
+		tb.Skipf("%s skipped as uid %d", run, uid)
 	}
 	if !bytes.Contains(out, []byte("--- PASS")) {
-		tb.Fatalf("%s ran no test as uid %d", run, Unprivileged)
+		tb.Fatalf("%s ran no test as uid %d", run, uid)
 	}
 	return true
 }

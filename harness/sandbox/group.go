@@ -287,70 +287,20 @@ func limitValue(n int64) int64 {
 	return n
 }
 
-// startOne starts one program through the "exec with limits" role.
+// startOne starts one program: directly where it may (direct.go), else through the "exec
+// with limits" role; then it tracks it, takes its output and, for a start through the
+// role, waits for the role's word that the program was exec'd.
 func (g *Group) startOne(spec Spec) (err error) {
-	log := g.cfg.Transcript
 	path, err := resolve(spec.Path)
 	if err != nil {
 		return fmt.Errorf("sandbox: start %s: %w", spec.Name, err)
 	}
 	p := &Process{Name: spec.Name, g: g, done: make(chan struct{})}
-	var childEnds, ourEnds []*os.File
-	defer func() {
-		for _, f := range childEnds {
-			f.Close()
-		}
-		if err != nil {
-			for _, f := range ourEnds {
-				f.Close()
-			}
-		}
-	}()
-	pipe := func() (r, w *os.File, err error) {
-		r, w, err = os.Pipe()
-		if err != nil {
-			return nil, nil, fmt.Errorf("sandbox: pipe: %w", err)
-		}
-		return r, w, nil
-	}
-	var files [3]*os.File
-	var outR [3]*os.File // harness ends of captured or piped output
-	switch spec.Stdin.kind {
-	case kindDefault, kindNull, kindCapture:
-		files[0] = g.devnull
-	case kindFile:
-		files[0] = spec.Stdin.file
-	case kindPipe, kindBytes:
-		r, w, err := pipe()
-		if err != nil {
-			return err
-		}
-		files[0] = r
-		childEnds = append(childEnds, r)
-		ourEnds = append(ourEnds, w)
-		if spec.Stdin.kind == kindPipe {
-			p.stdin = &pipeWriter{f: w, lw: log.LineWriter(spec.Peer, spec.Name)}
-		} else {
-			p.inFile = w
-		}
-	}
-	outs := [3]Stream{1: spec.Stdout, 2: spec.Stderr}
-	for fd := 1; fd <= 2; fd++ {
-		switch outs[fd].kind {
-		case kindNull, kindBytes:
-			files[fd] = g.devnull
-		case kindFile:
-			files[fd] = outs[fd].file
-		case kindDefault, kindCapture, kindPipe:
-			r, w, err := pipe()
-			if err != nil {
-				return err
-			}
-			files[fd] = w
-			childEnds = append(childEnds, w)
-			ourEnds = append(ourEnds, r)
-			outR[fd] = r
-		}
+	var ends startEnds
+	defer func() { ends.release(err != nil) }()
+	st, err := g.streams(spec, p, &ends)
+	if err != nil {
+		return err
 	}
 	s := roleSettings(g.cfg.Limits, g.cfg.Box, g.cfg.Cgroup, path)
 	s.ErrFD = 3 + len(spec.ExtraFiles)
@@ -367,84 +317,221 @@ func (g *Group) startOne(spec Spec) (err error) {
 	// is reaped with Process.Wait (p.wait), never cmd.Wait.
 	var cmd *exec.Cmd
 	if startsDirect(s) {
-		var c *exec.Cmd
-		var rss int64
-		var err error
-		start := func(alone bool) {
-			c, rss, err = startDirect(s, g.dir, alone, func() *exec.Cmd {
-				c := directCommand(s, g.env(spec), argv)
-				c.Stdin, c.Stdout, c.Stderr = files[0], files[1], files[2]
-				c.ExtraFiles = spec.ExtraFiles
-				return c
-			})
-		}
-		if g.lease != nil && g.lease.exclusive {
-			startAlone(g.lease.uid, len(g.procs) == 0, start)
-		} else {
-			start(false)
-		}
-		switch {
-		case err == nil:
-			cmd, p.startRSS = c, rss
-		case err != errUseRole:
-			log.Notef(transcript.Harness, "could not start %s: %s", spec.Name, err)
-			return fmt.Errorf("sandbox: start %s: %s", spec.Name, err)
+		if cmd, err = g.startDirectly(s, spec, argv, st.files, p); err != nil {
+			return err
 		}
 	}
 	// The role's error pipe: only a start through the role has one (see below).
 	var errR *os.File
 	if cmd == nil {
-		r, errW, err := pipe()
-		if err != nil {
+		if cmd, errR, err = g.startThroughRole(&s, spec, argv, st.files, p, &ends); err != nil {
 			return err
 		}
-		errR = r
 		defer errR.Close()
-		childEnds = append(childEnds, errW)
-		extra := append(append([]*os.File(nil), spec.ExtraFiles...), errW)
-		if s.PID == execrole.PIDInit {
-			// The program's end comes from the init of its PID namespace.
-			r, w, err := pipe()
-			if err != nil {
-				return err
-			}
-			p.status, p.initDone = r, make(chan struct{})
-			ourEnds = append(ourEnds, r)
-			childEnds = append(childEnds, w)
-			s.StatusFD = 3 + len(extra)
-			extra = append(extra, w)
-			// The init's lifeline: the harness holds the write end until the init is
-			// reaped, so a harness killed outright takes the namespace with it.
-			lr, lw, err := pipe()
-			if err != nil {
-				return err
-			}
-			p.life = lw
-			childEnds = append(childEnds, lr)
-			s.LifeFD = 3 + len(extra)
-			extra = append(extra, lr)
-		}
-		cmd = roleCommand(s, g.cfg.Box, g.env(spec), argv)
-		cmd.Dir = g.dir
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
-		cmd.ExtraFiles = extra
-		if err := child.StartCmd(cmd); err != nil {
-			if p.life != nil {
-				p.life.Close()
-			}
-			return fmt.Errorf("sandbox: start %s: %w", spec.Name, err)
+	}
+	p.proc, p.pid, p.started = cmd.Process, cmd.Process.Pid, time.Now()
+	g.trackRoot(p.pid, true)
+	g.cfg.Transcript.Start(spec.Name, p.pid, argv)
+	g.takeOutput(spec, p, st)
+	g.procs = append(g.procs, p)
+	go p.wait()
+
+	ends.closeChild()
+	if errR != nil {
+		if err := g.awaitExec(spec, s, p, errR); err != nil {
+			return err
 		}
 	}
-	proc := cmd.Process
-	p.proc, p.pid, p.started = proc, proc.Pid, time.Now()
+	if p.inFile != nil {
+		p.fed = make(chan struct{})
+		go p.feed(spec.Stdin.data, g.cfg.Transcript.LineWriter(spec.Peer, spec.Name))
+	}
+	return nil
+}
+
+// startEnds are the pipe ends of one start: the child's, closed once it has started (or
+// failed to), and the harness's, closed too if the start failed.
+type startEnds struct{ child, ours []*os.File }
+
+// pipe makes a pipe whose ends are to be closed by release: the child's end is r or w, as
+// the caller adds it with addChild, the other the harness's with addOurs.
+func (e *startEnds) pipe() (r, w *os.File, err error) {
+	r, w, err = os.Pipe()
+	if err != nil {
+		return nil, nil, fmt.Errorf("sandbox: pipe: %w", err)
+	}
+	return r, w, nil
+}
+
+func (e *startEnds) addChild(f *os.File) { e.child = append(e.child, f) }
+func (e *startEnds) addOurs(f *os.File)  { e.ours = append(e.ours, f) }
+
+// closeChild closes the child's ends (it holds its own copies once started).
+func (e *startEnds) closeChild() {
+	for _, f := range e.child {
+		f.Close()
+	}
+	e.child = nil
+}
+
+// release closes what is left of the child's ends, and the harness's ends if the start
+// failed.
+func (e *startEnds) release(failed bool) {
+	e.closeChild()
+	if failed {
+		for _, f := range e.ours {
+			f.Close()
+		}
+	}
+}
+
+// startStreams are a program's standard streams as it gets them (files) and the harness's
+// ends of its captured or piped output (outR), with what was asked for each output.
+type startStreams struct {
+	files [3]*os.File
+	outR  [3]*os.File
+	outs  [3]Stream
+}
+
+// streams makes the program's standard streams as spec asks: the null device, a file, or
+// a pipe (p's stdin writer, or a Bytes stdin that p feeds).
+func (g *Group) streams(spec Spec, p *Process, ends *startEnds) (st startStreams, err error) {
+	switch spec.Stdin.kind {
+	case kindDefault, kindNull, kindCapture:
+		st.files[0] = g.devnull
+	case kindFile:
+		st.files[0] = spec.Stdin.file
+	case kindPipe, kindBytes:
+		r, w, err := ends.pipe()
+		if err != nil {
+			return st, err
+		}
+		st.files[0] = r
+		ends.addChild(r)
+		ends.addOurs(w)
+		if spec.Stdin.kind == kindPipe {
+			p.stdin = &pipeWriter{f: w, lw: g.cfg.Transcript.LineWriter(spec.Peer, spec.Name)}
+		} else {
+			p.inFile = w
+		}
+	}
+	st.outs = [3]Stream{1: spec.Stdout, 2: spec.Stderr}
+	for fd := 1; fd <= 2; fd++ {
+		switch st.outs[fd].kind {
+		case kindNull, kindBytes:
+			st.files[fd] = g.devnull
+		case kindFile:
+			st.files[fd] = st.outs[fd].file
+		case kindDefault, kindCapture, kindPipe:
+			r, w, err := ends.pipe()
+			if err != nil {
+				return st, err
+			}
+			st.files[fd] = w
+			ends.addChild(w)
+			ends.addOurs(r)
+			st.outR[fd] = r
+		}
+	}
+	return st, nil
+}
+
+// startDirectly starts the program without the role (direct.go); a nil command and no
+// error means it must go through the role after all.
+func (g *Group) startDirectly(s execrole.Settings, spec Spec, argv []string, files [3]*os.File, p *Process) (*exec.Cmd, error) {
+	var c *exec.Cmd
+	var rss int64
+	var err error
+	start := func(alone bool) {
+		c, rss, err = startDirect(s, g.dir, alone, func() *exec.Cmd {
+			c := directCommand(s, g.env(spec), argv)
+			c.Stdin, c.Stdout, c.Stderr = files[0], files[1], files[2]
+			c.ExtraFiles = spec.ExtraFiles
+			return c
+		})
+	}
+	if g.lease != nil && g.lease.exclusive {
+		startAlone(g.lease.uid, len(g.procs) == 0, start)
+	} else {
+		start(false)
+	}
+	switch {
+	case err == nil:
+		p.startRSS = rss
+		return c, nil
+	case err != errUseRole:
+		g.cfg.Transcript.Notef(transcript.Harness, "could not start %s: %s", spec.Name, err)
+		return nil, fmt.Errorf("sandbox: start %s: %s", spec.Name, err)
+	}
+	return nil, nil
+}
+
+// startThroughRole starts the program through the exec role, with the role's error pipe
+// (returned: the harness's end) and, for the init of a PID namespace, the pipe of the
+// program's end (p.status) and the init's lifeline (p.life).
+func (g *Group) startThroughRole(s *execrole.Settings, spec Spec, argv []string, files [3]*os.File, p *Process, ends *startEnds) (*exec.Cmd, *os.File, error) {
+	errR, errW, err := ends.pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	ends.addChild(errW)
+	fail := func(err error) (*exec.Cmd, *os.File, error) {
+		errR.Close()
+		return nil, nil, err
+	}
+	extra := append(append([]*os.File(nil), spec.ExtraFiles...), errW)
+	if s.PID == execrole.PIDInit {
+		// The program's end comes from the init of its PID namespace.
+		r, w, err := ends.pipe()
+		if err != nil {
+			return fail(err)
+		}
+		p.status, p.initDone = r, make(chan struct{})
+		ends.addOurs(r)
+		ends.addChild(w)
+		s.StatusFD = 3 + len(extra)
+		extra = append(extra, w)
+		// The init's lifeline: the harness holds the write end until the init is
+		// reaped, so a harness killed outright takes the namespace with it.
+		lr, lw, err := ends.pipe()
+		if err != nil {
+			return fail(err)
+		}
+		p.life = lw
+		ends.addChild(lr)
+		s.LifeFD = 3 + len(extra)
+		extra = append(extra, lr)
+	}
+	cmd := roleCommand(*s, g.cfg.Box, g.env(spec), argv)
+	cmd.Dir = g.dir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
+	cmd.ExtraFiles = extra
+	if err := child.StartCmd(cmd); err != nil {
+		if p.life != nil {
+			p.life.Close()
+		}
+		return fail(fmt.Errorf("sandbox: start %s: %w", spec.Name, err))
+	}
+	return cmd, errR, nil
+}
+
+// trackRoot records pid as a root of the run's processes (one the tracker never takes for
+// one left running), and, when session is set, as the leader of a session of the run.
+func (g *Group) trackRoot(pid int, session bool) {
 	g.trk.mu.Lock()
-	g.track.sids[p.pid] = true
-	if pr, err := hygiene.ReadProc(p.pid); err == nil {
-		g.track.roots[p.pid] = pr.Start
+	defer g.trk.mu.Unlock()
+	if session {
+		g.track.sids[pid] = true
 	}
-	g.trk.mu.Unlock()
-	log.Start(spec.Name, p.pid, argv)
-	for fd, r := range outR {
+	if pr, err := hygiene.ReadProc(pid); err == nil {
+		g.track.roots[pid] = pr.Start
+	}
+}
+
+// takeOutput hands the harness's ends of p's output to a pipe reader (Pipe) or a capture.
+func (g *Group) takeOutput(spec Spec, p *Process, st startStreams) {
+	log := g.cfg.Transcript
+	for fd, r := range st.outR {
 		if r == nil {
 			continue
 		}
@@ -452,7 +539,7 @@ func (g *Group) startOne(spec Spec) (err error) {
 		if fd == 2 {
 			to = transcript.Stderr
 		}
-		switch outs[fd].kind {
+		switch st.outs[fd].kind {
 		case kindPipe:
 			pr := &pipeReader{f: r, lw: log.LineWriter(spec.Name, spec.Peer)}
 			if fd == 1 {
@@ -469,44 +556,32 @@ func (g *Group) startOne(spec Spec) (err error) {
 			}
 		}
 	}
-	g.procs = append(g.procs, p)
-	go p.wait()
+}
 
-	for _, f := range childEnds {
-		f.Close()
+// awaitExec reads the role's error pipe, which the role closes by exec'ing (close-on-exec)
+// or writes why it failed (after its "hwm N" line, the harness's peak it folded in), and
+// then finds the program's pid below the init.
+func (g *Group) awaitExec(spec Spec, s execrole.Settings, p *Process, errR *os.File) error {
+	errR.SetReadDeadline(time.Now().Add(10 * time.Second))
+	report, _ := io.ReadAll(io.LimitReader(errR, 4096))
+	msg := string(report)
+	if rest, ok := strings.CutPrefix(msg, "hwm "); ok {
+		n, after, _ := strings.Cut(rest, "\n")
+		p.startRSS, _ = strconv.ParseInt(n, 10, 64)
+		msg = after
 	}
-	childEnds = nil
-	// The role closes the error pipe by exec'ing (close-on-exec) or writes why it failed.
-	if errR != nil {
-		errR.SetReadDeadline(time.Now().Add(10 * time.Second))
-		report, _ := io.ReadAll(io.LimitReader(errR, 4096))
-		msg := string(report)
-		if rest, ok := strings.CutPrefix(msg, "hwm "); ok {
-			n, after, _ := strings.Cut(rest, "\n")
-			p.startRSS, _ = strconv.ParseInt(n, 10, 64)
-			msg = after
-		}
-		if msg != "" {
-			log.Notef(transcript.Harness, "could not start %s: %s", spec.Name, msg)
-			return fmt.Errorf("sandbox: start %s: %s", spec.Name, msg)
-		}
-		if p.status != nil {
-			// The program has been exec'd (the end of file): the init's child.
-			p.progPid = firstChild(p.pid)
-			if joinsNet(s, g.cfg.Box) {
-				// The init is the join helper's child (netjoin.go): a root of the run.
-				p.initPid, p.progPid = p.progPid, firstChild(p.progPid)
-				g.trk.mu.Lock()
-				if pr, err := hygiene.ReadProc(p.initPid); err == nil {
-					g.track.roots[p.initPid] = pr.Start
-				}
-				g.trk.mu.Unlock()
-			}
-		}
+	if msg != "" {
+		g.cfg.Transcript.Notef(transcript.Harness, "could not start %s: %s", spec.Name, msg)
+		return fmt.Errorf("sandbox: start %s: %s", spec.Name, msg)
 	}
-	if p.inFile != nil {
-		p.fed = make(chan struct{})
-		go p.feed(spec.Stdin.data, log.LineWriter(spec.Peer, spec.Name))
+	if p.status != nil {
+		// The program has been exec'd (the end of file): the init's child.
+		p.progPid = firstChild(p.pid)
+		if joinsNet(s, g.cfg.Box) {
+			// The init is the join helper's child (netjoin.go): a root of the run.
+			p.initPid, p.progPid = p.progPid, firstChild(p.progPid)
+			g.trackRoot(p.initPid, false)
+		}
 	}
 	return nil
 }
