@@ -31,7 +31,9 @@ import (
 //     then holds at most Disk bytes;
 //   - the init reports, beside the program's end, whether the tmpfs was full when the
 //     program ended (sandbox's ProcResult.FolderFull), and whether the copy back failed
-//     (sandbox's LimitDisk: the subject's failure, said on the run's stderr).
+//     (sandbox's LimitDisk: the subject's failure, said on the run's stderr); a copy back
+//     past the bound (a sparse file: its size counts, not its blocks) leaves the host's
+//     folder empty.
 //
 // What a run's processes write after the program's end (a daemon it left) may be copied or
 // not; what they write is bounded all the same. A run the harness kills before its program
@@ -111,6 +113,13 @@ func (w *workDisk) end() byte {
 		msg := err.Error()
 		if errors.Is(err, errTooBig) {
 			msg = "its files exceed " + strconv.FormatInt(w.size, 10) + " bytes"
+			// What the host's folder held and the copy did not reach yet would stay
+			// beside what it wrote: nothing of it is kept.
+			if all, err := names(w.host); err == nil {
+				for _, n := range all {
+					removeAt(w.host, n)
+				}
+			}
 		}
 		os.Stderr.WriteString("gauntlet sandbox: the working folder was not copied back: " + msg + "\n")
 	}
