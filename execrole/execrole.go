@@ -63,6 +63,13 @@ type Box struct {
 	// when the role execs the program, every thread of the runtime when the program stays
 	// (see canStay).
 	Net string
+	// Disk, when above 0 in a box whose role is the init of its PID namespace (PIDInit),
+	// makes the run's working folder a tmpfs of Disk bytes in the box, copied in before
+	// the program starts and back out once it has ended (workdisk.go): what a rootless
+	// grader's build or case writes is bounded as a root grader's, whose folders are
+	// tmpfs mounts on the host.
+	Disk int64
+	work *workDisk // the covered working folder (the init's)
 }
 
 // Settings is what the harness tells the role.
@@ -171,6 +178,9 @@ func (s Settings) Encode() string {
 		if s.Box.UserNS > 0 {
 			num("userns", int64(s.Box.UserNS))
 		}
+		if s.Box.Disk > 0 {
+			num("disk", s.Box.Disk)
+		}
 	}
 	return b.String()
 }
@@ -230,6 +240,13 @@ func Decode(q string) (Settings, error) {
 				return s, errors.New("userns: " + err.Error())
 			}
 			s.Box.UserNS = n
+		}
+		if d := one("disk"); d != "" {
+			n, err := strconv.ParseInt(d, 10, 64)
+			if err != nil {
+				return s, errors.New("disk: " + err.Error())
+			}
+			s.Box.Disk = n
 		}
 		n, err := strconv.ParseInt(one("tmpsize"), 10, 64)
 		if err != nil {
@@ -356,6 +373,9 @@ func run(q string) int {
 	}
 	if s.Box != nil {
 		s.Box.ownUserNS = s.Rootless
+		if s.PID != PIDInit {
+			s.Box.Disk = 0 // only an init outlives the program, to copy its folder back
+		}
 		if err := enterBox(s.Box); err != nil {
 			return fail("box", err)
 		}

@@ -24,7 +24,7 @@ func TestEncodeDecode(t *testing.T) {
 		{Path: "/bin/true", ErrFD: -1, PPID: 1, UID: -1, GID: -1, CPU: Unlimited, AS: Unlimited, NProc: Unlimited, FSize: Unlimited, NoFile: Unlimited},
 		{Path: "/a b/\"q\" 'x'\n\tz", ErrFD: 5, PPID: 42, UID: 61000, GID: 61000, CPU: 10, AS: 1 << 30, NProc: 64,
 			NProcRel: true, FSize: 1 << 20, NoFile: 256, Nice: 5,
-			Box:    &Box{Keep: []string{"/tmp/case 1", "/tmp/bin"}, Hide: []string{"/srv/other"}, TmpSize: 64 << 20, Net: "/proc/7/fd/9"},
+			Box:    &Box{Keep: []string{"/tmp/case 1", "/tmp/bin"}, Hide: []string{"/srv/other"}, TmpSize: 64 << 20, Net: "/proc/7/fd/9", Disk: 8 << 20},
 			Cgroup: []string{"/sys/fs/cgroup/g/cgroup.procs", "/sys/fs/cgroup/pids/g/cgroup.procs"}, Self: "/run/g/bin/gauntlet"},
 		{Path: "/p", Box: &Box{TmpSize: 1}},
 	} {

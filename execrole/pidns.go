@@ -40,8 +40,9 @@ const (
 )
 
 // StatusSize is the size of the record an init writes on StatusFD: the program's wait
-// status (4 bytes, little-endian), then its struct rusage as the kernel gave it.
-const StatusSize = 4 + int(unsafe.Sizeof(syscall.Rusage{}))
+// status (4 bytes, little-endian), then its struct rusage as the kernel gave it, then a
+// byte of flags about its working folder (FolderFull, FolderLost: StatusFlags).
+const StatusSize = 4 + int(unsafe.Sizeof(syscall.Rusage{})) + 1
 
 // ParseStatus reads the record an init wrote (StatusSize bytes); ok is false for anything
 // else (the init died before the program ended).
@@ -54,11 +55,20 @@ func ParseStatus(b []byte) (ws syscall.WaitStatus, ru syscall.Rusage, ok bool) {
 	return ws, ru, true
 }
 
+// StatusFlags reads the flags of the record an init wrote (0 for anything else).
+func StatusFlags(b []byte) byte {
+	if len(b) != StatusSize {
+		return 0
+	}
+	return b[StatusSize-1]
+}
+
 // statusRecord is the record ParseStatus reads.
-func statusRecord(ws syscall.WaitStatus, ru *syscall.Rusage) []byte {
+func statusRecord(ws syscall.WaitStatus, ru *syscall.Rusage, flags byte) []byte {
 	b := make([]byte, StatusSize)
 	b[0], b[1], b[2], b[3] = byte(ws), byte(ws>>8), byte(ws>>16), byte(ws>>24)
 	copy(b[4:], unsafe.Slice((*byte)(unsafe.Pointer(ru)), unsafe.Sizeof(*ru)))
+	b[StatusSize-1] = flags
 	return b
 }
 
@@ -194,7 +204,13 @@ func reap(s Settings, pid int) int {
 		}
 		if wpid == pid && !reported {
 			reported = true
-			writeAll(s.StatusFD, statusRecord(ws, &ru))
+			// The program's folder back on the host first (a rootless box's: workdisk.go),
+			// so that the harness finds it there once it has the program's end.
+			var flags byte
+			if s.Box != nil {
+				flags = s.Box.work.end()
+			}
+			writeAll(s.StatusFD, statusRecord(ws, &ru, flags))
 			syscall.Close(s.StatusFD)
 		}
 	}

@@ -217,6 +217,12 @@ func enterBox(b *Box) (err error) {
 	if err := syscall.Chdir(cwd); err != nil {
 		return errors.New("the working folder " + cwd + ": " + err.Error())
 	}
+	if b.Disk > 0 {
+		// A tmpfs of its own over the working folder (workdisk.go).
+		if b.work, err = coverWorkDir(cwd, b.Disk); err != nil {
+			return err
+		}
+	}
 	if b.Net != "" || b.SameNet {
 		return nil // the shared namespace's loopback is up already
 	}

@@ -116,8 +116,10 @@ func makeBoxed(dir string, lease *sandbox.Lease, opt Options, targets ...string)
 		Deadline:    opt.Timeout,
 		WorkDir:     dir,
 		OutputLimit: MaxLog,
-		Box:         &sandbox.Box{Keep: append([]string{dir}, opt.Keep...), Hide: opt.Hide},
-		Env:         []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + dir, "TMPDIR=/tmp"},
+		// (A grader that is not root makes the copy's folder a tmpfs of the build's disk
+		// inside the box, WorkDisk: a root grader's copy is one on the host already, Build.)
+		Box: &sandbox.Box{Keep: append([]string{dir}, opt.Keep...), Hide: opt.Hide, WorkDisk: opt.disk()},
+		Env: []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + dir, "TMPDIR=/tmp"},
 	}
 	makePath := opt.Make
 	if !strings.Contains(makePath, "/") {
@@ -176,6 +178,10 @@ func makeBoxed(dir string, lease *sandbox.Lease, opt Options, targets ...string)
 		return false, log, fmt.Sprintf("the build reached its process total (%d processes at once)", cfg.Limits.WithDefaults().Processes), nil
 	case r.DeadlinePassed:
 		return false, log, fmt.Sprintf("make did not finish within %v", opt.Timeout), nil
+	case p.Limit == sandbox.LimitDisk:
+		return false, log, fmt.Sprintf("the build's files could not be kept within %d bytes (see the log)", opt.disk()), nil
+	case p.Exit != (sandbox.Exit{}) && cfg.Box != nil && folderFull(dir, p):
+		return false, log, fmt.Sprintf("the build's files exceed %d bytes, all of them together (%s)", opt.disk(), describeEnd(p)), nil
 	case p.Limit != "":
 		return false, log, fmt.Sprintf("make ran into the %s limit", p.Limit), nil
 	case p.Exit.Signal != 0:
@@ -184,6 +190,25 @@ func makeBoxed(dir string, lease *sandbox.Lease, opt Options, targets ...string)
 		return false, log, fmt.Sprintf("make exited with status %d", p.Exit.Code), nil
 	}
 	return true, log, "", nil
+}
+
+// folderFull says whether the build's copy was full when make ended: a root grader's copy
+// is a tmpfs of its own on the host (Build), a rootless one's a tmpfs in make's box, which
+// the box's init reports on.
+func folderFull(dir string, p sandbox.ProcResult) bool {
+	if sandbox.Rootless() {
+		return p.FolderFull
+	}
+	var st unix.Statfs_t
+	return unix.Statfs(dir, &st) == nil && st.Type == unix.TMPFS_MAGIC && st.Bavail == 0
+}
+
+// describeEnd says how make ended, as the build's problem does.
+func describeEnd(p sandbox.ProcResult) string {
+	if p.Exit.Signal != 0 {
+		return fmt.Sprintf("make was killed by signal %d", p.Exit.Signal)
+	}
+	return fmt.Sprintf("make exited with status %d", p.Exit.Code)
 }
 
 // chownTree gives every file and folder of dir to uid:gid, without following links. Given

@@ -187,3 +187,100 @@ func TestBoxedBuildRemovesPrebuiltPrograms(t *testing.T) {
 	}
 	checkBuiltFromSources(t, res)
 }
+
+// All the files a boxed build writes together are bounded by Limits.CaseDisk, many small
+// ones as one big one, and the grader's folder gets at most that much: as root the copy
+// is a tmpfs of its own on the host; rootless (TestBoxedBuildFilesRootless), a tmpfs in
+// make's box, copied back once make has ended (before 2026-11-28 a rootless build's copy
+// was a plain folder, bounded per file only). Both end BUILD-FAIL with the same reason.
+func TestBoxedBuildFiles(t *testing.T) {
+	boxedOrSkip(t)
+	testBuildFilesBounded(t)
+	testBuildFilesKept(t)
+}
+
+// TestBoxedBuildFiles as a grader that is not root.
+func TestBoxedBuildFilesRootless(t *testing.T) {
+	if buildtest.AsUnprivileged(t, "^TestBoxedBuildFilesRootless$") {
+		return
+	}
+	buildtest.NeedBox(t, sandbox.RootlessProblem())
+	testBuildFilesBounded(t)
+	testBuildFilesKept(t)
+}
+
+// testBuildFilesBounded builds a Makefile that writes 40 files of 1 MiB under a bound of
+// 8 MiB, and measures what the build's folder holds after.
+func testBuildFilesBounded(t *testing.T) {
+	const bound = 8 << 20
+	limits := BuildLimits()
+	limits.CaseDisk = bound
+	src := t.TempDir()
+	write(t, src, "Makefile", "all:\n\tfor i in $$(seq 40); do head -c 1048576 /dev/zero > f$$i || exit 1; done\n")
+	res, err := Build(src, scratchFor(t), nil, Options{Boxed: true, Limits: limits, Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "the build's files exceed 8388608 bytes, all of them together (make exited with status 2)"
+	if res.OK || res.Problem != want {
+		t.Errorf("a build that writes 40 MiB in 1 MiB files into an 8 MiB copy: ok=%v, problem %q, want %q; log:\n%s", res.OK, res.Problem, want, res.Log)
+	}
+	var total int64
+	files := 0
+	filepath.WalkDir(res.Dir, func(p string, d os.DirEntry, err error) error {
+		if info, err := os.Lstat(p); err == nil && info.Mode().IsRegular() {
+			total += info.Size()
+			files++
+		}
+		return nil
+	})
+	if total > bound || files < 2 {
+		t.Errorf("the build's folder holds %d bytes in %d files after the build: want at most %d, in more than one file", total, files, bound)
+	}
+}
+
+// testBuildFilesKept builds a program, a folder, a link and a FIFO, and removes a file of
+// the submission: what the build leaves is what the cases see, modes kept.
+func testBuildFilesKept(t *testing.T) {
+	src := t.TempDir()
+	buildtest.SearchableByOthers(t, src)
+	write(t, src, "prog.sh", "#!/bin/sh\necho built\n")
+	write(t, src, "junk", "prebuilt junk\n")
+	write(t, src, "Makefile", "all: prog\nprog: prog.sh\n\tcp prog.sh prog && chmod 750 prog\n"+
+		"\tmkdir -p sub/deeper && echo kept > sub/deeper/file && chmod 705 sub\n"+
+		"\tln -sf prog link && ln -sf /etc/passwd outside && rm junk && mkfifo fifo\n")
+	res, err := Build(src, scratchFor(t), []string{"prog", "link"}, Options{Boxed: true, Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK || res.Programs["prog"] == "" || res.Programs["link"] == "" {
+		t.Fatalf("build: ok=%v problem %q programs %v\n%s", res.OK, res.Problem, res.Programs, res.Log)
+	}
+	dir := filepath.Join(res.Dir, "src")
+	if st, err := os.Lstat(filepath.Join(dir, "prog")); err != nil || st.Mode() != 0o750 {
+		t.Errorf("the built program: %v %v, want mode -rwxr-x---", st.Mode(), err)
+	}
+	if st, err := os.Lstat(filepath.Join(dir, "sub")); err != nil || st.Mode() != os.ModeDir|0o705 {
+		t.Errorf("the built folder: %v %v, want drwx---r-x", st.Mode(), err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "sub", "deeper", "file")); string(b) != "kept\n" {
+		t.Errorf("a file in a built folder: %q %v", b, err)
+	}
+	for link, to := range map[string]string{"link": "prog", "outside": "/etc/passwd"} {
+		if got, err := os.Readlink(filepath.Join(dir, link)); got != to {
+			t.Errorf("the link %s points to %q (%v), want %q", link, got, err, to)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "junk")); !os.IsNotExist(err) {
+		t.Errorf("the file the build removed is still there: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "prog.sh")); string(b) != "#!/bin/sh\necho built\n" {
+		t.Errorf("the submission's source: %q %v", b, err)
+	}
+	if sandbox.Rootless() {
+		// A FIFO is not copied back to the host.
+		if _, err := os.Lstat(filepath.Join(dir, "fifo")); !os.IsNotExist(err) {
+			t.Errorf("a FIFO the build made was copied back: %v", err)
+		}
+	}
+}

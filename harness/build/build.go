@@ -125,6 +125,10 @@ func Build(src, scratch string, names []string, opt Options) (*Result, error) {
 		// sandbox.RemoveTree (its scratch space's removal unmounts it).
 		dir, _, err = sandbox.MemoryFolderOf(scratch, "build-", opt.disk())
 	} else {
+		// A plain folder. A grader that is not root, which cannot mount here, bounds a
+		// boxed build's files all the same: make's box covers the copy with a tmpfs of
+		// Disk in the box's own mount namespace, copied back here once make has ended
+		// (sandbox.Box.WorkDisk), so this folder gets at most Disk bytes.
 		dir, err = os.MkdirTemp(scratch, "build-")
 	}
 	if err != nil {

@@ -64,6 +64,13 @@ type Box struct {
 	// judge's subject, which the judge (in a box of the case's own) talks to over the
 	// loopback, started in a box of its own by a judge that is not root (rootless.go).
 	SameNet bool
+	// WorkDisk, in a rootless box, bounds all the files of the run's working folder
+	// together: the folder is a tmpfs of WorkDisk bytes in the box, copied in before the
+	// program starts and back out to the host once it has ended (execrole's workdisk.go),
+	// as a root grader makes a build's copy and a case's box/ tmpfs mounts on the host,
+	// which a grader that is not root cannot. A root box ignores it (its caller bounds the
+	// folder). 0: the folder is the host's, bounded per file only.
+	WorkDisk int64
 }
 
 // BindVar, in the harness's environment, lists (separated like PATH) more of the host every
@@ -164,6 +171,9 @@ func (b *Box) role() *execrole.Box {
 	if b.Net != nil && b.Net.rootless != nil {
 		// Its join helper has put the role in the network already (netjoin.go).
 		r.Net, r.SameNet = "", true
+	}
+	if Rootless() && b.WorkDisk > 0 {
+		r.Disk = b.WorkDisk
 	}
 	if b.Nested {
 		r.UserNS = nestedBoxes // (a rootless box's: a root box leaves the limit as it is)

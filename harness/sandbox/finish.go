@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"gauntlet/execrole"
 	"gauntlet/harness/hygiene"
 	"gauntlet/harness/limitkill"
 	"gauntlet/harness/rawfile"
@@ -449,7 +450,10 @@ func (g *Group) procResults() []ProcResult {
 			pr.Limit = LimitFileSize
 		case lim.AddressSpace > 0 && pr.PeakRSS > pr.StartRSS && pr.PeakRSS*4 >= lim.AddressSpace*3:
 			pr.Limit = LimitMemory
+		case p.folder&execrole.FolderLost != 0:
+			pr.Limit = LimitDisk
 		}
+		pr.FolderFull = p.folder&execrole.FolderFull != 0
 		out = append(out, pr)
 	}
 	return out

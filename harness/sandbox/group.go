@@ -103,6 +103,7 @@ type Process struct {
 	exit   Exit
 	ended  time.Time
 	rusage *syscall.Rusage
+	folder byte // the flags of its working folder the init reported (execrole.FolderFull...)
 
 	mu      sync.Mutex
 	signals []syscall.Signal
@@ -621,6 +622,7 @@ func (p *Process) wait() {
 		rec, _ := io.ReadAll(io.LimitReader(p.status, int64(execrole.StatusSize)+1))
 		p.status.Close()
 		ws, ru, reported = execrole.ParseStatus(rec)
+		p.folder = execrole.StatusFlags(rec)
 	}
 	if !reported {
 		st, err = p.proc.Wait()

@@ -41,6 +41,9 @@ const (
 	LimitFileSize  Limit = "file-size" // killed by SIGXFSZ
 	LimitMemory    Limit = "memory"    // likely: its peak RSS reached 3/4 of the address space limit
 	LimitProcesses Limit = "processes" // the run had as many processes as Limits.Processes
+	// LimitDisk: a rootless box's working folder (Box.WorkDisk) could not be copied back to
+	// the host within its bound (execrole's workdisk.go; the run's stderr says why).
+	LimitDisk Limit = "disk"
 )
 
 // ProcResult is what one process the harness started did.
@@ -65,6 +68,10 @@ type ProcResult struct {
 	// Signals lists the signals the harness sent to its process group, in order.
 	Signals []syscall.Signal
 	Limit   Limit // the limit it ran into, if one can be told, else ""
+	// FolderFull says that the run's working folder, a tmpfs of Box.WorkDisk bytes in a
+	// rootless box, was full when the program ended (all its files together at the
+	// bound). A root box's folder is its caller's, who can tell that itself.
+	FolderFull bool
 }
 
 // KilledByHarness reports whether the process died of a signal the harness sent.

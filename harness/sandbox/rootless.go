@@ -32,6 +32,11 @@ import (
 //     cannot signal, trace or read them, although they have its user;
 //   - the totals of a cgroup need a delegated one, which such a grader rarely has: the
 //     limits of each process hold (docs/security.md);
+//   - a tmpfs on the host needs root, so the files of a build or a case, which a root
+//     grader bounds by making their folder a tmpfs on the host, are bounded by Box.WorkDisk
+//     instead: the run's working folder is a tmpfs in its box, copied in before the
+//     program and back out once it has ended (execrole's workdisk.go); its private /tmp,
+//     /var/tmp and /dev/shm are tmpfs mounts of TmpSize, as in a root box;
 //   - runs that share a network (Box.Net: a case's server and its clients) cannot each
 //     have a user namespace cloned from the harness's: they start through a C helper that
 //     enters the user namespace which owns the network first (netjoin.go).

@@ -62,6 +62,7 @@ type caseBox struct {
 	net            *sandbox.Net    // the network the case's runs share (see network)
 	netErr         error           // why a rootless case has none (rootlessNetwork)
 	mark           hygiene.PidMark // the pid allocation as the user was lent, before any start
+	disk           int64           // a rootless grade's bound of the subject's folder (see rootless)
 }
 
 type caseBoxKey struct{}
@@ -147,8 +148,13 @@ func (b *caseBox) keepLists(env *testscript.Env, top string) {
 // rootless.go): no sandbox user, so every program has the grader's user, and what keeps
 // the oracle from the subject is its box alone: a subject's box holds box/ and bin/ and
 // the programs, never WORK, and a judge starts the subject in such a box of its own
-// (mockhub.Subject's Keep). box/ is a plain folder (a tmpfs needs root): the subject's
-// files are bounded by its file-size limit only; nor are there case totals (cgroups).
+// (mockhub.Subject's Keep). box/ is a plain folder (a tmpfs on the host needs root), but
+// all the files a subject's run writes in it together are bounded by the case's disk as a
+// root grader's are: each subject's run (and a judge's subject) works in a tmpfs of
+// Limits.CaseDisk made in its box over its folder, copied in before it starts and back out
+// once it has ended (sandbox.Box.WorkDisk, execrole's workdisk.go), so box/ holds at most
+// that much after each run (a run in the background beside another copies back its own
+// folder: each is bounded so). Case totals (cgroups) there are only where delegated.
 // The case's runs share a network of the case's own (rootlessNetwork), and a judge's
 // subject shares its judge's.
 func (b *caseBox) rootless(env *testscript.Env, top string) (*caseBox, error) {
@@ -159,13 +165,14 @@ func (b *caseBox) rootless(env *testscript.Env, top string) (*caseBox, error) {
 		return nil, err
 	}
 	b.rootlessNetwork(env) // (network.go)
+	limits, err := caseLimits(env)
+	if err != nil {
+		return nil, err
+	}
+	b.disk = limits.CaseDisk
 	// Totals where the grader's cgroups are delegated to it (cgroup.Problem): a group of
 	// the case's own, made and removed with it (there is no case user to keep it with).
 	if cgroup.Problem() == nil {
-		limits, err := caseLimits(env)
-		if err != nil {
-			return nil, err
-		}
 		name := "gauntlet-case-self-" + strconv.FormatInt(selfCases.Add(1), 10)
 		g, err := cgroup.New(name, cgroup.Limits{Memory: limits.CaseMemory, Processes: limits.Processes})
 		if err != nil {

@@ -17,6 +17,13 @@ import (
 // made by the caller and searchable by others.
 func runBoxed(t *testing.T, script string) suite.Result {
 	t.Helper()
+	return runBoxedWith(t, script)
+}
+
+// runBoxedWith is runBoxed with more variables (NAME=VALUE) in the case's environment, as
+// the grader sets them before the case starts ($LIMITS).
+func runBoxedWith(t *testing.T, script string, vars ...string) suite.Result {
+	t.Helper()
 	if sandbox.Rootless() {
 		buildtest.NeedBox(t, sandbox.RootlessProblem()) // (a rerun as an unprivileged user)
 	} else {
@@ -34,6 +41,10 @@ func runBoxed(t *testing.T, script string) suite.Result {
 		WorkdirRoot: dir,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv(SandboxUserVar, "1")
+			for _, kv := range vars {
+				k, v, _ := strings.Cut(kv, "=")
+				env.Setenv(k, v)
+			}
 			return Setup(env)
 		},
 		Cmds:                Commands(),
@@ -99,4 +110,33 @@ stdout '^` + MarkerVar + `='
 	if !r.Passed {
 		t.Fatalf("the case failed:\n%s", r.Log)
 	}
+}
+
+// All the files a subject writes in its folder together are bounded by the case's disk
+// (Limits.CaseDisk, here 8 MiB), many small ones as one big one: past it the subject's
+// writes fail with ENOSPC, and what the case's folder holds after is within the bound. A
+// root grader's box/ is a tmpfs on the host; a rootless one's run works in a tmpfs in its
+// box, copied back once it has ended (TestBoxedCaseDiskRootless; before 2026-11-28 its
+// box/ was a plain folder, bounded per file only). The second run sees what the host's
+// folder holds (rootless: copied in from it).
+func TestBoxedCaseDisk(t *testing.T) {
+	t.Parallel()
+	script := `run -status 3 sh -c 'for i in $(seq 20); do head -c 1048576 /dev/zero > f$i || exit 3; done'
+stderr 'No space left on device'
+run sh -c 'n=$(cat f* | wc -c); echo $n; [ $n -le 8388608 ] && [ $n -ge 4194304 ] && echo bounded'
+stdout '^bounded$'
+`
+	r := runBoxedWith(t, script, LimitsVar+`={"CaseDisk":8388608}`)
+	if !r.Passed {
+		t.Fatalf("the case failed:\n%s", r.Log)
+	}
+}
+
+// The boxed cases again, graded by a grader that is not root: run as an unprivileged user
+// from a root test run.
+func TestBoxedCasesRootless(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("run by the root test run, as an unprivileged user")
+	}
+	buildtest.AsUnprivileged(t, "^(TestBoxedCaseDisk|TestBoxedCaseKeepsTheOracleAway|TestBoxedSubjectGetsNoJudgeInItsEnvironment)$")
 }

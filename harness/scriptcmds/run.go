@@ -202,7 +202,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 		case r.judge && box.lease == nil:
 			// Rootless: the judge boxes the subject itself (mockhub.Subject).
 			cfg.Identity = sandbox.Identity{Same: true}
-			subj, err := json.Marshal(mockhub.Subject{Dir: r.boxCwd, Keep: box.keep})
+			subj, err := json.Marshal(mockhub.Subject{Dir: r.boxCwd, Keep: box.keep, Disk: box.disk})
 			if err != nil {
 				ts.Fatalf("run: harness error: %v", err)
 			}
@@ -219,6 +219,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 				cfg.Identity = sandbox.Identity{Same: true}
 			}
 			cfg.WorkDir = r.boxCwd
+			cfg.Box.WorkDisk = box.disk // (a rootless box's: see caseBox.disk)
 		}
 	}
 	// Named after its program, as a diagnosis shows it: a run may be a reference program
