@@ -413,31 +413,10 @@ func (c *WitnessConn) Hello(deadline time.Time) (WitnessHello, [3]*os.File, erro
 	var files [3]*os.File
 	c.f.SetReadDeadline(deadline)
 	defer c.f.SetReadDeadline(time.Time{})
-	rc, err := c.f.SyscallConn()
-	if err != nil {
-		return h, files, err
-	}
 	buf := make([]byte, 4+maxHello)
-	oob := make([]byte, syscall.CmsgSpace(3*4))
-	var n, oobn int
-	var rerr error
-	err = rc.Read(func(fd uintptr) bool {
-		n, oobn, _, _, rerr = syscall.Recvmsg(int(fd), buf, oob, syscall.MSG_CMSG_CLOEXEC)
-		return rerr != syscall.EAGAIN
-	})
-	if err == nil {
-		err = rerr
-	}
+	n, fds, err := c.receive(buf, 3)
 	if err != nil {
 		return h, files, err
-	}
-	var fds []int
-	if msgs, perr := syscall.ParseSocketControlMessage(oob[:oobn]); perr == nil {
-		for _, m := range msgs {
-			if got, perr := syscall.ParseUnixRights(&m); perr == nil {
-				fds = append(fds, got...)
-			}
-		}
 	}
 	closeFds := func() {
 		for _, fd := range fds {
@@ -530,32 +509,11 @@ func (c *WitnessConn) Pipes(deadline time.Time) ([3]*os.File, error) {
 	var files [3]*os.File
 	c.f.SetReadDeadline(deadline)
 	defer c.f.SetReadDeadline(time.Time{})
-	rc, err := c.f.SyscallConn()
-	if err != nil {
-		return files, err
-	}
 	const answer = "pipes\n"
 	buf := make([]byte, len(answer))
-	oob := make([]byte, syscall.CmsgSpace(4*4))
-	var n, oobn int
-	var rerr error
-	err = rc.Read(func(fd uintptr) bool {
-		n, oobn, _, _, rerr = syscall.Recvmsg(int(fd), buf, oob, syscall.MSG_CMSG_CLOEXEC)
-		return rerr != syscall.EAGAIN
-	})
-	if err == nil {
-		err = rerr
-	}
+	n, fds, err := c.receive(buf, 4)
 	if err != nil {
 		return files, err
-	}
-	var fds []int
-	if msgs, perr := syscall.ParseSocketControlMessage(oob[:oobn]); perr == nil {
-		for _, m := range msgs {
-			if got, perr := syscall.ParseUnixRights(&m); perr == nil {
-				fds = append(fds, got...)
-			}
-		}
 	}
 	if n > 0 && n < len(buf) {
 		_, err = io.ReadFull(c.f, buf[n:])
@@ -574,6 +532,37 @@ func (c *WitnessConn) Pipes(deadline time.Time) ([3]*os.File, error) {
 		files[i] = os.NewFile(uintptr(fd), []string{"the program's stdin", "the program's stdout", "the program's status"}[i])
 	}
 	return files, nil
+}
+
+// receive reads what the stand-in sent into buf, one recvmsg on the poller (until the
+// connection's read deadline), with the descriptors that came with it: at most room of
+// them are taken (close-on-exec); the kernel closes any more.
+func (c *WitnessConn) receive(buf []byte, room int) (n int, fds []int, err error) {
+	rc, err := c.f.SyscallConn()
+	if err != nil {
+		return 0, nil, err
+	}
+	oob := make([]byte, syscall.CmsgSpace(room*4))
+	var oobn int
+	var rerr error
+	err = rc.Read(func(fd uintptr) bool {
+		n, oobn, _, _, rerr = syscall.Recvmsg(int(fd), buf, oob, syscall.MSG_CMSG_CLOEXEC)
+		return rerr != syscall.EAGAIN
+	})
+	if err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	if msgs, perr := syscall.ParseSocketControlMessage(oob[:oobn]); perr == nil {
+		for _, m := range msgs {
+			if got, perr := syscall.ParseUnixRights(&m); perr == nil {
+				fds = append(fds, got...)
+			}
+		}
+	}
+	return n, fds, nil
 }
 
 // Gone returns a channel closed when the stand-in has ended (or broken the protocol by

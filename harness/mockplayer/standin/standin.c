@@ -319,12 +319,9 @@ static void closeOnExec(void) {
     closedir(d);
 }
 
-/* startProgram starts the program of a run request (argv, NULL-ended) and hands its pipes
- * to the witness on sock. 0 when the pipes went; else the reason, said on stderr. */
-static int startProgram(int sock, char **argv) {
-    int toProg[2], fromProg[2], status[2], errFd = given >= 0 ? given : 2;
-    struct sigaction sa;
-    sigset_t block;
+/* sendWithFds sends len bytes of data with the three descriptors fds (SCM_RIGHTS) on sock,
+ * again after EINTR, and returns what sendmsg returned. */
+static ssize_t sendWithFds(int sock, const void *data, size_t len, const int fds[3]) {
     struct msghdr msg;
     struct iovec iov;
     union {
@@ -332,6 +329,32 @@ static int startProgram(int sock, char **argv) {
         struct cmsghdr align;
     } control;
     struct cmsghdr *cmsg;
+    ssize_t n;
+    memset(&msg, 0, sizeof msg);
+    memset(&control, 0, sizeof control);
+    iov.iov_base = (void *)data;
+    iov.iov_len = len;
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.buf;
+    msg.msg_controllen = sizeof control.buf;
+    cmsg = CMSG_FIRSTHDR(&msg);
+    cmsg->cmsg_level = SOL_SOCKET;
+    cmsg->cmsg_type = SCM_RIGHTS;
+    cmsg->cmsg_len = CMSG_LEN(3 * sizeof(int));
+    memcpy(CMSG_DATA(cmsg), fds, 3 * sizeof(int));
+    do {
+        n = sendmsg(sock, &msg, MSG_NOSIGNAL);
+    } while (n < 0 && errno == EINTR);
+    return n;
+}
+
+/* startProgram starts the program of a run request (argv, NULL-ended) and hands its pipes
+ * to the witness on sock. 0 when the pipes went; else the reason, said on stderr. */
+static int startProgram(int sock, char **argv) {
+    int toProg[2], fromProg[2], status[2], errFd = given >= 0 ? given : 2;
+    struct sigaction sa;
+    sigset_t block;
     int fds[3];
     ssize_t n;
 
@@ -385,22 +408,7 @@ static int startProgram(int sock, char **argv) {
     fds[0] = toProg[1];
     fds[1] = fromProg[0];
     fds[2] = status[0];
-    memset(&msg, 0, sizeof msg);
-    memset(&control, 0, sizeof control);
-    iov.iov_base = "pipes\n";
-    iov.iov_len = 6;
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control.buf;
-    msg.msg_controllen = sizeof control.buf;
-    cmsg = CMSG_FIRSTHDR(&msg);
-    cmsg->cmsg_level = SOL_SOCKET;
-    cmsg->cmsg_type = SCM_RIGHTS;
-    cmsg->cmsg_len = CMSG_LEN(sizeof fds);
-    memcpy(CMSG_DATA(cmsg), fds, sizeof fds);
-    do {
-        n = sendmsg(sock, &msg, MSG_NOSIGNAL);
-    } while (n < 0 && errno == EINTR);
+    n = sendWithFds(sock, "pipes\n", 6, fds);
     /* The witness holds those ends now (a short send of 6 bytes does not happen on a
      * socket that took the descriptors). */
     close(fds[0]);
@@ -463,13 +471,6 @@ int main(int argc, char **argv) {
     char *slash, *name;
     struct sockaddr_un addr;
     int sock, i, null;
-    struct msghdr msg;
-    struct iovec iov;
-    union {
-        char buf[CMSG_SPACE(3 * sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    struct cmsghdr *cmsg;
     int fds[3] = {0, 1, 2};
     size_t sent;
     char *line;
@@ -526,22 +527,7 @@ int main(int argc, char **argv) {
     hello[3] = (char)(helloLen - 4);
 
     closeCopies(sock);
-    memset(&msg, 0, sizeof msg);
-    memset(&control, 0, sizeof control);
-    iov.iov_base = hello;
-    iov.iov_len = helloLen;
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control.buf;
-    msg.msg_controllen = sizeof control.buf;
-    cmsg = CMSG_FIRSTHDR(&msg);
-    cmsg->cmsg_level = SOL_SOCKET;
-    cmsg->cmsg_type = SCM_RIGHTS;
-    cmsg->cmsg_len = CMSG_LEN(sizeof fds);
-    memcpy(CMSG_DATA(cmsg), fds, sizeof fds);
-    do {
-        n = sendmsg(sock, &msg, MSG_NOSIGNAL);
-    } while (n < 0 && errno == EINTR);
+    n = sendWithFds(sock, hello, helloLen, fds);
     if (n < 0) {
         return fail("send", errno);
     }
