@@ -1,12 +1,10 @@
 package sandbox_test
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -271,21 +269,7 @@ func TestRootlessNetEndsWithAKilledHarness(t *testing.T) {
 		t.Fatal(err)
 	}
 	marker := strconv.Itoa(410000 + os.Getpid())
-	t.Cleanup(func() {
-		for _, pid := range sleepsOf(marker) {
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
-	})
-	cmd := exec.Command(self, "-test.run", "^$")
-	cmd.Env = append(os.Environ(), orphanNetHarnessEnv+"="+marker)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, _ := bufio.NewReader(out).ReadString('\n')
+	cmd, line := startOrphanHarness(t, self, orphanNetHarnessEnv, marker)
 	holder, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(line), "started "))
 	if !strings.HasPrefix(line, "started ") || err != nil {
 		cmd.Process.Kill()

@@ -230,6 +230,29 @@ func sleepsOf(marker string) []int {
 	return pids
 }
 
+// startOrphanHarness starts this test binary (self) as a harness of its own, told by the
+// variable env to start boxed sleeps whose command lines carry marker, and returns it with
+// the first line it wrote once they run. The test's cleanup kills the sleeps it left.
+func startOrphanHarness(t *testing.T, self, env, marker string) (*exec.Cmd, string) {
+	t.Helper()
+	t.Cleanup(func() {
+		for _, pid := range sleepsOf(marker) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	cmd := exec.Command(self, "-test.run", "^$")
+	cmd.Env = append(os.Environ(), env+"="+marker)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	return cmd, line
+}
+
 // A harness killed outright (SIGKILL, which it cannot catch) takes its boxed programs with
 // it: the init of each program's PID namespace ends once its parent is gone, and the
 // kernel then kills the namespace. A parent-death signal alone left them running for ever
@@ -242,21 +265,7 @@ func TestBoxedProgramsEndWithAKilledHarness(t *testing.T) {
 		t.Fatal(err)
 	}
 	marker := strconv.Itoa(400000 + os.Getpid())
-	t.Cleanup(func() {
-		for _, pid := range sleepsOf(marker) {
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
-	})
-	cmd := exec.Command(self, "-test.run", "^$")
-	cmd.Env = append(os.Environ(), orphanHarnessEnv+"="+marker)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, _ := bufio.NewReader(out).ReadString('\n')
+	cmd, line := startOrphanHarness(t, self, orphanHarnessEnv, marker)
 	if line != "started\n" {
 		cmd.Process.Kill()
 		cmd.Wait()
