@@ -125,6 +125,7 @@ func TestBoxedBuildIsNotRoot(t *testing.T) {
 // host's disk), and where the machine gives cgroups, all its processes' memory together.
 // Before 2026-11-28 one make held 4.5 GB and wrote 3 GB to the host's disk.
 func TestBoxedBuildTotals(t *testing.T) {
+	t.Parallel() // the memory total's build waits 3 s: beside the other tests
 	boxedOrSkip(t)
 	limits := BuildLimits()
 	limits.CaseDisk = 8 << 20
@@ -149,6 +150,7 @@ func TestBoxedBuildTotals(t *testing.T) {
 // A build by a grader that is not root, whose cgroups are delegated to it, has a memory
 // total too.
 func TestBoxedBuildTotalsDelegated(t *testing.T) {
+	t.Parallel() // as TestBoxedBuildTotals
 	if delegate.AsDelegatedUser(t, "^TestBoxedBuildTotalsDelegated$") {
 		return
 	}
