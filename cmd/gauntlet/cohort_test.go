@@ -604,6 +604,7 @@ func TestCohortInterrupt(t *testing.T) {
 // the running case ends, nothing more starts, the summary shows what ran and says the run
 // was interrupted, no -json file is written (a partial report is not a grade), exit 2.
 func TestGradeInterrupt(t *testing.T) {
+	t.Parallel() // a grade of its own, in a process of its own
 	bin := buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	root := t.TempDir()
 	bin = reachable(t, root, bin)

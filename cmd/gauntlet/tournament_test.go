@@ -335,6 +335,7 @@ func TestProgramCPU(t *testing.T) {
 // writable (an AI that could write the tournament's folder leaves a file there and gives up
 // its games). As root, the test runs again as an unprivileged user.
 func TestTournamentBoxesTheProgramsRootless(t *testing.T) {
+	t.Parallel() // a process of its own, as another user
 	if buildtest.AsUnprivileged(t, "^TestTournamentBoxesTheProgramsRootless$", "gauntlet/cmd/gauntlet") {
 		return
 	}
@@ -413,6 +414,7 @@ func TestTournamentNamesALimit(t *testing.T) {
 // starting: the games running went on (here: players that never answer, with an hour per
 // move), and a second SIGINT did nothing.
 func TestTournamentSignals(t *testing.T) {
+	t.Parallel() // tournaments of their own, in processes of their own
 	exe := gauntletBinary(t)
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
