@@ -32,6 +32,7 @@ func sh(t *testing.T, script string, steps []Step, opt Options) *Result {
 func write(s string) Step { return Step{Kind: Write, Data: []byte(s)} }
 
 func TestRun(t *testing.T) {
+	t.Parallel() // its subtests wait on their programs: the package goes on meanwhile
 	quick := Options{StepTimeout: 300 * time.Millisecond, QuickTimeout: 50 * time.Millisecond}
 	tests := []struct {
 		name    string
@@ -229,6 +230,7 @@ func echoFunc(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // RunFunc plays a script with a function in this process as Run plays it with a program:
 // the same waits, the same ends, the same record.
 func TestRunFunc(t *testing.T) {
+	t.Parallel() // its subtests wait on their functions: the package goes on meanwhile
 	quick := Options{StepTimeout: 300 * time.Millisecond, QuickTimeout: 50 * time.Millisecond}
 	tests := []struct {
 		name    string
