@@ -32,7 +32,6 @@ func sh(t *testing.T, script string, steps []Step, opt Options) *Result {
 func write(s string) Step { return Step{Kind: Write, Data: []byte(s)} }
 
 func TestRun(t *testing.T) {
-	t.Parallel() // its subtests wait on their programs: the package goes on meanwhile
 	quick := Options{StepTimeout: 300 * time.Millisecond, QuickTimeout: 50 * time.Millisecond}
 	tests := []struct {
 		name    string
