@@ -180,6 +180,7 @@ func testBuildMemoryTotal(t *testing.T, limits sandbox.Limits) {
 
 // The boxed build removes the prebuilt files too, before make.
 func TestBoxedBuildRemovesPrebuiltPrograms(t *testing.T) {
+	t.Parallel() // a build of its own: beside the memory-total tests, which wait
 	boxedOrSkip(t)
 	src := prebuiltSubmission(t)
 	buildtest.SearchableByOthers(t, src)
