@@ -420,7 +420,8 @@ func TestTournamentNamesALimit(t *testing.T) {
 // move), and a second SIGINT did nothing.
 func TestTournamentSignals(t *testing.T) {
 	t.Parallel() // tournaments of their own, in processes of their own
-	exe := gauntletBinary(t)
+	// The binary itself (not gauntletBinary, which sets what this process's runs start).
+	exe := buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
