@@ -104,6 +104,7 @@ func TestGitLabTemplate(t *testing.T) {
 // run_autograder, on a folder laid out as Gradescope lays it out, writes a results.json
 // in Gradescope's format with the marks the grader gives, and the visibility set.
 func TestGradescopeAutograder(t *testing.T) {
+	t.Parallel() // an autograder run of its own, in a folder of its own
 	if testing.Short() {
 		t.Skip("a whole grade through the autograder script: full mode only")
 	}
@@ -196,6 +197,7 @@ func TestTemplatesNameEveryGame(t *testing.T) {
 // The Gradescope autograder grades Clue too: a submission that builds nothing gets the
 // game's categories, each with no marks, and the build test, in Gradescope's format.
 func TestGradescopeAutograderClue(t *testing.T) {
+	t.Parallel() // an autograder run of its own, in a folder of its own
 	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	root := t.TempDir()
 	sub := filepath.Join(root, "submission")

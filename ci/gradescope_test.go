@@ -134,6 +134,7 @@ func checkRealScore(t *testing.T, res gsResults, data []byte) {
 // autograder grades again with -unsafe, says so to the staff, and the good submission gets
 // its real score.
 func TestGradescopeWithoutNamespacesGradesUnboxed(t *testing.T) {
+	t.Parallel() // an autograder run of its own, in a folder of its own
 	root := autograder(t)
 	real := buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	g := stub(t, fmt.Sprintf(`for a; do [ "$a" = -unsafe ] && exec %q "$@" -run %q; done
@@ -155,6 +156,7 @@ exit 2`, real, argsCases, refusal))
 // BOX=require never grades unboxed: where gauntlet refuses, the student gets the staff's
 // message, which does not blame them.
 func TestGradescopeBoxRequired(t *testing.T) {
+	t.Parallel() // an autograder run of its own, in a folder of its own
 	root := autograder(t)
 	g := stub(t, fmt.Sprintf("echo %q >&2\nexit 2", refusal))
 	res, data, out := runAutograder(t, root, g, nil, "BOX=require")
@@ -181,6 +183,7 @@ func checkStaffProblem(t *testing.T, res gsResults, data []byte) {
 // A HARNESS-ERROR (exit 2, with results written) keeps gauntlet's results: the score it
 // gave, and the HARNESS-ERROR test that says whose problem it is.
 func TestGradescopeKeepsResultsOfHarnessError(t *testing.T) {
+	t.Parallel() // an autograder run of its own, in a folder of its own
 	root := autograder(t)
 	written := `{"score": 7.5, "output": "summary", "tests": [{"name": "HARNESS-ERROR, the course staff's problem, not yours: x", "score": 0, "max_score": 0, "status": "failed", "output": "...", "visibility": "visible"}]}`
 	// The stub writes the results at the path after -gradescope, then exits 2.
@@ -198,6 +201,7 @@ exit 2`, written))
 
 // Exit 1 (the student failed cases) keeps gauntlet's results, as ever.
 func TestGradescopeKeepsResultsOfFailedCases(t *testing.T) {
+	t.Parallel() // an autograder run of its own, in a folder of its own
 	root := autograder(t)
 	written := `{"score": 3, "tests": []}`
 	g := stub(t, fmt.Sprintf(`while [ $# -gt 0 ]; do [ "$1" = -gradescope ] && printf '%%s\n' %q > "$2"; shift; done
@@ -210,6 +214,7 @@ exit 1`, written))
 // When gauntlet writes no results at all, the autograder writes the staff's message and
 // copies what gauntlet said to its own output (the staff's view).
 func TestGradescopeNoResultsIsTheStaffsProblem(t *testing.T) {
+	t.Parallel() // an autograder run of its own, in a folder of its own
 	root := autograder(t)
 	g := stub(t, "echo 'gauntlet grade: HARNESS-ERROR: copying: permission denied' >&2\nexit 2")
 	res, data, out := runAutograder(t, root, g, nil)
@@ -230,6 +235,7 @@ func TestGradescopeNoResultsIsTheStaffsProblem(t *testing.T) {
 // its real score at the first run. (The gauntlet run is a wrapper that only adds the -run
 // filter.)
 func TestGradescopeWithoutCapSysAdmin(t *testing.T) {
+	t.Parallel() // an autograder run of its own, in a folder of its own
 	setpriv, err := exec.LookPath("setpriv")
 	if err == nil && os.Geteuid() != 0 {
 		err = errors.New("not root")

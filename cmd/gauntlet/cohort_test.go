@@ -97,6 +97,23 @@ func gauntletBinary(t *testing.T) string {
 	return bin
 }
 
+// gauntletApart is gauntlet(args...) run by the gauntlet binary in a process of its own:
+// for a test that runs in parallel with others, with which the command run in this
+// process would share what a run keeps process-wide (the case users it closes as it ends,
+// the stdout a "-json -" report goes to).
+func gauntletApart(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(buildtest.Path(t, "gauntlet/cmd/gauntlet"), args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()
+}
+
 func gauntlet(args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
 	code := run(args, &stdout, &stderr)
@@ -332,12 +349,13 @@ func TestGradePassingSubmissions(t *testing.T) {
 // A cohort whose stdout is not a terminal (a CI log) says on stderr when each submission is
 // done, as it is done: how many of all, its marks, its verdict counts and the time it took.
 func TestCohortReportsAsItGoes(t *testing.T) {
-	exe := gauntletBinary(t)
+	t.Parallel() // its commands run apart (gauntletApart)
+	exe := buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	root := t.TempDir()
 	exe = reachable(t, root, exe)
 	alice := makeSubmission(t, root, "alice", goodRecipe(exe)...)
 	carol := makeSubmission(t, root, "carol", brokenRecipe...)
-	code, stdout, stderr := gauntlet("grade", "stlucia", "-run", specCase, "-j", "2", alice, carol)
+	code, stdout, stderr := gauntletApart(t, "grade", "stlucia", "-run", specCase, "-j", "2", alice, carol)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (a build failed)\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -604,6 +622,7 @@ func TestCohortInterrupt(t *testing.T) {
 // the running case ends, nothing more starts, the summary shows what ran and says the run
 // was interrupted, no -json file is written (a partial report is not a grade), exit 2.
 func TestGradeInterrupt(t *testing.T) {
+	t.Parallel() // a grade of its own, in a process of its own
 	bin := buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	root := t.TempDir()
 	bin = reachable(t, root, bin)

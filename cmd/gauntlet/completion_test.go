@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/programs"
 )
 
@@ -58,7 +59,8 @@ func TestCompletionInBash(t *testing.T) {
 	if err != nil {
 		t.Skip("no bash here")
 	}
-	exe := gauntletBinary(t)
+	t.Parallel() // bash and the binary, in processes of their own
+	exe := buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "submission"), 0o755); err != nil {
 		t.Fatal(err)
@@ -85,20 +87,21 @@ try grade stlucia sub
 // category; against the reference it passes, against the buggy fixture it fails as grade
 // says; a case of no game's category is a usage error.
 func TestRunCaseFile(t *testing.T) {
-	gauntletBinary(t)
+	t.Parallel() // its commands run apart (gauntletApart)
+	buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	root := filepath.Join("..", "..")
 	ok := filepath.Join(root, "testscripts", "stlucia", "hub_args_usage_none.txtar")
-	if code, out, errs := gauntlet("run", ok); code != 0 || !strings.Contains(out, "cases: PASS 1") {
+	if code, out, errs := gauntletApart(t, "run", ok); code != 0 || !strings.Contains(out, "cases: PASS 1") {
 		t.Errorf("run %s: exit %d\n%s%s", ok, code, out, errs)
 	}
 	bad := filepath.Join(root, "testscripts", "dealer2310", "player_A_eof_after_path.txtar")
 	buggy := filepath.Join(root, "fixtures", "submissions", "buggy2310")
-	if code, out, errs := gauntlet("run", bad, buggy); code != 1 || !strings.Contains(out, "CRASH player_A_eof_after_path") || !strings.Contains(out, "as typed: gauntlet exec mockhub conv ./2310A") {
+	if code, out, errs := gauntletApart(t, "run", bad, buggy); code != 1 || !strings.Contains(out, "CRASH player_A_eof_after_path") || !strings.Contains(out, "as typed: gauntlet exec mockhub conv ./2310A") {
 		t.Errorf("run %s %s: exit %d\n%s%s", bad, buggy, code, out, errs)
 	}
 	odd := filepath.Join(t.TempDir(), "odd.txtar")
 	os.WriteFile(odd, []byte("# x\n# category: nobody/here\nrun $X\n"), 0o644)
-	if code, _, errs := gauntlet("run", odd); code != 2 || !strings.Contains(errs, `no game has the category "nobody/here"`) {
+	if code, _, errs := gauntletApart(t, "run", odd); code != 2 || !strings.Contains(errs, `no game has the category "nobody/here"`) {
 		t.Errorf("run %s: exit %d, %s", odd, code, errs)
 	}
 }

@@ -18,6 +18,7 @@ import (
 // the report naming the level. Before 2026-11-28 it refused unless -unsafe, which ran the
 // submission as root.
 func TestGradeWithoutNamespacesKeepsSandboxUsers(t *testing.T) {
+	t.Parallel() // a grade of its own, in a process of its own
 	if os.Geteuid() != 0 {
 		buildtest.NeedBox(t, errors.New("needs root, to drop CAP_SYS_ADMIN from a root grader"))
 	}

@@ -51,6 +51,7 @@ func TestWriteFileReplacesALink(t *testing.T) {
 // every start of it about 1.3 ms more here (the loader, libc, the cgo runtime's threads):
 // no test may link cgo either.
 func TestBinaryLinksNoCgo(t *testing.T) {
+	t.Parallel() // runs the go command: beside the tests that wait
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)

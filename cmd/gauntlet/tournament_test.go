@@ -21,7 +21,8 @@ import (
 // A round robin of the two reference AIs: a line per game, the table, a saved file that
 // makes a second run play nothing, and the CSV.
 func TestTournament(t *testing.T) {
-	exe := gauntletBinary(t)
+	t.Parallel() // its commands run apart (gauntletApart)
+	exe := buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	dir := t.TempDir()
 	var ais []string
 	for _, name := range []string{"stratego-hunter", "stratego-random"} {
@@ -33,18 +34,18 @@ func TestTournament(t *testing.T) {
 	}
 	save, csv := filepath.Join(dir, "games.jsonl"), filepath.Join(dir, "table.csv")
 	args := append([]string{"tournament", "stratego", "-rounds", "2", "-save", save, "-csv", csv}, ais...)
-	code, stdout, stderr := gauntlet(args...)
+	code, stdout, stderr := gauntletApart(t, args...)
 	if code != 0 || strings.Count(stdout, "\n[") != 3 || !strings.Contains(stdout, "[4/4]") || !strings.Contains(stdout, "1    "+ais[0]) {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	code, stdout, _ = gauntlet(args...)
+	code, stdout, _ = gauntletApart(t, args...)
 	if code != 0 || strings.Contains(stdout, "[") {
 		t.Errorf("a second run with the same -save played games again:\n%s", stdout)
 	}
 	if b, err := os.ReadFile(csv); err != nil || !strings.HasPrefix(string(b), "rank,program,games") {
 		t.Errorf("csv: %q %v", b, err)
 	}
-	if code, _, _ := gauntlet("tournament", "stratego", ais[0]); code != 2 {
+	if code, _, _ := gauntletApart(t, "tournament", "stratego", ais[0]); code != 2 {
 		t.Errorf("one AI: exit %d, want 2", code)
 	}
 }
@@ -52,7 +53,8 @@ func TestTournament(t *testing.T) {
 // A referee-protocol round robin through the reference runner: the perfect tic-tac-toe
 // player never loses to the random one.
 func TestRefereeTournament(t *testing.T) {
-	exe := gauntletBinary(t)
+	t.Parallel() // its commands run apart (gauntletApart)
+	exe := buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	dir := t.TempDir()
 	link := func(name string) string {
 		p := filepath.Join(dir, name)
@@ -62,7 +64,7 @@ func TestRefereeTournament(t *testing.T) {
 		return p
 	}
 	ref, perfect, random := link("ttt-referee"), link("ttt-perfect"), link("ttt-random")
-	code, stdout, stderr := gauntlet("tournament", "referee", "-referee", ref, "-rounds", "3", perfect, random)
+	code, stdout, stderr := gauntletApart(t, "tournament", "referee", "-referee", ref, "-rounds", "3", perfect, random)
 	if code != 0 || !strings.Contains(stdout, "[6/6]") {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -72,7 +74,7 @@ func TestRefereeTournament(t *testing.T) {
 			t.Errorf("the random player won against the perfect one:\n%s", stdout)
 		}
 	}
-	if code, _, _ := gauntlet("tournament", "referee", perfect, random); code != 2 {
+	if code, _, _ := gauntletApart(t, "tournament", "referee", perfect, random); code != 2 {
 		t.Errorf("no -referee: exit %d, want 2", code)
 	}
 }
@@ -80,7 +82,8 @@ func TestRefereeTournament(t *testing.T) {
 // -suite grades with cases from a folder or one case file instead of the built-in suite;
 // a path that is neither is a usage error.
 func TestGradeSuiteFromDisk(t *testing.T) {
-	gauntletBinary(t)
+	t.Parallel() // its commands run apart (gauntletApart)
+	buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	dir := t.TempDir()
 	one := filepath.Join(dir, "hub_usage_mine.txtar")
 	body := "# The hub with no argument prints its usage.\n# section: Exits\n# category: hub/arguments\nrun -status 1 $STLUCIA\n! stdout .\nstderr '^Usage: stlucia rollfile winscore prog1 prog2 \\[prog3 \\[prog4\\]\\]$'\n"
@@ -88,13 +91,13 @@ func TestGradeSuiteFromDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, path := range []string{one, dir} {
-		code, stdout, stderr := gauntlet("grade", "stlucia", "-suite", path)
+		code, stdout, stderr := gauntletApart(t, "grade", "stlucia", "-suite", path)
 		if code != 0 || !strings.Contains(stdout, "cases: PASS 1") {
 			t.Errorf("-suite %s: exit %d\n%s\n%s", path, code, stdout, stderr)
 		}
 	}
 	for _, bad := range []string{filepath.Join(dir, "nothing"), t.TempDir(), filepath.Join(dir, "x.txt")} {
-		if code, _, stderr := gauntlet("grade", "stlucia", "-suite", bad); code != 2 || !strings.Contains(stderr, "-suite") {
+		if code, _, stderr := gauntletApart(t, "grade", "stlucia", "-suite", bad); code != 2 || !strings.Contains(stderr, "-suite") {
 			t.Errorf("-suite %s: exit %d, %q; want a usage error", bad, code, stderr)
 		}
 	}
@@ -144,15 +147,16 @@ func TestVersion(t *testing.T) {
 // Flags may follow the folders; a report may go to stdout (the summary then goes to
 // stderr); help COMMAND is the command's help; -j 0 is refused.
 func TestCLIConveniences(t *testing.T) {
-	gauntletBinary(t)
-	if code, stdout, _ := gauntlet("help", "grade"); code != 0 || !strings.HasPrefix(stdout, "usage: gauntlet grade") {
+	t.Parallel() // its commands run apart (gauntletApart)
+	buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	if code, stdout, _ := gauntletApart(t, "help", "grade"); code != 0 || !strings.HasPrefix(stdout, "usage: gauntlet grade") {
 		t.Errorf("help grade: %d %q", code, stdout)
 	}
-	code, stdout, stderr := gauntlet("grade", "stlucia", "-run", "^hub_args_usage_none$", "-json", "-")
+	code, stdout, stderr := gauntletApart(t, "grade", "stlucia", "-run", "^hub_args_usage_none$", "-json", "-")
 	if code != 0 || !strings.HasPrefix(stdout, "{") || !strings.Contains(stderr, "total") {
 		t.Errorf("-json -: exit %d, stdout %.60q, stderr %.60q", code, stdout, stderr)
 	}
-	if code, _, _ := gauntlet("grade", "stlucia", "-j", "0"); code != 2 {
+	if code, _, _ := gauntletApart(t, "grade", "stlucia", "-j", "0"); code != 2 {
 		t.Errorf("-j 0: exit %d, want 2", code)
 	}
 	// Every report's path is checked before any case runs: nothing is graded.
@@ -164,7 +168,7 @@ func TestCLIConveniences(t *testing.T) {
 		{"-gradescope", filepath.Join(dir, "x", "results.json")},
 		{"-csv", filepath.Join(dir, "y", "c.csv")},
 	} {
-		code, stdout, stderr := gauntlet(append([]string{"grade", "stlucia"}, args...)...)
+		code, stdout, stderr := gauntletApart(t, append([]string{"grade", "stlucia"}, args...)...)
 		if code != 2 || !strings.Contains(stderr, "gauntlet grade: "+args[0]+" ") || strings.Contains(stdout+stderr, "cases:") {
 			t.Errorf("%q: exit %d, stdout %.80q, stderr %.200q; want 2 before grading", args, code, stdout, stderr)
 		}
@@ -173,7 +177,7 @@ func TestCLIConveniences(t *testing.T) {
 	_, here, _, _ := runtime.Caller(0)
 	buggy := filepath.Join(filepath.Dir(here), "..", "..", "fixtures", "submissions", "buggy2310")
 	jsonFile := filepath.Join(t.TempDir(), "r.json")
-	if code, _, stderr := gauntlet("grade", "dealer2310", buggy, "-run", "^player_A_args_id_beyond_count$", "-json", jsonFile); code != 1 {
+	if code, _, stderr := gauntletApart(t, "grade", "dealer2310", buggy, "-run", "^player_A_args_id_beyond_count$", "-json", jsonFile); code != 1 {
 		t.Errorf("flags after the folder: exit %d, %s", code, stderr)
 	} else if _, err := os.Stat(jsonFile); err != nil {
 		t.Errorf("flags after the folder: no -json report: %v", err)
@@ -182,11 +186,12 @@ func TestCLIConveniences(t *testing.T) {
 
 // -keep keeps a failed case run with a script that reruns it: the rerun fails the same way.
 func TestKeepAndRerun(t *testing.T) {
-	gauntletBinary(t)
+	t.Parallel() // its commands run apart (gauntletApart)
+	buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	_, here, _, _ := runtime.Caller(0)
 	buggy := filepath.Join(filepath.Dir(here), "..", "..", "fixtures", "submissions", "buggy2310")
 	keep := filepath.Join(t.TempDir(), "kept")
-	code, first, stderr := gauntlet("grade", "dealer2310", buggy, "-run", "^player_A_eof_after_path$", "-keep", keep)
+	code, first, stderr := gauntletApart(t, "grade", "dealer2310", buggy, "-run", "^player_A_eof_after_path$", "-keep", keep)
 	if code != 1 {
 		t.Fatalf("grade: exit %d\n%s%s", code, first, stderr)
 	}
@@ -208,7 +213,7 @@ func TestKeepAndRerun(t *testing.T) {
 	if !strings.Contains(first+stderr, detail) || !strings.Contains(string(out), detail) {
 		t.Errorf("the rerun does not fail as the grade did (%q):\n%s", detail, out)
 	}
-	if code, _, stderr := gauntlet("grade", "dealer2310", buggy, buggy, "-keep", keep); code != 2 || !strings.Contains(stderr, "-keep is for one submission") {
+	if code, _, stderr := gauntletApart(t, "grade", "dealer2310", buggy, buggy, "-keep", keep); code != 2 || !strings.Contains(stderr, "-keep is for one submission") {
 		t.Errorf("-keep with a cohort: exit %d, %s", code, stderr)
 	}
 }
@@ -335,6 +340,7 @@ func TestProgramCPU(t *testing.T) {
 // writable (an AI that could write the tournament's folder leaves a file there and gives up
 // its games). As root, the test runs again as an unprivileged user.
 func TestTournamentBoxesTheProgramsRootless(t *testing.T) {
+	t.Parallel() // a process of its own, as another user
 	if buildtest.AsUnprivileged(t, "^TestTournamentBoxesTheProgramsRootless$", "gauntlet/cmd/gauntlet") {
 		return
 	}
@@ -413,7 +419,9 @@ func TestTournamentNamesALimit(t *testing.T) {
 // starting: the games running went on (here: players that never answer, with an hour per
 // move), and a second SIGINT did nothing.
 func TestTournamentSignals(t *testing.T) {
-	exe := gauntletBinary(t)
+	t.Parallel() // tournaments of their own, in processes of their own
+	// The binary itself (not gauntletBinary, which sets what this process's runs start).
+	exe := buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()

@@ -330,6 +330,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "exec" {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
+	buildtest.WaitingTests() // the parallel tests mostly wait on the programs they start
 	os.Exit(m.Run())
 }
 

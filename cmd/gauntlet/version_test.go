@@ -12,6 +12,7 @@ import (
 // A binary without a stamped revision (go run) reads it from the checkout it runs in, and
 // says so; a stamped one says its own; outside a gauntlet source tree it says how to find it.
 func TestVersionWithoutStamp(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	git := func(args ...string) string {
 		t.Helper()

@@ -19,6 +19,7 @@ func inProcess(name string) (record.Func, bool) { return standalone.Player(name)
 // a difference would make findings the subject is not to blame for, or hide real ones.
 // Each reference plays the campaign's own cases, from a fixed seed, both ways.
 func TestInProcessReferenceMatchesTheProcess(t *testing.T) {
+	t.Parallel() // its subtests run programs of their own: the package goes on meanwhile
 	ref := refDir(t)
 	cases := 40
 	if testing.Short() {

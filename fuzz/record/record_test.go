@@ -229,6 +229,7 @@ func echoFunc(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // RunFunc plays a script with a function in this process as Run plays it with a program:
 // the same waits, the same ends, the same record.
 func TestRunFunc(t *testing.T) {
+	t.Parallel() // its subtests wait on their functions: the package goes on meanwhile
 	quick := Options{StepTimeout: 300 * time.Millisecond, QuickTimeout: 50 * time.Millisecond}
 	tests := []struct {
 		name    string

@@ -40,6 +40,7 @@ func scratchFor(t *testing.T) string {
 // sandbox user with none of that reachable, the daemon must be gone, and the program
 // must still be found (never by falling back to root).
 func TestBoxedBuildIsNotRoot(t *testing.T) {
+	t.Parallel() // a build of its own: beside the memory-total builds, which wait
 	boxedOrSkip(t)
 	other := t.TempDir()
 	os.Chmod(filepath.Dir(other), 0o755)
@@ -50,7 +51,9 @@ func TestBoxedBuildIsNotRoot(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(staff, "solution"), []byte("#!/bin/sh\necho solved\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("GAUNTLET_GRADER_SECRET", "x")
+	if os.Getenv(graderSecret) == "" {
+		t.Fatalf("%s is not set (TestMain): the build's environment would be clean for nothing", graderSecret)
+	}
 	src := t.TempDir()
 	marker := "gauntlet-build-daemon-" + filepath.Base(src)
 	// A service of the grading machine, on its loopback.
@@ -125,6 +128,7 @@ func TestBoxedBuildIsNotRoot(t *testing.T) {
 // host's disk), and where the machine gives cgroups, all its processes' memory together.
 // Before 2026-11-28 one make held 4.5 GB and wrote 3 GB to the host's disk.
 func TestBoxedBuildTotals(t *testing.T) {
+	t.Parallel() // the memory total's build waits 3 s: beside the other tests
 	boxedOrSkip(t)
 	limits := BuildLimits()
 	limits.CaseDisk = 8 << 20
@@ -149,6 +153,7 @@ func TestBoxedBuildTotals(t *testing.T) {
 // A build by a grader that is not root, whose cgroups are delegated to it, has a memory
 // total too.
 func TestBoxedBuildTotalsDelegated(t *testing.T) {
+	t.Parallel() // as TestBoxedBuildTotals
 	if delegate.AsDelegatedUser(t, "^TestBoxedBuildTotalsDelegated$") {
 		return
 	}
@@ -178,6 +183,7 @@ func testBuildMemoryTotal(t *testing.T, limits sandbox.Limits) {
 
 // The boxed build removes the prebuilt files too, before make.
 func TestBoxedBuildRemovesPrebuiltPrograms(t *testing.T) {
+	t.Parallel() // a build of its own: beside the memory-total tests, which wait
 	boxedOrSkip(t)
 	src := prebuiltSubmission(t)
 	buildtest.SearchableByOthers(t, src)

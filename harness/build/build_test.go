@@ -23,6 +23,7 @@ func write(t *testing.T, dir, name, body string) {
 }
 
 func TestBuildCountsWarningsAndFindsPrograms(t *testing.T) {
+	t.Parallel() // a build of its own: beside the memory-total tests, which wait
 	src := t.TempDir()
 	write(t, src, "Makefile", "all: good\ngood: good.c\n\tgcc -Wall -pedantic -std=gnu99 -o good good.c\n")
 	write(t, src, "good.c", "#include <stdio.h>\nint main(void) { int unused; printf(\"hi\\n\"); return 0; }\n")
@@ -46,6 +47,7 @@ func TestBuildCountsWarningsAndFindsPrograms(t *testing.T) {
 }
 
 func TestBuildFailure(t *testing.T) {
+	t.Parallel() // a build of its own: beside the memory-total tests, which wait
 	src := t.TempDir()
 	write(t, src, "Makefile", "all:\n\tgcc -o bad bad.c\n")
 	write(t, src, "bad.c", "int main(void) { return nope; }\n")
@@ -59,6 +61,7 @@ func TestBuildFailure(t *testing.T) {
 }
 
 func TestBuildTimeoutKillsMakeAndChildren(t *testing.T) {
+	t.Parallel() // a build of its own: beside the memory-total tests, which wait
 	src := t.TempDir()
 	// make's child sleeps an hour, holding make's output: a Build that did not kill it
 	// would not end before the test's backstop.
@@ -146,6 +149,7 @@ func checkBuiltFromSources(t *testing.T, res *Result) {
 // A program is built from the sources, never taken prebuilt: files named like a program and
 // object files are removed from the copy before make.
 func TestBuildRemovesPrebuiltPrograms(t *testing.T) {
+	t.Parallel() // a build of its own: beside the memory-total tests, which wait
 	src := prebuiltSubmission(t)
 	res, err := Build(src, t.TempDir(), []string{"2310A", "2310B"}, Options{})
 	if err != nil {
@@ -185,6 +189,7 @@ func TestRemovePrebuiltPathsAndNoBuild(t *testing.T) {
 // A make that fails on one program leaves the others to be made on their own: what builds
 // is graded, and the problem says which programs did not build.
 func TestBuildFallsBackToEachProgram(t *testing.T) {
+	t.Parallel() // a build of its own: beside the memory-total tests, which wait
 	for _, boxed := range []bool{false, true} {
 		t.Run(map[bool]string{false: "unboxed", true: "boxed"}[boxed], func(t *testing.T) {
 			scratch := t.TempDir()

@@ -545,10 +545,10 @@ func AsUnprivilegedIn(tb testing.TB, cgroupDir string, env []string, run string,
 // running as Unprivileged at the same time would upset.
 const Alone = 65533
 
-// AsAlone is AsUnprivileged as the user Alone.
-func AsAlone(tb testing.TB, run string) (done bool) {
+// AsAlone is AsUnprivilegedWith as the user Alone.
+func AsAlone(tb testing.TB, env []string, run string) (done bool) {
 	tb.Helper()
-	return asUser(tb, Alone, "", nil, run)
+	return asUser(tb, Alone, "", env, run)
 }
 
 // asUser reruns the test binary's tests matching run as user uid (and group uid).

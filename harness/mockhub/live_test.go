@@ -97,6 +97,7 @@ func runLive(t *testing.T, conv, prog string) Result {
 // game and passes, where a scripted conversation (the reference's moves) would fail it; a
 // player that moves backwards fails with the rule it broke and what was allowed.
 func TestLiveDealer2310(t *testing.T) {
+	t.Parallel() // players of its own
 	dir := writeFiles(t, map[string]string{"p.path": "8;::-Ri3Do2Mo2::-V23Ri2::-\n", "d.deck": "4BDCA\n"})
 	conv := "judge dealer2310 path=" + dir + "/p.path deck=" + dir + "/d.deck players=3 seat=1 others=2310A,2310B\n" +
 		"args 3 1\nhello \"^\"\nlive\neof\nexit 0\n"
@@ -118,6 +119,7 @@ func TestLiveDealer2310(t *testing.T) {
 // Live judging of St Lucia players: the same, with a player that keeps every roll (legal)
 // and one that rerolls a third time (illegal).
 func TestLiveStLucia(t *testing.T) {
+	t.Parallel() // players of its own; one waits out a read timeout
 	dir := writeFiles(t, map[string]string{"x.roll": "HAHPPPPPPPP1233331111\n"})
 	conv := "judge stlucia rolls=" + dir + "/x.roll winscore=10 players=2 seat=B others=EAIT\n" +
 		"args 2 B\nhello \"!\"\nlive\neof\nexit 0\n"

@@ -54,6 +54,7 @@ exit 6
 `
 
 func TestRun(t *testing.T) {
+	t.Parallel() // its subtests wait on their players: the package goes on meanwhile
 	tests := []struct {
 		name   string
 		player string
@@ -260,6 +261,7 @@ func TestMainAlternatives(t *testing.T) {
 // What the mock hub saw at the failed step is its record's kind, for the grader: each
 // from what happened, not from the report's words.
 func TestRunRecordsTheKind(t *testing.T) {
+	t.Parallel() // its subtests wait on their players: the package goes on meanwhile
 	tests := []struct {
 		name, player, conv string
 		want               outcome.Record // the report's first line is its message

@@ -41,6 +41,7 @@ var nimMutants = []struct {
 // only: the other parts pass, the breach worked around (but the parts a mutant's bug keeps
 // the probe from, which fail as not checked). Under -short, each mutant's own part only.
 func TestRefereeProbe(t *testing.T) {
+	t.Parallel() // its subtests wait on their referees: the package goes on meanwhile
 	base := nimReferee(t)
 	srcs := map[string]string{"reference": base}
 	for _, m := range nimMutants {
@@ -106,6 +107,7 @@ func TestRefereeProbeSettings(t *testing.T) {
 // empty move (the runner passes a player's empty line on as "0 "), leaving a move
 // without a verdict.
 func TestRefereeProbeAllMutated(t *testing.T) {
+	t.Parallel() // referees of their own
 	base := nimReferee(t)
 	old := "while IFS= read -r line; do\n"
 	if strings.Count(base, old) != 1 {

@@ -410,6 +410,7 @@ func TestWorkDirIsUsedAuditedAndKept(t *testing.T) {
 // copied the descriptor of the file being written) still starts; one that stays busy fails
 // with the kernel's error.
 func TestProgramBusyForAMoment(t *testing.T) {
+	t.Parallel() // the starts retry a busy program for a while: beside the other tests
 	for _, tc := range []struct {
 		name string
 		busy time.Duration
@@ -420,6 +421,7 @@ func TestProgramBusyForAMoment(t *testing.T) {
 	} {
 		for _, user := range users {
 			t.Run(user.name+"/"+tc.name, func(t *testing.T) {
+				t.Parallel() // a program file of its own
 				programBusy(t, user.config(), tc.busy, tc.want)
 			})
 		}

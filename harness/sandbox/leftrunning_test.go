@@ -20,6 +20,7 @@ import (
 // 100 ms of wall time the harness gave orphans until 2026-11-28 (which made this a
 // finding); it is measured in its own CPU time now.
 func TestOrphanStarvedOfCPUIsNotLeftRunning(t *testing.T) {
+	t.Parallel() // it waits 700 ms on its spinner: beside the parallel tests (more load only starves the orphan longer)
 	var set unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &set); err != nil {
 		t.Fatal(err)

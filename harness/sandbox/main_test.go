@@ -58,11 +58,19 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(progDir)
-	if err := compileAll(progDir); err != nil {
+	if from := os.Getenv(progsVar); from != "" {
+		err = copyAll(from, progDir)
+	} else {
+		err = compileAll(progDir)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "FAIL:", err)
 		return 1
 	}
 	code := m.Run()
+	if publicProgs != "" {
+		os.RemoveAll(publicProgs)
+	}
 	// A process of the last test may still be on its way out (killed, or ending, not yet
 	// reaped by its parent): only one that is not dying (buildtest.Dying) counts.
 	if left := descendants(); len(left) > 0 {
@@ -105,6 +113,76 @@ func compileAll(dir string) error {
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// progsVar names, in a rerun as an unprivileged user (asUnprivileged), a folder that user
+// can read holding the programs the root run compiled: the rerun copies them into its own
+// progDir instead of compiling all of testdata again in a build cache of its own (its
+// TMPDIR is new), which cost each rerun seconds.
+const progsVar = "GAUNTLET_SANDBOX_TEST_PROGS"
+
+var (
+	publicOnce  sync.Once
+	publicProgs string // a copy of progDir every user may read, made for the first rerun
+	publicErr   error
+)
+
+// asUnprivileged is buildtest.AsUnprivileged, handing the rerun the programs this run
+// compiled (progsVar).
+func asUnprivileged(t *testing.T, run string) bool {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		return false
+	}
+	return buildtest.AsUnprivilegedWith(t, []string{progsVar + "=" + publicProgsFor(t)}, run)
+}
+
+// asAlone is asUnprivileged as buildtest.Alone, a user no other test runs as.
+func asAlone(t *testing.T, run string) bool {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		return false
+	}
+	return buildtest.AsAlone(t, []string{progsVar + "=" + publicProgsFor(t)}, run)
+}
+
+// publicProgsFor returns a copy of the compiled programs every user may read, made once.
+func publicProgsFor(t *testing.T) string {
+	t.Helper()
+	publicOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "gauntlet-sandbox-public-progs-")
+		if err == nil {
+			if err = os.Chmod(dir, 0o755); err == nil {
+				err = copyAll(progDir, dir)
+			}
+		}
+		publicProgs, publicErr = dir, err
+	})
+	if publicErr != nil {
+		t.Fatal(publicErr)
+	}
+	return publicProgs
+}
+
+// copyAll copies every file of from into dir, executable by all.
+func copyAll(from, dir string) error {
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		return fmt.Errorf("no programs in %s", from)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o755); err != nil {
 			return err
 		}
 	}

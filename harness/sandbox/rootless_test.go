@@ -17,7 +17,7 @@ import (
 // which could otherwise rewrite the grader's programs) and the working folder writable.
 // As root, the test runs again as an unprivileged user.
 func TestRootlessBox(t *testing.T) {
-	if buildtest.AsUnprivileged(t, "^TestRootlessBox$") {
+	if asUnprivileged(t, "^TestRootlessBox$") {
 		return
 	}
 	buildtest.NeedBox(t, sandbox.RootlessProblem())
@@ -84,7 +84,7 @@ echo x > /tmp/t && echo "tmp: writable"
 // grader's binary this way before 2026-11-28, from a copy it could read.
 func TestTracedExecOfAnExecuteOnlyProgramIsNotRead(t *testing.T) {
 	if os.Geteuid() == 0 {
-		if buildtest.AsUnprivileged(t, "^TestTracedExecOfAnExecuteOnlyProgramIsNotRead$") {
+		if asUnprivileged(t, "^TestTracedExecOfAnExecuteOnlyProgramIsNotRead$") {
 			t.Run("root", func(t *testing.T) { tracedExec(t, testConfig(), 0o711) })
 		}
 		return
@@ -124,9 +124,10 @@ func tracedExec(t *testing.T, cfg sandbox.Config, mode os.FileMode) {
 // The box's tests again, as a sandbox that is not root makes its boxes (rootless): run as
 // an unprivileged user by a root test run.
 func TestSandboxRootless(t *testing.T) {
+	t.Parallel() // a process of its own: beside the parallel tests, after the serial ones (TestStartPathsGiveTheSameProcessLimit counts this user's tasks)
 	if os.Geteuid() != 0 {
 		t.Skip("run by the root test run, as an unprivileged user")
 	}
-	buildtest.AsUnprivileged(t, "^(TestBoxIsolates|TestBoxHides|TestBoxHoldsOnlyWhatItNeeds|TestBoxedProgramHasItsOwnPIDNamespace|"+
+	asUnprivileged(t, "^(TestBoxIsolates|TestBoxHides|TestBoxHoldsOnlyWhatItNeeds|TestBoxedProgramHasItsOwnPIDNamespace|"+
 		"TestBoxedCommandEndsAsItsProgram|TestBoxedProgramsEndWithAKilledHarness|TestKeyringsAreRefused|TestInheritedDescriptorsDoNotReachPrograms|TestFIFOInTheProgramsPlaceIsRefused)$")
 }

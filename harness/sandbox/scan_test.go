@@ -12,6 +12,7 @@ import (
 // Every caller of a shared scan sees the processes that existed when it asked, however
 // many ask at once: a scan begun before a caller asked is never its answer.
 func TestSharedScanBeginsAfterTheCall(t *testing.T) {
+	t.Parallel() // scans of its own, beside the tests that wait
 	var s sharedScan
 	for round := 0; round < 10; round++ {
 		cmd := exec.Command("sleep", "5")

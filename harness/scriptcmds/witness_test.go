@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -33,6 +34,17 @@ func runWitnessed(t *testing.T, script string) (suite.Result, string) {
 // WitnessedProgram).
 func runWitnessedAfter(t *testing.T, script string, more func(env *testscript.Env) error) (suite.Result, string) {
 	t.Helper()
+	return runWitnessedWith(t, script, more, nil)
+}
+
+// runWitnessedWith is runWitnessedAfter with more commands for the script (the test's own).
+func runWitnessedWith(t *testing.T, script string, more func(env *testscript.Env) error,
+	extra map[string]func(ts *testscript.TestScript, neg bool, args []string)) (suite.Result, string) {
+	t.Helper()
+	cmds := Commands()
+	for name, f := range extra {
+		cmds[name] = f
+	}
 	bin := t.TempDir()
 	if err := os.Symlink(buildtest.Path(t, "gauntlet/cmd/gauntlet"), filepath.Join(bin, "mockplayer")); err != nil {
 		t.Fatal(err)
@@ -52,7 +64,7 @@ func runWitnessedAfter(t *testing.T, script string, more func(env *testscript.En
 			}
 			return more(env)
 		},
-		Cmds:                Commands(),
+		Cmds:                cmds,
 		RequireExplicitExec: true,
 	})
 	if len(res) != 1 {
@@ -114,24 +126,32 @@ YT
 // have not exited 2 seconds after its shutdown, printed "Player A terminated due to signal
 // 9" for a mock that had ended at once (TestStLuciaAdequacy under load). Without the fix
 // the runs below wait until their timeout, the backstop that makes the test fail rather
-// than hang.
+// than hang. Once both runs have ended, the script lets the harness go (unhold): the
+// witness's end would otherwise wait its 2 seconds for the held sessions.
 func TestWitnessedMockEndsWithoutTheHarness(t *testing.T) {
 	hold := make(chan struct{})
 	heldSessions.Store(&hold)
-	defer func() {
-		heldSessions.Store(nil)
-		close(hold)
-	}()
+	var release sync.Once
+	unhold := func() {
+		release.Do(func() {
+			heldSessions.Store(nil)
+			close(hold)
+		})
+	}
+	defer unhold()
 	script := `mkplayer seven -as 2310A -fault 'after 2 exit 7'
 mkplayer segv -as 2310A -fault 'after 1 signal SEGV'
 run -timeout 60s -status 7 -stdin hub.txt $MOCKBIN/seven 2 1
 run -timeout 60s -status signal:SEGV -stdin hub.txt $MOCKBIN/segv 2 1
+unhold
 -- hub.txt --
 7;::-Mo1V11V22Mo1Mo1::-
 HAP0,1,0,3,0
 YT
 `
-	r, records := runWitnessed(t, script)
+	r, records := runWitnessedWith(t, script, nil, map[string]func(*testscript.TestScript, bool, []string){
+		"unhold": func(*testscript.TestScript, bool, []string) { unhold() },
+	})
 	if !r.Passed {
 		t.Fatalf("script failed:\n%s", r.Log)
 	}

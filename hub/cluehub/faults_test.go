@@ -61,6 +61,7 @@ func (f *faulty) React(line string) judge.Reaction {
 // Every fault of a client ends with that client dropped, and the game goes on to its end
 // without it; a slow client within the timeout is not dropped.
 func TestFaultyClients(t *testing.T) {
+	t.Parallel() // its subtests wait on their clients: the package goes on meanwhile
 	for fault, want := range map[string]string{
 		"wall":    `Scarlet dropped: sent "(12 12)": (12 12) cannot be reached`,
 		"garbage": `Scarlet dropped: sent "dance": a turn is answered with roll, no-roll or accuse`,

@@ -191,6 +191,7 @@ func specFiles(g *gameDir) {
 // p1.path 2310A 2310A`, with player 0 behind the relay: the dealer's stdout, what player
 // 0 received and what it sent must be the spec's, byte for byte.
 func TestSpecSession(t *testing.T) {
+	t.Parallel() // a game folder and binaries of its own
 	g := newGame(t)
 	specFiles(g)
 	p0 := g.relayScript("p0", "2310A", "p0")
@@ -208,6 +209,7 @@ func TestSpecSession(t *testing.T) {
 // stdout with the in-process model's (whose moves were traced by hand in
 // games/dealer2310's golden tests).
 func TestHandGamesBinaries(t *testing.T) {
+	t.Parallel() // games of their own, in folders of their own
 	games := []struct {
 		deck, path string
 		players    []string
@@ -221,6 +223,7 @@ func TestHandGamesBinaries(t *testing.T) {
 	}
 	for _, gm := range games {
 		t.Run(strings.Join(gm.players, "_"), func(t *testing.T) {
+			t.Parallel()
 			path, _ := dealer2310.ParsePath(gm.path)
 			deck, _ := dealer2310.ParseDeck(gm.deck)
 			var ss []dealer2310.Strategy
@@ -251,6 +254,7 @@ func reply(s string) string { return strings.Replace(scriptReply, "REPLY", s, 1)
 // TestDealerExits has one or more cases for each row of the dealer's exit table, in the
 // table's order, run against the built binary: stdout, stderr and exit status exact.
 func TestDealerExits(t *testing.T) {
+	t.Parallel() // each case a game folder of its own
 	const path1 = "5;::-Mo1::-V11::-\n"
 	display1 := ":: Mo :: V1 :: \n0              \n"
 	tests := []struct {
@@ -323,6 +327,7 @@ func TestDealerExits(t *testing.T) {
 			t.Fatalf("case %q is out of the table's order", tc.name)
 		}
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			g := newGame(t)
 			specFiles(g)
 			for name, content := range tc.files {

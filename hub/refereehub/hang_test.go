@@ -43,6 +43,7 @@ func finish(t *testing.T, args ...string) (string, string, int) {
 // turns) or does not read wait in a bounded buffer, and the match ends as its rules say.
 // Before 2026-11-28 the runner wrote synchronously and each of these matches hung forever.
 func TestBlockedWritesDoNotHang(t *testing.T) {
+	t.Parallel() // its subtests wait on their programs: the package goes on meanwhile
 	const big = `x=$(head -c 70000 /dev/zero | tr '\0' x)` + "\n"
 	tests := []struct {
 		name              string
@@ -111,6 +112,7 @@ func markerProcs(marker string) (pids []int) {
 // of either signal and left the referee and both players behind, one of them stopped
 // forever.
 func TestSignalsEndTheRunner(t *testing.T) {
+	t.Parallel() // runners of their own, in processes of their own
 	runner := filepath.Join(buildtest.Programs(t, "gauntlet/cmd/referee-runner"), "referee-runner")
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {

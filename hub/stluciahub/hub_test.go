@@ -127,6 +127,7 @@ func gone(t *testing.T, p string) {
 // TestHubExitTable runs one case (or more) per row of the hub's exit table against the
 // built binary: exact stdout, stderr and status.
 func TestHubExitTable(t *testing.T) {
+	t.Parallel() // its subtests wait on their hubs: the package goes on meanwhile
 	eait := bin(t, "EAIT")
 	dir := t.TempDir()
 	many := []string{rolls("x.roll"), "10"}

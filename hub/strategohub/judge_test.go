@@ -46,6 +46,7 @@ func lines(t *testing.T, file string) []string {
 // (games/judge Play with the same AIs as responders), and the manager's -o stdout output is
 // the judge's record then its result line.
 func TestManagerTranscriptIsTheJudges(t *testing.T) {
+	t.Parallel() // games over processes of their own
 	dir := buildtest.Programs(t, "gauntlet/cmd/stratego-random", "gauntlet/cmd/stratego-hunter")
 	brain := func(kind string, seed uint64) stratego.Brain {
 		if kind == "hunter" {
@@ -137,6 +138,7 @@ func TestSurrenderIsNotConfirmed(t *testing.T) {
 // one the rules give, and the result line too (victories by the flag and by attrition,
 // surrenders, turn limits).
 func TestEngineAgreesWithIndependentReplay(t *testing.T) {
+	t.Parallel() // computes in this process alone: beside the tests that wait
 	ends := map[string]int{}
 	for seed := range uint64(60) {
 		kinds := [2]string{"random", "hunter"}
@@ -178,6 +180,7 @@ func TestEngineAgreesWithIndependentReplay(t *testing.T) {
 // stopped) and no result line. Before 2026-11-28 the manager died of either signal and left
 // both AIs behind, one of them stopped forever.
 func TestSignalsEndTheManager(t *testing.T) {
+	t.Parallel() // managers of their own, in processes of their own
 	manager := filepath.Join(buildtest.Programs(t, "gauntlet/cmd/stratego"), "stratego")
 	// RED sets up and moves; BLUE sets up and never moves: its turn never ends, and RED,
 	// idle, is stopped.

@@ -204,16 +204,23 @@ func TestMatchNamesTheReason(t *testing.T) {
 // stderr and in a tournament game's line, and counted apart (Result.Limit, the table's
 // limit column), where before 2026-11-28 it read as any end of file: killed by SIGXCPU itself, or behind a shell that does not exec it (status 152).
 // The AIs set their own soft CPU limit of 1 s; the line timeout is long enough that only
-// the limit ends them.
+// the limit ends them. Each case burns a second of CPU: under -short, SIGXCPU only (the
+// wrapper's 152 is read by the same note, limitkill's tests have every way a limit shows).
 func TestLimitKillIsNamed(t *testing.T) {
 	t.Parallel()
 	start := "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\n") + "'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; "
-	for _, tc := range []struct{ name, body, want string }{
-		{"SIGXCPU", start + "ulimit -S -t 1; while :; do :; done\n", "(RED was killed by SIGXCPU at the CPU time limit)"},
-		{"a wrapper's 152", start + "sh -c 'ulimit -S -t 1; while :; do :; done'; exit $?\n", "(RED exited 152, a program it ran ended by the CPU time limit)"},
+	for _, tc := range []struct {
+		name, body, want string
+		long             bool
+	}{
+		{"SIGXCPU", start + "ulimit -S -t 1; while :; do :; done\n", "(RED was killed by SIGXCPU at the CPU time limit)", false},
+		{"a wrapper's 152", start + "sh -c 'ulimit -S -t 1; while :; do :; done'; exit $?\n", "(RED exited 152, a program it ran ended by the CPU time limit)", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
+			if tc.long {
+				buildtest.Long(t)
+			}
 			r, err := Match(nil, nil, "-T", "5m")(script(t, tc.body), random(t))
 			if want := " RED ILLEGAL 1 148 148 (RED ILLEGAL: end of file " + tc.want + ")"; err != nil || !strings.HasSuffix(r.Line, want) || !r.Illegal[0] || !r.Limit[0] || r.Limit[1] {
 				t.Errorf("%+v, %v; want the line to end %q", r, err, want)
@@ -244,9 +251,11 @@ func TestLimitNamed(t *testing.T) {
 
 // An AI that ignores SIGXCPU is killed by SIGKILL at its hard limit, a second later: the
 // manager tells that SIGKILL from any other by the AI's CPU time, against the AIs' limit it
-// was given (a tournament's boxes' limit; here 1 s, which the AI sets itself).
+// was given (a tournament's boxes' limit; here 1 s, which the AI sets itself). It burns 2 s
+// of CPU: a long test (limitkill's tests tell a SIGKILL at the limit under -short).
 func TestSIGKILLAtTheCPULimitIsNamed(t *testing.T) {
 	t.Parallel()
+	buildtest.Long(t)
 	src := filepath.Join(t.TempDir(), "ignores_sigxcpu.c")
 	if err := os.WriteFile(src, []byte(`#include <signal.h>
 #include <stdio.h>

@@ -51,6 +51,7 @@ func row(st int) string { return stlucia.PlayerContract.Status(st).Stderr() }
 // TestPlayerExitTable runs every row of the player's exit table against each of the five
 // built players: exact stdout, stderr and status.
 func TestPlayerExitTable(t *testing.T) {
+	t.Parallel() // its subtests wait on their players: the package goes on meanwhile
 	tests := []struct {
 		name   string
 		args   []string
