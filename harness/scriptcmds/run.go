@@ -219,7 +219,9 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 				cfg.Identity = sandbox.Identity{Same: true}
 			}
 			cfg.WorkDir = r.boxCwd
-			cfg.Box.WorkDisk = box.disk // (a rootless box's: see caseBox.disk)
+			if cfg.Box != nil { // (none where the machine gives no namespaces)
+				cfg.Box.WorkDisk = box.disk // (a rootless box's: see caseBox.disk)
+			}
 		}
 	}
 	// Named after its program, as a diagnosis shows it: a run may be a reference program
