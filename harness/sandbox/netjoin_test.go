@@ -23,7 +23,14 @@ import (
 // needs: a rootless box, and a C compiler, which these tests have (TestMain).
 func rootlessNetOrSkip(t *testing.T, name string) (done bool) {
 	t.Helper()
-	if buildtest.AsUnprivileged(t, "^"+name+"$") {
+	return rootlessNetAs(t, name, asUnprivileged)
+}
+
+// rootlessNetAs is rootlessNetOrSkip with the rerun as rerun makes it (asAlone: for a test
+// that counts its user's tasks).
+func rootlessNetAs(t *testing.T, name string, rerun func(*testing.T, string) bool) (done bool) {
+	t.Helper()
+	if rerun(t, "^"+name+"$") {
 		return true
 	}
 	buildtest.NeedBox(t, sandbox.RootlessProblem())
@@ -60,6 +67,7 @@ func untilListened(t *testing.T, n *sandbox.Net, port int, srv *sandbox.Group) b
 // it is left once it ends, nor of the holder once the Net is closed. Before 2026-11-28 a
 // rootless grader had no Net (NewNet needed root).
 func TestRootlessNetIsSharedByACasesRuns(t *testing.T) {
+	t.Parallel() // a process of its own, as another user
 	if rootlessNetOrSkip(t, "TestRootlessNetIsSharedByACasesRuns") {
 		return
 	}
@@ -170,6 +178,7 @@ echo "netdevs: $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\n' ' 
 // A signal to a rootless run of a Net reaches the program (its pid alone, or the run's
 // group), and the program's end is the run's, not its join helper's nor its init's.
 func TestRootlessNetRunEndsAsItsProgram(t *testing.T) {
+	t.Parallel() // a process of its own, as another user
 	if rootlessNetOrSkip(t, "TestRootlessNetRunEndsAsItsProgram") {
 		return
 	}
@@ -261,6 +270,7 @@ const orphanNetHarnessEnv = "GAUNTLET_SANDBOX_TEST_ORPHAN_NET"
 // A harness killed outright takes the runs of its rootless Nets with it, and the Nets'
 // holders.
 func TestRootlessNetEndsWithAKilledHarness(t *testing.T) {
+	t.Parallel() // a process of its own, as another user
 	if rootlessNetOrSkip(t, "TestRootlessNetEndsWithAKilledHarness") {
 		return
 	}
@@ -327,7 +337,8 @@ func orphanNetHarness(marker string) {
 // most of a few runs each: a thread the init's runtime starts after the role counted its
 // tasks leaves a program one process less, now and then, either way.)
 func TestRootlessNetKeepsTheProcessLimit(t *testing.T) {
-	if rootlessNetOrSkip(t, "TestRootlessNetKeepsTheProcessLimit") {
+	// As a user no other test runs as meanwhile: the limit counts that user's tasks.
+	if rootlessNetAs(t, "TestRootlessNetKeepsTheProcessLimit", asAlone) {
 		return
 	}
 	n, err := sandbox.NewNet()

@@ -32,10 +32,11 @@ func TestBoxTmpIsBounded(t *testing.T) {
 
 // The tests of a rootless box's bounds, run as an unprivileged user from a root test run.
 func TestSandboxWorkDiskRootless(t *testing.T) {
+	t.Parallel() // a process of its own, as another user
 	if os.Geteuid() != 0 {
 		t.Skip("run by the root test run, as an unprivileged user")
 	}
-	buildtest.AsUnprivileged(t, "^(TestBoxTmpIsBounded|TestRootlessWorkDisk)$")
+	asUnprivileged(t, "^(TestBoxTmpIsBounded|TestRootlessWorkDisk)$")
 }
 
 // In a rootless box with Box.WorkDisk, the run's working folder is a tmpfs of that size in
