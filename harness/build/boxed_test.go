@@ -170,6 +170,7 @@ func TestBoxedBuildTotalsDelegated(t *testing.T) {
 // four hold them at once however the machine schedules them (`head | tail` let go of each
 // 40 MB as soon as it was written, and four quick ones once ran one after another).
 func testBuildMemoryTotal(t *testing.T, limits sandbox.Limits) {
+	buildtest.Long(t) // 3 s of holding: the full suite (CI's, the v2 VM's) runs it
 	src := t.TempDir()
 	write(t, src, "Makefile", "all:\n\tfor i in 1 2 3 4; do (dd if=/dev/zero bs=40M count=1 2>/dev/null | sleep 3) & done; wait; exit 1\n")
 	res, err := Build(src, scratchFor(t), nil, Options{Boxed: true, Limits: limits, Timeout: 30 * time.Second})

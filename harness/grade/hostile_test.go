@@ -155,6 +155,7 @@ func TestHostileLeftoversGone(t *testing.T) {
 // grader; TestCaseRunsShareTheCaseNetwork checks what a rootless grade does instead.
 func TestHostileCorpusRootless(t *testing.T) {
 	t.Parallel() // a process of its own, as another user: beside the parallel tests, not before them
+	buildtest.Long(t) // the corpus again, rootless: the full suite (CI's) runs it
 	if os.Geteuid() != 0 {
 		t.Skip("run by the root test run, as an unprivileged user")
 	}

@@ -173,6 +173,7 @@ func TestDefaultLimitsLetSmallFilesThrough(t *testing.T) {
 // for the process left running, which is killed, and does not wait either.
 func TestRunDoesNotWaitOnOutputHeldOpen(t *testing.T) {
 	t.Parallel()
+	buildtest.Long(t) // waits out the 2 s output drain
 	escapee := buildtest.HostileProgram(t, "escapee")
 	mark := hygiene.MarkPids()
 	defer func() {
