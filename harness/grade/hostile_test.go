@@ -154,7 +154,7 @@ func TestHostileLeftoversGone(t *testing.T) {
 // run. TestHostileMemoryTotal and TestCaseTotalsAreEachCasesOwn need the cgroups of a root
 // grader; TestCaseRunsShareTheCaseNetwork checks what a rootless grade does instead.
 func TestHostileCorpusRootless(t *testing.T) {
-	t.Parallel() // a process of its own, as another user: beside the parallel tests, not before them
+	t.Parallel()      // a process of its own, as another user: beside the parallel tests, not before them
 	buildtest.Long(t) // the corpus again, rootless: the full suite (CI's) runs it
 	if os.Geteuid() != 0 {
 		t.Skip("run by the root test run, as an unprivileged user")
