@@ -240,8 +240,12 @@ func startOrphanHarness(t *testing.T, self, env, marker string) (*exec.Cmd, stri
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
+	// Its runs' working folders go in a folder of the test's, which the test removes: the
+	// harness, killed outright, cannot.
+	tmp := t.TempDir()
+	buildtest.SearchableByOthers(t, tmp)
 	cmd := exec.Command(self, "-test.run", "^$")
-	cmd.Env = append(os.Environ(), env+"="+marker)
+	cmd.Env = append(os.Environ(), env+"="+marker, "TMPDIR="+tmp)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
