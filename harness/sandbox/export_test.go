@@ -24,3 +24,6 @@ func NetHolder(n *Net) int {
 	}
 	return n.rootless.holder.Process.Pid
 }
+
+// SweepNow sweeps g's processes at once, as the tracker does every SweepInterval.
+func SweepNow(g *Group) { g.trk.sweep(g.track) }

@@ -467,3 +467,24 @@ func programBusy(t *testing.T, cfg sandbox.Config, busy time.Duration, want stri
 		t.Fatalf("%s", res)
 	}
 }
+
+// A run whose programs have all ended is not quiet: nothing of it waits on anything (what
+// is left is the harness's own work after it, which a loaded machine can make long), so a
+// grade never takes it for a hang and gives its CPU slot to the next case. A grade at -j 1
+// once ran two cases at once so, and -failfast started a case after the first failure
+// (TestStopOnAnOutcomeStartsNoMoreCases, under load).
+func TestEndedRunIsNotQuiet(t *testing.T) {
+	t.Parallel()
+	g, err := sandbox.Start(testConfig(), sandbox.Spec{Name: "a", Path: "/bin/true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-g.Process("a").Done()
+	// Two sweeps: the first sees the CPU total change (to none), the second the same.
+	sandbox.SweepNow(g)
+	sandbox.SweepNow(g)
+	if q := g.Quiet(); q != 0 {
+		t.Errorf("a run with no process left is quiet for %v", q)
+	}
+	assertNothingLeft(t, g.Wait())
+}

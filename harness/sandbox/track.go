@@ -362,6 +362,12 @@ func (t *tracker) update(r *runTrack, procs []hygiene.Proc, byPid map[int]int, c
 		}
 	}
 	switch {
+	case alive == 0:
+		// Nothing of the run is left to wait on anything: it is ending (the harness's
+		// own work after it, which a loaded machine can make long), not quiet. A grade
+		// that took it for quiet gave its slot to the next case (with -j 1, two cases
+		// ran at once, and -failfast started a case after the first failure).
+		r.quiet = time.Time{}
 	case runnable || cpu != r.cpu:
 		r.cpu, r.quiet = cpu, time.Time{}
 	case r.quiet.IsZero():
