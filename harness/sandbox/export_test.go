@@ -27,3 +27,6 @@ func NetHolder(n *Net) int {
 
 // SweepNow sweeps g's processes at once, as the tracker does every SweepInterval.
 func SweepNow(g *Group) { g.trk.sweep(g.track) }
+
+// AnyThreadRunnable is anyThreadRunnable, for the tests.
+func AnyThreadRunnable(pid int) bool { return anyThreadRunnable(pid) }

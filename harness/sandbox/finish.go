@@ -272,13 +272,7 @@ func activityOf(pid int) activity {
 		return a
 	}
 	for _, t := range tids {
-		if stat, err := rawfile.Read(base+"/"+t.Name()+"/stat", nil); err == nil {
-			if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) {
-				if st := stat[i+2]; st == 'R' || st == 'D' {
-					a.runnable = true
-				}
-			}
-		}
+		a.runnable = a.runnable || threadRunnable(base+"/"+t.Name())
 		if ss, err := rawfile.Read(base+"/"+t.Name()+"/schedstat", nil); err == nil {
 			if f := strings.Fields(string(ss)); len(f) == 3 {
 				ran, _ := strconv.ParseUint(f[0], 10, 64)
@@ -287,6 +281,35 @@ func activityOf(pid int) activity {
 		}
 	}
 	return a
+}
+
+// threadRunnable says whether the thread whose /proc folder is dir is runnable (R) or in an
+// uninterruptible wait (D).
+func threadRunnable(dir string) bool {
+	stat, err := rawfile.Read(dir+"/stat", nil)
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	return i >= 0 && i+2 < len(stat) && (stat[i+2] == 'R' || stat[i+2] == 'D')
+}
+
+// anyThreadRunnable says whether a thread of process pid is runnable or in an
+// uninterruptible wait: /proc/PID/stat shows the first thread's state only, and a Go
+// program's first thread often sleeps (in a futex) while another thread works or waits
+// for a CPU.
+func anyThreadRunnable(pid int) bool {
+	base := "/proc/" + strconv.Itoa(pid) + "/task"
+	tids, err := os.ReadDir(base)
+	if err != nil {
+		return false
+	}
+	for _, t := range tids {
+		if threadRunnable(base + "/" + t.Name()) {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *Group) isRoot(p hygiene.Proc) bool {

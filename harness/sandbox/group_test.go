@@ -488,3 +488,27 @@ func TestEndedRunIsNotQuiet(t *testing.T) {
 	}
 	assertNothingLeft(t, g.Wait())
 }
+
+// A process whose first thread sleeps while another works is runnable to the sweeps, which
+// decide whether a run is quiet (a hang): /proc/PID/stat shows the first thread's state
+// only, and a Go program's first thread often sleeps while another thread waits for a CPU.
+func TestRunnableThreadBehindASleepingFirstThread(t *testing.T) {
+	t.Parallel()
+	g, err := sandbox.Start(testConfig(), sandbox.Spec{Name: "a", Path: prog("spinthread"), Stdout: sandbox.Pipe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { assertNothingLeft(t, g.Stop()) }()
+	if line, err := bufio.NewReader(g.Process("a").Stdout()).ReadString('\n'); err != nil || line != "spinning\n" {
+		t.Fatalf("the program said %q, %v", line, err)
+	}
+	pid := g.Process("a").Pid()
+	// Its first thread is asleep in pthread_join once it has said so (or about to be).
+	buildtest.Await(t, "the first thread asleep", func() bool {
+		p, err := hygiene.ReadProc(pid)
+		return err == nil && p.State == 'S'
+	})
+	if !sandbox.AnyThreadRunnable(pid) {
+		t.Errorf("process %d, whose second thread spins, has no runnable thread", pid)
+	}
+}

@@ -359,6 +359,12 @@ func (t *tracker) update(r *runTrack, procs []hygiene.Proc, byPid map[int]int, c
 		if !p.Zombie() {
 			cpu += p.CPUTicks
 			runnable = runnable || p.State == 'R' || p.State == 'D'
+			// A starved thread uses no CPU between two sweeps; the process's state is its
+			// first thread's (a Go program's often asleep while another thread waits for
+			// a CPU): a run on a loaded machine must not look quiet for that.
+			if !runnable && p.Threads > 1 {
+				runnable = anyThreadRunnable(p.Pid)
+			}
 		}
 	}
 	switch {
