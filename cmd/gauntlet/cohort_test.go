@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -627,7 +628,9 @@ func TestGradeInterrupt(t *testing.T) {
 	root := t.TempDir()
 	bin = reachable(t, root, bin)
 	slow := filepath.Join(root, "slow-eait")
-	script := fmt.Sprintf("#!/bin/sh\ntouch %s/started\nsleep 0.3\nexec %s exec EAIT \"$@\"\n", root, bin)
+	// The first case's EAIT works (a busy loop, never quiet: a quiet case would give its
+	// slot to the next one) until the test has seen the grade take the interrupt.
+	script := fmt.Sprintf("#!/bin/sh\ntouch %s/started\nwhile [ ! -e %s/go ]; do :; done\nexec %s exec EAIT \"$@\"\n", root, root, bin)
 	if err := execfile.Write(slow, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -638,22 +641,24 @@ func TestGradeInterrupt(t *testing.T) {
 	// The slow EAIT lies outside the submission (and leaves its mark there): the boxes keep
 	// its folder, as staff keep shared data a submission reads.
 	cmd.Env = append(os.Environ(), scriptcmds.BoxKeepVar+"="+root)
-	var stdout, stderr bytes.Buffer
+	var stdout bytes.Buffer
+	var stderr lockedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if _, err := os.Stat(filepath.Join(root, "started")); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("the case never started\n%s\n%s", stdout.String(), stderr.String())
-		}
-	}
+	defer os.WriteFile(filepath.Join(root, "go"), nil, 0o644) // (a failed test lets it go)
+	buildtest.Await(t, "the first case's start", func() bool {
+		_, err := os.Stat(filepath.Join(root, "started"))
+		return err == nil
+	})
 	cmd.Process.Signal(syscall.SIGINT)
+	buildtest.Await(t, "the grade's word that it starts no more cases", func() bool {
+		return strings.Contains(stderr.String(), "starting no more cases")
+	})
+	if err := os.WriteFile(filepath.Join(root, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	err := cmd.Wait()
 	t.Logf("interrupted run:\n%s%s", stdout.String(), stderr.String())
 	var ee *exec.ExitError
@@ -694,4 +699,22 @@ func cgroupsOf(pid int) []string {
 		return nil
 	})
 	return left
+}
+
+// lockedBuffer is a bytes.Buffer that a command writes while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
