@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"gauntlet/harness/buildtest"
-	"gauntlet/harness/child"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/tcp"
 )
@@ -306,26 +305,15 @@ func TestRootlessNetEndsWithAKilledHarness(t *testing.T) {
 	}
 }
 
+// orphanNetHarness is orphanHarness with its sleeps in a rootless Net, whose holder it names.
 func orphanNetHarness(marker string) {
 	n, err := sandbox.NewNet()
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	cfg := testConfig()
-	cfg.Box = &sandbox.Box{Net: n}
-	cfg.Deadline = time.Hour
-	if _, err := sandbox.Start(cfg, sandbox.Spec{Path: "/bin/sleep", Args: []string{marker}}); err != nil {
-		fmt.Println(err)
+	if !startOrphans(&sandbox.Box{Net: n}, marker) {
 		return
-	}
-	cmd := sandbox.Command(cfg, nil, "/bin/sleep", marker)
-	if err := child.StartCmd(cmd); err != nil {
-		fmt.Println(err)
-		return
-	}
-	for len(sleepsOf(marker)) < 2 {
-		time.Sleep(10 * time.Millisecond)
 	}
 	fmt.Printf("started %d\n", sandbox.NetHolder(n))
 	select {}

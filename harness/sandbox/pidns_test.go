@@ -196,24 +196,33 @@ func TestFIFOInTheProgramsPlaceIsRefused(t *testing.T) {
 const orphanHarnessEnv = "GAUNTLET_SANDBOX_TEST_ORPHAN"
 
 func orphanHarness(marker string) {
+	if !startOrphans(&sandbox.Box{}, marker) {
+		return
+	}
+	fmt.Println("started")
+	select {}
+}
+
+// startOrphans starts two boxed `sleep MARKER` in box, one a run of a Group and one a
+// sandbox.Command, and returns once both run (their inits have started them); on an error
+// it says it on stdout and returns false.
+func startOrphans(box *sandbox.Box, marker string) bool {
 	cfg := testConfig()
-	cfg.Box = &sandbox.Box{}
+	cfg.Box = box
 	cfg.Deadline = time.Hour
 	if _, err := sandbox.Start(cfg, sandbox.Spec{Path: "/bin/sleep", Args: []string{marker}}); err != nil {
 		fmt.Println(err)
-		return
+		return false
 	}
 	cmd := sandbox.Command(cfg, nil, "/bin/sleep", marker)
 	if err := child.StartCmd(cmd); err != nil {
 		fmt.Println(err)
-		return
+		return false
 	}
-	// Both sleeps are running (their inits have started them) before the harness says so.
 	for len(sleepsOf(marker)) < 2 {
 		time.Sleep(10 * time.Millisecond)
 	}
-	fmt.Println("started")
-	select {}
+	return true
 }
 
 // sleepsOf returns the pids of the processes `sleep MARKER`.
