@@ -24,8 +24,10 @@ import (
 // moves accepted so far and sends that move again, and after a game ends the next session
 // replays the whole game: the same moves must get the same verdicts. The probe stops when
 // `games` games have ended (default 1), after `sessions` sessions (default 400), or once
-// `time` has passed (default 12s: a referee that starts slowly, 400 times, must not
-// outlast its case's deadline; a part not reached by then fails as not checked). Not
+// the referee has used `time` of CPU (default 12s: a referee that starts slowly, 400 times,
+// must not outlast its case's deadline; a part not reached by then fails as not checked;
+// CPU time, which the machine's load does not change, with ten times as much wall time as
+// a backstop). Not
 // every move judged `invalid` is sent again (a session each): the first two, and up to ten
 // more shaped like an accepted move.
 //
@@ -134,6 +136,7 @@ type breach struct {
 // prober probes one referee.
 type prober struct {
 	spec     *RefereeSpec
+	cpu      time.Duration // the CPU time of the referee's sessions so far (spec.Time bounds it)
 	prog     string
 	opt      Options
 	r        *rand.Rand
@@ -172,8 +175,14 @@ func (pr *prober) run(args []string) error {
 	var played, check []rec // the game so far (accepted moves), and what the next session replays
 	// Five silences of other parts are enough to say that the part checked cannot be
 	// reached (each cost a timeout).
-	end := time.Now().Add(pr.spec.Time)
-	for pr.sessions < pr.spec.Sessions && (pr.ended < pr.spec.Games || check != nil) && pr.fail == nil && pr.silences < 5 && time.Now().Before(end) {
+	// `time` counts the referee's CPU time (every session's, reaped), which the machine's
+	// load does not change: a wall bound stopped a probe of a correct referee on a loaded
+	// machine before it reached a part, which then failed as not checked. Wall time is only
+	// a backstop (ten times as much); a graded case's own deadline comes first, and its
+	// TIMEOUT is confirmed alone (docs/grading.md).
+	backstop := time.Now().Add(10 * pr.spec.Time)
+	for pr.sessions < pr.spec.Sessions && (pr.ended < pr.spec.Games || check != nil) && pr.fail == nil && pr.silences < 5 &&
+		pr.cpu < pr.spec.Time && time.Now().Before(backstop) {
 		pr.sessions++
 		replay := check
 		if replay == nil {
@@ -226,6 +235,9 @@ func (pr *prober) session(args []string, replay []rec) (out sessionOut, err erro
 	defer func() {
 		p.kill()
 		<-p.exited
+		if st := p.cmd.ProcessState; st != nil {
+			pr.cpu += st.UserTime() + st.SystemTime()
+		}
 	}()
 	if !pr.handshake() {
 		out.aborted = true

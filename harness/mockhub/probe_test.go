@@ -55,7 +55,9 @@ func TestRefereeProbe(t *testing.T) {
 	check := func(t *testing.T, src, part string, wantOK bool) {
 		t.Parallel()
 		src = strings.ReplaceAll(src, "$TMPDIR", t.TempDir())
-		c, err := Parse("referee check=" + part + "\n")
+		// Bounded by its sessions, not by time (default 12 s): a loaded machine ran 137 of
+		// the 400 sessions in 12 s, before the same game had ended twice.
+		c, err := Parse("referee check=" + part + " time=1h\n")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +133,7 @@ func TestRefereeProbeAllMutated(t *testing.T) {
 			"FAIL (referee protocol: verdicts): want valid, invalid or valid end, got EOF"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := Parse("referee check=" + tc.check + " mutate=1 seed=2" + shortSessions() + "\n")
+			c, err := Parse("referee check=" + tc.check + " mutate=1 seed=2 time=1h" + shortSessions() + "\n")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,4 +157,23 @@ func shortSessions() string {
 		return " sessions=40"
 	}
 	return ""
+}
+
+// The probe's time bound counts the referee's CPU time, not wall time: a referee that
+// sleeps at each start (as a loaded machine makes any referee wait) is probed for all its
+// sessions however long they take. With a wall bound of 100 ms it stopped after two.
+func TestRefereeProbeTimeIsCPUTime(t *testing.T) {
+	t.Parallel()
+	src := strings.Replace(nimReferee(t), "#!/bin/sh\n", "#!/bin/sh\nsleep 0.1\n", 1)
+	c, err := Parse("referee check=handshake time=100ms sessions=6 games=1000\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(c, player(t, strings.TrimPrefix(src, "#!/bin/sh\n")), Options{StepTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK || !strings.Contains(res.Report(), " 6 sessions,") {
+		t.Errorf("want all 6 sessions, ok:\n%s", res.Report())
+	}
 }
