@@ -398,12 +398,18 @@ func RunTest(tb testing.TB, gt Test) Result {
 	if err != nil {
 		tb.Fatalf("vmtest: go list %s: %v", gt.Pkg, err)
 	}
+	shares := []string{dir}
+	if hiddenInVM(root) {
+		// A checkout under /tmp (CI's, say) is under a tmpfs of the VM's: the test runs in
+		// its package's folder and reads its testdata there.
+		shares = append(shares, root)
+	}
 	r := Run(tb, Command{
 		Path:   bin,
 		Args:   []string{"-test.run", gt.Run, "-test.v", "-test.timeout", "15m"},
 		Env:    gt.Env,
 		Dir:    strings.TrimSpace(string(pkgDir)),
-		Shares: []string{dir},
+		Shares: shares,
 		Cgroup: gt.Cgroup,
 	})
 	end := vmspec.End{Status: r.Status, Signal: r.Signal}
@@ -426,4 +432,15 @@ func moduleRoot() (string, error) {
 		return "", fmt.Errorf("not in a module")
 	}
 	return filepath.Dir(mod), nil
+}
+
+// hiddenInVM says whether the host folder dir is below one of the folders that are empty
+// tmpfs folders in the VM (/tmp, /run, /var/tmp, /root), where the VM does not see it.
+func hiddenInVM(dir string) bool {
+	for _, t := range []string{"/tmp", "/run", "/var/tmp", "/root"} {
+		if dir == t || strings.HasPrefix(dir, t+"/") {
+			return true
+		}
+	}
+	return false
 }
