@@ -154,6 +154,7 @@ func TestBoxedBuildTotals(t *testing.T) {
 // total too.
 func TestBoxedBuildTotalsDelegated(t *testing.T) {
 	t.Parallel() // as TestBoxedBuildTotals
+	buildtest.Long(t) // as testBuildMemoryTotal, before the rerun that would only skip
 	if delegate.AsDelegatedUser(t, "^TestBoxedBuildTotalsDelegated$") {
 		return
 	}

@@ -121,3 +121,32 @@ func TestCProgram(t *testing.T) {
 		t.Errorf("the build with other flags went with the edited source's: %v", err)
 	}
 }
+
+// parentShortVar carries the first run's -short to its rerun as another user.
+const parentShortVar = "GAUNTLET_TEST_PARENT_SHORT"
+
+// A rerun as another user is as short as the run that started it: before, a rerun of
+// `go test -short` ran its long-only parts (a 3 s memory hold among them) anyway.
+func TestRerunKeepsShort(t *testing.T) {
+	if want := os.Getenv(parentShortVar); want != "" {
+		if got := fmt.Sprint(testing.Short()); got != want {
+			t.Errorf("the rerun's -short is %s, its parent's %s", got, want)
+		}
+		return
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("reruns as another user need root")
+	}
+	AsUnprivilegedWith(t, []string{parentShortVar + "=" + fmt.Sprint(testing.Short())}, "^TestRerunKeepsShort$")
+}
+
+// A rerun is a skip when its test is, not when one of its subtests is.
+func TestTopLevelResult(t *testing.T) {
+	out := []byte("=== RUN   TestX\n    --- SKIP: TestX/long (0.00s)\n--- PASS: TestX (0.01s)\nPASS\n")
+	if topLevel(out, "--- SKIP: ") || !topLevel(out, "--- PASS: ") {
+		t.Errorf("a passing test with a skipped subtest: skip %v, pass %v", topLevel(out, "--- SKIP: "), topLevel(out, "--- PASS: "))
+	}
+	if !topLevel([]byte("--- SKIP: TestX (0.00s)\n"), "--- SKIP: ") {
+		t.Error("a skipped test at the output's start is not a skip")
+	}
+}
