@@ -153,7 +153,7 @@ func TestBoxedBuildTotals(t *testing.T) {
 // A build by a grader that is not root, whose cgroups are delegated to it, has a memory
 // total too.
 func TestBoxedBuildTotalsDelegated(t *testing.T) {
-	t.Parallel() // as TestBoxedBuildTotals
+	t.Parallel()      // as TestBoxedBuildTotals
 	buildtest.Long(t) // as testBuildMemoryTotal, before the rerun that would only skip
 	if delegate.AsDelegatedUser(t, "^TestBoxedBuildTotalsDelegated$") {
 		return
