@@ -29,6 +29,10 @@ import (
 // Grace is how long the players and the referee have to exit at the end before SIGKILL.
 const Grace = 2 * time.Second
 
+// grace is the Grace a match gets: the package's tests, which kill programs that never
+// exit on purpose, give them less (main_test.go).
+var grace = Grace
+
 // ExitMatchError is the exit status when the match itself failed (a referee that broke the
 // protocol, a program that could not start): no result line is printed.
 const ExitMatchError = referee.StatusMatchError
@@ -99,7 +103,7 @@ func runStop(args []string, stdout, stderr io.Writer, launch hubrt.Launch, stop 
 func policy(j *referee.Runner, moveTime, refTime time.Duration) hubrt.Policy {
 	return hubrt.Policy{
 		ReadStatus: func(error) int { return 0 },
-		Grace:      Grace,
+		Grace:      grace,
 		SeatTimeout: func(s int) time.Duration {
 			if s == referee.RefereeSeat {
 				return refTime
