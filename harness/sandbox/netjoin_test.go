@@ -15,11 +15,13 @@ import (
 	"gauntlet/harness/sandbox"
 )
 
-// rootlessNetOrSkip reruns the calling test (a top-level one) as an unprivileged user when
+// rootlessNetOrSkip makes the calling test (a top-level one) parallel, for it runs in a
+// process of its own, as another user: it reruns the test as an unprivileged user when
 // this process is root (it returns true then: the test is done), and otherwise needs what a
 // rootless Net needs: a rootless box, and a C compiler, which these tests have (TestMain).
 func rootlessNetOrSkip(t *testing.T) (done bool) {
 	t.Helper()
+	t.Parallel()
 	return rootlessNetAs(t, asUnprivileged)
 }
 
@@ -64,7 +66,6 @@ func untilListened(t *testing.T, n *sandbox.Net, port int, srv *sandbox.Group) b
 // it is left once it ends, nor of the holder once the Net is closed. Before 2026-11-28 a
 // rootless grader had no Net (NewNet needed root).
 func TestRootlessNetIsSharedByACasesRuns(t *testing.T) {
-	t.Parallel() // a process of its own, as another user
 	if rootlessNetOrSkip(t) {
 		return
 	}
@@ -164,7 +165,6 @@ func startSleeper(t *testing.T, cfg sandbox.Config) *sandbox.Group {
 // A signal to a rootless run of a Net reaches the program (its pid alone, or the run's
 // group), and the program's end is the run's, not its join helper's nor its init's.
 func TestRootlessNetRunEndsAsItsProgram(t *testing.T) {
-	t.Parallel() // a process of its own, as another user
 	if rootlessNetOrSkip(t) {
 		return
 	}
@@ -236,7 +236,6 @@ const orphanNetHarnessEnv = "GAUNTLET_SANDBOX_TEST_ORPHAN_NET"
 // A harness killed outright takes the runs of its rootless Nets with it, and the Nets'
 // holders.
 func TestRootlessNetEndsWithAKilledHarness(t *testing.T) {
-	t.Parallel() // a process of its own, as another user
 	if rootlessNetOrSkip(t) {
 		return
 	}
