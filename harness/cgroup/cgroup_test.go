@@ -15,15 +15,17 @@ import (
 // left and removes the group.
 func TestGroupTotals(t *testing.T) {
 	buildtest.NeedBox(t, Problem())
-	g, err := New("gauntlet-test-"+strconv.Itoa(os.Getpid()), Limits{Memory: 64 << 20, Processes: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
+	checkProcessTotal(t, "gauntlet-test-"+strconv.Itoa(os.Getpid()))
+}
+
+// checkProcessTotal checks, on a group name of its own, that forks beyond the group's
+// process total are refused, that Events counts them, and that Remove kills what is left
+// and removes the group.
+func checkProcessTotal(t *testing.T, name string) {
+	// The shell joins the group itself, then tries to start ten sleeps at once. It may
+	// itself fail ("Cannot fork"): what counts is what the group saw.
+	g, _ := runInNewGroup(t, name, Limits{Memory: 64 << 20, Processes: 4}, "for i in 1 2 3 4 5 6 7 8 9 10; do sleep 5 & done 2>/dev/null\nexit 0\n")
 	defer g.Remove()
-	// The shell joins the group itself, then tries to start ten sleeps at once.
-	script := "for f in \"$@\"; do echo $$ > \"$f\"; done\nfor i in 1 2 3 4 5 6 7 8 9 10; do sleep 5 & done 2>/dev/null\nexit 0\n"
-	// The shell may itself fail ("Cannot fork"): what counts is what the group saw.
-	exec.Command("/bin/sh", append([]string{"-c", script, "sh"}, g.ProcFiles()...)...).Run()
 	if e := g.Events(); e.PidsMax == 0 {
 		t.Errorf("ten processes under a total of four: events %+v, want refused forks counted", e)
 	}
@@ -31,10 +33,23 @@ func TestGroupTotals(t *testing.T) {
 		t.Errorf("Remove: %v", err)
 	}
 	for _, d := range g.dirs() {
-		if _, err := os.Stat(d); err == nil {
+		if exists(d) {
 			t.Errorf("%s is still there", d)
 		}
 	}
+}
+
+// runInNewGroup makes a group name with the limits lim and runs a shell that joins it,
+// then runs then (shell code). It returns the group, which the caller removes, and how
+// the shell ended.
+func runInNewGroup(t *testing.T, name string, lim Limits, then string) (*Group, error) {
+	t.Helper()
+	g, err := New(name, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := "for f in \"$@\"; do echo $$ > \"$f\"; done\n" + then
+	return g, exec.Command("/bin/sh", append([]string{"-c", script, "sh"}, g.ProcFiles()...)...).Run()
 }
 
 // The groups of a grader that is gone are removed by the next one, with the groups below

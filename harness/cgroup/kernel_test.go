@@ -250,14 +250,9 @@ func TestV2KernelMemoryTotal(t *testing.T) {
 }
 
 func checkKernelMemoryTotal(t *testing.T) {
-	g, err := New("v2-memory", Limits{Memory: 32 << 20, Processes: 16})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Remove()
 	// The shell joins the group, then becomes dd, which fills a buffer of 128 MiB.
-	script := "for f in \"$@\"; do echo $$ > \"$f\"; done\nexec dd if=/dev/zero of=/dev/null bs=128M count=1 2>/dev/null\n"
-	err = exec.Command("/bin/sh", append([]string{"-c", script, "sh"}, g.ProcFiles()...)...).Run()
+	g, err := runInNewGroup(t, "v2-memory", Limits{Memory: 32 << 20, Processes: 16}, "exec dd if=/dev/zero of=/dev/null bs=128M count=1 2>/dev/null\n")
+	defer g.Remove()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 		t.Errorf("128 MiB under a total of 32 MiB: %v, want killed (SIGKILL)", err)
@@ -273,23 +268,7 @@ func checkKernelMemoryTotal(t *testing.T) {
 // Forks beyond a group's process total are refused, and Events counts them.
 func TestV2KernelProcessTotal(t *testing.T) {
 	needV2(t)
-	checkKernelProcessTotal(t)
-}
-
-func checkKernelProcessTotal(t *testing.T) {
-	g, err := New("v2-procs", Limits{Memory: 64 << 20, Processes: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Remove()
-	script := "for f in \"$@\"; do echo $$ > \"$f\"; done\nfor i in 1 2 3 4 5 6 7 8 9 10; do sleep 5 & done 2>/dev/null\nexit 0\n"
-	exec.Command("/bin/sh", append([]string{"-c", script, "sh"}, g.ProcFiles()...)...).Run()
-	if e := g.Events(); e.PidsMax == 0 {
-		t.Errorf("ten processes under a total of four: events %+v, want refused forks counted", e)
-	}
-	if err := g.Remove(); err != nil || exists(g.mem) {
-		t.Errorf("Remove: %v (group there: %v)", err, exists(g.mem))
-	}
+	checkProcessTotal(t, "v2-procs")
 }
 
 // A grader that is not root, started in a group delegated to it (a root run makes one,
@@ -334,7 +313,7 @@ func TestV2KernelDelegated(t *testing.T) {
 	}
 	checkKernelLimits(t, s)
 	checkKernelMemoryTotal(t)
-	checkKernelProcessTotal(t)
+	checkProcessTotal(t, "v2-procs")
 	ents, _ := os.ReadDir(delegated)
 	for _, e := range ents {
 		if e.IsDir() && e.Name() != leafName {

@@ -370,6 +370,24 @@ func TestReferenceMockIgnoresSIGPIPE(t *testing.T) {
 	}
 }
 
+// startPiped starts cmd with a pipe to its stdin and one from its stdout, and returns
+// their ends.
+func startPiped(t *testing.T, cmd *exec.Cmd) (stdin io.WriteCloser, stdout io.ReadCloser) {
+	t.Helper()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err = cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return stdin, stdout
+}
+
 // -relayed-fds relays a program another process started (the witness's stand-in, here the
 // test): the mock writes the hub's lines to IN, reads the program's from OUT, plays its
 // faults and records as any relay, and ends with the status told on STATUS (a death by
@@ -378,17 +396,7 @@ func TestRelayedFds(t *testing.T) {
 	t.Parallel()
 	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	prog := exec.Command("sh", "-c", `printf '!'; read -r l; echo "echo $l"; read -r l`)
-	progIn, err := prog.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	progOut, err := prog.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := prog.Start(); err != nil {
-		t.Fatal(err)
-	}
+	progIn, progOut := startPiped(t, prog)
 	statusR, statusW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -401,17 +409,7 @@ func TestRelayedFds(t *testing.T) {
 	rec := t.TempDir() + "/rec.json"
 	mock := exec.Command(gauntlet, "exec", "mockplayer", "-relayed-fds", "3,4,5", "-fault", `reply 1 line "GARBAGE"`, "-record", rec, "--", "A")
 	mock.ExtraFiles = []*os.File{progIn.(*os.File), progOut.(*os.File), statusR}
-	hubIn, err := mock.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	hubOut, err := mock.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := mock.Start(); err != nil {
-		t.Fatal(err)
-	}
+	hubIn, hubOut := startPiped(t, mock)
 	progIn.Close()
 	progOut.Close()
 	statusR.Close()

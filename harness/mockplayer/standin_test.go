@@ -30,6 +30,19 @@ func startStandIn(t *testing.T, name, file string, args ...string) (*WitnessConn
 // the harness's own program (Stub), run by a wrapper as the harness writes it.
 var standInKinds = []string{"C", "Go"}
 
+// forEachStandInKind runs test for each of standInKinds, as a subtest named after the
+// kind; the subtests run in parallel, with each other and with the package's other
+// parallel tests.
+func forEachStandInKind(t *testing.T, test func(t *testing.T, kind string)) {
+	t.Parallel()
+	for _, kind := range standInKinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			test(t, kind)
+		})
+	}
+}
+
 // startStandInOf is startStandIn for the stand-in of the kind given.
 func startStandInOf(t *testing.T, kind, name, file string, args ...string) (*WitnessConn, WitnessHello, *exec.Cmd) {
 	t.Helper()
@@ -228,13 +241,7 @@ func relayed(t *testing.T, c *WitnessConn, argv ...string) (Passed, *os.File) {
 // with the request, and its exit status comes on the status pipe. The verdict then ends
 // the stand-in as for any mock.
 func TestStandInRunsTheRelayedProgram(t *testing.T) {
-	t.Parallel()
-	for _, kind := range standInKinds {
-		t.Run(kind, func(t *testing.T) {
-			t.Parallel()
-			testStandInRunsTheRelayedProgram(t, kind)
-		})
-	}
+	forEachStandInKind(t, testStandInRunsTheRelayedProgram)
 }
 
 func testStandInRunsTheRelayedProgram(t *testing.T, kind string) {
@@ -277,13 +284,7 @@ func testStandInRunsTheRelayedProgram(t *testing.T, kind string) {
 // External's); one that cannot be started is told as status 127, with why on its stderr,
 // as the mock player told a program it could not start.
 func TestStandInTellsHowTheRelayedProgramEnded(t *testing.T) {
-	t.Parallel()
-	for _, kind := range standInKinds {
-		t.Run(kind, func(t *testing.T) {
-			t.Parallel()
-			testStandInTellsHowTheRelayedProgramEnded(t, kind)
-		})
-	}
+	forEachStandInKind(t, testStandInTellsHowTheRelayedProgramEnded)
 }
 
 func testStandInTellsHowTheRelayedProgramEnded(t *testing.T, kind string) {
@@ -321,13 +322,7 @@ func testStandInTellsHowTheRelayedProgramEnded(t *testing.T, kind string) {
 // The verdict ends the stand-in while the program it started still runs (a relay that
 // quit on a fault): the program is left to whatever ends the hub's players (the box).
 func TestStandInEndsOnTheVerdictWhileTheProgramRuns(t *testing.T) {
-	t.Parallel()
-	for _, kind := range standInKinds {
-		t.Run(kind, func(t *testing.T) {
-			t.Parallel()
-			testStandInEndsOnTheVerdictWhileTheProgramRuns(t, kind)
-		})
-	}
+	forEachStandInKind(t, testStandInEndsOnTheVerdictWhileTheProgramRuns)
 }
 
 func testStandInEndsOnTheVerdictWhileTheProgramRuns(t *testing.T, kind string) {

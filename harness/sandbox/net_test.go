@@ -20,17 +20,49 @@ import (
 	"gauntlet/harness/tcp"
 )
 
+// newNet returns a new Net, closed when the test ends (a test may close it before).
+func newNet(t *testing.T) *sandbox.Net {
+	t.Helper()
+	n, err := sandbox.NewNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+	return n
+}
+
+// startGroup starts spec in cfg, failing t if it cannot; the group is stopped when the
+// test ends (nothing then if the test has waited for it).
+func startGroup(t *testing.T, cfg sandbox.Config, spec sandbox.Spec) *sandbox.Group {
+	t.Helper()
+	g, err := sandbox.Start(cfg, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Stop() })
+	return g
+}
+
+// loopbackMissesServer fails t if a client on the machine's loopback reaches a boxed
+// server (tcpserve, whose answers start "hello") on port of a shared network namespace.
+func loopbackMissesServer(t *testing.T, port int) {
+	t.Helper()
+	if c, err := tcp.Dial("127.0.0.1", port, time.Second); err == nil {
+		b, _ := io.ReadAll(io.LimitReader(c, 64))
+		c.Close()
+		if strings.HasPrefix(string(b), "hello") {
+			t.Errorf("the machine's loopback reached the boxed server: %q", b)
+		}
+	}
+}
+
 // TestNetIsSharedByTheRunsThatJoinIt starts a server in a box that joins a shared network
 // namespace and checks who reaches it: the harness through Net.Do and another boxed run
 // that joins the namespace do; a box with a network of its own and the machine's loopback
 // do not.
 func TestNetIsSharedByTheRunsThatJoinIt(t *testing.T) {
 	boxOrSkip(t)
-	n, err := sandbox.NewNet()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer n.Close()
+	n := newNet(t)
 	var port int
 	if err := n.Do(func() error {
 		l, err := tcp.Listen("127.0.0.1", 0)
@@ -43,16 +75,7 @@ func TestNetIsSharedByTheRunsThatJoinIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	shared := sandbox.Config{Box: &sandbox.Box{Net: n}, Deadline: 10 * time.Second}
-	srv, err := sandbox.Start(shared, sandbox.Spec{Path: prog("tcpserve"), Args: []string{strconv.Itoa(port), "2"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	waited := false
-	defer func() {
-		if !waited {
-			srv.Stop()
-		}
-	}()
+	srv := startGroup(t, shared, sandbox.Spec{Path: prog("tcpserve"), Args: []string{strconv.Itoa(port), "2"}})
 	// The harness, in the namespace: the server's first answer, once it listens.
 	var first string
 	for backstop := buildtest.Backstop(t); first == ""; {
@@ -76,13 +99,7 @@ func TestNetIsSharedByTheRunsThatJoinIt(t *testing.T) {
 	if first != "hello 2\n" {
 		t.Fatalf("the harness in the shared namespace read %q from the server, want %q", first, "hello 2\n")
 	}
-	if c, err := tcp.Dial("127.0.0.1", port, time.Second); err == nil {
-		b, _ := io.ReadAll(io.LimitReader(c, 64))
-		c.Close()
-		if strings.HasPrefix(string(b), "hello") {
-			t.Errorf("the machine's loopback reached the boxed server: %q", b)
-		}
-	}
+	loopbackMissesServer(t, port)
 	client := `(exec 3<>/dev/tcp/127.0.0.1/` + strconv.Itoa(port) + ` && cat <&3) 2>/dev/null || echo "cut off"`
 	for _, tc := range []struct {
 		name string
@@ -100,7 +117,7 @@ func TestNetIsSharedByTheRunsThatJoinIt(t *testing.T) {
 			t.Errorf("%s: the client said %q, want %q (stderr %q)", tc.name, got, tc.want, res.Procs[0].Stderr)
 		}
 	}
-	res, waited := srv.Wait(), true
+	res := srv.Wait()
 	if e := res.Procs[0].Exit; e != (sandbox.Exit{}) {
 		t.Errorf("the server: %+v, want exit 0 after its two answers (stderr %q)", e, res.Procs[0].Stderr)
 	}
@@ -142,11 +159,7 @@ func TestProgramThatStaysJoinsTheNetWithEveryThread(t *testing.T) {
 	if err := os.Symlink(self, link); err != nil {
 		t.Fatal(err)
 	}
-	n, err := sandbox.NewNet()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer n.Close()
+	n := newNet(t)
 	var want string
 	if err := n.Do(func() (err error) {
 		want, err = os.Readlink("/proc/thread-self/ns/net")

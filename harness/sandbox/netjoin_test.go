@@ -3,7 +3,6 @@ package sandbox_test
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,22 +13,23 @@ import (
 
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/sandbox"
-	"gauntlet/harness/tcp"
 )
 
-// rootlessNetOrSkip reruns the calling test as an unprivileged user when this process is
-// root (it returns true then: the test is done), and otherwise needs what a rootless Net
-// needs: a rootless box, and a C compiler, which these tests have (TestMain).
-func rootlessNetOrSkip(t *testing.T, name string) (done bool) {
+// rootlessNetOrSkip makes the calling test (a top-level one) parallel, for it runs in a
+// process of its own, as another user: it reruns the test as an unprivileged user when
+// this process is root (it returns true then: the test is done), and otherwise needs what a
+// rootless Net needs: a rootless box, and a C compiler, which these tests have (TestMain).
+func rootlessNetOrSkip(t *testing.T) (done bool) {
 	t.Helper()
-	return rootlessNetAs(t, name, asUnprivileged)
+	t.Parallel()
+	return rootlessNetAs(t, asUnprivileged)
 }
 
 // rootlessNetAs is rootlessNetOrSkip with the rerun as rerun makes it (asAlone: for a test
 // that counts its user's tasks).
-func rootlessNetAs(t *testing.T, name string, rerun func(*testing.T, string) bool) (done bool) {
+func rootlessNetAs(t *testing.T, rerun func(*testing.T, string) bool) (done bool) {
 	t.Helper()
-	if rerun(t, "^"+name+"$") {
+	if rerun(t, "^"+t.Name()+"$") {
 		return true
 	}
 	buildtest.NeedBox(t, sandbox.RootlessProblem())
@@ -66,20 +66,11 @@ func untilListened(t *testing.T, n *sandbox.Net, port int, srv *sandbox.Group) b
 // it is left once it ends, nor of the holder once the Net is closed. Before 2026-11-28 a
 // rootless grader had no Net (NewNet needed root).
 func TestRootlessNetIsSharedByACasesRuns(t *testing.T) {
-	t.Parallel() // a process of its own, as another user
-	if rootlessNetOrSkip(t, "TestRootlessNetIsSharedByACasesRuns") {
+	if rootlessNetOrSkip(t) {
 		return
 	}
-	n, err := sandbox.NewNet()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer n.Close()
-	other, err := sandbox.NewNet()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	n := newNet(t)
+	other := newNet(t)
 	port, err := n.FreePort()
 	if err != nil {
 		t.Fatal(err)
@@ -89,29 +80,14 @@ func TestRootlessNetIsSharedByACasesRuns(t *testing.T) {
 	}
 	shared := testConfig()
 	shared.Box = &sandbox.Box{Net: n}
-	srv, err := sandbox.Start(shared, sandbox.Spec{Name: "server", Path: prog("tcpserve"), Args: []string{strconv.Itoa(port), "2"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	waited := false
-	defer func() {
-		if !waited {
-			srv.Stop()
-		}
-	}()
+	srv := startGroup(t, shared, sandbox.Spec{Name: "server", Path: prog("tcpserve"), Args: []string{strconv.Itoa(port), "2"}})
 	if !untilListened(t, n, port, srv) {
 		t.Fatalf("the server does not listen on %d in the case's network: %+v", port, srv.Wait().Procs[0])
 	}
 	if seen, err := other.Listens(port); err != nil || seen {
 		t.Errorf("another case's network sees the server's socket (%v)", err)
 	}
-	if c, err := tcp.Dial("127.0.0.1", port, time.Second); err == nil {
-		b, _ := io.ReadAll(io.LimitReader(c, 64))
-		c.Close()
-		if strings.HasPrefix(string(b), "hello") {
-			t.Errorf("the machine's loopback reached the boxed server: %q", b)
-		}
-	}
+	loopbackMissesServer(t, port)
 	client := `(exec 3<>/dev/tcp/127.0.0.1/` + strconv.Itoa(port) + ` && cat <&3) 2>/dev/null || echo "cut off"`
 	otherCfg := testConfig()
 	otherCfg.Box = &sandbox.Box{Net: other}
@@ -154,7 +130,7 @@ echo "netdevs: $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\n' ' 
 		}
 		assertNothingLeft(t, res)
 	}
-	res, waited := srv.Wait(), true
+	res := srv.Wait()
 	if e := res.Procs[0].Exit; e != (sandbox.Exit{}) || len(res.Hygiene.Findings) > 0 {
 		t.Errorf("the server: %+v, want exit 0 after its two answers (stderr %q; findings %v)", e, res.Procs[0].Stderr, res.Hygiene.Findings)
 	}
@@ -174,18 +150,25 @@ echo "netdevs: $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\n' ' 
 	}
 }
 
+// startSleeper starts a program named sleeper in cfg that sleeps once it has said so.
+func startSleeper(t *testing.T, cfg sandbox.Config) *sandbox.Group {
+	t.Helper()
+	g := startGroup(t, cfg, sandbox.Spec{Name: "sleeper", Path: "/bin/sh", Args: []string{"-c", "echo up; exec sleep 30"},
+		Stdout: sandbox.Pipe})
+	line := make([]byte, 3)
+	if _, err := g.Procs()[0].Stdout().Read(line); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
 // A signal to a rootless run of a Net reaches the program (its pid alone, or the run's
 // group), and the program's end is the run's, not its join helper's nor its init's.
 func TestRootlessNetRunEndsAsItsProgram(t *testing.T) {
-	t.Parallel() // a process of its own, as another user
-	if rootlessNetOrSkip(t, "TestRootlessNetRunEndsAsItsProgram") {
+	if rootlessNetOrSkip(t) {
 		return
 	}
-	n, err := sandbox.NewNet()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer n.Close()
+	n := newNet(t)
 	cfg := testConfig()
 	cfg.Box = &sandbox.Box{Net: n}
 	res, err := sandbox.Run(cfg, sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", "exit 3"}})
@@ -212,15 +195,7 @@ func TestRootlessNetRunEndsAsItsProgram(t *testing.T) {
 		t.Errorf("an execute-only program in a rootless Net: %v %+v", err, res)
 	}
 	for _, group := range []bool{false, true} {
-		g, err := sandbox.Start(cfg, sandbox.Spec{Name: "sleeper", Path: "/bin/sh", Args: []string{"-c", "echo up; exec sleep 30"},
-			Stdout: sandbox.Pipe})
-		if err != nil {
-			t.Fatal(err)
-		}
-		line := make([]byte, 3)
-		if _, err := g.Procs()[0].Stdout().Read(line); err != nil {
-			t.Fatal(err)
-		}
+		g := startSleeper(t, cfg)
 		if group {
 			g.Procs()[0].Signal(syscall.SIGINT)
 		} else {
@@ -240,15 +215,7 @@ func TestRootlessNetRunEndsAsItsProgram(t *testing.T) {
 	// nor the helper's.
 	hung := cfg
 	hung.Deadline = 300 * time.Millisecond
-	g, err := sandbox.Start(hung, sandbox.Spec{Name: "sleeper", Path: "/bin/sh", Args: []string{"-c", "echo up; exec sleep 30"},
-		Stdout: sandbox.Pipe})
-	if err != nil {
-		t.Fatal(err)
-	}
-	line := make([]byte, 3)
-	if _, err := g.Procs()[0].Stdout().Read(line); err != nil {
-		t.Fatal(err)
-	}
+	g := startSleeper(t, hung)
 	pid := g.Procs()[0].Pid()
 	res = g.Wait()
 	if !res.DeadlinePassed || res.Hang == nil || len(res.Hang.Procs) != 1 || res.Hang.Procs[0].Pid != pid || res.Hang.Procs[0].Comm != "sleeper" {
@@ -269,8 +236,7 @@ const orphanNetHarnessEnv = "GAUNTLET_SANDBOX_TEST_ORPHAN_NET"
 // A harness killed outright takes the runs of its rootless Nets with it, and the Nets'
 // holders.
 func TestRootlessNetEndsWithAKilledHarness(t *testing.T) {
-	t.Parallel() // a process of its own, as another user
-	if rootlessNetOrSkip(t, "TestRootlessNetEndsWithAKilledHarness") {
+	if rootlessNetOrSkip(t) {
 		return
 	}
 	self, err := os.Executable()
@@ -326,14 +292,10 @@ func orphanNetHarness(marker string) {
 // tasks leaves a program one process less, now and then, either way.)
 func TestRootlessNetKeepsTheProcessLimit(t *testing.T) {
 	// As a user no other test runs as meanwhile: the limit counts that user's tasks.
-	if rootlessNetAs(t, "TestRootlessNetKeepsTheProcessLimit", asAlone) {
+	if rootlessNetAs(t, asAlone) {
 		return
 	}
-	n, err := sandbox.NewNet()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer n.Close()
+	n := newNet(t)
 	most := map[bool]int{}
 	for range 5 {
 		for _, withNet := range []bool{false, true} {

@@ -2,7 +2,6 @@ package scriptcmds
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,21 +23,8 @@ func runBoxed(t *testing.T, script string) suite.Result {
 // the grader sets them before the case starts ($LIMITS).
 func runBoxedWith(t *testing.T, script string, vars ...string) suite.Result {
 	t.Helper()
-	if sandbox.Rootless() {
-		buildtest.NeedBox(t, sandbox.RootlessProblem()) // (a rerun as an unprivileged user)
-	} else {
-		buildtest.NeedBox(t, sandbox.BoxProblem())
-	}
-	dir := t.TempDir()
-	os.Chmod(dir, 0o711)
-	buildtest.SearchableByOthers(t, dir)
-	path := filepath.Join(dir, "case.txtar")
-	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res := suite.Run(testscript.Params{
-		Files:       []string{path},
-		WorkdirRoot: dir,
+	needBox(t)
+	return runCase(t, boxedCaseDir(t), script, testscript.Params{
 		Setup: func(env *testscript.Env) error {
 			env.Setenv(SandboxUserVar, "1")
 			for _, kv := range vars {
@@ -47,13 +33,29 @@ func runBoxedWith(t *testing.T, script string, vars ...string) suite.Result {
 			}
 			return Setup(env)
 		},
-		Cmds:                Commands(),
-		RequireExplicitExec: true,
 	})
-	if len(res) != 1 {
-		t.Fatalf("got %d results", len(res))
+}
+
+// needBox skips t where the box a case of this grader runs in cannot be made: the
+// rootless box when this process is not root (a rerun as an unprivileged user), the
+// box otherwise.
+func needBox(t *testing.T) {
+	t.Helper()
+	if sandbox.Rootless() {
+		buildtest.NeedBox(t, sandbox.RootlessProblem())
+	} else {
+		buildtest.NeedBox(t, sandbox.BoxProblem())
 	}
-	return res[0]
+}
+
+// boxedCaseDir returns a new folder for a boxed case, which the sandbox's users may
+// search, as may they every folder above it.
+func boxedCaseDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	os.Chmod(dir, 0o711)
+	buildtest.SearchableByOthers(t, dir)
+	return dir
 }
 
 // In a graded case the subject sees the inputs its command names and nothing else of the

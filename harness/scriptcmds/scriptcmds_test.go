@@ -24,25 +24,38 @@ func runScript(t *testing.T, script string) suite.Result {
 	return r
 }
 
+// runCase writes script as dir/case.txtar and runs it, with dir as the work root, as the
+// one case of a suite (suite.Run), a command needing an explicit exec as in a grader's.
+// The case is set up by p.Setup (nil: the package's Setup; a test's own calls Setup
+// itself) and has the commands p.Cmds (nil: the package's Commands).
+func runCase(t *testing.T, dir, script string, p testscript.Params) suite.Result {
+	t.Helper()
+	path := filepath.Join(dir, "case.txtar")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.Files = []string{path}
+	p.WorkdirRoot = dir
+	p.RequireExplicitExec = true
+	if p.Setup == nil {
+		p.Setup = Setup
+	}
+	if p.Cmds == nil {
+		p.Cmds = Commands()
+	}
+	res := suite.Run(p)
+	if len(res) != 1 {
+		t.Fatalf("got %d results", len(res))
+	}
+	return res[0]
+}
+
 // runScriptRecords runs one script and returns the records its commands wrote (package
 // outcome).
 func runScriptRecords(t *testing.T, script string) (suite.Result, []outcome.Record) {
 	t.Helper()
 	dir := t.TempDir()
-	path := filepath.Join(dir, "case.txtar")
-	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res := suite.Run(testscript.Params{
-		Files:               []string{path},
-		WorkdirRoot:         dir,
-		Setup:               Setup,
-		Cmds:                Commands(),
-		RequireExplicitExec: true,
-	})
-	if len(res) != 1 {
-		t.Fatalf("got %d results", len(res))
-	}
+	res := runCase(t, dir, script, testscript.Params{})
 	recs, err := outcome.Read(filepath.Join(dir, outcome.File))
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +66,7 @@ func runScriptRecords(t *testing.T, script string) (suite.Result, []outcome.Reco
 	if left, _ := filepath.Glob(filepath.Join(dir, "judge-outcome-*")); len(left) > 0 {
 		t.Errorf("judges' record files left behind: %q", left)
 	}
-	return res[0], recs
+	return res, recs
 }
 
 // Each command must fail when its expectation is not met, with a message that says why.

@@ -19,7 +19,6 @@ import (
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/hygiene"
 	"gauntlet/harness/mockplayer"
-	"gauntlet/harness/sandbox"
 	"gauntlet/harness/suite"
 )
 
@@ -50,13 +49,7 @@ func runWitnessedWith(t *testing.T, script string, more func(env *testscript.Env
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	path := filepath.Join(dir, "case.txtar")
-	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res := suite.Run(testscript.Params{
-		Files:       []string{path},
-		WorkdirRoot: dir,
+	res := runCase(t, dir, script, testscript.Params{
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
 			if err := Setup(env); err != nil || more == nil {
@@ -64,13 +57,9 @@ func runWitnessedWith(t *testing.T, script string, more func(env *testscript.Env
 			}
 			return more(env)
 		},
-		Cmds:                cmds,
-		RequireExplicitExec: true,
+		Cmds: cmds,
 	})
-	if len(res) != 1 {
-		t.Fatalf("got %d results", len(res))
-	}
-	return res[0], filepath.Join(dir, WitnessFolder, "script-case")
+	return res, filepath.Join(dir, WitnessFolder, "script-case")
 }
 
 // The program a hub starts for a witnessed mock is a stand-in that ends as the mock ended
@@ -409,11 +398,7 @@ cat
 // without starting the player).
 func TestBoxedRelayRunsOnlyItsProgramInTheBox(t *testing.T) {
 	t.Parallel()
-	if sandbox.Rootless() {
-		buildtest.NeedBox(t, sandbox.RootlessProblem())
-	} else {
-		buildtest.NeedBox(t, sandbox.BoxProblem())
-	}
+	needBox(t)
 	if os.Geteuid() == 0 {
 		// Again by a grader that is not root, in a rootless box.
 		t.Run("rootless", func(t *testing.T) {
@@ -479,26 +464,15 @@ player A -> hub | ! [no newline]
 hub -> player A | ping
 player A -> hub | echo ping
 `
-	dir := t.TempDir()
-	os.Chmod(dir, 0o711)
-	buildtest.SearchableByOthers(t, dir)
-	path := filepath.Join(dir, "case.txtar")
-	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res := suite.Run(testscript.Params{
-		Files:       []string{path},
-		WorkdirRoot: dir,
+	res := runCase(t, boxedCaseDir(t), script, testscript.Params{
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
 			env.Setenv(BoxKeepVar, bin)
 			env.Setenv(SandboxUserVar, "1")
 			return Setup(env)
 		},
-		Cmds:                Commands(),
-		RequireExplicitExec: true,
 	})
-	if len(res) != 1 || !res[0].Passed {
+	if !res.Passed {
 		t.Fatalf("the case failed:\n%+v", res)
 	}
 }
