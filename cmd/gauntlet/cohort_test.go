@@ -104,15 +104,7 @@ func gauntletBinary(t *testing.T) string {
 // the stdout a "-json -" report goes to).
 func gauntletApart(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	cmd := exec.Command(buildtest.Path(t, "gauntlet/cmd/gauntlet"), args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		t.Fatal(err)
-	}
-	return cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()
+	return buildtest.RunBuilt(t, "gauntlet/cmd/gauntlet", args...)
 }
 
 func gauntlet(args ...string) (int, string, string) {

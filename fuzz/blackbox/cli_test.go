@@ -1,10 +1,7 @@
 package blackbox
 
 import (
-	"bytes"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,19 +13,8 @@ import (
 // gauntlet runs the built gauntlet binary and returns its stdout, stderr and exit status.
 func gauntlet(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(buildtest.Path(t, "gauntlet/cmd/gauntlet"), args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return out.String(), errb.String(), 0
-	case errors.As(err, &ee):
-		return out.String(), errb.String(), ee.ExitCode()
-	}
-	t.Fatal(err)
-	return "", "", 0
+	status, stdout, stderr := buildtest.RunBuilt(t, "gauntlet/cmd/gauntlet", args...)
+	return stdout, stderr, status
 }
 
 // TestCLIHelp: --help names every flag, every mutation and fault, and the exit statuses.

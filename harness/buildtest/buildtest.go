@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -223,6 +224,26 @@ func builtIn(dir, pkg, run string) bool {
 func Path(tb testing.TB, pkg string) string {
 	tb.Helper()
 	return filepath.Join(Programs(tb, pkg), path.Base(pkg))
+}
+
+// RunBuilt builds the main package pkg, runs it with args and returns its exit status,
+// stdout and stderr: the CLI's own tests and those of a package the CLI carries run the
+// binary as a user would, in a process of its own. A program that cannot be run, or
+// that a signal ends, fails tb.
+func RunBuilt(tb testing.TB, pkg string, args ...string) (status int, stdout, stderr string) {
+	tb.Helper()
+	cmd := exec.Command(Path(tb, pkg), args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		tb.Fatal(err)
+	}
+	if status = cmd.ProcessState.ExitCode(); status < 0 {
+		tb.Fatalf("%s %q: %v", pkg, args, err)
+	}
+	return status, out.String(), errb.String()
 }
 
 // binDir is the checkout's folder of built programs: in the temporary folder, one per user

@@ -20,6 +20,17 @@ func TestPathBuildsAndRuns(t *testing.T) {
 	}
 }
 
+// RunBuilt gives a program's status and both its outputs, a failure's too.
+func TestRunBuilt(t *testing.T) {
+	const hello = "gauntlet/harness/buildtest/internal/hello"
+	if status, stdout, stderr := RunBuilt(t, hello); status != 0 || stdout != "hello\n" || stderr != "" {
+		t.Errorf("hello: %d, %q, %q", status, stdout, stderr)
+	}
+	if status, stdout, stderr := RunBuilt(t, hello, "a", "b"); status != 3 || stdout != "" || stderr != "a b\n" {
+		t.Errorf("hello a b: %d, %q, %q; want 3, \"\", \"a b\\n\"", status, stdout, stderr)
+	}
+}
+
 // A stamp names the go test command that built a program; another command, or a program
 // gone from the folder, means asking the go command again.
 func TestBuiltIn(t *testing.T) {
