@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"gauntlet/games/referee"
-	"gauntlet/harness/child"
 	"gauntlet/harness/outcome"
+	"gauntlet/harness/transcript"
 )
 
 // A conversation's `referee` line makes the program a referee of the referee protocol,
@@ -140,7 +140,7 @@ type prober struct {
 	prog     string
 	opt      Options
 	r        *rand.Rand
-	p        *proc
+	sess     *Session // the referee of the current session
 	feats    referee.Features
 	log      []string       // the current session, for the account
 	reached  map[string]int // how often each part was checked
@@ -227,18 +227,12 @@ type sessionOut struct {
 // `invalid` or a `valid end`.
 func (pr *prober) session(args []string, replay []rec) (out sessionOut, err error) {
 	pr.log = nil
-	p, err := start(pr.prog, args, child.Pipes, pr.opt.Stderr, pr.opt.Subject, pr.opt.StepTimeout)
+	s, err := StartSession(pr.prog, args, pr.opt)
 	if err != nil {
 		return out, err
 	}
-	pr.p = p
-	defer func() {
-		p.kill()
-		<-p.exited
-		if st := p.cmd.ProcessState; st != nil {
-			pr.cpu += st.UserTime() + st.SystemTime()
-		}
-	}()
+	pr.sess = s
+	defer func() { pr.cpu += s.Kill() }()
 	if !pr.handshake() {
 		out.aborted = true
 		return out, nil
@@ -374,7 +368,7 @@ func (pr *prober) block(final bool) (string, bool) {
 		last := ""
 		for {
 			line, state := pr.lineWithin(150 * time.Millisecond)
-			if state != gotLine {
+			if state != GotLine {
 				return last, true
 			}
 			last = line
@@ -384,9 +378,9 @@ func (pr *prober) block(final bool) (string, bool) {
 	for {
 		line, state := pr.lineWithin(pr.opt.StepTimeout)
 		switch state {
-		case gotEOF:
+		case GotEOF:
 			return "", pr.lost("blocks", "write_end")
-		case gotNothing:
+		case GotNothing:
 			if pr.breach("blocks", "a write_lines line or write_end", fmt.Sprintf("nothing within %v", pr.opt.StepTimeout)) {
 				return "", false
 			}
@@ -431,10 +425,10 @@ func (pr *prober) scores() (string, bool) {
 // ending closes the referee's input after the game's last verdict (and its scores): the
 // referee must write nothing more and exit.
 func (pr *prober) ending(v referee.Verdict) {
-	pr.p.stdin.Close()
+	pr.sess.CloseInput()
 	pr.log = append(pr.log, "hub: close")
 	line, state := pr.lineWithin(pr.opt.StepTimeout)
-	for pr.lenient && state == gotLine {
+	for pr.lenient && state == GotLine {
 		// The block after an `invalid` of a referee that does not end its blocks.
 		if _, _, _, err := referee.ParseWriteLine(line, 2); err != nil {
 			break
@@ -442,60 +436,38 @@ func (pr *prober) ending(v referee.Verdict) {
 		line, state = pr.lineWithin(pr.opt.StepTimeout)
 	}
 	switch state {
-	case gotLine:
+	case GotLine:
 		pr.breach("ending", "nothing more after "+strconv.Quote(v.String())+" (then the end of its output)", strconv.Quote(line+"\n"))
 		return
-	case gotNothing:
+	case GotNothing:
 		pr.breach("ending", "the end of its output once its input is closed", fmt.Sprintf("nothing within %v (stdout still open)", pr.opt.StepTimeout))
 		return
 	}
-	select {
-	case <-pr.p.exited:
-	case <-time.After(pr.opt.StepTimeout):
+	if !pr.sess.Exits(pr.opt.StepTimeout) {
 		pr.breach("ending", "an exit once its input is closed", fmt.Sprintf("still running after %v", pr.opt.StepTimeout))
 		return
 	}
 	pr.reached["ending"]++
 }
 
-type lineState int
-
-const (
-	gotLine lineState = iota
-	gotNothing
-	gotEOF
-)
-
-// lineWithin reads the referee's next line within d.
-func (pr *prober) lineWithin(d time.Duration) (string, lineState) {
-	p := pr.p
-	timer, by := time.NewTimer(d), time.Now().Add(d)
-	defer timer.Stop()
-	timedOut := p.fill(timer.C, by, hasLine)
-	if !hasLine(p.buf) {
-		switch {
-		case timedOut:
-			return "", gotNothing
-		case len(p.buf) == 0:
-			return "", gotEOF
-		}
-		p.buf = append(p.buf, '\n') // a last line without its newline counts, as for the runner
+// lineWithin reads the referee's next line within d (a last line without its newline
+// counts, as for the runner).
+func (pr *prober) lineWithin(d time.Duration) (string, LineState) {
+	line, state := pr.sess.ReadLine(d)
+	if state == GotLine {
+		pr.log = append(pr.log, "referee -> runner | "+transcript.Escape([]byte(line)))
 	}
-	n := strings.IndexByte(string(p.buf), '\n')
-	line := string(p.buf[:n])
-	p.buf = p.buf[n+1:]
-	pr.log = append(pr.log, "referee -> runner | "+showLine(line, true))
-	return line, gotLine
+	return line, state
 }
 
 // line reads a line the part owes; silence or the end of the output breach that part.
 func (pr *prober) line(part, want string) (string, bool) {
 	line, state := pr.lineWithin(pr.opt.StepTimeout)
 	switch state {
-	case gotNothing:
+	case GotNothing:
 		pr.breach(part, want, fmt.Sprintf("nothing within %v", pr.opt.StepTimeout))
 		return "", false
-	case gotEOF:
+	case GotEOF:
 		return "", pr.lost(part, want)
 	}
 	return line, true
@@ -507,8 +479,8 @@ func (pr *prober) lost(part, want string) bool {
 }
 
 func (pr *prober) send(line string) {
-	pr.p.stdin.Write([]byte(line + "\n"))
-	pr.log = append(pr.log, "runner -> referee | "+showLine(line, true))
+	pr.sess.Send(line)
+	pr.log = append(pr.log, "runner -> referee | "+transcript.Escape([]byte(line)))
 }
 
 // breach records that the referee broke part, and says whether the probe must stop: it
