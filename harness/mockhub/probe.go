@@ -57,14 +57,16 @@ type RefereeSpec struct {
 	Games    int
 	Sessions int
 	Time     time.Duration
-	Source   int
 }
 
 // ProbeChecks are the parts of the protocol a referee probe checks, by name.
 var ProbeChecks = []string{"handshake", "verdicts", "blocks", "scores", "ending", "consistency"}
 
-func parseRefereeSpec(n int, kv []string) (*RefereeSpec, error) {
-	s := &RefereeSpec{Seed: 1, Games: 1, Sessions: 400, Time: 12 * time.Second, Source: n}
+func init() { RegisterProbe("referee", parseRefereeSpec) }
+
+// parseRefereeSpec reads a referee line's settings.
+func parseRefereeSpec(kv []string) (ProbeSpec, error) {
+	s := &RefereeSpec{Seed: 1, Games: 1, Sessions: 400, Time: 12 * time.Second}
 	for _, w := range kv {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
@@ -110,6 +112,15 @@ func parseRefereeSpec(n int, kv []string) (*RefereeSpec, error) {
 		return nil, fmt.Errorf("referee needs check=PART")
 	}
 	return s, nil
+}
+
+// String is the settings in their canonical form.
+func (s *RefereeSpec) String() string {
+	mutate := 0
+	if s.Mutate {
+		mutate = 1
+	}
+	return fmt.Sprintf("check=%s games=%d mutate=%d seed=%d sessions=%d time=%v", s.Check, s.Games, mutate, s.Seed, s.Sessions, s.Time)
 }
 
 func contains(list []string, s string) bool {
@@ -161,11 +172,11 @@ type prober struct {
 	silences      int // breaches of other parts that cost a timeout
 }
 
-// probeRun probes the referee prog as c's referee line says.
-func probeRun(c *Conversation, prog string, opt Options) (Result, error) {
-	pr := &prober{spec: c.Referee, prog: prog, opt: opt, r: rand.New(rand.NewPCG(c.Referee.Seed, 0x7ef)),
+// Run probes the referee prog, started with args, as the settings say.
+func (s *RefereeSpec) Run(prog string, args []string, opt Options) (Result, error) {
+	pr := &prober{spec: s, prog: prog, opt: opt, r: rand.New(rand.NewPCG(s.Seed, 0x7ef)),
 		reached: map[string]int{}, tried: map[string]map[string]bool{}}
-	if err := pr.run(c.Args); err != nil {
+	if err := pr.run(args); err != nil {
 		return Result{}, err
 	}
 	return pr.result(), nil

@@ -90,10 +90,17 @@ func TestRefereeProbe(t *testing.T) {
 
 func TestRefereeProbeSettings(t *testing.T) {
 	c, err := Parse("referee check=all seed=3 games=4 sessions=9 mutate=1 time=3s\n")
-	if err != nil || c.Referee.Check != "all" || c.Referee.Time != 3*time.Second || !c.Referee.Mutate || c.Referee.Seed != 3 || c.Referee.Games != 4 || c.Referee.Sessions != 9 {
-		t.Fatalf("%+v, %v", c, err)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if again, err := Parse(c.Format()); err != nil || *again.Referee != *c.Referee {
+	want := RefereeSpec{Check: "all", Mutate: true, Seed: 3, Games: 4, Sessions: 9, Time: 3 * time.Second}
+	if s, ok := c.Probe.Spec.(*RefereeSpec); c.Probe.Word != "referee" || !ok || *s != want {
+		t.Fatalf("%+v, want %+v", c.Probe, want)
+	}
+	if f, wantF := c.Format(), "referee check=all games=4 mutate=1 seed=3 sessions=9 time=3s\n"; f != wantF {
+		t.Errorf("format %q, want %q", f, wantF)
+	}
+	if again, err := Parse(c.Format()); err != nil || *again.Probe.Spec.(*RefereeSpec) != want {
 		t.Errorf("round trip: %v %v", again, err)
 	}
 	for _, bad := range []string{"referee", "referee check=nope", "referee check=scores games=0", "referee check=scores x=1", "referee check=scores mutate=2", "referee check=scores time=0s",

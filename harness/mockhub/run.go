@@ -95,14 +95,15 @@ type Subject struct {
 	Disk int64 `json:",omitempty"`
 }
 
-// Run starts prog with the conversation's arguments and plays the conversation. Whatever
-// happens, the player's process group is killed and reaped before Run returns.
+// Run starts prog with the conversation's arguments and plays the conversation, or runs
+// its probe (RegisterProbe). Whatever happens, the player's process group is killed and
+// reaped before Run returns.
 func Run(c *Conversation, prog string, opt Options) (Result, error) {
 	if opt.StepTimeout <= 0 {
 		opt.StepTimeout = 5 * time.Second
 	}
-	if c.Referee != nil {
-		return probeRun(c, prog, opt)
+	if c.Probe != nil {
+		return c.Probe.Spec.Run(prog, c.Args, opt)
 	}
 	wire := child.Pipes
 	switch {
