@@ -1,4 +1,8 @@
-package mockhub
+// Package refereeprobe is the referee probe: a kind of conversation of the mock hub
+// (harness/mockhub's probes) that makes the program a referee of the referee protocol, of
+// any game, and probes it as the protocol's match runner would. The referee protocol's
+// registration (programs) registers it under the word `referee`.
+package refereeprobe
 
 import (
 	"fmt"
@@ -8,6 +12,7 @@ import (
 	"time"
 
 	"gauntlet/games/referee"
+	"gauntlet/harness/mockhub"
 	"gauntlet/harness/outcome"
 	"gauntlet/harness/transcript"
 )
@@ -27,9 +32,8 @@ import (
 // the referee has used `time` of CPU (default 12s: a referee that starts slowly, 400 times,
 // must not outlast its case's deadline; a part not reached by then fails as not checked;
 // CPU time, which the machine's load does not change, with ten times as much wall time as
-// a backstop). Not
-// every move judged `invalid` is sent again (a session each): the first two, and up to ten
-// more shaped like an accepted move.
+// a backstop). Not every move judged `invalid` is sent again (a session each): the first
+// two, and up to ten more shaped like an accepted move.
 //
 // Each case marks one of the protocol's parts, its check:
 //
@@ -50,8 +54,8 @@ import (
 // (an unknown feature ignored, a block ended by silence, a malformed verdict read as the
 // end of a session), so that each bug costs marks in its own part; a part that the probe
 // could not reach (no game ended, say) fails as not checked.
-type RefereeSpec struct {
-	Check    string // one of ProbeChecks, or "all"
+type Spec struct {
+	Check    string // one of Checks, or "all"
 	Mutate   bool
 	Seed     uint64
 	Games    int
@@ -59,14 +63,13 @@ type RefereeSpec struct {
 	Time     time.Duration
 }
 
-// ProbeChecks are the parts of the protocol a referee probe checks, by name.
-var ProbeChecks = []string{"handshake", "verdicts", "blocks", "scores", "ending", "consistency"}
+// Checks are the parts of the protocol a referee probe checks, by name.
+var Checks = []string{"handshake", "verdicts", "blocks", "scores", "ending", "consistency"}
 
-func init() { RegisterProbe("referee", parseRefereeSpec) }
-
-// parseRefereeSpec reads a referee line's settings.
-func parseRefereeSpec(kv []string) (ProbeSpec, error) {
-	s := &RefereeSpec{Seed: 1, Games: 1, Sessions: 400, Time: 12 * time.Second}
+// Parse reads a referee line's settings (the words after `referee`): it is the probe, as
+// mockhub.RegisterProbe takes it, and the Spec it returns runs it.
+func Parse(kv []string) (mockhub.ProbeSpec, error) {
+	s := &Spec{Seed: 1, Games: 1, Sessions: 400, Time: 12 * time.Second}
 	for _, w := range kv {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
@@ -80,8 +83,8 @@ func parseRefereeSpec(kv []string) (ProbeSpec, error) {
 				err = fmt.Errorf("0 or 1")
 			}
 		case "check":
-			if !contains(ProbeChecks, v) && v != "all" {
-				return nil, fmt.Errorf("referee check=%s: want one of %s", v, strings.Join(ProbeChecks, ", "))
+			if !contains(Checks, v) && v != "all" {
+				return nil, fmt.Errorf("referee check=%s: want one of %s", v, strings.Join(Checks, ", "))
 			}
 			s.Check = v
 		case "seed":
@@ -115,7 +118,7 @@ func parseRefereeSpec(kv []string) (ProbeSpec, error) {
 }
 
 // String is the settings in their canonical form.
-func (s *RefereeSpec) String() string {
+func (s *Spec) String() string {
 	mutate := 0
 	if s.Mutate {
 		mutate = 1
@@ -146,12 +149,12 @@ type breach struct {
 
 // prober probes one referee.
 type prober struct {
-	spec     *RefereeSpec
+	spec     *Spec
 	cpu      time.Duration // the CPU time of the referee's sessions so far (spec.Time bounds it)
 	prog     string
-	opt      Options
+	opt      mockhub.Options
 	r        *rand.Rand
-	sess     *Session // the referee of the current session
+	sess     *mockhub.Session // the referee of the current session
 	feats    referee.Features
 	log      []string       // the current session, for the account
 	reached  map[string]int // how often each part was checked
@@ -173,11 +176,11 @@ type prober struct {
 }
 
 // Run probes the referee prog, started with args, as the settings say.
-func (s *RefereeSpec) Run(prog string, args []string, opt Options) (Result, error) {
+func (s *Spec) Run(prog string, args []string, opt mockhub.Options) (mockhub.Result, error) {
 	pr := &prober{spec: s, prog: prog, opt: opt, r: rand.New(rand.NewPCG(s.Seed, 0x7ef)),
 		reached: map[string]int{}, tried: map[string]map[string]bool{}}
 	if err := pr.run(args); err != nil {
-		return Result{}, err
+		return mockhub.Result{}, err
 	}
 	return pr.result(), nil
 }
@@ -238,7 +241,7 @@ type sessionOut struct {
 // `invalid` or a `valid end`.
 func (pr *prober) session(args []string, replay []rec) (out sessionOut, err error) {
 	pr.log = nil
-	s, err := StartSession(pr.prog, args, pr.opt)
+	s, err := mockhub.StartSession(pr.prog, args, pr.opt)
 	if err != nil {
 		return out, err
 	}
@@ -379,7 +382,7 @@ func (pr *prober) block(final bool) (string, bool) {
 		last := ""
 		for {
 			line, state := pr.lineWithin(150 * time.Millisecond)
-			if state != GotLine {
+			if state != mockhub.GotLine {
 				return last, true
 			}
 			last = line
@@ -389,9 +392,9 @@ func (pr *prober) block(final bool) (string, bool) {
 	for {
 		line, state := pr.lineWithin(pr.opt.StepTimeout)
 		switch state {
-		case GotEOF:
+		case mockhub.GotEOF:
 			return "", pr.lost("blocks", "write_end")
-		case GotNothing:
+		case mockhub.GotNothing:
 			if pr.breach("blocks", "a write_lines line or write_end", fmt.Sprintf("nothing within %v", pr.opt.StepTimeout)) {
 				return "", false
 			}
@@ -439,7 +442,7 @@ func (pr *prober) ending(v referee.Verdict) {
 	pr.sess.CloseInput()
 	pr.log = append(pr.log, "hub: close")
 	line, state := pr.lineWithin(pr.opt.StepTimeout)
-	for pr.lenient && state == GotLine {
+	for pr.lenient && state == mockhub.GotLine {
 		// The block after an `invalid` of a referee that does not end its blocks.
 		if _, _, _, err := referee.ParseWriteLine(line, 2); err != nil {
 			break
@@ -447,10 +450,10 @@ func (pr *prober) ending(v referee.Verdict) {
 		line, state = pr.lineWithin(pr.opt.StepTimeout)
 	}
 	switch state {
-	case GotLine:
+	case mockhub.GotLine:
 		pr.breach("ending", "nothing more after "+strconv.Quote(v.String())+" (then the end of its output)", strconv.Quote(line+"\n"))
 		return
-	case GotNothing:
+	case mockhub.GotNothing:
 		pr.breach("ending", "the end of its output once its input is closed", fmt.Sprintf("nothing within %v (stdout still open)", pr.opt.StepTimeout))
 		return
 	}
@@ -463,9 +466,9 @@ func (pr *prober) ending(v referee.Verdict) {
 
 // lineWithin reads the referee's next line within d (a last line without its newline
 // counts, as for the runner).
-func (pr *prober) lineWithin(d time.Duration) (string, LineState) {
+func (pr *prober) lineWithin(d time.Duration) (string, mockhub.LineState) {
 	line, state := pr.sess.ReadLine(d)
-	if state == GotLine {
+	if state == mockhub.GotLine {
 		pr.log = append(pr.log, "referee -> runner | "+transcript.Escape([]byte(line)))
 	}
 	return line, state
@@ -475,10 +478,10 @@ func (pr *prober) lineWithin(d time.Duration) (string, LineState) {
 func (pr *prober) line(part, want string) (string, bool) {
 	line, state := pr.lineWithin(pr.opt.StepTimeout)
 	switch state {
-	case GotNothing:
+	case mockhub.GotNothing:
 		pr.breach(part, want, fmt.Sprintf("nothing within %v", pr.opt.StepTimeout))
 		return "", false
-	case GotEOF:
+	case mockhub.GotEOF:
 		return "", pr.lost(part, want)
 	}
 	return line, true
@@ -621,17 +624,17 @@ func (pr *prober) makeUpWords() string {
 }
 
 // result is the probe's verdict on its part.
-func (pr *prober) result() Result {
+func (pr *prober) result() mockhub.Result {
 	account := fmt.Sprintf("%d sessions, %d moves, %d games ended", pr.sessions, pr.moves, pr.ended)
 	if pr.fail != nil {
 		text := fmt.Sprintf("FAIL (referee protocol: %s): want %s, got %s; %s", pr.fail.part, pr.fail.want, pr.fail.got, account)
 		text += "\nthe session, line by line, up to the breach:\n"
-		for i, l := range tail(pr.failLog, DivergenceContext) {
+		for i, l := range tail(pr.failLog, mockhub.DivergenceContext) {
 			text += fmt.Sprintf("  %4d  %s\n", i+1, l)
 		}
 		// The referee breached the protocol: a divergence, whatever the breach (the grader
 		// reads no verdict from the text).
-		return Result{Text: strings.TrimSuffix(text, "\n"), Kind: outcome.Diverged, Want: pr.fail.want, Got: pr.fail.got}
+		return mockhub.Result{Text: strings.TrimSuffix(text, "\n"), Kind: outcome.Diverged, Want: pr.fail.want, Got: pr.fail.got}
 	}
 	need, part := 1, pr.spec.Check
 	if part == "all" {
@@ -645,7 +648,7 @@ func (pr *prober) result() Result {
 		if len(pr.others) > 0 {
 			text += "; the referee broke " + pr.others[0]
 		}
-		return Result{Text: text, Kind: outcome.Diverged}
+		return mockhub.Result{Text: text, Kind: outcome.Diverged}
 	}
 	text := fmt.Sprintf("ok: referee protocol: %s checked %d times; %s", pr.spec.Check, pr.reached[part], account)
 	if need == 0 {
@@ -654,7 +657,7 @@ func (pr *prober) result() Result {
 	if len(pr.others) > 0 {
 		text += fmt.Sprintf("; worked around %d breaches of other parts, the first: %s", len(pr.others), pr.others[0])
 	}
-	return Result{OK: true, Text: text}
+	return mockhub.Result{OK: true, Text: text}
 }
 
 func tail(l []string, n int) []string {
