@@ -27,9 +27,9 @@ type ProbeSpec interface {
 
 // ProbeRun is a conversation's probe line.
 type ProbeRun struct {
-	Word   string // the probe's word, the line's first
-	Spec   ProbeSpec
-	Source int // the line's number
+	Word   string    // the probe's word, the line's first
+	Spec   ProbeSpec // the settings that follow it, parsed by the probe
+	Source int       // the line's number
 }
 
 // probes are the registered probes, by word.
