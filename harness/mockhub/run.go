@@ -31,7 +31,7 @@ type Result struct {
 	Status string // how the player ended: "exit status N", "killed by SIGNAME", or "killed by the mock hub"
 	// Divergence is the conversation as it went up to the failed step, when not OK.
 	Divergence *transcript.Divergence
-	// Text, when set, is the whole report (a referee probe's).
+	// Text, when set, is the whole report (a probe's: RegisterProbe).
 	Text string
 	// Kind is what happened at the failed step, for the grader (outcome.Kind), when not
 	// OK; Signal and Limit are set for outcome.Signal and outcome.Limit.
