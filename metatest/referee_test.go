@@ -57,17 +57,17 @@ done
 }
 
 // A referee of a game gauntlet does not know, written from docs/referee.md alone (the Nim
-// referee of harness/mockhub/testdata, a shell script), is graded with marks by category:
-// full marks on the protocol/ cases. Three mutants of it each lose the marks of their own
-// category only: one that accepts an illegal move the second time it is sent in the same
-// position (it keeps a file per move in its working folder), one whose scores line is
-// malformed, and one that never sends write_end.
+// referee of harness/mockhub/refereeprobe/testdata, a shell script), is graded with marks
+// by category: full marks on the protocol/ cases. Three mutants of it each lose the marks
+// of their own category only: one that accepts an illegal move the second time it is sent
+// in the same position (it keeps a file per move in its working folder), one whose scores
+// line is malformed, and one that never sends write_end.
 func TestAnyRefereeIsGraded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("grades submissions: full mode only")
 	}
 	t.Parallel()
-	src, err := os.ReadFile("../harness/mockhub/testdata/nim-referee/referee.sh")
+	src, err := os.ReadFile("../harness/mockhub/refereeprobe/testdata/nim-referee/referee.sh")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestRefereeFuzzerFindsMutants(t *testing.T) {
 	}
 	t.Parallel()
 	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
-	src, err := os.ReadFile("../harness/mockhub/testdata/nim-referee/referee.sh")
+	src, err := os.ReadFile("../harness/mockhub/refereeprobe/testdata/nim-referee/referee.sh")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	game "gauntlet/games/referee"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
+	"gauntlet/harness/mockhub"
+	"gauntlet/harness/mockhub/refereeprobe"
 	"gauntlet/harness/mutants"
 	"gauntlet/harness/tournament"
 	"gauntlet/hub/refereehub"
@@ -79,6 +81,9 @@ func init() {
 		},
 		// Each referee has cases of its own, named after it.
 		Mutants: &mutants.Set{Mutants: mutants.Referee, Cases: mutants.CasesNamedAfter},
+		// A referee of any game is probed as the match runner would: a conversation's
+		// `referee check=PART ...` line (the protocol/ cases, gauntlet fuzz referee).
+		Probes: map[string]mockhub.Probe{"referee": refereeprobe.Parse},
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"gauntlet/fuzz/livefuzz"
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
+	"gauntlet/harness/mockhub"
 	"gauntlet/harness/mutants"
 	"gauntlet/harness/tournament"
 )
@@ -17,8 +18,8 @@ import (
 // Registration is everything gauntlet knows of one game, given in one call to RegisterGame:
 // its programs, its built-in examples, its grade table, its suite, and for a game whose
 // programs choose their moves, how to judge it live. From it, `gauntlet grade`, `play`,
-// `fuzz`, `exec` and `programs`, the usage text and the mock hub's judge steps know the
-// game; nothing else needs a change (docs/adding-a-game.md).
+// `fuzz`, `exec` and `programs`, the usage text and the mock hub's judge steps and probes
+// know the game; nothing else needs a change (docs/adding-a-game.md).
 type Registration struct {
 	Programs []Program  // every program, each with its Role; Main runs it
 	Examples []Example  // complete games of the reference programs; the first is play's default
@@ -33,6 +34,10 @@ type Registration struct {
 	// Tournament is how `gauntlet tournament` plays the game's programs against each other
 	// (nil: the game has no tournaments).
 	Tournament *Tournament
+	// Probes are the game's kinds of mock hub conversation that are not steps, by the
+	// word that starts their line (mockhub.RegisterProbe; the referee protocol's
+	// `referee`).
+	Probes map[string]mockhub.Probe
 }
 
 // Tournament is how `gauntlet tournament GAME` plays a round robin of a game's programs
@@ -111,6 +116,9 @@ func RegisterGame(r Registration) {
 	}
 	if r.Tournament != nil {
 		tournaments[r.Grade.Name] = *r.Tournament
+	}
+	for word, p := range r.Probes {
+		mockhub.RegisterProbe(word, p)
 	}
 }
 

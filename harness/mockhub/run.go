@@ -31,7 +31,7 @@ type Result struct {
 	Status string // how the player ended: "exit status N", "killed by SIGNAME", or "killed by the mock hub"
 	// Divergence is the conversation as it went up to the failed step, when not OK.
 	Divergence *transcript.Divergence
-	// Text, when set, is the whole report (a referee probe's).
+	// Text, when set, is the whole report (a probe's: RegisterProbe).
 	Text string
 	// Kind is what happened at the failed step, for the grader (outcome.Kind), when not
 	// OK; Signal and Limit are set for outcome.Signal and outcome.Limit.
@@ -95,14 +95,15 @@ type Subject struct {
 	Disk int64 `json:",omitempty"`
 }
 
-// Run starts prog with the conversation's arguments and plays the conversation. Whatever
-// happens, the player's process group is killed and reaped before Run returns.
+// Run starts prog with the conversation's arguments and plays the conversation, or runs
+// its probe (RegisterProbe). Whatever happens, the player's process group is killed and
+// reaped before Run returns.
 func Run(c *Conversation, prog string, opt Options) (Result, error) {
 	if opt.StepTimeout <= 0 {
 		opt.StepTimeout = 5 * time.Second
 	}
-	if c.Referee != nil {
-		return probeRun(c, prog, opt)
+	if c.Probe != nil {
+		return c.Probe.Spec.Run(prog, c.Args, opt)
 	}
 	wire := child.Pipes
 	switch {

@@ -42,8 +42,10 @@
 // seat its welcome and starts the game; a line that breaks a rule fails the step, naming
 // the rule and what the rules allowed.
 //
-// A conversation made of a `referee check=PART ...` line probes a referee of the referee
-// protocol, of any game, as its match runner would (probe.go, RefereeSpec).
+// A conversation made of a probe's line, such as the referee protocol's `referee
+// check=PART ...` (package refereeprobe), runs that probe against the program instead of
+// steps: the kinds of conversation a game's registration adds (RegisterProbe). A line
+// whose first word is neither a step's nor a registered probe's is an error.
 //
 // Conversations generated from a game's engine (the reference strategy's reply at every
 // point) and hand-written ones for faults use the same steps.
@@ -101,9 +103,9 @@ type Conversation struct {
 	Steps []Step
 	// Judge is the game its live steps play: the game's name and its settings.
 	Judge *JudgeSpec
-	// Referee, when set, makes the program a referee of the referee protocol, which the
-	// mock hub probes as a match runner (probe.go); the conversation has no steps then.
-	Referee *RefereeSpec
+	// Probe, when set, is the probe the mock hub runs against the program (RegisterProbe);
+	// the conversation has no steps, judge, tcp or connect then.
+	Probe *ProbeRun
 	// TCP makes the player a TCP client: the mock hub listens on a free loopback port,
 	// starts the player with "127.0.0.1 PORT" before Args, and talks over the player's
 	// connection instead of its stdin and stdout.
@@ -184,16 +186,6 @@ func Parse(text string) (*Conversation, error) {
 				}
 				c.Judge.Params[k] = v
 			}
-			continue
-		case "referee":
-			if c.Referee != nil {
-				return bad("referee given twice")
-			}
-			spec, err := parseRefereeSpec(n, f[1:])
-			if err != nil {
-				return bad("%v", err)
-			}
-			c.Referee = spec
 			continue
 		case "live":
 			st.Kind = Live
@@ -287,15 +279,30 @@ func Parse(text string) (*Conversation, error) {
 				return bad("exit takes a status, or 'signal NAME'")
 			}
 		default:
-			return bad("unknown step %q", f[0])
+			probe, ok := probes[f[0]]
+			if !ok {
+				return bad("unknown step %q", f[0])
+			}
+			switch {
+			case c.Probe != nil && c.Probe.Word == f[0]:
+				return bad("%s given twice", f[0])
+			case c.Probe != nil:
+				return bad("%s after %s: a conversation runs one probe", f[0], c.Probe.Word)
+			}
+			spec, err := probe(f[1:])
+			if err != nil {
+				return bad("%v", err)
+			}
+			c.Probe = &ProbeRun{Word: f[0], Spec: spec, Source: n}
+			continue
 		}
 		if k := len(c.Steps); k > 0 && c.Steps[k-1].Kind == End {
 			return bad("nothing may follow end")
 		}
 		c.Steps = append(c.Steps, st)
 	}
-	if c.Referee != nil && (len(c.Steps) > 0 || c.Judge != nil || c.TCP || c.Connect) {
-		return nil, &Error{c.Referee.Source, "a referee probe takes no steps, judge, tcp or connect"}
+	if p := c.Probe; p != nil && (len(c.Steps) > 0 || c.Judge != nil || c.TCP || c.Connect) {
+		return nil, &Error{p.Source, "a " + p.Word + " probe takes no steps, judge, tcp or connect"}
 	}
 	return c, nil
 }
@@ -315,12 +322,8 @@ func (c *Conversation) Format() string {
 		}
 		b.WriteByte('\n')
 	}
-	if r := c.Referee; r != nil {
-		mutate := 0
-		if r.Mutate {
-			mutate = 1
-		}
-		fmt.Fprintf(&b, "referee check=%s games=%d mutate=%d seed=%d sessions=%d time=%v\n", r.Check, r.Games, mutate, r.Seed, r.Sessions, r.Time)
+	if p := c.Probe; p != nil {
+		b.WriteString(strings.TrimSuffix(p.Word+" "+p.Spec.String(), " ") + "\n")
 	}
 	if c.TCP {
 		b.WriteString("tcp\n")

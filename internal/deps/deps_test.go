@@ -47,6 +47,9 @@ var rules = []struct {
 	{"gauntlet/harness/live", "std gauntlet/games/judge"},
 	{"gauntlet/harness/respond", "std gauntlet/games/judge gauntlet/harness/lineio"},
 	{"gauntlet/harness/hubrt", "std gauntlet/games/judge gauntlet/harness/lineio gauntlet/harness/child"},
+	// The generic mock hub knows no game's engine (its live steps go through games/judge);
+	// a game's kind of conversation is a probe of its own (harness/mockhub/refereeprobe).
+	{"gauntlet/harness/mockhub", "std " + sys + " gauntlet/games/judge gauntlet/harness/..."},
 	// The rest of the harness: the engines, the harness, the exec role.
 	{"gauntlet/harness/...", "std " + sys + " " + script + " gauntlet/games/... gauntlet/harness/... gauntlet/execrole"},
 
@@ -127,6 +130,9 @@ func TestRulesCatchABadImport(t *testing.T) {
 		{"gauntlet/programs", "gauntlet/fuzz/livefuzz", true},
 		{"gauntlet/hub/cluehub", "gauntlet/players/clueplayers", false},
 		{"gauntlet/harness/live", "gauntlet/harness/grade", false},
+		{"gauntlet/harness/mockhub", "gauntlet/games/referee", false},
+		{"gauntlet/harness/mockhub", "gauntlet/games/judge", true},
+		{"gauntlet/harness/mockhub/refereeprobe", "gauntlet/games/referee", true},
 		{"gauntlet/cmd/gauntlet", "gauntlet/programs", true},
 	} {
 		allow, ok := ruleOf(tc.pkg)

@@ -1,4 +1,8 @@
-package mockhub
+// Package refereeprobe is the referee probe: a kind of conversation of the mock hub
+// (harness/mockhub's probes) that makes the program a referee of the referee protocol, of
+// any game, and probes it as the protocol's match runner would. The referee protocol's
+// registration (programs) registers it under the word `referee`.
+package refereeprobe
 
 import (
 	"fmt"
@@ -8,8 +12,9 @@ import (
 	"time"
 
 	"gauntlet/games/referee"
-	"gauntlet/harness/child"
+	"gauntlet/harness/mockhub"
 	"gauntlet/harness/outcome"
+	"gauntlet/harness/transcript"
 )
 
 // A conversation's `referee` line makes the program a referee of the referee protocol,
@@ -27,9 +32,8 @@ import (
 // the referee has used `time` of CPU (default 12s: a referee that starts slowly, 400 times,
 // must not outlast its case's deadline; a part not reached by then fails as not checked;
 // CPU time, which the machine's load does not change, with ten times as much wall time as
-// a backstop). Not
-// every move judged `invalid` is sent again (a session each): the first two, and up to ten
-// more shaped like an accepted move.
+// a backstop). Not every move judged `invalid` is sent again (a session each): the first
+// two, and up to ten more shaped like an accepted move.
 //
 // Each case marks one of the protocol's parts, its check:
 //
@@ -50,21 +54,22 @@ import (
 // (an unknown feature ignored, a block ended by silence, a malformed verdict read as the
 // end of a session), so that each bug costs marks in its own part; a part that the probe
 // could not reach (no game ended, say) fails as not checked.
-type RefereeSpec struct {
-	Check    string // one of ProbeChecks, or "all"
+type Spec struct {
+	Check    string // one of Checks, or "all"
 	Mutate   bool
 	Seed     uint64
 	Games    int
 	Sessions int
 	Time     time.Duration
-	Source   int
 }
 
-// ProbeChecks are the parts of the protocol a referee probe checks, by name.
-var ProbeChecks = []string{"handshake", "verdicts", "blocks", "scores", "ending", "consistency"}
+// Checks are the parts of the protocol a referee probe checks, by name.
+var Checks = []string{"handshake", "verdicts", "blocks", "scores", "ending", "consistency"}
 
-func parseRefereeSpec(n int, kv []string) (*RefereeSpec, error) {
-	s := &RefereeSpec{Seed: 1, Games: 1, Sessions: 400, Time: 12 * time.Second, Source: n}
+// Parse reads a referee line's settings (the words after `referee`): it is the probe, as
+// mockhub.RegisterProbe takes it, and the Spec it returns runs it.
+func Parse(kv []string) (mockhub.ProbeSpec, error) {
+	s := &Spec{Seed: 1, Games: 1, Sessions: 400, Time: 12 * time.Second}
 	for _, w := range kv {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
@@ -78,8 +83,8 @@ func parseRefereeSpec(n int, kv []string) (*RefereeSpec, error) {
 				err = fmt.Errorf("0 or 1")
 			}
 		case "check":
-			if !contains(ProbeChecks, v) && v != "all" {
-				return nil, fmt.Errorf("referee check=%s: want one of %s", v, strings.Join(ProbeChecks, ", "))
+			if !contains(Checks, v) && v != "all" {
+				return nil, fmt.Errorf("referee check=%s: want one of %s", v, strings.Join(Checks, ", "))
 			}
 			s.Check = v
 		case "seed":
@@ -112,6 +117,15 @@ func parseRefereeSpec(n int, kv []string) (*RefereeSpec, error) {
 	return s, nil
 }
 
+// String is the settings in their canonical form.
+func (s *Spec) String() string {
+	mutate := 0
+	if s.Mutate {
+		mutate = 1
+	}
+	return fmt.Sprintf("check=%s games=%d mutate=%d seed=%d sessions=%d time=%v", s.Check, s.Games, mutate, s.Seed, s.Sessions, s.Time)
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -135,12 +149,12 @@ type breach struct {
 
 // prober probes one referee.
 type prober struct {
-	spec     *RefereeSpec
+	spec     *Spec
 	cpu      time.Duration // the CPU time of the referee's sessions so far (spec.Time bounds it)
 	prog     string
-	opt      Options
+	opt      mockhub.Options
 	r        *rand.Rand
-	p        *proc
+	sess     *mockhub.Session // the referee of the current session
 	feats    referee.Features
 	log      []string       // the current session, for the account
 	reached  map[string]int // how often each part was checked
@@ -161,12 +175,12 @@ type prober struct {
 	silences      int // breaches of other parts that cost a timeout
 }
 
-// probeRun probes the referee prog as c's referee line says.
-func probeRun(c *Conversation, prog string, opt Options) (Result, error) {
-	pr := &prober{spec: c.Referee, prog: prog, opt: opt, r: rand.New(rand.NewPCG(c.Referee.Seed, 0x7ef)),
+// Run probes the referee prog, started with args, as the settings say.
+func (s *Spec) Run(prog string, args []string, opt mockhub.Options) (mockhub.Result, error) {
+	pr := &prober{spec: s, prog: prog, opt: opt, r: rand.New(rand.NewPCG(s.Seed, 0x7ef)),
 		reached: map[string]int{}, tried: map[string]map[string]bool{}}
-	if err := pr.run(c.Args); err != nil {
-		return Result{}, err
+	if err := pr.run(args); err != nil {
+		return mockhub.Result{}, err
 	}
 	return pr.result(), nil
 }
@@ -227,18 +241,12 @@ type sessionOut struct {
 // `invalid` or a `valid end`.
 func (pr *prober) session(args []string, replay []rec) (out sessionOut, err error) {
 	pr.log = nil
-	p, err := start(pr.prog, args, child.Pipes, pr.opt.Stderr, pr.opt.Subject, pr.opt.StepTimeout)
+	s, err := mockhub.StartSession(pr.prog, args, pr.opt)
 	if err != nil {
 		return out, err
 	}
-	pr.p = p
-	defer func() {
-		p.kill()
-		<-p.exited
-		if st := p.cmd.ProcessState; st != nil {
-			pr.cpu += st.UserTime() + st.SystemTime()
-		}
-	}()
+	pr.sess = s
+	defer func() { pr.cpu += s.Kill() }()
 	if !pr.handshake() {
 		out.aborted = true
 		return out, nil
@@ -374,7 +382,7 @@ func (pr *prober) block(final bool) (string, bool) {
 		last := ""
 		for {
 			line, state := pr.lineWithin(150 * time.Millisecond)
-			if state != gotLine {
+			if state != mockhub.GotLine {
 				return last, true
 			}
 			last = line
@@ -384,9 +392,9 @@ func (pr *prober) block(final bool) (string, bool) {
 	for {
 		line, state := pr.lineWithin(pr.opt.StepTimeout)
 		switch state {
-		case gotEOF:
+		case mockhub.GotEOF:
 			return "", pr.lost("blocks", "write_end")
-		case gotNothing:
+		case mockhub.GotNothing:
 			if pr.breach("blocks", "a write_lines line or write_end", fmt.Sprintf("nothing within %v", pr.opt.StepTimeout)) {
 				return "", false
 			}
@@ -431,10 +439,10 @@ func (pr *prober) scores() (string, bool) {
 // ending closes the referee's input after the game's last verdict (and its scores): the
 // referee must write nothing more and exit.
 func (pr *prober) ending(v referee.Verdict) {
-	pr.p.stdin.Close()
+	pr.sess.CloseInput()
 	pr.log = append(pr.log, "hub: close")
 	line, state := pr.lineWithin(pr.opt.StepTimeout)
-	for pr.lenient && state == gotLine {
+	for pr.lenient && state == mockhub.GotLine {
 		// The block after an `invalid` of a referee that does not end its blocks.
 		if _, _, _, err := referee.ParseWriteLine(line, 2); err != nil {
 			break
@@ -442,60 +450,38 @@ func (pr *prober) ending(v referee.Verdict) {
 		line, state = pr.lineWithin(pr.opt.StepTimeout)
 	}
 	switch state {
-	case gotLine:
+	case mockhub.GotLine:
 		pr.breach("ending", "nothing more after "+strconv.Quote(v.String())+" (then the end of its output)", strconv.Quote(line+"\n"))
 		return
-	case gotNothing:
+	case mockhub.GotNothing:
 		pr.breach("ending", "the end of its output once its input is closed", fmt.Sprintf("nothing within %v (stdout still open)", pr.opt.StepTimeout))
 		return
 	}
-	select {
-	case <-pr.p.exited:
-	case <-time.After(pr.opt.StepTimeout):
+	if !pr.sess.Exits(pr.opt.StepTimeout) {
 		pr.breach("ending", "an exit once its input is closed", fmt.Sprintf("still running after %v", pr.opt.StepTimeout))
 		return
 	}
 	pr.reached["ending"]++
 }
 
-type lineState int
-
-const (
-	gotLine lineState = iota
-	gotNothing
-	gotEOF
-)
-
-// lineWithin reads the referee's next line within d.
-func (pr *prober) lineWithin(d time.Duration) (string, lineState) {
-	p := pr.p
-	timer, by := time.NewTimer(d), time.Now().Add(d)
-	defer timer.Stop()
-	timedOut := p.fill(timer.C, by, hasLine)
-	if !hasLine(p.buf) {
-		switch {
-		case timedOut:
-			return "", gotNothing
-		case len(p.buf) == 0:
-			return "", gotEOF
-		}
-		p.buf = append(p.buf, '\n') // a last line without its newline counts, as for the runner
+// lineWithin reads the referee's next line within d (a last line without its newline
+// counts, as for the runner).
+func (pr *prober) lineWithin(d time.Duration) (string, mockhub.LineState) {
+	line, state := pr.sess.ReadLine(d)
+	if state == mockhub.GotLine {
+		pr.log = append(pr.log, "referee -> runner | "+transcript.Escape([]byte(line)))
 	}
-	n := strings.IndexByte(string(p.buf), '\n')
-	line := string(p.buf[:n])
-	p.buf = p.buf[n+1:]
-	pr.log = append(pr.log, "referee -> runner | "+showLine(line, true))
-	return line, gotLine
+	return line, state
 }
 
 // line reads a line the part owes; silence or the end of the output breach that part.
 func (pr *prober) line(part, want string) (string, bool) {
 	line, state := pr.lineWithin(pr.opt.StepTimeout)
 	switch state {
-	case gotNothing:
+	case mockhub.GotNothing:
 		pr.breach(part, want, fmt.Sprintf("nothing within %v", pr.opt.StepTimeout))
 		return "", false
-	case gotEOF:
+	case mockhub.GotEOF:
 		return "", pr.lost(part, want)
 	}
 	return line, true
@@ -507,8 +493,8 @@ func (pr *prober) lost(part, want string) bool {
 }
 
 func (pr *prober) send(line string) {
-	pr.p.stdin.Write([]byte(line + "\n"))
-	pr.log = append(pr.log, "runner -> referee | "+showLine(line, true))
+	pr.sess.Send(line)
+	pr.log = append(pr.log, "runner -> referee | "+transcript.Escape([]byte(line)))
 }
 
 // breach records that the referee broke part, and says whether the probe must stop: it
@@ -638,17 +624,17 @@ func (pr *prober) makeUpWords() string {
 }
 
 // result is the probe's verdict on its part.
-func (pr *prober) result() Result {
+func (pr *prober) result() mockhub.Result {
 	account := fmt.Sprintf("%d sessions, %d moves, %d games ended", pr.sessions, pr.moves, pr.ended)
 	if pr.fail != nil {
 		text := fmt.Sprintf("FAIL (referee protocol: %s): want %s, got %s; %s", pr.fail.part, pr.fail.want, pr.fail.got, account)
 		text += "\nthe session, line by line, up to the breach:\n"
-		for i, l := range tail(pr.failLog, DivergenceContext) {
+		for i, l := range tail(pr.failLog, mockhub.DivergenceContext) {
 			text += fmt.Sprintf("  %4d  %s\n", i+1, l)
 		}
 		// The referee breached the protocol: a divergence, whatever the breach (the grader
 		// reads no verdict from the text).
-		return Result{Text: strings.TrimSuffix(text, "\n"), Kind: outcome.Diverged, Want: pr.fail.want, Got: pr.fail.got}
+		return mockhub.Result{Text: strings.TrimSuffix(text, "\n"), Kind: outcome.Diverged, Want: pr.fail.want, Got: pr.fail.got}
 	}
 	need, part := 1, pr.spec.Check
 	if part == "all" {
@@ -662,7 +648,7 @@ func (pr *prober) result() Result {
 		if len(pr.others) > 0 {
 			text += "; the referee broke " + pr.others[0]
 		}
-		return Result{Text: text, Kind: outcome.Diverged}
+		return mockhub.Result{Text: text, Kind: outcome.Diverged}
 	}
 	text := fmt.Sprintf("ok: referee protocol: %s checked %d times; %s", pr.spec.Check, pr.reached[part], account)
 	if need == 0 {
@@ -671,7 +657,7 @@ func (pr *prober) result() Result {
 	if len(pr.others) > 0 {
 		text += fmt.Sprintf("; worked around %d breaches of other parts, the first: %s", len(pr.others), pr.others[0])
 	}
-	return Result{OK: true, Text: text}
+	return mockhub.Result{OK: true, Text: text}
 }
 
 func tail(l []string, n int) []string {

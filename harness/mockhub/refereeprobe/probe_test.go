@@ -1,14 +1,42 @@
-package mockhub
+package refereeprobe
 
 import (
-	"gauntlet/harness/outcome"
-
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"gauntlet/harness/execfile"
+	"gauntlet/harness/mockhub"
+	"gauntlet/harness/outcome"
 )
+
+// The tests register the probe as the referee protocol's registration does (programs,
+// which imports this package).
+func TestMain(m *testing.M) {
+	mockhub.RegisterProbe("referee", Parse)
+	os.Exit(m.Run())
+}
+
+// probe runs the conversation conv against the referee whose shell script is src.
+func probe(t *testing.T, conv, src string, step time.Duration) mockhub.Result {
+	t.Helper()
+	c, err := mockhub.Parse(conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(t.TempDir(), "referee")
+	if err := execfile.Write(prog, []byte(src), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := mockhub.Run(c, prog, mockhub.Options{StepTimeout: step})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
 
 // nimReferee is the Nim referee of testdata, written from docs/referee.md alone.
 func nimReferee(t *testing.T) string {
@@ -57,14 +85,7 @@ func TestRefereeProbe(t *testing.T) {
 		src = strings.ReplaceAll(src, "$TMPDIR", t.TempDir())
 		// Bounded by its sessions, not by time (default 12 s): a loaded machine ran 137 of
 		// the 400 sessions in 12 s, before the same game had ended twice.
-		c, err := Parse("referee check=" + part + " time=1h\n")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := Run(c, player(t, strings.TrimPrefix(src, "#!/bin/sh\n")), Options{StepTimeout: time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := probe(t, "referee check="+part+" time=1h\n", src, time.Second)
 		if res.OK != wantOK {
 			t.Errorf("check=%s: ok %v, want %v:\n%s", part, res.OK, wantOK, res.Report())
 		}
@@ -73,11 +94,11 @@ func TestRefereeProbe(t *testing.T) {
 			t.Errorf("check=%s: record %+v, want a divergence", part, res.Record())
 		}
 	}
-	for _, part := range ProbeChecks {
+	for _, part := range Checks {
 		t.Run("reference/"+part, func(t *testing.T) { check(t, srcs["reference"], part, true) })
 	}
 	for _, m := range nimMutants {
-		for _, part := range ProbeChecks {
+		for _, part := range Checks {
 			if testing.Short() && part != m.part {
 				continue
 			}
@@ -89,16 +110,23 @@ func TestRefereeProbe(t *testing.T) {
 }
 
 func TestRefereeProbeSettings(t *testing.T) {
-	c, err := Parse("referee check=all seed=3 games=4 sessions=9 mutate=1 time=3s\n")
-	if err != nil || c.Referee.Check != "all" || c.Referee.Time != 3*time.Second || !c.Referee.Mutate || c.Referee.Seed != 3 || c.Referee.Games != 4 || c.Referee.Sessions != 9 {
-		t.Fatalf("%+v, %v", c, err)
+	c, err := mockhub.Parse("referee check=all seed=3 games=4 sessions=9 mutate=1 time=3s\n")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if again, err := Parse(c.Format()); err != nil || *again.Referee != *c.Referee {
+	want := Spec{Check: "all", Mutate: true, Seed: 3, Games: 4, Sessions: 9, Time: 3 * time.Second}
+	if s, ok := c.Probe.Spec.(*Spec); c.Probe.Word != "referee" || !ok || *s != want {
+		t.Fatalf("%+v, want %+v", c.Probe, want)
+	}
+	if f, wantF := c.Format(), "referee check=all games=4 mutate=1 seed=3 sessions=9 time=3s\n"; f != wantF {
+		t.Errorf("format %q, want %q", f, wantF)
+	}
+	if again, err := mockhub.Parse(c.Format()); err != nil || *again.Probe.Spec.(*Spec) != want {
 		t.Errorf("round trip: %v %v", again, err)
 	}
 	for _, bad := range []string{"referee", "referee check=nope", "referee check=scores games=0", "referee check=scores x=1", "referee check=scores mutate=2", "referee check=scores time=0s",
 		"referee check=scores\nexpect \"x\"", "referee check=scores\nreferee check=ending", "tcp\nreferee check=scores"} {
-		if _, err := Parse(bad); err == nil {
+		if _, err := mockhub.Parse(bad); err == nil {
 			t.Errorf("%q parsed", bad)
 		}
 	}
@@ -133,14 +161,7 @@ func TestRefereeProbeAllMutated(t *testing.T) {
 			"FAIL (referee protocol: verdicts): want valid, invalid or valid end, got EOF"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := Parse("referee check=" + tc.check + " mutate=1 seed=2 time=1h" + shortSessions() + "\n")
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Run(c, player(t, strings.TrimPrefix(tc.src, "#!/bin/sh\n")), Options{StepTimeout: time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := probe(t, "referee check="+tc.check+" mutate=1 seed=2 time=1h"+shortSessions()+"\n", tc.src, time.Second)
 			if !strings.HasPrefix(res.Report(), tc.want) {
 				t.Errorf("report:\n%s\nwant it to start %q", res.Report(), tc.want)
 			}
@@ -165,14 +186,7 @@ func shortSessions() string {
 func TestRefereeProbeTimeIsCPUTime(t *testing.T) {
 	t.Parallel()
 	src := strings.Replace(nimReferee(t), "#!/bin/sh\n", "#!/bin/sh\nsleep 0.1\n", 1)
-	c, err := Parse("referee check=handshake time=100ms sessions=6 games=1000\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(c, player(t, strings.TrimPrefix(src, "#!/bin/sh\n")), Options{StepTimeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := probe(t, "referee check=handshake time=100ms sessions=6 games=1000\n", src, 5*time.Second)
 	if !res.OK || !strings.Contains(res.Report(), " 6 sessions,") {
 		t.Errorf("want all 6 sessions, ok:\n%s", res.Report())
 	}
