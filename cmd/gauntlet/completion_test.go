@@ -55,10 +55,7 @@ func TestCompleteCandidates(t *testing.T) {
 
 // The bash script, sourced in a real bash, completes as the candidates say.
 func TestCompletionInBash(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash here")
-	}
+	bash := buildtest.NeedCommand(t, "bash", "install bash: apt-get install bash")
 	t.Parallel() // bash and the binary, in processes of their own
 	exe := buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	dir := t.TempDir()

@@ -1,17 +1,16 @@
 package main
 
 import (
-	"os"
 	"strings"
 	"testing"
+
+	"gauntlet/harness/buildtest"
 )
 
 // As root, play with HUB-ARGS says on stderr that the programs named there run as root,
 // without a box; with the built-in example (only reference programs) it says nothing of it.
 func TestPlayNotesUnboxedProgramsAsRoot(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("the note is for root")
-	}
+	buildtest.NeedRoot(t, "the note is for root")
 	const note = "as root, the programs HUB-ARGS names run as root, without a box"
 	if _, _, stderr := gauntlet("play", "stlucia", "--", "x.roll"); !strings.Contains(stderr, note) {
 		t.Errorf("play with HUB-ARGS: no note on stderr:\n%s", stderr)

@@ -127,6 +127,7 @@ func TestGradeStreamsAndFailsFast(t *testing.T) {
 // gauntlet version names the source revision it was built from.
 func TestVersion(t *testing.T) {
 	buildtest.Long(t)
+	buildtest.NeedCommand(t, "git", "install git: apt-get install git")
 	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
 	if err != nil {
 		t.Skipf("not in a git checkout: %v", err)

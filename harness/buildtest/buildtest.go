@@ -525,6 +525,51 @@ func NeedBox(tb testing.TB, problem error) {
 	tb.Skipf("not on this machine: %v", problem)
 }
 
+// RequireToolsVar, set to 1 (as .ci/run does), makes a test whose tool this machine lacks
+// (Chromium, bash, git, a kernel feature: anything beyond Go, a C compiler and a shell)
+// fail instead of skip: CI installs them all, so a skip there would hide a missing install.
+const RequireToolsVar = "GAUNTLET_REQUIRE_TOOLS"
+
+// NeedTool skips the test when problem is not nil (the machine lacks a tool it needs),
+// saying what is missing and how to get it; under RequireToolsVar=1 it fails instead.
+func NeedTool(tb testing.TB, problem error, howToGet string) {
+	tb.Helper()
+	if problem == nil {
+		return
+	}
+	if os.Getenv(RequireToolsVar) == "1" {
+		tb.Fatalf("%s=1, but this machine cannot run this test: %v (%s)", RequireToolsVar, problem, howToGet)
+	}
+	tb.Skipf("not on this machine: %v (%s)", problem, howToGet)
+}
+
+// NeedCommand is NeedTool for a program found on PATH; it returns the program's path.
+func NeedCommand(tb testing.TB, name, howToGet string) string {
+	tb.Helper()
+	path, err := exec.LookPath(name)
+	NeedTool(tb, err, howToGet)
+	return path
+}
+
+// NeedRoot is NeedBox for a test only root can run (sandbox users, leases, mounts, a root
+// grader's notes): for another user it skips, saying why, or fails when RequireBoxVar is 1.
+func NeedRoot(tb testing.TB, why string) {
+	tb.Helper()
+	if os.Geteuid() != 0 {
+		NeedBox(tb, fmt.Errorf("not root, and %s", why))
+	}
+}
+
+// ByRerun skips a test whose body runs in a rerun of it as another user (AsUnprivileged
+// and the like) rather than in this process: a root run's rootless-only test, which the
+// named rerun covers, or the rerun's wrapper in a run that is not root, where the tests it
+// reruns run directly. Nothing the machine lacks is hidden by it, so RequireBoxVar does not
+// turn it into a failure; a test whose rerun cannot happen for want of root uses NeedRoot.
+func ByRerun(tb testing.TB, why string) {
+	tb.Helper()
+	tb.Skipf("runs in a rerun as another user: %s", why)
+}
+
 // Unprivileged is the user AsUnprivileged runs a test as: nobody's uid and group.
 const Unprivileged = 65534
 

@@ -59,10 +59,7 @@ func TestGoTestRunNamesTheGoParent(t *testing.T) {
 		fmt.Print(goTestRun())
 		os.Exit(0)
 	}
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip("no sh")
-	}
+	sh := NeedCommand(t, "sh", "a POSIX shell on PATH")
 	data, err := os.ReadFile(sh)
 	if err != nil {
 		t.Fatal(err)
@@ -145,9 +142,7 @@ func TestRerunKeepsShort(t *testing.T) {
 		}
 		return
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("reruns as another user need root")
-	}
+	NeedRoot(t, "reruns as another user need root")
 	AsUnprivilegedWith(t, []string{parentShortVar + "=" + fmt.Sprint(testing.Short())}, "^TestRerunKeepsShort$")
 }
 

@@ -70,9 +70,7 @@ func TestSearchableByOthersKeepsTheOtherBits(t *testing.T) {
 }
 
 func TestSearchableByOthersLeavesFoldersItDidNotMake(t *testing.T) {
-	if os.Getuid() != 0 {
-		t.Skip("needs root, to make a folder of another user's")
-	}
+	NeedRoot(t, "it needs root, to make a folder of another user's")
 	top := t.TempDir()
 	other := filepath.Join(top, "other")
 	if err := os.Mkdir(other, 0o700); err != nil {

@@ -157,7 +157,7 @@ func TestHostileCorpusRootless(t *testing.T) {
 	t.Parallel()      // a process of its own, as another user: beside the parallel tests, not before them
 	buildtest.Long(t) // the corpus again, rootless: the full suite (CI's) runs it
 	if os.Geteuid() != 0 {
-		t.Skip("run by the root test run, as an unprivileged user")
+		buildtest.ByRerun(t, "not root: the tests it reruns run here directly")
 	}
 	buildtest.AsUnprivileged(t, "^(TestHostile(LeftoversGone|HubCannotForgeAMockRecord|AttackOnTheJudge|OutputFlood|LinkPlant|Network|EscapeSequences|HidingLeftover|ReplaysTheCaseScript)|TestCaseRunsShareTheCaseNetwork)$",
 		"gauntlet/cmd/gauntlet")

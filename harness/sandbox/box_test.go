@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -110,9 +111,7 @@ func TestBoxHides(t *testing.T) {
 // (the lease's lock before it was a root-only file) no longer keeps the harness from
 // leasing a sandbox user.
 func TestLeaseCannotBeSquatted(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("leases are root's")
-	}
+	buildtest.NeedRoot(t, "leases are root's")
 	var fds []int
 	defer func() {
 		for _, fd := range fds {
@@ -122,7 +121,7 @@ func TestLeaseCannotBeSquatted(t *testing.T) {
 	for uid := 1_800_000_000; uid < 1_800_000_000+4096; uid++ {
 		fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 		if err == unix.EMFILE {
-			t.Skipf("this process may not open the %d sockets the test needs (raise ulimit -n)", 4096)
+			buildtest.NeedBox(t, fmt.Errorf("this process may not open the %d sockets the test needs (raise ulimit -n)", 4096))
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -131,9 +131,7 @@ func TestStartFromAThreadThatEnds(t *testing.T) {
 // alone: no run of the harness's user is under way (TestHostile has one beside it), so the
 // tracker reads only the processes of the runs' users and its own started ones.
 func TestRunOfItsOwnUserFindsWhatItLeaves(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("sandbox users need root")
-	}
+	buildtest.NeedRoot(t, "sandbox users need root")
 	res, err := sandbox.Run(testConfig(), sandbox.Spec{Path: prog("grandchild"), Args: []string{"setsid"}})
 	if err != nil {
 		t.Fatal(err)
@@ -149,9 +147,7 @@ func TestRunOfItsOwnUserFindsWhatItLeaves(t *testing.T) {
 // its own, alone: the tracker then reads only the delegate's processes and the run's own
 // started ones, and the grandchild is the delegate's, reparented to the harness.
 func TestDelegateRunFindsWhatItsUserLeaves(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("sandbox users need root")
-	}
+	buildtest.NeedRoot(t, "sandbox users need root")
 	lease, err := sandbox.NewLease()
 	if err != nil {
 		t.Fatal(err)

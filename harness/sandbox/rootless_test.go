@@ -126,7 +126,7 @@ func tracedExec(t *testing.T, cfg sandbox.Config, mode os.FileMode) {
 func TestSandboxRootless(t *testing.T) {
 	t.Parallel() // a process of its own: beside the parallel tests, after the serial ones (TestStartPathsGiveTheSameProcessLimit counts this user's tasks)
 	if os.Geteuid() != 0 {
-		t.Skip("run by the root test run, as an unprivileged user")
+		buildtest.ByRerun(t, "not root: the tests it reruns run here directly")
 	}
 	asUnprivileged(t, "^(TestBoxIsolates|TestBoxHides|TestBoxHoldsOnlyWhatItNeeds|TestBoxedProgramHasItsOwnPIDNamespace|"+
 		"TestBoxedCommandEndsAsItsProgram|TestBoxedProgramsEndWithAKilledHarness|TestKeyringsAreRefused|TestInheritedDescriptorsDoNotReachPrograms|TestFIFOInTheProgramsPlaceIsRefused)$")

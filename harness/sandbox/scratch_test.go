@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/hygiene"
 )
 
@@ -54,9 +55,7 @@ func TestMakeScratchRefusesSwappablePlaces(t *testing.T) {
 // A memory folder left mounted by a grader that is gone is unmounted and removed by the
 // next one made; one of a live process stays.
 func TestMemoryFolderClearsThoseOfGoneProcesses(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("only root mounts a memory folder")
-	}
+	buildtest.NeedRoot(t, "only root mounts a memory folder")
 	self, err := hygiene.ReadProc(os.Getpid())
 	if err != nil {
 		t.Fatal(err)
@@ -107,9 +106,7 @@ func TestRemoveTree(t *testing.T) {
 	if err := RemoveTree("/"); err == nil {
 		t.Error("RemoveTree(\"/\") did not refuse")
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a tmpfs needs root")
-	}
+	buildtest.NeedRoot(t, "mounting a tmpfs needs root")
 	top := t.TempDir()
 	mem, _, err := MemoryFolderOf(top, "build-", 1<<20)
 	if err != nil {

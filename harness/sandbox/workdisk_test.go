@@ -34,7 +34,7 @@ func TestBoxTmpIsBounded(t *testing.T) {
 func TestSandboxWorkDiskRootless(t *testing.T) {
 	t.Parallel() // a process of its own, as another user
 	if os.Geteuid() != 0 {
-		t.Skip("run by the root test run, as an unprivileged user")
+		buildtest.ByRerun(t, "not root: the tests it reruns run here directly")
 	}
 	asUnprivileged(t, "^(TestBoxTmpIsBounded|TestRootlessWorkDisk)$")
 }
@@ -48,7 +48,7 @@ func TestSandboxWorkDiskRootless(t *testing.T) {
 // copied back: the disk limit, and the host's folder is left empty.
 func TestRootlessWorkDisk(t *testing.T) {
 	if !sandbox.Rootless() {
-		t.Skip("a rootless box's (TestSandboxWorkDiskRootless reruns it as an unprivileged user)")
+		buildtest.ByRerun(t, "a rootless box's: TestSandboxWorkDiskRootless reruns it as an unprivileged user")
 	}
 	buildtest.NeedBox(t, sandbox.RootlessProblem())
 	dir := t.TempDir()

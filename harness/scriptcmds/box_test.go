@@ -138,7 +138,7 @@ stdout '^bounded$'
 // from a root test run.
 func TestBoxedCasesRootless(t *testing.T) {
 	if os.Geteuid() != 0 {
-		t.Skip("run by the root test run, as an unprivileged user")
+		buildtest.ByRerun(t, "not root: the tests it reruns run here directly")
 	}
 	buildtest.AsUnprivileged(t, "^(TestBoxedCaseDisk|TestBoxedCaseKeepsTheOracleAway|TestBoxedSubjectGetsNoJudgeInItsEnvironment)$")
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/tcp"
 )
@@ -18,9 +19,7 @@ import (
 // range of ports the kernel chooses from is two ports long, one of them held so, FreePort
 // gives the other every time (a listener's choice, with SO_REUSEADDR, takes either).
 func TestFreePortPassesOverClosedConnections(t *testing.T) {
-	if err := sandbox.BoxProblem(); err != nil {
-		t.Skipf("no network namespace of the test's own here: %v", err)
-	}
+	buildtest.NeedBox(t, sandbox.BoxProblem())
 	n, err := sandbox.NewNet()
 	if err != nil {
 		t.Fatal(err)

@@ -181,13 +181,19 @@ func (r *recorder) Errorf(format string, args ...any) {
 // Without GAUNTLET_VM=1 the VM tests skip; with it, a missing kernel folder or qemu fails
 // them with how to prepare, never a skip.
 func TestNeed(t *testing.T) {
+	// A stand-in for qemu, so that the kernel folder's cases read the same whether or not
+	// this machine has qemu installed (a fresh one has not).
+	qemu := filepath.Join(t.TempDir(), "qemu-system-x86_64")
+	if err := os.WriteFile(qemu, []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name, enable, kernel, qemu string
 		want                       string // "skip", or a part of the failure
 	}{
 		{"off", "", "", "", "skip"},
-		{"no kernel folder", "1", "", "", KernelVar + " is not set"},
-		{"empty kernel folder", "1", t.TempDir(), "", "0 kernel images"},
+		{"no kernel folder", "1", "", qemu, KernelVar + " is not set"},
+		{"empty kernel folder", "1", t.TempDir(), qemu, "0 kernel images"},
 		{"no qemu", "1", "", "/nonexistent/qemu", "no qemu"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
