@@ -316,18 +316,15 @@ func (h *Hub) Caught() os.Signal {
 }
 
 // read performs one read of player i, given up with ErrInterrupted when a watched signal
-// arrives and with ErrTimeout when d passes (d <= 0: never). The read is the caller's own,
-// on the pipe's deadline: no goroutine and no hand-over between threads per line. A read
-// given up loses what came of its line; the hub reads nothing more from that player.
+// arrives and with ErrTimeout once the player's own time on it, computing or waiting but
+// not held by a busy machine, reaches d (d <= 0: never; cpuBound). The read is the caller's own, on the
+// pipe's deadline: no goroutine and no hand-over between threads per line. A read given up
+// loses what came of its line; the hub reads nothing more from that player.
 func (h *Hub) read(i int, kind readKind, d time.Duration) readResult {
 	p := h.players[i]
-	var at time.Time
-	if d > 0 {
-		at = time.Now().Add(d)
-	}
 	// The deadline first, then the look at interrupt: a signal after the look sets its own
 	// deadline after this one (Interrupt).
-	p.deadline.SetReadDeadline(at)
+	p.deadline.SetReadDeadline(time.Time{})
 	if h.interrupted() {
 		return readResult{err: ErrInterrupted}
 	}
@@ -336,6 +333,9 @@ func (h *Hub) read(i int, kind readKind, d time.Duration) readResult {
 	}
 	if p.local != nil {
 		return h.readLocal(p, kind)
+	}
+	if d > 0 {
+		defer boundRead(p, d).stop()
 	}
 	var res readResult
 	if kind == readByte {
@@ -416,12 +416,14 @@ func (h *Hub) WaitUntil(deadline time.Time) []Exit {
 }
 
 // ErrTimeout is returned by ReadLineWithin (and Play, with a Policy.ReadTimeout) when no
-// whole line came in time. The player's pending read is abandoned: read nothing more from
+// whole line came in time: in the limit of the player's own time, which leaves out the
+// time a busy machine held it (cpuBound). The player's pending read is abandoned: read nothing more from
 // it.
 var ErrTimeout = errors.New("no whole line in time")
 
-// ReadLineWithin is ReadLine with a deadline covering the whole line: a player that sends
-// part of a line and then nothing times out like one that sends nothing.
+// ReadLineWithin is ReadLine with a time limit covering the whole line, d of the player's
+// own time (computing or waiting, not held by a busy machine: cpuBound): a player that
+// sends part of a line and then nothing times out like one that sends nothing.
 func (h *Hub) ReadLineWithin(i int, d time.Duration) (string, error) {
 	res := h.read(i, readLine, d)
 	return res.line, res.err

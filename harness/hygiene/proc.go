@@ -46,7 +46,10 @@ type Proc struct {
 	Start uint64
 	// CPUTicks is user plus system CPU time in clock ticks (1/100 s on Linux).
 	CPUTicks uint64
-	Threads  int
+	// ChildTicks is the CPU time, in clock ticks, of its children that it reaped (and of
+	// theirs that they reaped): the kernel adds a child's time to its parent's on reaping.
+	ChildTicks uint64
+	Threads    int
 }
 
 // Zombie reports whether the process has ended but not been reaped by its parent: all its
@@ -106,7 +109,8 @@ func parseStat(b []byte) (Proc, error) {
 	p.Comm = string(b[open+1 : closing])
 	f := strings.Fields(string(b[closing+1:]))
 	// f[0] state, f[1] ppid, f[2] pgrp, f[3] session, f[11] utime, f[12] stime,
-	// f[17] num_threads, f[19] starttime (proc(5), counting from field 3).
+	// f[13] cutime, f[14] cstime, f[17] num_threads, f[19] starttime (proc(5), counting
+	// from field 3).
 	if len(f) < 20 || len(f[0]) != 1 {
 		return Proc{}, errors.New("short stat")
 	}
@@ -125,10 +129,13 @@ func parseStat(b []byte) (Proc, error) {
 	utime, err1 := strconv.ParseUint(f[11], 10, 64)
 	stime, err2 := strconv.ParseUint(f[12], 10, 64)
 	start, err3 := strconv.ParseUint(f[19], 10, 64)
-	if err := errors.Join(err1, err2, err3); err != nil {
+	cutime, err4 := strconv.ParseUint(f[13], 10, 64)
+	cstime, err5 := strconv.ParseUint(f[14], 10, 64)
+	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
 		return Proc{}, err
 	}
 	p.CPUTicks = utime + stime
+	p.ChildTicks = cutime + cstime
 	p.Start = start
 	return p, nil
 }

@@ -46,7 +46,7 @@ var rules = []struct {
 	{"gauntlet/harness/cgroup", "std gauntlet/harness/rawfile gauntlet/harness/mountinfo"},
 	{"gauntlet/harness/live", "std gauntlet/games/judge"},
 	{"gauntlet/harness/respond", "std gauntlet/games/judge gauntlet/harness/lineio"},
-	{"gauntlet/harness/hubrt", "std gauntlet/games/judge gauntlet/harness/lineio gauntlet/harness/child"},
+	{"gauntlet/harness/hubrt", "std gauntlet/games/judge gauntlet/harness/lineio gauntlet/harness/child gauntlet/harness/hygiene"},
 	// The generic mock hub knows no game's engine (its live steps go through games/judge);
 	// a game's kind of conversation is a probe of its own (harness/mockhub/refereeprobe).
 	{"gauntlet/harness/mockhub", "std " + sys + " gauntlet/games/judge gauntlet/harness/..."},
