@@ -129,5 +129,6 @@ func TestSandboxRootless(t *testing.T) {
 		t.Skip("run by the root test run, as an unprivileged user")
 	}
 	asUnprivileged(t, "^(TestBoxIsolates|TestBoxHides|TestBoxHoldsOnlyWhatItNeeds|TestBoxedProgramHasItsOwnPIDNamespace|"+
-		"TestBoxedCommandEndsAsItsProgram|TestBoxedProgramsEndWithAKilledHarness|TestKeyringsAreRefused|TestInheritedDescriptorsDoNotReachPrograms|TestFIFOInTheProgramsPlaceIsRefused)$")
+		"TestBoxedCommandEndsAsItsProgram|TestBoxedProgramsEndWithAKilledHarness|TestKeyringsAreRefused|TestInheritedDescriptorsDoNotReachPrograms|TestFIFOInTheProgramsPlaceIsRefused|"+
+		"TestInitSurvivesItsProgramsSignals|TestBoxRefusesUserNamespaces|TestBoxedProgramLeadsItsSessionAndLeavesNoChildUncounted)$")
 }
