@@ -130,6 +130,13 @@ func (s Settings) denyUserNS() bool {
 	return s.DenyUserNS || s.Box != nil && !(s.Rootless && s.Box.UserNS > 0)
 }
 
+// dropsBounding says whether the program's capability bounding set is emptied (in a box):
+// when it runs as a user other than root (a sandbox user, or a rootless box's, which is
+// root nowhere but in its box's user namespace). A program that runs as root (a judge of a
+// root grader, which starts its subject as the case's user) keeps the bounding set it
+// needs to do so.
+func (s Settings) dropsBounding() bool { return s.UID >= 0 || s.Rootless }
+
 // loadFilter loads the seccomp filter the program gets (Filter) into the calling thread.
 func (s Settings) loadFilter() error {
 	if s.denyUserNS() {
@@ -447,7 +454,7 @@ func run(q string) int {
 	if s.PID == PIDInit {
 		return initProgram(s, fd, script, own)
 	}
-	if s.Box != nil || s.DropBounding {
+	if (s.Box != nil || s.DropBounding) && s.dropsBounding() {
 		// While the role still has CAP_SETPCAP (root's, or a rootless box's ambient one).
 		if err := dropBounding(); err != nil {
 			return fail("empty the capability bounding set", err)

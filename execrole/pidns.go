@@ -172,7 +172,7 @@ func initProgram(s Settings, progFD int, script, own bool) int {
 	prog := s
 	prog.PID, prog.StatusFD, prog.LifeFD, prog.Box, prog.Cgroup = PIDNone, -1, 0, nil, nil
 	// What the box's programs get, which the role now learns from these (it has no box).
-	prog.DenyUserNS, prog.DropBounding = s.denyUserNS(), true
+	prog.DenyUserNS, prog.DropBounding = s.denyUserNS(), s.dropsBounding()
 	// startTraced emptied this thread's bounding set: a role exec'd as root would have no
 	// capability left to change users with. The fork makes it the program's user first
 	// (no group), with the capabilities this thread still holds; it then needs none.
@@ -448,8 +448,10 @@ func startTraced(s Settings, fd int, script, own bool) (pid int, ok bool) {
 	}
 	// The program inherits this thread's empty bounding set; so does a start through the
 	// role, if the trace is refused (initProgram).
-	if err := dropBounding(); err != nil {
-		return fail("empty the capability bounding set: " + err.Error())
+	if s.dropsBounding() {
+		if err := dropBounding(); err != nil {
+			return fail("empty the capability bounding set: " + err.Error())
+		}
 	}
 	if err := s.loadFilter(); err != nil {
 		return fail("seccomp: " + err.Error())
