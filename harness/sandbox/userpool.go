@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"io"
 	"os"
 	"sync"
@@ -16,16 +17,21 @@ import (
 // processes started since its run began.
 //
 // Each user belongs to the owner it was first lent to (BorrowFor: a submission of a
-// cohort) for the pool's life: it is lent again to that owner only, and never to another,
-// even once Retire has given it back to the machine (issue 56: one sandbox user served
-// every case of two students graded in one cohort). So nothing one submission's programs
-// could leave with their user (a process that slipped every sweep, a file in a folder
-// a later case shares) ever meets another submission's programs.
+// cohort): it is lent again to that owner only, never to another while that owner's runs
+// go on, and not even once Retire has given it back to the machine, as long as the pool
+// has a uid no other owner had (issue 56: one sandbox user served every case of two
+// students graded in one cohort). So nothing one submission's programs could leave with
+// their user (a process that slipped every sweep, a file in a folder a later case shares)
+// meets another submission's programs. Only a pool out of fresh uids (4096, about 30
+// submissions that each keep 138 cases waiting at once) lends a retired owner's again:
+// every process of it was killed, and its folders are gone.
 type UserPool struct {
 	mu   sync.Mutex
 	idle map[string][]*Lease // by owner
-	// owners holds the owner of every uid this pool has lent.
-	owners map[int]string
+	// owners holds the owner of every uid this pool has lent; retired, the owners Retire
+	// was called for.
+	owners  map[int]string
+	retired map[string]bool
 	// owned holds each lent user's owner, until Return or Retire.
 	owned map[*Lease]string
 	// kept is what goes with each user and is lent again with it (Keep): its network
@@ -56,20 +62,24 @@ func (p *UserPool) BorrowFor(owner string) (*Lease, hygiene.PidMark, error) {
 		p.mu.Unlock()
 		return l, hygiene.MarkPids(), nil
 	}
-	others := map[int]bool{}
+	others, active := map[int]bool{}, map[int]bool{}
 	for uid, o := range p.owners {
 		if o != owner {
 			others[uid] = true
+			active[uid] = !p.retired[o]
 		}
 	}
 	p.mu.Unlock()
 	l, err := newLeaseAvoiding(others)
+	if errors.Is(err, errNoPool) {
+		l, err = newLeaseAvoiding(active) // out of fresh uids: a retired owner's
+	}
 	if err != nil {
 		return nil, hygiene.PidMark{}, err
 	}
 	p.mu.Lock()
 	if p.owners == nil {
-		p.owners, p.owned, p.idle = map[int]string{}, map[*Lease]string{}, map[string][]*Lease{}
+		p.owners, p.owned, p.idle, p.retired = map[int]string{}, map[*Lease]string{}, map[string][]*Lease{}, map[string]bool{}
 	}
 	p.owners[l.UID()] = owner
 	p.owned[l] = owner
@@ -104,6 +114,9 @@ func (p *UserPool) Retire(owner string) {
 	p.mu.Lock()
 	idle := p.idle[owner]
 	delete(p.idle, owner)
+	if p.retired != nil {
+		p.retired[owner] = true
+	}
 	p.mu.Unlock()
 	for _, l := range idle {
 		p.release(l)
