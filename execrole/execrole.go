@@ -121,6 +121,10 @@ type Settings struct {
 	// starts it from the init of its PID namespace (which has no Box): no user namespace
 	// (Filter) and an empty capability bounding set.
 	DenyUserNS, DropBounding bool
+	// NoTrace makes the init of PIDInit start its program through the role, without first
+	// trying a traced start: the harness's own traced starts were refused (sandbox's
+	// noTracing), so the init's would be too.
+	NoTrace bool
 }
 
 // denyUserNS says whether the program may make no user namespace: a box's, unless it is a
@@ -219,7 +223,7 @@ func (s Settings) Encode() string {
 	for _, f := range []struct {
 		k  string
 		on bool
-	}{{"supervised", s.Supervised}, {"nouserns", s.DenyUserNS}, {"nobounding", s.DropBounding}} {
+	}{{"supervised", s.Supervised}, {"nouserns", s.DenyUserNS}, {"nobounding", s.DropBounding}, {"notrace", s.NoTrace}} {
 		if f.on {
 			add(f.k, "1")
 		}
@@ -275,7 +279,7 @@ func Decode(q string) (Settings, error) {
 	}
 	s := Settings{Path: one("path"), NProcRel: one("nprocrel") == "1", Cgroup: v["cgroup"], Self: one("self"),
 		Rootless: one("rootless") == "1", Supervised: one("supervised") == "1", DenyUserNS: one("nouserns") == "1",
-		DropBounding: one("nobounding") == "1"}
+		DropBounding: one("nobounding") == "1", NoTrace: one("notrace") == "1"}
 	if pf := one("progfd"); pf != "" {
 		n, err := strconv.Atoi(pf)
 		if err != nil {

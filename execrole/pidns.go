@@ -163,7 +163,19 @@ func initProgram(s Settings, progFD int, script, own bool) int {
 	// it, or make the Go runtime print its internals (issue 56). A fault of the init's own
 	// still ends it, by the kernel, without a word.
 	setAction(0, func(int) bool { return false })
-	if pid, ok := startTraced(s, progFD, script, own); ok {
+	if s.NoTrace {
+		// The start through the role below, as the trace's would have been: the bounding
+		// set emptied (a role forked as the program's user needs no capability).
+		if s.dropsBounding() {
+			if err := dropBounding(); err != nil {
+				msg := "empty the capability bounding set: " + err.Error()
+				if _, werr := syscall.Write(s.ErrFD, []byte(msg)); werr != nil {
+					os.Stderr.WriteString("gauntlet sandbox: " + msg + "\n")
+				}
+				return ExitStatus
+			}
+		}
+	} else if pid, ok := startTraced(s, progFD, script, own); ok {
 		if pid == 0 {
 			return ExitStatus // it could not start: the error pipe says why
 		}

@@ -89,3 +89,14 @@ func TestBoxedProgramLeadsItsSessionAndLeavesNoChildUncounted(t *testing.T) {
 		t.Errorf("unboxed, Orphans = %d, want -1 (not counted)", res.Procs[0].Orphans)
 	}
 }
+
+// The same, where the box's init cannot trace its program's start (a kernel or container
+// that refuses ptrace) and starts it through the exec role instead: forked as the
+// program's user, with the bounding set already empty, the filter, the session and the
+// count of what the program left the same.
+func TestBoxHygieneThroughTheRole(t *testing.T) {
+	defer sandbox.UseRoleOnly()()
+	t.Run("init", TestInitSurvivesItsProgramsSignals)
+	t.Run("userns", TestBoxRefusesUserNamespaces)
+	t.Run("session", TestBoxedProgramLeadsItsSessionAndLeavesNoChildUncounted)
+}

@@ -310,6 +310,7 @@ func (g *Group) startOne(spec Spec) (err error) {
 	s.ErrFD = 3 + len(spec.ExtraFiles)
 	if s.Box != nil {
 		s.PID = execrole.PIDInit
+		s.NoTrace = noTracing.Load()
 	}
 	if g.lease != nil {
 		s.UID, s.GID = g.lease.uid, g.lease.gid
