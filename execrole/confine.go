@@ -1,6 +1,7 @@
 package execrole
 
 import (
+	"strconv"
 	"syscall"
 	"unsafe"
 )
@@ -72,62 +73,137 @@ const (
 	offArch     = 4                  // offsetof(struct seccomp_data, arch)
 )
 
-// keyringCalls are the keyring system calls of one system call table: those of an
+// syscallTable is one system call table's numbers that the filter looks at: those of an
 // architecture (arch, its AUDIT_ARCH_ value), with mask applied to the number first (the
-// x32 table's bit, on amd64).
-type keyringCalls struct {
-	arch uint32
-	mask uint32
-	nrs  []uint32
+// x32 table's bit, on amd64): its keyring calls (add_key, request_key, keyctl) and the
+// calls that make namespaces (clone, unshare, clone3).
+type syscallTable struct {
+	arch, mask             uint32
+	keyrings               []uint32
+	clone, unshare, clone3 uint32
 }
 
-// KeyringFilter is the seccomp program DenyKeyrings loads: EPERM for every keyring system
-// call of the tables of keyringTables, allow for the rest.
-func KeyringFilter() []sockFilter {
-	tables := keyringTables
-	prog := []sockFilter{{code: bpfLdWAbs, k: offArch}}
-	var blocks [][]sockFilter
-	for _, t := range tables {
-		b := []sockFilter{{code: bpfLdWAbs, k: offNr}}
+// cloneNewUser is CLONE_NEWUSER, the flag of clone and unshare that makes a user namespace.
+const cloneNewUser = 0x10000000
+
+// bpfJsetK is BPF_JMP | BPF_JSET | BPF_K: jump when the accumulator has a bit of k.
+const bpfJsetK = 0x05 | 0x40 | 0x00
+
+// offArg0 is offsetof(struct seccomp_data, args[0]): its low 32 bits on the little-endian
+// machines the project runs on.
+const offArg0 = 16
+
+// KeyringFilter is the seccomp program DenyKeyrings loads.
+func KeyringFilter() []sockFilter { return Filter(false) }
+
+// Filter is the seccomp program of the calls every program the harness starts is refused,
+// table by table (syscallTables): EPERM for the keyring calls and, with denyUserNS, EPERM
+// for a clone or an unshare that asks for a user namespace and ENOSYS for clone3 (whose
+// flags lie in memory a filter cannot read: the C library then falls back to clone, as it
+// does under Docker's default profile); allow for the rest.
+func Filter(denyUserNS bool) []sockFilter {
+	var a bpfAsm
+	a.op(bpfLdWAbs, offArch)
+	for i, t := range syscallTables {
+		a.jump(bpfJeqK, t.arch, "table"+strconv.Itoa(i), "")
+	}
+	a.op(bpfRetK, retAllow)
+	for i, t := range syscallTables {
+		a.label("table" + strconv.Itoa(i))
+		a.op(bpfLdWAbs, offNr)
 		if t.mask != 0 {
-			b = append(b, sockFilter{code: bpfAndK, k: t.mask})
+			a.op(bpfAndK, t.mask)
 		}
-		for i, nr := range t.nrs {
-			// To the deny at the block's end: past the other jumps and the allow.
-			b = append(b, sockFilter{code: bpfJeqK, jt: uint8(len(t.nrs) - i), k: nr})
+		for _, nr := range t.keyrings {
+			a.jump(bpfJeqK, nr, "eperm", "")
 		}
-		b = append(b, sockFilter{code: bpfRetK, k: retAllow}, sockFilter{code: bpfRetK, k: retErrno | uint32(syscall.EPERM)})
-		blocks = append(blocks, b)
+		flags := "flags" + strconv.Itoa(i)
+		if denyUserNS {
+			a.jump(bpfJeqK, t.clone3, "enosys", "")
+			a.jump(bpfJeqK, t.clone, flags, "")
+			a.jump(bpfJeqK, t.unshare, flags, "")
+		}
+		a.op(bpfRetK, retAllow)
+		if denyUserNS {
+			a.label(flags)
+			a.op(bpfLdWAbs, offArg0)
+			a.jump(bpfJsetK, cloneNewUser, "eperm", "")
+			a.op(bpfRetK, retAllow)
+		}
 	}
-	// The architecture tests, then the allow for every other table, then the blocks.
-	start := len(tables) + 1 // where the first block starts, counted after the tests
-	for i, t := range tables {
-		prog = append(prog, sockFilter{code: bpfJeqK, jt: uint8(start - i - 1 + offsetOf(blocks, i)), k: t.arch})
-	}
-	prog = append(prog, sockFilter{code: bpfRetK, k: retAllow})
-	for _, b := range blocks {
-		prog = append(prog, b...)
-	}
-	return prog
+	a.label("eperm")
+	a.op(bpfRetK, retErrno|uint32(syscall.EPERM))
+	a.label("enosys")
+	a.op(bpfRetK, retErrno|uint32(syscall.ENOSYS))
+	return a.program()
 }
 
-// offsetOf is where block i starts, counted from the first block.
-func offsetOf(blocks [][]sockFilter, i int) int {
-	n := 0
-	for _, b := range blocks[:i] {
-		n += len(b)
+// bpfAsm assembles a classic BPF program whose jumps name labels (always forward, as BPF
+// requires) rather than counting instructions.
+type bpfAsm struct {
+	prog   []sockFilter
+	labels map[string]int
+	jumps  []bpfJump
+}
+
+// bpfJump is a jump of instruction at to the labels jt and jf ("": the next instruction).
+type bpfJump struct {
+	at     int
+	jt, jf string
+}
+
+func (a *bpfAsm) op(code uint16, k uint32) {
+	a.prog = append(a.prog, sockFilter{code: code, k: k})
+}
+
+func (a *bpfAsm) jump(code uint16, k uint32, jt, jf string) {
+	a.jumps = append(a.jumps, bpfJump{len(a.prog), jt, jf})
+	a.op(code, k)
+}
+
+func (a *bpfAsm) label(name string) {
+	if a.labels == nil {
+		a.labels = map[string]int{}
 	}
-	return n
+	a.labels[name] = len(a.prog)
+}
+
+// program resolves the jumps. A label behind its jump, or too far for BPF's 8-bit offsets,
+// is the filter's own bug: it panics (TestFilter runs every filter the role can load).
+func (a *bpfAsm) program() []sockFilter {
+	off := func(at int, label string) uint8 {
+		if label == "" {
+			return 0
+		}
+		to, ok := a.labels[label]
+		if !ok || to <= at || to-at-1 > 255 {
+			panic("execrole: bad BPF jump to " + label)
+		}
+		return uint8(to - at - 1)
+	}
+	for _, j := range a.jumps {
+		a.prog[j.at].jt = off(j.at, j.jt)
+		a.prog[j.at].jf = off(j.at, j.jf)
+	}
+	return a.prog
 }
 
 // DenyKeyrings loads KeyringFilter into the calling thread, which must have no_new_privs
 // (or CAP_SYS_ADMIN): the thread and every process it starts from then on get EPERM from
 // the keyring system calls. Where the architecture's tables are unknown it does nothing.
-func DenyKeyrings() error {
-	if len(keyringTables) == 0 {
+func DenyKeyrings() error { return loadFilter(false) }
+
+// DenyKeyringsAndUserNS is DenyKeyrings, and the thread and what it starts may make no
+// user namespace either (Filter): a box's programs, root or rootless (but a rootless
+// judge's, which boxes its subject), have no kernel attack surface of that kind.
+func DenyKeyringsAndUserNS() error { return loadFilter(true) }
+
+// loadFilter loads Filter(denyUserNS) into the calling thread.
+func loadFilter(denyUserNS bool) error {
+	if len(syscallTables) == 0 {
 		return nil
 	}
-	prog := KeyringFilter()
+	prog := Filter(denyUserNS)
 	fprog := sockFprog{len: uint16(len(prog)), filter: &prog[0]}
 	_, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetSeccmp, modeFilter, uintptr(unsafe.Pointer(&fprog)))
 	if e != 0 {

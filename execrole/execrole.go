@@ -112,6 +112,68 @@ type Settings struct {
 	// ProgFD is the program's file, already open (by the init of a PID namespace, before
 	// the box hid it), or 0 (never a program's: standard input).
 	ProgFD int
+	// Supervised says the init of PIDInit is a supervisor's (PIDSupervise): its program
+	// stays in the init's session and process group, which the supervisor's caller
+	// signals. Otherwise the program leads a session and a group of its own, as a program
+	// a shell starts.
+	Supervised bool
+	// DenyUserNS and DropBounding are what a box gives its program, told to the role that
+	// starts it from the init of its PID namespace (which has no Box): no user namespace
+	// (Filter) and an empty capability bounding set.
+	DenyUserNS, DropBounding bool
+	// NoTrace makes the init of PIDInit start its program through the role, without first
+	// trying a traced start: the harness's own traced starts were refused (sandbox's
+	// noTracing), so the init's would be too.
+	NoTrace bool
+}
+
+// denyUserNS says whether the program may make no user namespace: a box's, unless it is a
+// rootless judge's, which boxes its subject in one (Box.UserNS). A root box's programs
+// never need one; a rootless box's are also held to Box.UserNS by its own user namespace.
+func (s Settings) denyUserNS() bool {
+	return s.DenyUserNS || s.Box != nil && !(s.Rootless && s.Box.UserNS > 0)
+}
+
+// dropsBounding says whether the program's capability bounding set is emptied (in a box):
+// when it runs as a user other than root (a sandbox user, or a rootless box's, which is
+// root nowhere but in its box's user namespace). A program that runs as root (a judge of a
+// root grader, which starts its subject as the case's user) keeps the bounding set it
+// needs to do so.
+func (s Settings) dropsBounding() bool { return s.UID >= 0 || s.Rootless }
+
+// loadFilter loads the seccomp filter the program gets (Filter) into the calling thread.
+func (s Settings) loadFilter() error {
+	if s.denyUserNS() {
+		return DenyKeyringsAndUserNS()
+	}
+	return DenyKeyrings()
+}
+
+// PR_CAPBSET_READ and PR_CAPBSET_DROP, the same on every architecture.
+const (
+	prCapbsetRead = 23
+	prCapbsetDrop = 24
+)
+
+// dropBounding empties the calling thread's capability bounding set, which the processes
+// it starts inherit: no exec of theirs can gain a capability, whatever file it runs
+// (no_new_privs already keeps setuid and file capabilities from them; this holds if that
+// were ever lifted). Dropping one needs CAP_SETPCAP; a set already empty (inherited) needs
+// nothing.
+func dropBounding() error {
+	for c := uintptr(0); c < 64; c++ {
+		in, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prCapbsetRead, c, 0)
+		if e == syscall.EINVAL {
+			return nil // past the kernel's last capability
+		}
+		if e != 0 || in == 0 {
+			continue
+		}
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prCapbsetDrop, c, 0); e != 0 {
+			return e
+		}
+	}
+	return nil
 }
 
 // Encode writes s as the value of Env: words "key value" with Go-quoted values, one word
@@ -157,6 +219,14 @@ func (s Settings) Encode() string {
 	}
 	if s.ProgFD > 0 {
 		num("progfd", int64(s.ProgFD))
+	}
+	for _, f := range []struct {
+		k  string
+		on bool
+	}{{"supervised", s.Supervised}, {"nouserns", s.DenyUserNS}, {"nobounding", s.DropBounding}, {"notrace", s.NoTrace}} {
+		if f.on {
+			add(f.k, "1")
+		}
 	}
 	if s.Box != nil {
 		num("tmpsize", s.Box.TmpSize)
@@ -208,7 +278,8 @@ func Decode(q string) (Settings, error) {
 		return v[k][0]
 	}
 	s := Settings{Path: one("path"), NProcRel: one("nprocrel") == "1", Cgroup: v["cgroup"], Self: one("self"),
-		Rootless: one("rootless") == "1"}
+		Rootless: one("rootless") == "1", Supervised: one("supervised") == "1", DenyUserNS: one("nouserns") == "1",
+		DropBounding: one("nobounding") == "1", NoTrace: one("notrace") == "1"}
 	if pf := one("progfd"); pf != "" {
 		n, err := strconv.Atoi(pf)
 		if err != nil {
@@ -387,6 +458,12 @@ func run(q string) int {
 	if s.PID == PIDInit {
 		return initProgram(s, fd, script, own)
 	}
+	if (s.Box != nil || s.DropBounding) && s.dropsBounding() {
+		// While the role still has CAP_SETPCAP (root's, or a rootless box's ambient one).
+		if err := dropBounding(); err != nil {
+			return fail("empty the capability bounding set", err)
+		}
+	}
 	if s.UID >= 0 {
 		// The harness starts the role without supplementary groups when it is root
 		// (sandbox.Command): setgroups, like setgid and setuid, is a signal to every thread
@@ -416,7 +493,7 @@ func run(q string) int {
 			return fail("drop the capabilities", e)
 		}
 	}
-	if err := DenyKeyrings(); err != nil {
+	if err := s.loadFilter(); err != nil {
 		return fail("seccomp", err)
 	}
 	// A change of user clears the parent-death signal: set it again, then make sure the

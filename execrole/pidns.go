@@ -40,9 +40,13 @@ const (
 )
 
 // StatusSize is the size of the record an init writes on StatusFD: the program's wait
-// status (4 bytes, little-endian), then its struct rusage as the kernel gave it, then a
-// byte of flags about its working folder (FolderFull, FolderLost: StatusFlags).
-const StatusSize = 4 + int(unsafe.Sizeof(syscall.Rusage{})) + 1
+// status (4 bytes, little-endian), then its struct rusage as the kernel gave it, then how
+// many processes it left for the init to reap (4 bytes, little-endian: StatusOrphans),
+// then a byte of flags about its working folder (FolderFull, FolderLost: StatusFlags).
+const StatusSize = 4 + int(unsafe.Sizeof(syscall.Rusage{})) + 4 + 1
+
+// offOrphans is where the count of orphans lies in the record.
+const offOrphans = 4 + int(unsafe.Sizeof(syscall.Rusage{}))
 
 // ParseStatus reads the record an init wrote (StatusSize bytes); ok is false for anything
 // else (the init died before the program ended).
@@ -63,11 +67,27 @@ func StatusFlags(b []byte) byte {
 	return b[StatusSize-1]
 }
 
+// StatusOrphans reads, from the record an init wrote, how many processes of its namespace
+// were left for the init to reap when the program ended (-1 for anything else): those
+// alive or dead but not waited for then, and those the init had already reaped, orphaned
+// by a parent that ended without waiting for them. A hub that kills and reaps its players
+// leaves none; one that dies first leaves them to the box, which reaps them whatever the
+// hub did (issue 57).
+func StatusOrphans(b []byte) int {
+	if len(b) != StatusSize {
+		return -1
+	}
+	o := b[offOrphans:]
+	return int(uint32(o[0]) | uint32(o[1])<<8 | uint32(o[2])<<16 | uint32(o[3])<<24)
+}
+
 // statusRecord is the record ParseStatus reads.
-func statusRecord(ws syscall.WaitStatus, ru *syscall.Rusage, flags byte) []byte {
+func statusRecord(ws syscall.WaitStatus, ru *syscall.Rusage, orphans int, flags byte) []byte {
 	b := make([]byte, StatusSize)
 	b[0], b[1], b[2], b[3] = byte(ws), byte(ws>>8), byte(ws>>16), byte(ws>>24)
 	copy(b[4:], unsafe.Slice((*byte)(unsafe.Pointer(ru)), unsafe.Sizeof(*ru)))
+	o := uint32(orphans)
+	b[offOrphans], b[offOrphans+1], b[offOrphans+2], b[offOrphans+3] = byte(o), byte(o>>8), byte(o>>16), byte(o>>24)
 	b[StatusSize-1] = flags
 	return b
 }
@@ -137,8 +157,25 @@ func initProgram(s Settings, progFD int, script, own bool) int {
 		syscall.CloseOnExec(s.LifeFD)
 		go endWithParent(s.LifeFD)
 	}
-	setAction(0, synchronous)
-	if pid, ok := startTraced(s, progFD, script, own); ok {
+	// Every signal at its default action, the faults' too: the kernel then keeps from the
+	// init every signal sent from inside its namespace, so that nothing the program does
+	// (kill(1, SIGSEGV) from a rootless box's program, which has the init's user) can end
+	// it, or make the Go runtime print its internals (issue 56). A fault of the init's own
+	// still ends it, by the kernel, without a word.
+	setAction(0, func(int) bool { return false })
+	if s.NoTrace {
+		// The start through the role below, as the trace's would have been: the bounding
+		// set emptied (a role forked as the program's user needs no capability).
+		if s.dropsBounding() {
+			if err := dropBounding(); err != nil {
+				msg := "empty the capability bounding set: " + err.Error()
+				if _, werr := syscall.Write(s.ErrFD, []byte(msg)); werr != nil {
+					os.Stderr.WriteString("gauntlet sandbox: " + msg + "\n")
+				}
+				return ExitStatus
+			}
+		}
+	} else if pid, ok := startTraced(s, progFD, script, own); ok {
 		if pid == 0 {
 			return ExitStatus // it could not start: the error pipe says why
 		}
@@ -146,14 +183,22 @@ func initProgram(s Settings, progFD int, script, own bool) int {
 	}
 	prog := s
 	prog.PID, prog.StatusFD, prog.LifeFD, prog.Box, prog.Cgroup = PIDNone, -1, 0, nil, nil
+	// What the box's programs get, which the role now learns from these (it has no box).
+	prog.DenyUserNS, prog.DropBounding = s.denyUserNS(), s.dropsBounding()
+	// startTraced emptied this thread's bounding set: a role exec'd as root would have no
+	// capability left to change users with. The fork makes it the program's user first
+	// (no group), with the capabilities this thread still holds; it then needs none.
+	attr := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setsid: !s.Supervised}
+	if s.UID >= 0 {
+		attr.Credential = &syscall.Credential{Uid: uint32(s.UID), Gid: uint32(s.GID), Groups: []uint32{}}
+	}
 	prog.PPID = os.Getpid()
 	// The program's file, opened before the box hid what it does not keep, is passed on.
 	prog.ProgFD = progFD
 	syscall.RawSyscall(syscall.SYS_FCNTL, uintptr(progFD), syscall.F_SETFD, 0)
 	files := passedFDs(s.ErrFD, s.StatusFD)
 	pid, err := syscall.ForkExec("/proc/self/exe", os.Args, &syscall.ProcAttr{
-		Env: roleEnv(prog), Files: files,
-		Sys: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+		Env: roleEnv(prog), Files: files, Sys: attr,
 	})
 	if err != nil {
 		msg := "start the program in its PID namespace: " + err.Error()
@@ -191,7 +236,9 @@ func reap(s Settings, pid int) int {
 	// No process of the namespace (the same user, in a rootless box) may trace the init
 	// and write the program's end for it.
 	prctl(syscall.PR_SET_DUMPABLE, 0)
+	quietStreams()
 	reported := false
+	orphans := 0 // the processes other than the program reaped here before it ended
 	for {
 		var ws syscall.WaitStatus
 		var ru syscall.Rusage
@@ -202,19 +249,87 @@ func reap(s Settings, pid int) int {
 		if err != nil {
 			break // no child left: the namespace is empty
 		}
+		if wpid != pid && !reported {
+			orphans++
+		}
 		if wpid == pid && !reported {
 			reported = true
+			// Every process of the namespace but the init is the program's or one of its
+			// descendants': those there now, alive or not yet waited for, are the init's
+			// to reap, as are those it already reaped (StatusOrphans).
+			orphans += processesBut(1)
 			// The program's folder back on the host first (a rootless box's: workdisk.go),
 			// so that the harness finds it there once it has the program's end.
 			var flags byte
 			if s.Box != nil {
 				flags = s.Box.work.end()
 			}
-			writeAll(s.StatusFD, statusRecord(ws, &ru, flags))
+			writeAll(s.StatusFD, statusRecord(ws, &ru, orphans, flags))
 			syscall.Close(s.StatusFD)
+			if programStderr > 2 {
+				syscall.Close(programStderr) // the run's stderr ends with its processes'
+				programStderr = -1
+			}
 		}
 	}
 	return 0
+}
+
+// processesBut counts the processes this process's /proc shows (the box's, in its PID
+// namespace), but pid.
+func processesBut(pid int) int {
+	dir, err := syscall.Open("/proc", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return 0
+	}
+	defer syscall.Close(dir)
+	skip := strconv.Itoa(pid)
+	n := 0
+	var buf [4096]byte
+	for {
+		got, err := syscall.Getdents(dir, buf[:])
+		if err != nil || got <= 0 {
+			return n
+		}
+		_, _, names := syscall.ParseDirent(buf[:got], -1, nil)
+		for _, name := range names {
+			if name != skip && name[0] >= '0' && name[0] <= '9' {
+				n++
+			}
+		}
+	}
+}
+
+// programStderr is where the init tells the run's stderr what it must know of its own
+// doing (workdisk.go: a working folder not copied back): the program's stderr, kept apart
+// by quietStreams, and only that.
+var programStderr = 2
+
+// quietStreams points the init's standard streams, which are the program's (it started
+// with them to pass them on), at /dev/null once the program has started: nothing of the
+// init's (a Go runtime's traceback) can then reach the subject's streams, and they end as
+// the program's processes close them, not when the init does. A copy of the program's
+// stderr is kept for programStderr.
+func quietStreams() {
+	if fd, _, e := syscall.RawSyscall(syscall.SYS_FCNTL, 2, syscall.F_DUPFD_CLOEXEC, 3); e == 0 {
+		programStderr = int(fd)
+	}
+	null, err := syscall.Open("/dev/null", syscall.O_RDWR|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		// No /dev/null in the box: a pipe nobody reads takes the place of each.
+		var p [2]int
+		if syscall.Pipe2(p[:], syscall.O_CLOEXEC) != nil {
+			return
+		}
+		syscall.Close(p[0])
+		null = p[1]
+	}
+	for fd := 0; fd <= 2; fd++ {
+		syscall.Dup3(null, fd, 0)
+	}
+	if null > 2 {
+		syscall.Close(null)
+	}
 }
 
 // writeAll writes b on fd whole.
@@ -257,6 +372,7 @@ func supervise(s Settings) int {
 	}
 	initS := s
 	initS.PID = PIDInit
+	initS.Supervised = true
 	files := passedFDs(s.ErrFD, -1)
 	initS.StatusFD = len(files)
 	files = append(files, uintptr(p[1]))
@@ -342,7 +458,14 @@ func startTraced(s Settings, fd int, script, own bool) (pid int, ok bool) {
 	if err := prctl(prSetNoNewPrivs, 1); err != nil {
 		return fail("no_new_privs: " + err.Error())
 	}
-	if err := DenyKeyrings(); err != nil {
+	// The program inherits this thread's empty bounding set; so does a start through the
+	// role, if the trace is refused (initProgram).
+	if s.dropsBounding() {
+		if err := dropBounding(); err != nil {
+			return fail("empty the capability bounding set: " + err.Error())
+		}
+	}
+	if err := s.loadFilter(); err != nil {
 		return fail("seccomp: " + err.Error())
 	}
 	if s.Rootless {
@@ -351,7 +474,9 @@ func startTraced(s Settings, fd int, script, own bool) (pid int, ok bool) {
 		}
 	}
 	uid := os.Getuid()
-	attr := &syscall.SysProcAttr{Ptrace: true, Pdeathsig: syscall.SIGKILL}
+	// The program leads a session and a process group of its own, as one a shell starts
+	// (docs/harness.md), unless a supervisor's caller signals the init's group for it.
+	attr := &syscall.SysProcAttr{Ptrace: true, Pdeathsig: syscall.SIGKILL, Setsid: !s.Supervised}
 	if s.UID >= 0 {
 		uid = s.UID
 		attr.Credential = &syscall.Credential{Uid: uint32(s.UID), Gid: uint32(s.GID), Groups: []uint32{}}

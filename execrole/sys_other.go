@@ -25,5 +25,6 @@ const (
 // sysCloseRange is close_range(2).
 const sysCloseRange = unix.SYS_CLOSE_RANGE
 
-// keyringTables is empty: on these architectures keyrings are not denied (docs/security.md).
-var keyringTables []keyringCalls
+// syscallTables is empty: on these architectures neither keyrings nor user namespaces are
+// denied by a filter (docs/security.md).
+var syscallTables []syscallTable

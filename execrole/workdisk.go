@@ -121,7 +121,7 @@ func (w *workDisk) end() byte {
 				}
 			}
 		}
-		os.Stderr.WriteString("gauntlet sandbox: the working folder was not copied back: " + msg + "\n")
+		writeAll(programStderr, []byte("gauntlet sandbox: the working folder was not copied back: "+msg+"\n"))
 	}
 	return flags
 }

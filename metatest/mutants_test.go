@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/mutants"
 )
@@ -162,4 +163,54 @@ func mutantSubmission(t *testing.T, m mutants.Mutant, root string) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// sighupMutantVar names, in the rootless rerun of TestDealerLeavingItsPlayersToTheBoxFailsSIGHUP,
+// the submission folder the root run built the mutant into (the unprivileged user cannot
+// build it: the module cache is root's).
+const sighupMutantVar = "GAUNTLET_TEST_SIGHUP_MUTANT"
+
+// A dealer whose SIGHUP handler kills an uninitialised pid, 0, which ends its whole process
+// group, itself with its players (D-sighup-kills-pid-0, issue 57), leaves the dead players
+// to the box's init, which reaps them as the dealer should have: nothing is left running
+// and no zombie is seen, so only the box's count of what the dealer left it (sandbox's
+// ProcResult.Orphans) fails it in the SIGHUP cases that ask for the players killed and
+// reaped (run -reaped). Root and rootless.
+func TestDealerLeavingItsPlayersToTheBoxFailsSIGHUP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a mutant dealer and grades it, root and rootless: full mode only")
+	}
+	dir, rerun := os.Getenv(sighupMutantVar), os.Getenv(sighupMutantVar) != ""
+	if !rerun {
+		var m mutants.Mutant
+		for _, x := range mutants.Library("dealer2310") {
+			if x.Name == "D-sighup-kills-pid-0" {
+				m = x
+			}
+		}
+		root, err := mutants.ModuleRoot(".")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir = mutantSubmission(t, m, root)
+	}
+	_, rep, text := gradeRun(t, "dealer2310", "-no-build", "-run", "^dealer_sighup_(during_handshake|four_players|mid_game)$", dir)
+	ids := map[string]bool{}
+	for _, c := range rep.Cases {
+		if c.Pairing != "their-hub+ref-players" {
+			continue // the players' pairings: the submission has none
+		}
+		ids[c.ID] = true
+		if c.Verdict.Passed() || !strings.Contains(c.Detail, "without reaping") {
+			t.Errorf("%s: %s (%s), want a failure for the players left to the box", c.Name(), c.Verdict, c.Detail)
+		}
+	}
+	if len(ids) != 3 {
+		t.Errorf("graded %d cases, want the 3 SIGHUP cases that ask for the players reaped:\n%s", len(ids), text)
+	}
+	if !rerun && os.Geteuid() == 0 {
+		// Again by a grader that is not root (rootless boxes).
+		buildtest.SearchableByOthers(t, dir)
+		buildtest.AsUnprivilegedWith(t, []string{sighupMutantVar + "=" + dir}, "^TestDealerLeavingItsPlayersToTheBoxFailsSIGHUP$", "gauntlet/cmd/gauntlet")
+	}
 }

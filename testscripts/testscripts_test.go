@@ -138,7 +138,20 @@ func params(dir string) testscript.Params {
 				if p := os.Getenv("GAUNTLET_" + v); p != "" {
 					name = p
 				}
+				// By its path, as the grader passes a program (and a course its ./2310A):
+				// a subject's PATH is the system's, which does not hold this test's
+				// programs (child.SubjectEnv).
+				if !strings.Contains(name, "/") {
+					if p, err := lookPathIn(name, env.Getenv("PATH")); err == nil {
+						name = p
+					}
+				}
 				env.Setenv(v, name)
+			}
+			// The mock player by its path too, as the grader publishes it (a case that
+			// copies a player tells the mock player apart by it).
+			if p, err := lookPathIn("mockplayer", env.Getenv("PATH")); err == nil && env.Getenv(scriptcmds.MockPlayerVar) == "" {
+				env.Setenv(scriptcmds.MockPlayerVar, p)
 			}
 			return scriptcmds.Setup(env)
 		},
@@ -184,4 +197,15 @@ func TestEverySuiteHasItsGame(t *testing.T) {
 	for f := range folders {
 		t.Errorf("suite folder %s belongs to no graded game", f)
 	}
+}
+
+// lookPathIn finds the executable file name in the folders of path.
+func lookPathIn(name, path string) (string, error) {
+	for _, dir := range filepath.SplitList(path) {
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", os.ErrNotExist
 }

@@ -302,7 +302,11 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: %v\n", err)
 		return 2
 	}
-	defer sandbox.RemoveTree(scratch)
+	defer func() {
+		if err := sandbox.RemoveTree(scratch); err != nil {
+			fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: the scratch folder %s could not be removed: %v\n", scratch, err)
+		}
+	}()
 	if scratchNote != "" {
 		fmt.Fprintf(stderr, "gauntlet grade: note: %s\n", scratchNote)
 	}
@@ -375,7 +379,7 @@ func gradeOne(g grade.Game, cases []grade.Case, filter *regexp.Regexp, dirs []st
 	outs := grade.Run(g, cases, subj, opt)
 	live.finish()
 	rep := grade.NewReport(g, subj.Name, started, built, outs)
-	rep.Notes = append(subj.Notes, notes...)
+	rep.Notes = append(append(append([]string(nil), subj.Notes...), notes...), rep.Notes...)
 	rep.Isolation = f.isolation
 	rep.Gauntlet, rep.Suite = graderID(), grade.SuiteDigest(selectCases(cases, filter))
 	rep.WriteSummary(stdout, f.verbose)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"gauntlet/fuzz/record"
+	"gauntlet/harness/child"
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/faults"
 	"gauntlet/harness/sandbox"
@@ -225,6 +226,6 @@ func (c *HubCase) run(hub, refDir, mockplayer, tmp string, opt record.Options) (
 		return nil, err
 	}
 	opt.Dir = dir
-	opt.Env = sandbox.SubjectEnv("PATH=" + bin + string(os.PathListSeparator) + refDir + string(os.PathListSeparator) + os.Getenv("PATH"))
+	opt.Env = sandbox.SubjectEnv("PATH=" + child.SubjectPath(bin, refDir))
 	return record.Run(hub, c.args(bin), nil, opt)
 }

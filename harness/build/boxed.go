@@ -13,6 +13,7 @@ import (
 
 	"gauntlet/execrole"
 	"gauntlet/harness/cgroup"
+	"gauntlet/harness/child"
 	"gauntlet/harness/sandbox"
 )
 
@@ -119,7 +120,7 @@ func makeBoxed(dir string, lease *sandbox.Lease, opt Options, targets ...string)
 		// (A grader that is not root makes the copy's folder a tmpfs of the build's disk
 		// inside the box, WorkDisk: a root grader's copy is one on the host already, Build.)
 		Box: &sandbox.Box{Keep: append([]string{dir}, opt.Keep...), Hide: opt.Hide, WorkDisk: opt.disk()},
-		Env: []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + dir, "TMPDIR=/tmp"},
+		Env: []string{"PATH=" + child.SystemPath, "HOME=" + dir, "TMPDIR=/tmp"}, // a subject's PATH (child.SubjectEnv)
 	}
 	makePath := opt.Make
 	if !strings.Contains(makePath, "/") {

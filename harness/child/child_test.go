@@ -188,11 +188,19 @@ func TestPauseResume(t *testing.T) {
 	}
 }
 
+// A subject gets only what a program of a game looks at, and a PATH of its own: the
+// system's folders, after those its case names (SubjectPathVar), never its starter's PATH
+// (the grader's scratch bin, /root/go/bin: issue 56).
 func TestSubjectEnvKeepsOnlyWhatAProgramNeeds(t *testing.T) {
-	env := []string{"PATH=/usr/bin", "HOME=/none", "GAUNTLET_MOCKPLAYER=/x", "TMPDIR=/work/.tmp",
+	env := []string{"PATH=/grader/bin:/root/go/bin:/usr/bin", "HOME=/none", "GAUNTLET_MOCKPLAYER=/x", "TMPDIR=/work/.tmp",
 		"GAUNTLET_CASE=m", "SECRET=s", "EXTRA=e"}
 	got := strings.Join(SubjectEnv(env, "/tmp", "EXTRA"), " ")
-	if want := "PATH=/usr/bin HOME=/none GAUNTLET_CASE=m EXTRA=e TMPDIR=/tmp"; got != want {
+	if want := "PATH=/usr/local/bin:/usr/bin:/bin HOME=/none GAUNTLET_CASE=m EXTRA=e TMPDIR=/tmp"; got != want {
 		t.Errorf("SubjectEnv = %q, want %q", got, want)
+	}
+	env = append(env, SubjectPathVar+"=/case/bin")
+	got = strings.Join(SubjectEnv(env, ""), " ")
+	if want := "PATH=/case/bin:/usr/local/bin:/usr/bin:/bin HOME=/none TMPDIR=/work/.tmp GAUNTLET_CASE=m"; got != want {
+		t.Errorf("SubjectEnv with the case's folder = %q, want %q", got, want)
 	}
 }

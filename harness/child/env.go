@@ -1,46 +1,67 @@
 package child
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // CaseMarkerVar names the variable that marks every process of a graded case (its value is
 // the case's own), by which leftovers are found (scriptcmds' noprocs).
 const CaseMarkerVar = "GAUNTLET_CASE"
+
+// SubjectPathVar, in a subject's starter's environment, names the folders of a case's own
+// that its subject's PATH holds before SystemPath: the case's programs a subject may be
+// given by a bare name (mkplayer's wrappers). It is never passed on.
+const SubjectPathVar = "GAUNTLET_SUBJECT_PATH"
+
+// SystemPath is the PATH of every subject's program: the system's program folders, as a
+// course's machine has them. Never its starter's PATH, which names the grader's own folders
+// (its scratch's bin, /root/go/bin: issue 56).
+const SystemPath = "/usr/local/bin:/usr/bin:/bin"
+
+// SubjectPath is the PATH of a subject whose case gives it the folders own (those of
+// SubjectPathVar): own, then SystemPath.
+func SubjectPath(own ...string) string {
+	return strings.Join(append(slices.Clone(own), SystemPath), ":")
+}
 
 // SubjectVars are the variables a subject's program is given of its starter's
 // environment, whoever starts it (a script command, a judge): what a program of a game may
 // look at, and the case's marker. Everything else in a grader's or a judge's environment
 // names the harness's settings or its programs: a subject given $GAUNTLET_MOCKPLAYER ran
 // the mock player as the reference player in its place, and $DEALER named the reference
-// dealer (the box issue of 2026-11-28).
-var SubjectVars = []string{"PATH", "HOME", "LANG", "LC_ALL", CaseMarkerVar}
+// dealer (the box issue of 2026-11-28). PATH is not among them: a subject's is made
+// (SubjectEnv).
+var SubjectVars = []string{"HOME", "LANG", "LC_ALL", CaseMarkerVar}
 
-// SubjectEnv is env (NAME=value entries) with only SubjectVars and the names of extra
-// kept, and TMPDIR set to tmp when tmp is not empty (a box's private /tmp).
+// SubjectEnv is the environment of a subject's program started by one whose environment is
+// env (NAME=value entries): the one policy for every subject, whoever starts it (a script
+// command, a judge; sandbox.SubjectEnv starts from it where no case makes one). It holds
+// PATH (SubjectPath of env's SubjectPathVar, else SystemPath, never env's PATH), then
+// SubjectVars and the names of extra as env has them, and TMPDIR tmp (a box's private
+// /tmp) or, with tmp empty, as env has it.
 func SubjectEnv(env []string, tmp string, extra ...string) []string {
-	var out []string
+	path := SystemPath
+	for _, kv := range env {
+		if own, ok := strings.CutPrefix(kv, SubjectPathVar+"="); ok && own != "" {
+			path = own + ":" + SystemPath
+		}
+	}
+	out := []string{"PATH=" + path}
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if name == "TMPDIR" && tmp != "" {
-			continue
-		}
-		for _, keep := range [][]string{SubjectVars, extra} {
-			if contains(keep, name) {
+		switch {
+		case name == "PATH" || name == SubjectPathVar:
+		case name == "TMPDIR":
+			if tmp == "" {
 				out = append(out, kv)
-				break
 			}
+		case slices.Contains(SubjectVars, name) || slices.Contains(extra, name):
+			out = append(out, kv)
 		}
 	}
 	if tmp != "" {
 		out = append(out, "TMPDIR="+tmp)
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -1,6 +1,8 @@
 package grade
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -297,6 +299,9 @@ type Options struct {
 	// activity is what the case's programs are doing (set per case by Run, for
 	// moveWhenQuiet; nil: not watched).
 	activity *scriptcmds.Activity
+	// owner names the submission Run grades, for its cases' sandbox users (set by Run:
+	// scriptcmds.SandboxOwnerVar), which no other Run's cases are lent.
+	owner string
 }
 
 // Outcome is the result of one case in one pairing.
@@ -320,6 +325,19 @@ type Outcome struct {
 	// with nothing else of the grader running (confirmAlone): "confirmed alone", or what
 	// the case did beside other cases before it passed alone. Empty when not re-run.
 	Alone string
+	// Cleanup says why the case's folder could not be removed once the case had ended (the
+	// subject's files are then left on the grader's disk, which the report's notes say),
+	// or is empty.
+	Cleanup string
+}
+
+// removeCaseDir removes a case's folder, whatever modes its subject left on what it wrote
+// (sandbox.RemoveTree), and says what kept anything from going, or "".
+func removeCaseDir(dir string) string {
+	if err := sandbox.RemoveTree(dir); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 // Run grades the subject on the given cases and returns one outcome per case and pairing,
@@ -345,6 +363,12 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	if opt.Limits.CPU == 0 {
 		opt.Limits.CPU = g.CPU
 	}
+	// The submission's own sandbox users: lent to no other grade of this process (a
+	// cohort's other submissions), and given back to the machine when it is done.
+	tok := make([]byte, 8)
+	rand.Read(tok)
+	opt.owner = hex.EncodeToString(tok)
+	defer sandbox.CaseUsers.Retire(opt.owner)
 	type job struct {
 		c       *Case
 		p       Pairing
@@ -447,7 +471,7 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 				// every folder is gone.
 				held.release()
 				if dir != "" {
-					os.RemoveAll(dir)
+					out[j.slot].Cleanup = removeCaseDir(dir)
 				}
 			}(j)
 		}
@@ -543,6 +567,7 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 			}
 			if opt.SandboxUsers {
 				env.Setenv(scriptcmds.SandboxUserVar, "1")
+				env.Setenv(scriptcmds.SandboxOwnerVar, opt.owner)
 				if opt.NoBox {
 					env.Setenv(scriptcmds.NoBoxVar, "1")
 				}
@@ -705,7 +730,7 @@ func confirmAlone(out []Outcome, ran, wentQuiet []bool, casesDir string, g Game,
 		again, dir := runCase(casesDir, g, o.Case, o.Pairing, subj, opt)
 		aloneLock.Unlock()
 		if dir != "" {
-			os.RemoveAll(dir)
+			again.Cleanup = removeCaseDir(dir)
 		}
 		if again.Verdict == HarnessError {
 			continue // the first verdict stands; the grader's own failure says nothing of it

@@ -134,6 +134,9 @@ func NewReport(g Game, subject string, started time.Time, b *build.Result, outs 
 		if o.Verdict == HarnessError {
 			r.Harness = append(r.Harness, c.Name()+": "+o.Detail)
 		}
+		if o.Cleanup != "" {
+			r.Notes = append(r.Notes, c.Name()+": the case's folder could not be removed, so what the subject wrote is left on the grader's disk: "+o.Cleanup)
+		}
 		r.Counts[o.Verdict]++
 		r.Cases = append(r.Cases, c)
 	}

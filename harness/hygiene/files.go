@@ -1,6 +1,7 @@
 package hygiene
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -87,18 +88,30 @@ func DiffDirs(before, after DirState) DirChanges {
 	return c
 }
 
-// RemoveAll removes dir and everything below it, first giving the owner full rights on every
-// directory so that a subject that made a directory unreadable or unwritable cannot keep its
-// files from being removed.
+// RemoveAll removes dir and everything below it, whatever modes a subject left on it: a
+// folder it made unreadable, unsearchable or unwritable (chmod 0500 over 40 MiB of files,
+// issue 56) is given back its owner's full rights first, the folders above before those
+// below, so that the walk can open each. It returns what still kept anything from going,
+// never nil while dir is there: a grader that leaves a subject's files on its disk says so.
 func RemoveAll(dir string) error {
 	if err := os.RemoveAll(dir); err == nil {
 		return nil
 	}
+	var errs []error
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if d != nil && d.IsDir() {
-			os.Chmod(path, 0o700)
+			// Before the walk reads it (WalkDir calls this first for a folder).
+			if cerr := os.Chmod(path, 0o700); cerr != nil && !errors.Is(cerr, fs.ErrNotExist) {
+				errs = append(errs, cerr)
+			}
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
 		}
 		return nil
 	})
-	return os.RemoveAll(dir)
+	if err := os.RemoveAll(dir); err != nil {
+		return errors.Join(append([]error{err}, errs...)...)
+	}
+	return nil
 }

@@ -294,6 +294,15 @@ var Dealer2310 = []Mutant{
 		File: "hub/dealer2310hub/hub.go",
 		Old:  "h.Watch(syscall.SIGHUP)\n",
 		New:  ""},
+	// A SIGHUP handler that kills an uninitialised pid, 0: kill(0, SIGKILL) ends the
+	// dealer's whole process group at once, its players and itself, so nobody reaps the
+	// players but whoever reaps orphans: the box's init in a grade, which reaps them as the
+	// dealer should have (issue 57). Only the count of what the dealer left the box
+	// (run -reaped) tells it from a dealer that kills and reaps its players.
+	{Name: "D-sighup-kills-pid-0", Prog: "2310dealer", Category: "dealer/comms errors and SIGHUP",
+		File: "hub/dealer2310hub/hub.go",
+		Old:  "h.Watch(syscall.SIGHUP)\n",
+		New:  "go func() {\n\t\thup := make(chan os.Signal, 1)\n\t\tsignal.Notify(hup, syscall.SIGHUP)\n\t\t<-hup\n\t\tsyscall.Kill(0, syscall.SIGKILL)\n\t}()\n"},
 	{Name: "D-dies-on-closed-pipe", Prog: "2310dealer", Category: "dealer/comms errors and SIGHUP",
 		File: "harness/hubrt/hubrt.go",
 		Old:  "h.players[i].stdin.send([]byte(line + \"\\n\"))",

@@ -438,7 +438,8 @@ func (g *Group) closeStreams() {
 func (g *Group) procResults() []ProcResult {
 	var out []ProcResult
 	for _, p := range g.procs {
-		pr := ProcResult{Name: p.Name, Pid: p.Pid(), Exit: p.exit, Duration: p.ended.Sub(p.started), StartRSS: p.startRSS}
+		pr := ProcResult{Name: p.Name, Pid: p.Pid(), Exit: p.exit, Duration: p.ended.Sub(p.started), StartRSS: p.startRSS,
+			Orphans: p.orphans}
 		p.mu.Lock()
 		pr.Signals = append(pr.Signals, p.signals...)
 		p.mu.Unlock()

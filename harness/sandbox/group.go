@@ -104,6 +104,9 @@ type Process struct {
 	ended  time.Time
 	rusage *syscall.Rusage
 	folder byte // the flags of its working folder the init reported (execrole.FolderFull...)
+	// orphans is how many processes the program left its init to reap, as the init
+	// reported (execrole.StatusOrphans), or -1 (no init, or no report).
+	orphans int
 
 	mu      sync.Mutex
 	signals []syscall.Signal
@@ -296,7 +299,7 @@ func (g *Group) startOne(spec Spec) (err error) {
 	if err != nil {
 		return fmt.Errorf("sandbox: start %s: %w", spec.Name, err)
 	}
-	p := &Process{Name: spec.Name, g: g, done: make(chan struct{})}
+	p := &Process{Name: spec.Name, g: g, done: make(chan struct{}), orphans: -1}
 	var ends startEnds
 	defer func() { ends.release(err != nil) }()
 	st, err := g.streams(spec, p, &ends)
@@ -307,6 +310,7 @@ func (g *Group) startOne(spec Spec) (err error) {
 	s.ErrFD = 3 + len(spec.ExtraFiles)
 	if s.Box != nil {
 		s.PID = execrole.PIDInit
+		s.NoTrace = noTracing.Load()
 	}
 	if g.lease != nil {
 		s.UID, s.GID = g.lease.uid, g.lease.gid
@@ -623,6 +627,7 @@ func (p *Process) wait() {
 		p.status.Close()
 		ws, ru, reported = execrole.ParseStatus(rec)
 		p.folder = execrole.StatusFlags(rec)
+		p.orphans = execrole.StatusOrphans(rec)
 	}
 	if !reported {
 		st, err = p.proc.Wait()
@@ -749,6 +754,15 @@ func (p *Process) Signal(sig syscall.Signal) error {
 	p.signals = append(p.signals, sig)
 	p.mu.Unlock()
 	p.g.cfg.Transcript.SendSignal(transcript.Harness, p.Name, sig)
+	if p.status != nil && p.progPid > 0 && p.progPid != p.pid {
+		// A boxed program leads a process group of its own in its box (execrole's
+		// pidns.go), apart from its init's: the signal goes to the program's group, as a
+		// terminal's would; to the program alone when it left its group empty.
+		if err := unix.Kill(-p.progPid, sig); err == nil {
+			return nil
+		}
+		return unix.Kill(p.progPid, sig)
+	}
 	return unix.Kill(-p.pid, sig)
 }
 

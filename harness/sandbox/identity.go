@@ -49,11 +49,15 @@ var errNoPool = errors.New("sandbox: no free sandbox user (set Identity.Same or 
 type Lease struct{ l *lease }
 
 // NewLease takes a sandbox user from the pool (the harness must be root).
-func NewLease() (*Lease, error) {
+func NewLease() (*Lease, error) { return newLeaseAvoiding(nil) }
+
+// newLeaseAvoiding is NewLease with none of the uids of avoid (those a UserPool lent to
+// another owner).
+func newLeaseAvoiding(avoid map[int]bool) (*Lease, error) {
 	if os.Geteuid() != 0 {
 		return nil, errors.New("sandbox: only root can lease a sandbox user")
 	}
-	l, err := chooseIdentity(Identity{})
+	l, err := leaseFromPool(avoid)
 	if err != nil {
 		return nil, err
 	}
@@ -80,6 +84,11 @@ func chooseIdentity(id Identity) (*lease, error) {
 	case id.Same || os.Geteuid() != 0:
 		return nil, nil
 	}
+	return leaseFromPool(nil)
+}
+
+// leaseFromPool leases a free uid of the pool, none of avoid.
+func leaseFromPool(avoid map[int]bool) (*lease, error) {
 	base, err := poolBase()
 	if err != nil {
 		return nil, err
@@ -88,7 +97,7 @@ func chooseIdentity(id Identity) (*lease, error) {
 	start := rand.IntN(poolSize)
 	for i := range poolSize {
 		uid := base + (start+i)%poolSize
-		if inUse[uid] {
+		if inUse[uid] || avoid[uid] {
 			continue
 		}
 		fd, err := lockID(uid)

@@ -72,6 +72,13 @@ type ProcResult struct {
 	// rootless box, was full when the program ended (all its files together at the
 	// bound). A root box's folder is its caller's, who can tell that itself.
 	FolderFull bool
+	// Orphans is how many processes the program left for its box to reap when it ended
+	// (execrole.StatusOrphans): those it started, or their descendants, that were still
+	// there (alive, or dead and not waited for) or had been orphaned before. The box
+	// reaps them whatever the program did, so this is what tells a hub that killed and
+	// reaped its players (0) from one that died and left them to the box (issue 57).
+	// -1 when the program had no box's init to count them (an unboxed run).
+	Orphans int
 }
 
 // KilledByHarness reports whether the process died of a signal the harness sent.

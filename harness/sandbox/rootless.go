@@ -47,6 +47,7 @@ func Rootless() bool { return os.Geteuid() != 0 }
 // Capabilities the role holds in a rootless box's user namespace (linux/capability.h).
 const (
 	capDacReadSearch = 2
+	capSetpcap       = 8
 	capNetAdmin      = 12
 	capSysAdmin      = 21
 	capSysResource   = 24
@@ -70,8 +71,9 @@ func rootlessAttr(attr *syscall.SysProcAttr) {
 // roleCaps are the capabilities the role holds, as ambient ones, in a rootless box's user
 // namespace (rootlessAttr, and the join helper of a rootless Net: netjoin.go). Reading a
 // program its owner may only run (the grader's programs, mode 0111) needs the first: the
-// role opens each program before it makes the box.
-var roleCaps = []uintptr{capDacReadSearch, capSysAdmin, capNetAdmin, capSysResource}
+// role opens each program before it makes the box. CAP_SETPCAP empties the bounding set
+// the program inherits (execrole's dropBounding).
+var roleCaps = []uintptr{capDacReadSearch, capSetpcap, capSysAdmin, capNetAdmin, capSysResource}
 
 var (
 	rootlessOnce sync.Once

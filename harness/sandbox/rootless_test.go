@@ -129,5 +129,6 @@ func TestSandboxRootless(t *testing.T) {
 		buildtest.ByRerun(t, "not root: the tests it reruns run here directly")
 	}
 	asUnprivileged(t, "^(TestBoxIsolates|TestBoxHides|TestBoxHoldsOnlyWhatItNeeds|TestBoxedProgramHasItsOwnPIDNamespace|"+
-		"TestBoxedCommandEndsAsItsProgram|TestBoxedProgramsEndWithAKilledHarness|TestKeyringsAreRefused|TestInheritedDescriptorsDoNotReachPrograms|TestFIFOInTheProgramsPlaceIsRefused)$")
+		"TestBoxedCommandEndsAsItsProgram|TestBoxedProgramsEndWithAKilledHarness|TestKeyringsAreRefused|TestInheritedDescriptorsDoNotReachPrograms|TestFIFOInTheProgramsPlaceIsRefused|"+
+		"TestInitSurvivesItsProgramsSignals|TestBoxRefusesUserNamespaces|TestBoxedProgramLeadsItsSessionAndLeavesNoChildUncounted|TestBoxHygieneThroughTheRole)$")
 }

@@ -142,12 +142,13 @@ func makeMemoryFolder(parent, prefix string, pid int, start uint64, size int64) 
 }
 
 // RemoveTree removes dir and everything in it, first unmounting every mount at or under it
-// (a memory folder, a case's folder): os.RemoveAll stops at a mount point.
-// It removes nothing when dir is empty, relative or the root: os.RemoveAll("") removes
-// nothing, and a caller's empty path must not become its working folder.
+// (a memory folder, a case's folder): os.RemoveAll stops at a mount point. Whatever modes
+// a subject left on its folders, they go (hygiene.RemoveAll), and what could not is the
+// error. It removes nothing when dir is empty, relative or the root: os.RemoveAll("")
+// removes nothing, and a caller's empty path must not become its working folder.
 func RemoveTree(dir string) error {
 	if dir == "" || !filepath.IsAbs(dir) {
-		return os.RemoveAll(dir)
+		return hygiene.RemoveAll(dir)
 	}
 	abs := filepath.Clean(dir)
 	if abs == "/" {
@@ -166,7 +167,7 @@ func RemoveTree(dir string) error {
 			syscall.Unmount(p, syscall.MNT_DETACH)
 		}
 	}
-	return os.RemoveAll(abs)
+	return hygiene.RemoveAll(abs)
 }
 
 // clearMemoryFolders unmounts and removes the memory folders named prefix* of processes

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"io"
 	"os"
 	"sync"
@@ -14,9 +15,25 @@ import (
 // run started is left, so that the next run's program starts alone (Identity.Alone). A
 // new lease reads every process of the machine; a user lent again costs only a look at the
 // processes started since its run began.
+//
+// Each user belongs to the owner it was first lent to (BorrowFor: a submission of a
+// cohort): it is lent again to that owner only, never to another while that owner's runs
+// go on, and not even once Retire has given it back to the machine, as long as the pool
+// has a uid no other owner had (issue 56: one sandbox user served every case of two
+// students graded in one cohort). So nothing one submission's programs could leave with
+// their user (a process that slipped every sweep, a file in a folder a later case shares)
+// meets another submission's programs. Only a pool out of fresh uids (4096, about 30
+// submissions that each keep 138 cases waiting at once) lends a retired owner's again:
+// every process of it was killed, and its folders are gone.
 type UserPool struct {
 	mu   sync.Mutex
-	idle []*Lease
+	idle map[string][]*Lease // by owner
+	// owners holds the owner of every uid this pool has lent; retired, the owners Retire
+	// was called for.
+	owners  map[int]string
+	retired map[string]bool
+	// owned holds each lent user's owner, until Return or Retire.
+	owned map[*Lease]string
 	// kept is what goes with each user and is lent again with it (Keep): its network
 	// namespace (Net), a case's cgroup. It is closed when the user is released.
 	kept map[*Lease]map[any]io.Closer
@@ -30,59 +47,106 @@ type UserPool struct {
 // are gone with them, and the box hides the machine's shared temporary folders.
 var CaseUsers UserPool
 
-// Borrow lends a user for one run, and marks the pid allocation: every process of the run
-// will have a pid allocated after the mark, which Return needs.
-func (p *UserPool) Borrow() (*Lease, hygiene.PidMark, error) {
+// Borrow lends a user for one run (BorrowFor with no owner).
+func (p *UserPool) Borrow() (*Lease, hygiene.PidMark, error) { return p.BorrowFor("") }
+
+// BorrowFor lends a user for one run of owner (a submission), and marks the pid allocation:
+// every process of the run will have a pid allocated after the mark, which Return needs.
+// The user is one this pool has lent to owner before, or one it has never lent.
+func (p *UserPool) BorrowFor(owner string) (*Lease, hygiene.PidMark, error) {
 	p.mu.Lock()
-	if n := len(p.idle); n > 0 {
-		l := p.idle[n-1]
-		p.idle = p.idle[:n-1]
+	if idle := p.idle[owner]; len(idle) > 0 {
+		l := idle[len(idle)-1]
+		p.idle[owner] = idle[:len(idle)-1]
+		p.owned[l] = owner
 		p.mu.Unlock()
 		return l, hygiene.MarkPids(), nil
 	}
+	others, active := map[int]bool{}, map[int]bool{}
+	for uid, o := range p.owners {
+		if o != owner {
+			others[uid] = true
+			active[uid] = !p.retired[o]
+		}
+	}
 	p.mu.Unlock()
-	l, err := NewLease()
+	l, err := newLeaseAvoiding(others)
+	if errors.Is(err, errNoPool) {
+		l, err = newLeaseAvoiding(active) // out of fresh uids: a retired owner's
+	}
 	if err != nil {
 		return nil, hygiene.PidMark{}, err
 	}
+	p.mu.Lock()
+	if p.owners == nil {
+		p.owners, p.owned, p.idle, p.retired = map[int]string{}, map[*Lease]string{}, map[string][]*Lease{}, map[string]bool{}
+	}
+	p.owners[l.UID()] = owner
+	p.owned[l] = owner
+	p.mu.Unlock()
 	return l, hygiene.MarkPids(), nil
 }
 
 // Return takes a user back after its run, whose first start came after mark: every process
 // of that user started since then is killed (SIGKILL, again until a look finds none left
-// but zombies), and the user is lent again. A user whose processes cannot all be seen gone
-// is released instead, never to be lent by this pool again.
+// but zombies), and the user is lent again to its owner. A user whose processes cannot all
+// be seen gone is released instead, never to be lent by this pool again.
 func (p *UserPool) Return(l *Lease, mark hygiene.PidMark) {
 	killed, zombies, ok := clearUser(l.UID(), mark)
 	// Every program the borrower started has been waited for by now: a child of the
 	// harness among the user's processes is one it adopted (see reapAdopted).
 	reapAdopted(append(killed, zombies...))
+	p.mu.Lock()
+	owner := p.owned[l]
+	delete(p.owned, l)
 	if !ok {
-		p.mu.Lock()
-		kept := p.kept[l]
-		delete(p.kept, l)
 		p.mu.Unlock()
-		for _, c := range kept {
-			c.Close()
-		}
-		l.Release()
+		p.release(l)
 		return
 	}
-	p.mu.Lock()
-	p.idle = append(p.idle, l)
+	p.idle[owner] = append(p.idle[owner], l)
 	p.mu.Unlock()
+}
+
+// Retire releases the idle users of owner, whose runs have all ended (a submission graded):
+// they go back to the machine, never to be lent by this pool to another owner.
+func (p *UserPool) Retire(owner string) {
+	p.mu.Lock()
+	idle := p.idle[owner]
+	delete(p.idle, owner)
+	if p.retired != nil {
+		p.retired[owner] = true
+	}
+	p.mu.Unlock()
+	for _, l := range idle {
+		p.release(l)
+	}
+}
+
+// release closes what is kept with user l and gives it back to the machine.
+func (p *UserPool) release(l *Lease) {
+	p.mu.Lock()
+	kept := p.kept[l]
+	delete(p.kept, l)
+	p.mu.Unlock()
+	for _, c := range kept {
+		c.Close()
+	}
+	l.Release()
 }
 
 // Close releases the idle users. Users still lent are the borrowers' to release.
 func (p *UserPool) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, l := range p.idle {
-		for _, c := range p.kept[l] {
-			c.Close()
+	for _, idle := range p.idle {
+		for _, l := range idle {
+			for _, c := range p.kept[l] {
+				c.Close()
+			}
+			delete(p.kept, l)
+			l.Release()
 		}
-		delete(p.kept, l)
-		l.Release()
 	}
 	p.idle = nil
 }

@@ -223,3 +223,41 @@ func TestUserPoolKeepsWithTheUser(t *testing.T) {
 		t.Errorf("after Close: closed %d and %d times, want 1 and 0", kept.n, forgotten.n)
 	}
 }
+
+// Each owner (a submission of a cohort) has sandbox users of its own: a user one owner's
+// case gave back is lent again to that owner's next case, never to another owner's, not
+// even once its owner is done (Retire) and the user went back to the machine (issue 56:
+// one sandbox user served every case of two students graded in one cohort).
+func TestUserPoolKeepsEachOwnersUsers(t *testing.T) {
+	boxOrSkip(t)
+	var pool sandbox.UserPool
+	defer pool.Close()
+	borrow := func(owner string) (*sandbox.Lease, hygiene.PidMark) {
+		t.Helper()
+		u, mark, err := pool.BorrowFor(owner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u, mark
+	}
+	a, mark := borrow("A")
+	pool.Return(a, mark)
+	b, bmark := borrow("B")
+	if b.UID() == a.UID() {
+		t.Errorf("owner B was lent uid %d, which owner A had", b.UID())
+	}
+	again, mark := borrow("A")
+	if again != a {
+		t.Errorf("owner A was lent uid %d again, want its own %d", again.UID(), a.UID())
+	}
+	pool.Return(again, mark)
+	pool.Return(b, bmark)
+	pool.Retire("A")
+	for range 3 {
+		c, mark := borrow("C")
+		if c.UID() == a.UID() || c.UID() == b.UID() {
+			t.Errorf("owner C was lent uid %d, another owner's", c.UID())
+		}
+		defer pool.Return(c, mark)
+	}
+}

@@ -81,7 +81,7 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 	if sandbox.Rootless() {
 		return b.rootless(env, top)
 	}
-	lease, mark, err := sandbox.CaseUsers.Borrow()
+	lease, mark, err := sandbox.CaseUsers.BorrowFor(env.Getenv(SandboxOwnerVar))
 	if err != nil {
 		return nil, err
 	}

@@ -70,6 +70,7 @@ type aRun struct {
 	timeout          time.Duration
 	sig              syscall.Signal
 	noFiles          bool
+	reaped           bool // -reaped: the program must have reaped every child it started
 	allowLeft        map[string]bool
 	judge            bool
 	judgeFile        string // where a judge writes its record (outcome.Var)
@@ -105,6 +106,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 	afterOut := fs.String("after-stdout", "", "send the signal once stdout contains this text")
 	afterErr := fs.String("after-stderr", "", "send the signal once stderr contains this text")
 	noFiles := fs.Bool("nofiles", false, "also fail when the program creates or changes files in the folder")
+	reaped := fs.Bool("reaped", false, "also fail when the program ended leaving a process it started for its box to reap (it must kill and reap its children itself)")
 	allowLeft := map[string]bool{}
 	fs.Func("allow", "a process of this command name left running is killed without failing (repeatable)", func(s string) error { allowLeft[s] = true; return nil })
 	var extraEnv []string
@@ -115,7 +117,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 	if fs.NArg() == 0 {
 		harnessFail(ts, "%s", usage("run"))
 	}
-	r := &aRun{name: fs.Arg(0), status: *status, timeout: *timeout, noFiles: *noFiles,
+	r := &aRun{name: fs.Arg(0), status: *status, timeout: *timeout, noFiles: *noFiles, reaped: *reaped,
 		allowLeft: allowLeft, done: make(chan struct{})}
 	if *sigName != "" {
 		s, err := faults.ParseSignal(*sigName)
@@ -413,6 +415,14 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 	case len(leftovers) > 0:
 		rec.Kind = outcome.Left
 		fail(ts, rec, "run: %s exited but left processes running or files behind: %s", r.name, strings.Join(leftovers, "; "))
+	case r.reaped && pr.Orphans > 0:
+		// The box reaps whatever its program leaves, so that nothing of a case outlives
+		// it; a program that leaves its children to it has not reaped them (sandbox's
+		// ProcResult.Orphans, counted by the box's init).
+		rec.Kind, rec.Got = outcome.Left, fmt.Sprintf("%d unreaped", pr.Orphans)
+		fail(ts, rec, "run: %s ended without reaping %d process(es) it started (alive or dead when it ended, they were left for the box to reap)", r.name, pr.Orphans)
+	case r.reaped && pr.Orphans < 0:
+		ts.Logf("run: note: -reaped not checked: %s ran without a box, whose init counts what a program leaves to it", r.name)
 	}
 }
 

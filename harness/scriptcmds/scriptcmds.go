@@ -68,6 +68,12 @@ const LimitsVar = "GAUNTLET_LIMITS"
 // harness's own user.
 const SandboxUserVar = "GAUNTLET_SANDBOX_USER"
 
+// SandboxOwnerVar, in a script's environment, names whose case it is (a submission of a
+// cohort: the grader gives each graded submission a name of its own): the case's sandbox
+// user is one lent only to that owner's cases (sandbox.UserPool.BorrowFor), never to
+// another submission's.
+const SandboxOwnerVar = "GAUNTLET_SANDBOX_OWNER"
+
 // MockPlayerVar, in a script's environment, is the path of the mock player that mkplayer's
 // wrappers run, which the subject's hub must be able to run: the grader publishes it where
 // sandbox users may (grade.Options.Published). Without it, mockplayer is looked up in PATH.
@@ -110,6 +116,10 @@ func Setup(env *testscript.Env) error {
 		}
 	}
 	env.Setenv("PATH", bin+string(os.PathListSeparator)+path)
+	// A subject's PATH is the system's, after this folder alone of the script's
+	// (child.SubjectEnv): a player named by a bare name is found there, and nothing of
+	// the grader's.
+	env.Setenv(child.SubjectPathVar, bin)
 	env.Setenv(MarkerVar, hex.EncodeToString(id))
 	env.Setenv("MOCKBIN", bin)
 	var names []string
@@ -141,22 +151,22 @@ func environ(ts *testscript.TestScript, extra []string) []string {
 }
 
 // subjectEnviron is the environment of a program a script starts that is not a judge:
-// child.SubjectVars of the script's and the variables the command names (-env). In a box,
-// TMPDIR is the box's private /tmp, which the program may write (the script's own
-// temporary folder is in its folder, which the subject cannot enter).
+// child.SubjectEnv of the script's (PATH the system's after the case's own bin), with the
+// variables the command names (-env). In a box, TMPDIR is the box's private /tmp, which the
+// program may write (the script's own temporary folder is in its folder, which the subject
+// cannot enter).
 func subjectEnviron(ts *testscript.TestScript, extra []string, boxed bool) []string {
 	var env []string
-	for _, n := range append(append([]string(nil), child.SubjectVars...), extra...) {
+	for _, n := range append([]string{child.SubjectPathVar, "TMPDIR"}, append(slices.Clone(child.SubjectVars), extra...)...) {
 		if v := ts.Getenv(n); v != "" || slices.Contains(extra, n) {
 			env = append(env, n+"="+v)
 		}
 	}
+	tmp := ""
 	if boxed {
-		env = append(env, "TMPDIR=/tmp")
-	} else if v := ts.Getenv("TMPDIR"); v != "" {
-		env = append(env, "TMPDIR="+v)
+		tmp = "/tmp"
 	}
-	return env
+	return child.SubjectEnv(env, tmp, extra...)
 }
 
 // boundedBuffer keeps the first MaxCapture bytes and counts the rest.

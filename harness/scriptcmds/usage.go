@@ -19,7 +19,7 @@ type command struct {
 // commands lists the commands this package adds, in the order the documents give them.
 func commands() []command {
 	return []command{
-		{"run", "[-status N|signal:NAME|any[,ALT...]] [-timeout D] [-stdin FILE] [-nofiles] [-allow NAME] [-env NAME] [-signal SIG (-after D | -after-stdout TEXT | -after-stderr TEXT)] PROG [ARGS...] [& | &NAME&]",
+		{"run", "[-status N|signal:NAME|any[,ALT...]] [-timeout D] [-stdin FILE] [-nofiles] [-reaped] [-allow NAME] [-env NAME] [-signal SIG (-after D | -after-stdout TEXT | -after-stderr TEXT)] PROG [ARGS...] [& | &NAME&]",
 			"runs PROG in the sandbox with a deadline and checks its exit status (in the background with & or &NAME&)", Run},
 		{"await", "[NAME]",
 			"waits for the background run NAME (or every one) and checks it as run would", Await},

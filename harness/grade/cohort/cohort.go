@@ -327,14 +327,16 @@ func (c *cohortRun) complete(s *submission) {
 		all = append(all, o...)
 	}
 	rep := grade.NewReport(c.Game, s.subj.Name, s.started, s.built, all)
-	rep.Notes = s.subj.Notes
+	rep.Notes = append(append([]string(nil), s.subj.Notes...), rep.Notes...)
 	rep.Isolation = c.Isolation
 	rep.Gauntlet, rep.Suite = c.Gauntlet, grade.SuiteDigest(c.Cases)
 	var werr error
 	if c.OutDir != "" {
 		werr = WriteAtomic(c.reportPath(s), rep.WriteJSON)
 	}
-	sandbox.RemoveTree(s.scratch)
+	if err := sandbox.RemoveTree(s.scratch); err != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet grade: HARNESS-ERROR: %s: its scratch folder could not be removed: %v\n", s.dir, err)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s.report, s.state = rep, finished
