@@ -382,7 +382,9 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 	switch {
 	case len(res.Errors) > 0:
 		harnessFail(ts, "run: harness error: %s", strings.Join(res.Errors, "; "))
-	case r.heldOpen:
+	case r.heldOpen && r.judge:
+		// A judge's own output: nothing of the subject's is handed it, so what holds it is
+		// the harness's own failure.
 		harnessFail(ts, "run: harness error: %s ended, but something it started that the sandbox could not find still held its output open %v later (its output was cut off there)", r.name, outputDrain)
 	case res.DeadlinePassed:
 		diag := ""
@@ -410,7 +412,16 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		msg := fmt.Sprintf("run: %s: want exit %s, got %s", r.name, strings.ReplaceAll(r.status, ",", " or "), got)
 		rec.Want = r.status
 		fail(ts, r.exitRecord(rec, pr.Exit, judged), "%s", msg)
-	case len(leftovers) > 0:
+	case len(leftovers) > 0 || r.heldOpen:
+		// A program's output held open once it ended and the sandbox had killed all it found
+		// of it is held by something it handed its output to beyond the sandbox's reach (the
+		// witness's mock player it gave its own streams to, a process it hid outside its box):
+		// the program's own doing, charged to it as what it left behind (until 2026-12-07 a
+		// HARNESS-ERROR, left out of the marks: a hub opted out of every case it could not
+		// pass so). A time-dependent verdict: the grader confirms it alone.
+		if r.heldOpen {
+			leftovers = append(leftovers, fmt.Sprintf("its output still held open %v after it ended, by something it handed its output to that outlived it (its output was cut off there)", outputDrain))
+		}
 		rec.Kind = outcome.Left
 		fail(ts, rec, "run: %s exited but left processes running or files behind: %s", r.name, strings.Join(leftovers, "; "))
 	}

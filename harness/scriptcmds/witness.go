@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -66,6 +67,10 @@ type witness struct {
 	started  int
 	sessions map[*session]bool // the mock players started and not yet reaped
 	closed   bool
+	// failures are the witness's own failures to run a mock player it was asked for (the
+	// harness's, never the hub's): a conversation missing from its record is the harness's
+	// failure when there is one (see Transcript), and the subject's otherwise.
+	failures []string
 	cpu      uint64    // the CPU ticks of the mock players running, at the last look (quiet)
 	since    time.Time // since when they have all been quiet; zero: busy at the last look
 }
@@ -349,6 +354,7 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	// the 2 seconds a St Lucia hub gives its players to exit; issue 40).
 	tell, started, err := c.ForMock()
 	if err != nil {
+		w.failures = append(w.failures, "the mock player "+hello.Name+": "+err.Error())
 		w.mu.Unlock()
 		c.Verdict(127, 0)
 		return
@@ -365,6 +371,8 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	s := &session{cmd: cmd, gone: c.Gone(), done: make(chan struct{})}
 	if err == nil {
 		w.sessions[s] = true
+	} else {
+		w.failures = append(w.failures, "the mock player "+hello.Name+" did not start: "+err.Error())
 	}
 	w.mu.Unlock()
 	if err != nil {
@@ -408,6 +416,21 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 		}
 	}
 	c.Verdict(code, sig)
+}
+
+// ownFailures returns the witness's own failures so far (see witness.failures).
+func (w *witness) ownFailures() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.failures)
+}
+
+// witnessFailures returns the failures of the script's witness, if it has one.
+func witnessFailures(ts *testscript.TestScript) []string {
+	if h, _ := ts.Value(witnessKey{}).(*witnessHolder); h != nil && h.w != nil {
+		return h.w.ownFailures()
+	}
+	return nil
 }
 
 // heldSessions, when set (tests only), holds every witness session between the start of
