@@ -220,8 +220,8 @@ func TestOptionalProgramsGradeWhatWasBuilt(t *testing.T) {
 	}
 	b := &build.Result{OK: true, Programs: subj.Programs, Missing: []string{"toyhub"}}
 	rep := NewReport(either, "s", time.Now(), b, outs)
-	if len(rep.Categories) != 1 || rep.Categories[0].Name != "player/basics" || rep.MaxMarks != 2 || rep.Marks != 2 {
-		t.Errorf("report: %+v, %v/%v", rep.Categories, rep.Marks, rep.MaxMarks)
+	if len(rep.Categories) != 1 || rep.Categories[0].Name != "player/basics" || rep.MaxMarks != 2 || rep.TotalText() != "2.00" {
+		t.Errorf("report: %+v, %v/%v", rep.Categories, rep.TotalText(), rep.MaxMarks)
 	}
 	// Without the option (the toy game as registered), the same subject's hub cases fail.
 	if got := verdicts(Run(toy, cases, subj, opt)); got["hub_pairs@their-hub+ref-players"] != BuildFail {

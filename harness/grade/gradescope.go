@@ -60,11 +60,21 @@ var GradescopeVisibilities = []string{"visible", "hidden", "after_due_date", "af
 func (r *Report) WriteGradescopeVisible(w io.Writer, visibility string) error {
 	var summary bytes.Buffer
 	r.WriteSummary(&summary, false)
-	res := gsResults{Score: r.Marks, ExecutionTime: int(math.Ceil(r.Seconds)), Output: summary.String(),
+	// An incomplete grade has no mark (Report.Incomplete): Gradescope needs a score, and
+	// gets 0 with a test that says why, never a mark over fewer cases.
+	score, complete := r.Total()
+	res := gsResults{Score: score, ExecutionTime: int(math.Ceil(r.Seconds)), Output: summary.String(),
 		OutputFormat: "text", Visibility: visibility, Tests: []gsTest{}}
+	if !complete {
+		res.Tests = append(res.Tests, gsTest{Name: "INCOMPLETE: not a grade", Status: "failed", Visibility: "visible",
+			Output: "a marked case was not judged (HARNESS-ERROR: the grader's own failure, which persisted when the case ran again alone); the score is 0 until the submission is graded again"})
+	}
 	for _, c := range r.Categories {
 		t := gsTest{Name: c.Name, Score: c.Marks, MaxScore: c.MaxMarks, Status: "failed", Visibility: "visible"}
 		switch {
+		case c.Unjudged > 0:
+			t.Score = 0
+			t.Output = fmt.Sprintf("%d of %d cases not judged (HARNESS-ERROR): no mark", c.Unjudged, c.Cases)
 		case c.Cases == 0:
 			t.Output = "no case of this category was run: its marks count as 0"
 		case c.Passed == c.Cases:
