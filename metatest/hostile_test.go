@@ -205,18 +205,18 @@ func gradeWitnessHold(t *testing.T) {
 		t.Fatal("game_renamed_copy has no spec.stdout")
 	}
 	for _, g := range []struct {
-		game, hub, usage, hard string
-		players                []string
+		game, hub, usage, id, hard string
+		players                    []string
 	}{
-		{"dealer2310", "2310dealer", "2310dealer deck path p1 {p2}", hard, []string{"2310A", "2310B"}},
-		{"stlucia", "stlucia", "stlucia rollfile winscore prog1 prog2 [prog3 [prog4]]", `""`, []string{"EAIT", "SCIENCE", "HABS", "HASS", "MABS"}},
+		{"dealer2310", "2310dealer", "2310dealer deck path p1 {p2}", "0", hard, []string{"2310A", "2310B"}},
+		{"stlucia", "stlucia", "stlucia rollfile winscore prog1 prog2 [prog3 [prog4]]", "A", `""`, []string{"EAIT", "SCIENCE", "HABS", "HASS", "MABS"}},
 	} {
 		t.Run(g.game, func(t *testing.T) {
 			dir := t.TempDir()
 			if err := os.WriteFile(filepath.Join(dir, "hub.c"), src, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			defs := fmt.Sprintf("#define USAGE %s\n#define HARD %s\n", strconv.Quote(g.usage), g.hard)
+			defs := fmt.Sprintf("#define USAGE %s\n#define PLAYER_ID %q\n#define HARD %s\n", strconv.Quote(g.usage), g.id, g.hard)
 			if err := os.WriteFile(filepath.Join(dir, "defs.h"), []byte(defs), 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -36,11 +36,12 @@ type (
 
 // A case the grader could not grade (HARNESS-ERROR) is a Gradescope test of its own, named
 // after GradescopeHarnessTest and always visible, whose output starts with
-// GradescopeHarnessText: it is worth nothing and costs nothing (the case is left out of
-// its category's marks).
+// GradescopeHarnessText: it is worth nothing, and a marked one leaves the grade incomplete
+// (score 0 and a first test saying so, until the submission is graded again), never a mark
+// over the other cases.
 const (
 	GradescopeHarnessTest = "HARNESS-ERROR, the course staff's problem, not yours"
-	GradescopeHarnessText = "The grader could not grade this case: the fault is in the grader or its machine, not in your submission. The case is left out of your marks (your score does not count it); your course staff must look at it.\n\n"
+	GradescopeHarnessText = "The grader could not grade this case: the fault is in the grader or its machine, not in your submission. The case was run again and failed again the same way; while a marked case is not graded, your grade is incomplete: the score here is not your mark, and your course staff must look at it and grade your submission again.\n\n"
 )
 
 // WriteGradescope writes the report as a Gradescope autograder results.json
@@ -105,8 +106,7 @@ func (r *Report) WriteGradescopeVisible(w io.Writer, visibility string) error {
 		}
 		if c.Verdict == HarnessError {
 			// The grader's fault: shown whatever the visibility chosen, so that the student
-			// learns at once that these cases were left out of the marks and whose problem
-			// they are.
+			// learns at once that these cases were not graded and whose problem they are.
 			t.Name = GradescopeHarnessTest + ": " + c.Name()
 			if len(cases) > 1 {
 				t.Name = fmt.Sprintf("%s: %s (%d cases)", GradescopeHarnessTest, c.Detail, len(cases))

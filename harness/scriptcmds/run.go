@@ -177,7 +177,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 	if box := r.box; box != nil {
 		var err error
 		if r.boxCwd, err = box.dirs(r.cwd); err != nil {
-			harnessFail(ts, "run: harness error: %v", err)
+			box.folderFail(ts, "run: "+fs.Arg(0)+": its folder", err)
 		}
 		// Graded: the judge runs as root in the script's folder and starts the subject as
 		// the case's user in box/; the subject runs as that user in box/, with its inputs.
@@ -212,7 +212,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 			cfg.Env = append(cfg.Env, fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, box.lease.UID(), box.lease.GID(), r.boxCwd))
 		default:
 			if err := box.giveInputs(r.cwd, r.boxCwd, fs.Args()[1:]); err != nil {
-				harnessFail(ts, "run: harness error: inputs: %v", err)
+				box.folderFail(ts, "run: "+fs.Arg(0)+": its inputs", err)
 			}
 			cfg.Identity = sandbox.Identity{Lease: box.lease}
 			if box.lease == nil {
@@ -237,13 +237,21 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 		}
 		// A program that is not there (the subject's, unbuilt or removed) is told from the
 		// harness's failure to start one by the error and the file, not by the message.
-		kind := outcome.Harness
-		if errors.Is(err, os.ErrNotExist) || notThere(prog) {
-			kind = outcome.Missing
+		rec := outcome.Record{Kind: outcome.Harness, Program: fs.Arg(0)}
+		var full *sandbox.FolderOverBoundError
+		switch {
+		case errors.Is(err, os.ErrNotExist) || notThere(prog):
+			rec.Kind = outcome.Missing
+		case errors.As(err, &full) && r.box != nil && r.box.subjectRan:
+			// The subject's folder filled past its bound by its earlier runs.
+			rec.Kind, rec.Limit = outcome.Limit, caseDisk
 		}
-		fail(ts, outcome.Record{Kind: kind, Program: fs.Arg(0)}, "run: %s: %v", fs.Arg(0), err)
+		fail(ts, rec, "run: %s: %v", fs.Arg(0), err)
 	}
 	r.g = g
+	if r.box != nil {
+		r.box.subjectRan = true
+	}
 	if a, ok := ts.Value(ActivityKey{}).(*Activity); ok {
 		r.activity = a
 		a.add(g)
@@ -343,7 +351,7 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 	}
 	if r.box != nil {
 		if err := r.box.takeResults(r.cwd, r.boxCwd); err != nil {
-			harnessFail(ts, "run: harness error: results: %v", err)
+			r.box.folderFail(ts, "run: "+r.name+": its results", err)
 		}
 	}
 	res := r.res
@@ -425,6 +433,41 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		rec.Kind = outcome.Left
 		fail(ts, rec, "run: %s exited but left processes running or files behind: %s", r.name, strings.Join(leftovers, "; "))
 	}
+}
+
+// folderFail fails the script for err, met on the subject's folder (box/) while the
+// harness gave a run its inputs or took back its results. Once a program of the case has
+// run there, an error the subject's programs can cause is theirs, what they left behind
+// (kind Left, a HYGIENE the grader confirms alone): a file or a link where the harness puts
+// a folder or an input, modes that refuse the harness (a rootless grade's subject is the
+// grader's own user), its disk filled. Any other error, or one before anything of the
+// subject ran, is the harness's (until 2026-12-07 every such error was, and left the
+// case out of the marks).
+func (b *caseBox) folderFail(ts *testscript.TestScript, what string, err error) {
+	switch {
+	case !b.subjectRan:
+	case errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EFBIG):
+		fail(ts, outcome.Record{Kind: outcome.Limit, Limit: caseDisk, Got: err.Error()}, "%s: the subject's folder, as its programs left it, is full: %v", what, err)
+	case subjectFolderError(err):
+		fail(ts, outcome.Record{Kind: outcome.Left, Got: err.Error()}, "%s: the subject's folder, as its programs left it: %v", what, err)
+	}
+	harnessFail(ts, "%s: harness error: %v", what, err)
+}
+
+// caseDisk names the limit of the subject's folder in a case (-case-disk) in a record, as the
+// sandbox names it when a copy back does not fit.
+const caseDisk = string(sandbox.LimitDisk)
+
+// subjectFolderError says whether err is one that what a program left in its folder can
+// cause: a path of the wrong kind, refused access (a full folder is told apart, above).
+func subjectFolderError(err error) bool {
+	for _, e := range []syscall.Errno{syscall.EACCES, syscall.EPERM, syscall.ENOTDIR, syscall.EISDIR,
+		syscall.ELOOP, syscall.EEXIST, syscall.ENOTEMPTY, syscall.ENAMETOOLONG, syscall.EMLINK, syscall.ETXTBSY} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // waitingHang says whether hang d is a wait (for input, a reader, a child or a timer)

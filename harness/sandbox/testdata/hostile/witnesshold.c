@@ -6,7 +6,8 @@
  * stdout and stderr, and exits 0, leaving the mock outside the box holding its output.
  * Where there is no witness (players the hub is given by another path), it prints HARD (a
  * hard-coded game's output, when built with -DHARD="...") and exits 0. Built with
- * -DUSAGE="..." for the hub it plays. */
+ * -DUSAGE="..." for the hub it plays and -DPLAYER_ID="..." for an id its players take (the
+ * mock then waits for its first message, on the connection, for ever). */
 #include <arpa/inet.h>
 #include <libgen.h>
 #include <stdint.h>
@@ -19,6 +20,9 @@
 
 #ifndef HARD
 #define HARD ""
+#endif
+#ifndef PLAYER_ID
+#define PLAYER_ID "0"
 #endif
 
 int main(int argc, char **argv) {
@@ -39,7 +43,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     char body[512], msg[600];
-    int n = snprintf(body, sizeof body, "{\"name\":\"%s\",\"args\":[\"2\",\"0\"]}", name);
+    int n = snprintf(body, sizeof body, "{\"name\":\"%s\",\"args\":[\"2\",\"%s\"]}", name, PLAYER_ID);
     uint32_t len = htonl((uint32_t)n);
     memcpy(msg, &len, 4);
     memcpy(msg + 4, body, (size_t)n);
