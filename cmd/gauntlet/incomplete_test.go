@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/grade"
 )
 
@@ -61,5 +63,45 @@ func TestIncompleteGradeHasNoMark(t *testing.T) {
 	}
 	if data, err := os.ReadFile(files["html"]); err != nil || !strings.Contains(string(data), "Total: incomplete") {
 		t.Errorf("HTML without an incomplete total (%v)", err)
+	}
+}
+
+// A cohort runs a submission's HARNESS-ERROR again once all its cases have run (a cohort
+// runs each case on its own, and leaves the runs again to the end of the submission,
+// grade.Options.DeferReruns): a harness failure that does not come back is no failure, and
+// the grade is whole. Not parallel: the injected fault is the process's.
+func TestCohortRunsHarnessErrorsAgain(t *testing.T) {
+	buildtest.Long(t)
+	exe := gauntletBinary(t)
+	root := t.TempDir()
+	exe = reachable(t, root, exe)
+	a := makeSubmission(t, root, "a", goodRecipe(exe)...)
+	b := makeSubmission(t, root, "b", goodRecipe(exe)...)
+	var mu sync.Mutex
+	again := 0
+	defer grade.SetHarnessFault(func(_ string, p grade.Pairing, rerun bool) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if rerun {
+			again++
+		}
+		if p == grade.TheirHub && !rerun {
+			return errors.New("injected: the grader's own failure, once")
+		}
+		return nil
+	})()
+	out := filepath.Join(root, "out")
+	code, stdout, stderr := gauntlet("grade", "stlucia", "-run", "^game_spec_x$", "-j", "2", "-out", out, a, b)
+	if code != 0 {
+		t.Errorf("exit %d, want 0: the harness errors, run again, passed\n%s\n%s", code, stdout, stderr)
+	}
+	if again != 2 {
+		t.Errorf("%d case runs run again, want 2 (one per submission)", again)
+	}
+	for _, name := range []string{"a", "b"} {
+		rep := readReport(t, filepath.Join(out, name+".json"))
+		if rep.Marks == nil || rep.Incomplete || len(rep.Harness) > 0 {
+			t.Errorf("%s: marks %s, harness errors %q; want a whole grade", name, rep.TotalText(), rep.Harness)
+		}
 	}
 }

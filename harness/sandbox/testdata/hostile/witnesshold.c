@@ -18,6 +18,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#ifndef USAGE
+#define USAGE "hub args p1 {p2}"
+#endif
 #ifndef HARD
 #define HARD ""
 #endif
