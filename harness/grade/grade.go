@@ -339,22 +339,7 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	if opt.Jobs <= 0 {
 		opt.Jobs = 2
 	}
-	var boxErr error
-	if opt.SandboxUsers {
-		problem := BoxProblem
-		if opt.NoBox {
-			problem = UsersProblem
-		}
-		if boxErr = problem(); boxErr != nil && opt.Unsafe {
-			opt.SandboxUsers, boxErr = false, nil
-		}
-	}
-	if opt.Timeout <= 0 {
-		opt.Timeout = g.Timeout
-	}
-	if opt.Limits.CPU == 0 {
-		opt.Limits.CPU = g.CPU
-	}
+	opt, boxErr := opt.forGame(g)
 	type job struct {
 		c       *Case
 		p       Pairing
@@ -491,6 +476,29 @@ var harnessFault func(c *Case, p Pairing, rerun bool) error
 func SetHarnessFault(fault func(caseID string, p Pairing, rerun bool) error) (restore func()) {
 	harnessFault = func(c *Case, p Pairing, rerun bool) error { return fault(c.ID, p, rerun) }
 	return func() { harnessFault = nil }
+}
+
+// forGame completes opt for grading a subject on game g (the game's deadline and CPU time
+// where opt leaves them unset), and says why the subject cannot be boxed as opt asks, if it
+// cannot: with Unsafe, it is then graded without the box.
+func (opt Options) forGame(g Game) (Options, error) {
+	var boxErr error
+	if opt.SandboxUsers {
+		problem := BoxProblem
+		if opt.NoBox {
+			problem = UsersProblem
+		}
+		if boxErr = problem(); boxErr != nil && opt.Unsafe {
+			opt.SandboxUsers, boxErr = false, nil
+		}
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = g.Timeout
+	}
+	if opt.Limits.CPU == 0 {
+		opt.Limits.CPU = g.CPU
+	}
+	return opt, boxErr
 }
 
 // runCase runs one case in a pairing in a folder of its own under parent and returns its
@@ -728,11 +736,9 @@ const (
 // never stop the others' grading (issue 56: 12 reruns under a lock that stopped every
 // other submission, 187 s). Nothing is run again once the grade was stopped (opt.Stop).
 func Rerun(g Game, outs []Outcome, subj Subject, opt Options) {
-	if opt.Timeout <= 0 {
-		opt.Timeout = g.Timeout
-	}
-	if opt.Limits.CPU == 0 {
-		opt.Limits.CPU = g.CPU
+	opt, boxErr := opt.forGame(g)
+	if boxErr != nil {
+		return // nothing ran (every outcome is the box's final HARNESS-ERROR)
 	}
 	rerunIn(opt.Scratch, g, outs, subj, opt)
 }
