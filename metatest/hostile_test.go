@@ -121,12 +121,12 @@ func gradeCheat(t *testing.T, game string, programs ...string) {
 	}
 }
 
-// gradeCheating grades the cheating submission in dir on the whole suite of game and checks
-// that it scored at most 5%, as a failed grade, with no case excused as a HARNESS-ERROR and
-// nothing run as root; it returns the report.
-func gradeCheating(t *testing.T, game, dir string) *grade.Report {
+// gradeCheating grades the cheating submission in dir on the whole suite of game (with the
+// grade's flags given) and checks that it scored at most 5%, as a failed grade, with no
+// case excused as a HARNESS-ERROR and nothing run as root; it returns the report.
+func gradeCheating(t *testing.T, game, dir string, flags ...string) *grade.Report {
 	t.Helper()
-	status, rep, text := gradeRun(t, game, dir)
+	status, rep, text := gradeRun(t, game, append(flags, dir)...)
 	if status != 1 {
 		t.Errorf("exit %d, want 1", status)
 	}
@@ -158,7 +158,8 @@ func gradeCheating(t *testing.T, game, dir string) *grade.Report {
 // one hard-coded game (the spec's, which the dealer's renamed-copies case plays). Before
 // 2026-12-07 each case it held so was a HARNESS-ERROR, left out of the marks: issue 56
 // reported 10.29/42 for dealer2310 and 11.71/40 for St Lucia. Its output held open is now
-// its own doing, charged to it (HYGIENE, confirmed alone).
+// its own doing, charged to it (HYGIENE: a verdict that does not depend on the load, not
+// run again).
 func TestWitnessHoldScoresNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("whole grades: full mode only")
@@ -227,7 +228,8 @@ func gradeWitnessHold(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "Makefile"), []byte(mk), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			rep := gradeCheating(t, g.game, dir)
+			// Each case it holds waits out the 2 s drain, using no CPU: more of them at once.
+			rep := gradeCheating(t, g.game, dir, "-j", "6")
 			if rep.Build == nil || !rep.Build.OK {
 				t.Fatalf("the cheat did not build: %+v", rep.Build)
 			}

@@ -330,6 +330,9 @@ type Outcome struct {
 	// final: a HARNESS-ERROR that running the case again cannot change (the machine gives
 	// no box for the subject).
 	final bool
+	// untimed: a HYGIENE that does not depend on the machine's load (an output held open,
+	// outcome.Held), which Rerun does not run again.
+	untimed bool
 }
 
 // Run grades the subject on the given cases and returns one outcome per case and pairing,
@@ -635,6 +638,7 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 			o.Verdict, o.Detail = HarnessError, "the failure's record: "+err.Error()
 			return o
 		}
+		o.untimed = rec != nil && rec.Kind == outcome.Held
 		o.Verdict, o.Detail = Classify(r.Log, c.Script, string(judged), rec, func(prog string) bool {
 			if v, ok := strings.CutPrefix(prog, "$"); ok {
 				return g.theirsIn(strings.Trim(v, "{}"), p)
@@ -718,7 +722,7 @@ const (
 // place (Outcome.Alone says what happened):
 //
 //   - a verdict that depends on wall time, before it costs marks: a HYGIENE finding (what a
-//     program left running, or its output held open), and a TIMEOUT of a case that worked
+//     program left running; not an output held open, which does not), and a TIMEOUT of a case that worked
 //     to the end (one that went quiet, its programs waiting on input that never came, would
 //     wait as long alone). A case that passes alone takes that outcome, saying what it did
 //     beside the others; one that fails again takes the outcome alone, "confirmed alone"
@@ -747,7 +751,7 @@ func Rerun(g Game, outs []Outcome, subj Subject, opt Options) {
 func rerunIn(casesDir string, g Game, outs []Outcome, subj Subject, opt Options) {
 	for i := range outs {
 		o := outs[i]
-		timed := o.Verdict == Hygiene || o.Verdict == Timeout && !o.waited
+		timed := o.Verdict == Hygiene && !o.untimed || o.Verdict == Timeout && !o.waited
 		harness := o.Verdict == HarnessError && !o.final
 		if !timed && !harness {
 			continue

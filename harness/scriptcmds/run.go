@@ -85,6 +85,9 @@ type aRun struct {
 	// heldOpen: the program's output was still held open once the run had ended and the
 	// sandbox had killed all it found of it, and its reading was cut off.
 	heldOpen bool
+	// witness is the script's witness holder, whose mock players with ended stand-ins are
+	// ended before an output held open is blamed on the program (see watch).
+	witness *witnessHolder
 }
 
 // outputDrain is how long the reading of a program's output may go on once its run has
@@ -158,6 +161,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 		Deadline:    *timeout,
 	}
 	r.box, _ = ts.Value(caseBoxKey{}).(*caseBox)
+	r.witness, _ = ts.Value(witnessKey{}).(*witnessHolder)
 	r.judge = judges[filepath.Base(prog)]
 	if r.judge {
 		cfg.Env = environ(ts, extraEnv)
@@ -320,6 +324,18 @@ watch:
 	select {
 	case <-drained:
 	case <-time.After(outputDrain):
+		// A mock player holding a stream its stand-in handed over is the harness's to end:
+		// it is, now, and the reading gets as long again to end.
+		if r.witness != nil && r.witness.w != nil && r.witness.w.endOrphans() > 0 {
+			select {
+			case <-drained:
+			case <-time.After(outputDrain):
+			}
+		}
+	}
+	select {
+	case <-drained:
+	default:
 		r.heldOpen = true
 		for _, s := range []io.Reader{p.Stdout(), p.Stderr()} {
 			if c, ok := s.(io.Closer); ok {
@@ -421,16 +437,21 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		rec.Want = r.status
 		fail(ts, r.exitRecord(rec, pr.Exit, judged), "%s", msg)
 	case len(leftovers) > 0 || r.heldOpen:
-		// A program's output held open once it ended and the sandbox had killed all it found
-		// of it is held by something it handed its output to beyond the sandbox's reach (the
-		// witness's mock player it gave its own streams to, a process it hid outside its box):
-		// the program's own doing, charged to it as what it left behind (until 2026-12-07 a
-		// HARNESS-ERROR, left out of the marks: a hub opted out of every case it could not
-		// pass so). A time-dependent verdict: the grader confirms it alone.
+		// A program's output held open once it ended, the sandbox had killed all it found of
+		// it and the witness the mock players whose stand-ins had ended, is held by something
+		// it handed its output to beyond the sandbox's reach (the witness's mock player it
+		// gave its own streams to, a process it hid outside its box): the program's own doing,
+		// charged to it as what it left behind (until 2026-12-07 a HARNESS-ERROR, left out of
+		// the marks: a hub opted out of every case it could not pass so). Alone, a verdict
+		// that does not depend on the machine's load (outcome.Held); with processes left
+		// running, one that does (outcome.Left, which the grader confirms alone).
+		rec.Kind = outcome.Left
 		if r.heldOpen {
 			leftovers = append(leftovers, fmt.Sprintf("its output still held open %v after it ended, by something it handed its output to that outlived it (its output was cut off there)", outputDrain))
+			if len(leftovers) == 1 {
+				rec.Kind = outcome.Held
+			}
 		}
-		rec.Kind = outcome.Left
 		fail(ts, rec, "run: %s exited but left processes running or files behind: %s", r.name, strings.Join(leftovers, "; "))
 	}
 }

@@ -78,8 +78,9 @@ type witness struct {
 // session is one witnessed mock player running.
 type session struct {
 	cmd  *exec.Cmd
-	gone <-chan struct{} // closed once its stand-in has ended
-	done chan struct{}   // closed once the mock player has been reaped
+	conn *mockplayer.WitnessConn // its stand-in's connection
+	gone <-chan struct{}         // closed once its stand-in has ended
+	done chan struct{}           // closed once the mock player has been reaped
 }
 
 type witnessKey struct{}
@@ -368,7 +369,7 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	err = child.StartCmd(cmd)
 	started()
-	s := &session{cmd: cmd, gone: c.Gone(), done: make(chan struct{})}
+	s := &session{cmd: cmd, conn: c, gone: c.Gone(), done: make(chan struct{})}
 	if err == nil {
 		w.sessions[s] = true
 	} else {
@@ -431,6 +432,33 @@ func witnessFailures(ts *testscript.TestScript) []string {
 		return h.w.ownFailures()
 	}
 	return nil
+}
+
+// endOrphans kills, and waits (up to a bound) to be reaped, the mock players whose
+// stand-ins have ended, found by asking their connections now rather than by the goroutines
+// that watch them (which a loaded machine may not have run yet), and says how many it
+// ended. A run whose output is still held open once it ended calls it: a mock player
+// holds a hub's stream its stand-in handed over (its stderr, that the hub gave its player)
+// until the harness kills it, which is the harness's to do before it blames anyone.
+func (w *witness) endOrphans() int {
+	w.mu.Lock()
+	var orphans []*session
+	for s := range w.sessions {
+		if s.conn.HungUp() {
+			s.cmd.Process.Signal(syscall.SIGKILL)
+			orphans = append(orphans, s)
+		}
+	}
+	w.mu.Unlock()
+	deadline := time.After(2 * time.Second)
+	for _, s := range orphans {
+		select {
+		case <-s.done:
+		case <-deadline:
+			return len(orphans)
+		}
+	}
+	return len(orphans)
 }
 
 // heldSessions, when set (tests only), holds every witness session between the start of
