@@ -722,9 +722,9 @@ const (
 // place (Outcome.Alone says what happened):
 //
 //   - a verdict that depends on wall time, before it costs marks: a HYGIENE finding (what a
-//     program left running; not an output held open, which does not), and a TIMEOUT of a case that worked
-//     to the end (one that went quiet, its programs waiting on input that never came, would
-//     wait as long alone). A case that passes alone takes that outcome, saying what it did
+//     program left running; not an output held open, which does not), and a TIMEOUT of a
+//     case that worked to the end (one that went quiet, its programs waiting on input that
+//     never came, would wait as long alone). A case that passes alone takes that outcome, saying what it did
 //     beside the others; one that fails again takes the outcome alone, "confirmed alone"
 //     (issue 40: five real "left running" verdicts flipped to PASS when their case ran
 //     alone). One whose run again is a HARNESS-ERROR was not confirmed, and is that
@@ -767,13 +767,17 @@ func rerunIn(casesDir string, g Game, outs []Outcome, subj Subject, opt Options)
 			os.RemoveAll(dir)
 		}
 		again.Counted = o.Counted
+		unjudged := "the case is not judged"
+		if o.Counted {
+			unjudged += ", and the grade is incomplete"
+		}
 		switch {
 		case harness && again.Verdict == HarnessError:
-			again.Alone = "a HARNESS-ERROR again when run alone: the case is not judged, and the grade is incomplete"
+			again.Alone = "a HARNESS-ERROR again when run alone: " + unjudged
 		case harness:
 			again.Alone = fmt.Sprintf("a HARNESS-ERROR when run beside other cases (%s); this is its verdict when run alone", o.Detail)
 		case again.Verdict == HarnessError:
-			again.Alone = fmt.Sprintf("%s when run beside other cases (%s), which could not be confirmed alone: the case is not judged, and the grade is incomplete", o.Verdict, o.Detail)
+			again.Alone = fmt.Sprintf("%s when run beside other cases (%s), which could not be confirmed alone: %s", o.Verdict, o.Detail, unjudged)
 		case again.Verdict.Passed():
 			again.Alone = fmt.Sprintf("%s when run beside other cases (%s); passed when run alone", o.Verdict, o.Detail)
 		default:
