@@ -370,6 +370,16 @@ var stayed bool
 // reference or mock program that the harness started through the role.
 func Stayed() bool { return stayed }
 
+// A failure the role reports on its error pipe may start with a line that says its kind,
+// KindLine and the kind, for the harness to act on without reading the message: now only
+// KindFolderOverBound, a working folder that holds more than the box's bound before the
+// program starts (what the subject's earlier runs left). Without the line, the failure is
+// the harness's.
+const (
+	KindLine            = "kind "
+	KindFolderOverBound = "folder-over-bound"
+)
+
 // stay is what run returns when the process goes on as the program instead of exec'ing it
 // (see canStay).
 const stay = -1
@@ -388,6 +398,10 @@ func run(q string) int {
 	}
 	fail := func(stage string, err error) int {
 		msg := stage + ": " + err.Error()
+		if errors.As(err, new(overBound)) {
+			// The failure's kind, on a line of its own before its message (StartKinds).
+			msg = KindLine + KindFolderOverBound + "\n" + msg
+		}
 		if _, werr := syscall.Write(s.ErrFD, []byte(msg)); werr != nil {
 			os.Stderr.WriteString("gauntlet sandbox: " + msg + "\n")
 		}

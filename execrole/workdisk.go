@@ -51,6 +51,15 @@ type workDisk struct {
 // errTooBig is a copy past the bound.
 var errTooBig = errors.New("more than the bound")
 
+// overBound is the failure of a start whose working folder holds more than its bound: what
+// the program's earlier runs left there (with the inputs the harness added), the subject's
+// doing. The harness is told so by its kind (KindFolderOverBound), not by the message.
+type overBound struct{ size int64 }
+
+func (e overBound) Error() string {
+	return "the working folder holds more than its bound of " + strconv.FormatInt(e.size, 10) + " bytes"
+}
+
 // coverWorkDir covers the working folder cwd (the process's current one) with a tmpfs of
 // size bytes, copies its files in, and makes the tmpfs the current folder.
 func coverWorkDir(cwd string, size int64) (*workDisk, error) {
@@ -83,7 +92,7 @@ func coverWorkDir(cwd string, size int64) (*workDisk, error) {
 	budget := size
 	if err := mirror(host, tmp, &budget); err != nil {
 		if errors.Is(err, errTooBig) || errors.Is(err, syscall.ENOSPC) {
-			return nil, errors.New("the working folder holds more than its bound of " + strconv.FormatInt(size, 10) + " bytes")
+			return nil, overBound{size}
 		}
 		return nil, errors.New("copy the working folder in: " + err.Error())
 	}

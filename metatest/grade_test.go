@@ -34,6 +34,16 @@ func gradeRun(t testing.TB, game string, args ...string) (int, *grade.Report, st
 	return status, &rep, string(text)
 }
 
+// marks is the report's mark; an incomplete grade (no mark) fails the test.
+func marks(t testing.TB, rep *grade.Report) float64 {
+	t.Helper()
+	m, ok := rep.Total()
+	if !ok {
+		t.Errorf("the grade is incomplete (no mark): %q", rep.Harness)
+	}
+	return m
+}
+
 func verdicts(rep *grade.Report) map[string]grade.Verdict {
 	m := map[string]grade.Verdict{}
 	for _, c := range rep.Cases {

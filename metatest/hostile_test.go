@@ -2,12 +2,18 @@ package metatest
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/txtar"
+
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/grade"
 )
 
 // cheat is a dealer2310 submission with no game logic at all: each program plays back what
@@ -106,12 +112,26 @@ func gradeCheat(t *testing.T, game string, programs ...string) {
 	if err := os.WriteFile(filepath.Join(dir, "cheat.sh"), []byte(cheat), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	status, rep, text := gradeRun(t, game, dir)
+	rep := gradeCheating(t, game, dir)
+	for _, o := range rep.Cases {
+		if strings.Contains(o.Log, "READ-BINARY") {
+			t.Errorf("%s: the cheat read a program of the grader's:\n%s", o.ID, o.Log)
+			break
+		}
+	}
+}
+
+// gradeCheating grades the cheating submission in dir on the whole suite of game (with the
+// grade's flags given) and checks that it scored at most 5%, as a failed grade, with no
+// case excused as a HARNESS-ERROR and nothing run as root; it returns the report.
+func gradeCheating(t *testing.T, game, dir string, flags ...string) *grade.Report {
+	t.Helper()
+	status, rep, text := gradeRun(t, game, append(flags, dir)...)
 	if status != 1 {
 		t.Errorf("exit %d, want 1", status)
 	}
-	if rep.Marks > 0.05*rep.MaxMarks {
-		t.Errorf("the replaying cheat scored %.2f/%.0f, want at most 5%%", rep.Marks, rep.MaxMarks)
+	if m := marks(t, rep); m > 0.05*rep.MaxMarks {
+		t.Errorf("the cheat scored %.2f/%.0f, want at most 5%%", m, rep.MaxMarks)
 	}
 	// Passing cases must be ones that want no output at all.
 	for _, o := range rep.Cases {
@@ -122,17 +142,97 @@ func gradeCheat(t *testing.T, game string, programs ...string) {
 			t.Errorf("%s: HARNESS-ERROR (%s): a cheat must never be excused", o.ID, o.Detail)
 		}
 	}
-	for _, o := range rep.Cases {
-		if strings.Contains(o.Log, "READ-BINARY") {
-			t.Errorf("%s: the cheat read a program of the grader's:\n%s", o.ID, o.Log)
-			break
-		}
-	}
 	if strings.Contains(text, "as root") {
 		t.Errorf("the report says something ran as root:\n%s", text)
 	}
 	if want := map[bool]string{true: "box", false: "rootless box"}[os.Geteuid() == 0]; rep.Isolation != want {
 		t.Errorf("graded with isolation %q, want %q", rep.Isolation, want)
 	}
-	t.Logf("the cheat scored %.2f/%.0f (%s)", rep.Marks, rep.MaxMarks, rep.Isolation)
+	t.Logf("the cheat scored %s/%.0f (%s)", rep.TotalText(), rep.MaxMarks, rep.Isolation)
+	return rep
+}
+
+// TestWitnessHoldScoresNothing grades, as root, the hub that opts out through the witness
+// (harness/sandbox/testdata/hostile/witnesshold.c): it hands the mock player outside its box
+// its own connection and its stdout and stderr, and exits, answering only the usage and
+// one hard-coded game (the spec's, which the dealer's renamed-copies case plays). Before
+// 2026-12-07 each case it held so was a HARNESS-ERROR, left out of the marks: issue 56
+// reported 10.29/42 for dealer2310 and 11.71/40 for St Lucia. Its output held open is now
+// its own doing, charged to it (HYGIENE: a verdict that does not depend on the load, not
+// run again).
+func TestWitnessHoldScoresNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("whole grades: full mode only")
+	}
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		buildtest.NeedBox(t, errors.New("the grader boxes a submission as root here only in the root run: see TestWitnessHoldScoresNothingRootless"))
+	}
+	gradeWitnessHold(t)
+}
+
+// TestWitnessHoldScoresNothingRootless is TestWitnessHoldScoresNothing graded by a grader
+// that is not root, in rootless boxes: as root, the test runs again as an unprivileged user.
+func TestWitnessHoldScoresNothingRootless(t *testing.T) {
+	if testing.Short() {
+		t.Skip("whole grades: full mode only")
+	}
+	if buildtest.AsUnprivileged(t, "^TestWitnessHoldScoresNothingRootless$", "gauntlet/cmd/gauntlet") {
+		return
+	}
+	gradeWitnessHold(t)
+}
+
+// gradeWitnessHold grades the witness-holding hub, with players that exit 1, on the whole
+// dealer2310 and St Lucia suites.
+func gradeWitnessHold(t *testing.T) {
+	_, here, _, _ := runtime.Caller(0)
+	src, err := os.ReadFile(filepath.Join(filepath.Dir(here), "..", "harness", "sandbox", "testdata", "hostile", "witnesshold.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The hard-coded game: the spec session's stdout, as a C string.
+	ar, err := txtar.ParseFile(filepath.Join(filepath.Dir(here), "..", "testscripts", "dealer2310", "game_renamed_copy.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hard := ""
+	for _, f := range ar.Files {
+		if f.Name == "spec.stdout" {
+			hard = strconv.Quote(string(f.Data))
+		}
+	}
+	if hard == "" {
+		t.Fatal("game_renamed_copy has no spec.stdout")
+	}
+	for _, g := range []struct {
+		game, hub, usage, id, hard string
+		players                    []string
+	}{
+		{"dealer2310", "2310dealer", "2310dealer deck path p1 {p2}", "0", hard, []string{"2310A", "2310B"}},
+		{"stlucia", "stlucia", "stlucia rollfile winscore prog1 prog2 [prog3 [prog4]]", "A", `""`, []string{"EAIT", "SCIENCE", "HABS", "HASS", "MABS"}},
+	} {
+		t.Run(g.game, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "hub.c"), src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			defs := fmt.Sprintf("#define USAGE %s\n#define PLAYER_ID %q\n#define HARD %s\n", strconv.Quote(g.usage), g.id, g.hard)
+			if err := os.WriteFile(filepath.Join(dir, "defs.h"), []byte(defs), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			mk := "all:\n\tcc -include defs.h -o " + g.hub + " hub.c\n"
+			for _, p := range g.players {
+				mk += "\tprintf '#!/bin/sh\\nexit 1\\n' > " + p + " && chmod 755 " + p + "\n"
+			}
+			if err := os.WriteFile(filepath.Join(dir, "Makefile"), []byte(mk), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// Each case it holds waits out the 2 s drain, using no CPU: more of them at once.
+			rep := gradeCheating(t, g.game, dir, "-j", "6")
+			if rep.Build == nil || !rep.Build.OK {
+				t.Fatalf("the cheat did not build: %+v", rep.Build)
+			}
+		})
+	}
 }

@@ -68,8 +68,8 @@ func TestStrategoAISuiteFailsBadAIs(t *testing.T) {
 				t.Errorf("%s: %s (%s), want PASS: the QUIT is ai/end's alone", c.ID, c.Verdict, c.Detail)
 			}
 		}
-		if rep.Marks != 20 || rep.MaxMarks != 20 {
-			t.Errorf("marks %v/%v, want 20/20", rep.Marks, rep.MaxMarks)
+		if marks(t, rep) != 20 || rep.MaxMarks != 20 {
+			t.Errorf("marks %v/%v, want 20/20", marks(t, rep), rep.MaxMarks)
 		}
 	}
 	tests := []struct {
@@ -98,9 +98,9 @@ func TestStrategoAISuiteFailsBadAIs(t *testing.T) {
 					t.Errorf("%s: %s (%s), want PASS", c.ID, c.Verdict, c.Detail)
 				}
 			}
-			if rep.Marks != 20 || rep.MaxMarks != 20 || len(rep.Cases) != 13 || rep.Counts[grade.BuildFail] != 0 {
+			if marks(t, rep) != 20 || rep.MaxMarks != 20 || len(rep.Cases) != 13 || rep.Counts[grade.BuildFail] != 0 {
 				t.Errorf("an AI-only submission: %v/%v in %d cases, %d BUILD-FAIL; want 20/20 in the 13 AI cases",
-					rep.Marks, rep.MaxMarks, len(rep.Cases), rep.Counts[grade.BuildFail])
+					marks(t, rep), rep.MaxMarks, len(rep.Cases), rep.Counts[grade.BuildFail])
 			}
 		}},
 	}

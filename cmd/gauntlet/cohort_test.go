@@ -196,8 +196,8 @@ func TestCohort(t *testing.T) {
 	allVerdicts(t, reports["alice"], grade.Pass)
 	allVerdicts(t, reports["bob"], grade.Pass)
 	allVerdicts(t, reports["carol"], grade.BuildFail)
-	if r := reports["alice"]; r.Subject != alice || r.Version != grade.ReportVersion || r.Build == nil || !r.Build.OK || r.Marks <= 0 {
-		t.Errorf("alice's report: subject %s, version %d, build %+v, marks %g", r.Subject, r.Version, r.Build, r.Marks)
+	if r := reports["alice"]; r.Subject != alice || r.Version != grade.ReportVersion || r.Build == nil || !r.Build.OK || r.Marks == nil || *r.Marks <= 0 {
+		t.Errorf("alice's report: subject %s, version %d, build %+v, marks %s", r.Subject, r.Version, r.Build, r.TotalText())
 	}
 	if b := reports["carol"].Build; b == nil || b.OK || !strings.Contains(b.Log, "hub.c:3:1: error") {
 		t.Errorf("carol's build %+v", b)
@@ -224,7 +224,7 @@ func TestCohort(t *testing.T) {
 		rec, r := recs[i+1], reports[name]
 		wantBuild := map[bool]string{true: "ok", false: "fail"}[r.Build.OK]
 		checks := map[string]string{"submission": name, "subject": r.Subject, "state": "graded", "build": wantBuild,
-			"total": fmt.Sprint(r.Marks), "max_marks": fmt.Sprint(r.MaxMarks),
+			"total": fmt.Sprint(*r.Marks), "max_marks": fmt.Sprint(r.MaxMarks),
 			"PASS": fmt.Sprint(r.Counts[grade.Pass]), "BUILD-FAIL": fmt.Sprint(r.Counts[grade.BuildFail])}
 		for k, v := range checks {
 			if rec[col[k]] != v {

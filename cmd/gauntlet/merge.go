@@ -317,8 +317,8 @@ func (m *merging) cohort(g grade.Game) (*grade.Cohort, []string) {
 	for _, r := range m.reports {
 		if first, ok := byName[r.name]; ok {
 			same := "with the same marks"
-			if first.report.Marks != r.report.Marks {
-				same = fmt.Sprintf("with other marks (%.2f, %.2f)", first.report.Marks, r.report.Marks)
+			if a, b := first.report.TotalText(), r.report.TotalText(); a != b {
+				same = fmt.Sprintf("with other marks (%s, %s)", a, b)
 			}
 			problems = append(problems, fmt.Sprintf("%s: graded twice, %s: %s and %s (the first is used)", r.name, same, first.file, r.file))
 			continue

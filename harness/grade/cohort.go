@@ -141,9 +141,9 @@ func (c *Cohort) WriteTable(w io.Writer) error {
 				cells = append(cells, "-")
 				continue
 			}
-			cells = append(cells, fmt.Sprintf("%.2f", cm.Marks))
+			cells = append(cells, cm.MarksText())
 		}
-		cells = append(cells, fmt.Sprintf("%.2f", r.Marks), r.CountsLine())
+		cells = append(cells, r.TotalText(), r.CountsLine())
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	if err := tw.Flush(); err != nil {

@@ -89,8 +89,9 @@ func TestCohortTable(t *testing.T) {
 		{"submission", "state", "build", "warnings", "1", "2", "total/6", "cases"},
 		// hub: 1 counted case, passed; player: 2 counted, both passed (one leniently).
 		{"good", "graded", "ok", "1", "4.00", "2.00", "6.00", "PASS 4, PASS-LENIENT 1"},
-		// hub failed; the player's harness error is not counted: 0 of 1.
-		{"bad", "resumed", "ok", "1", "0.00", "0.00", "0.00", "PASS 1, WRONG-STDOUT 1, WRONG-EXIT 1, CRASH 1, HARNESS-ERROR 1"},
+		// hub failed; the player's harness error leaves its category and the grade with no
+		// mark (until 2026-12-07: 0.00, the category marked on its other case alone).
+		{"bad", "resumed", "ok", "1", "0.00", "?", "incomplete", "PASS 1, WRONG-STDOUT 1, WRONG-EXIT 1, CRASH 1, HARNESS-ERROR 1"},
 		{"nobuild", "graded", "BUILD-FAIL", "2", "0.00", "0.00", "0.00", "BUILD-FAIL 5"},
 		{"late", "interrupted", "-", "-", "-", "-", "-", "interrupted after 1 of 3 cases"},
 		{"categories: 1 hub/basics (4), 2 player/basics (2)"},

@@ -25,7 +25,8 @@ type CohortEntry struct {
 	State      RowState         `json:"state"`
 	Problem    string           `json:"problem,omitempty"`
 	Report     string           `json:"report,omitempty"` // the file its report was read from
-	Marks      float64          `json:"marks"`
+	Marks      *float64         `json:"marks"`            // null when its grade is incomplete (Report.Marks)
+	Incomplete bool             `json:"incomplete,omitempty"`
 	MaxMarks   float64          `json:"max_marks"`
 	Categories []CategoryReport `json:"categories,omitempty"`
 	Counts     map[Verdict]int  `json:"counts,omitempty"`
@@ -47,7 +48,7 @@ func (c *Cohort) WriteJSON(w io.Writer) error {
 	for _, row := range c.Rows {
 		e := CohortEntry{Name: row.Name, State: row.State, Problem: row.Problem, Report: row.File, Signature: sigOf[row.Name]}
 		if r := row.Report; r != nil {
-			e.Subject, e.Marks, e.MaxMarks, e.Categories, e.Counts = r.Subject, r.Marks, r.MaxMarks, r.Categories, r.Counts
+			e.Subject, e.Marks, e.Incomplete, e.MaxMarks, e.Categories, e.Counts = r.Subject, r.Marks, r.Incomplete, r.MaxMarks, r.Categories, r.Counts
 		}
 		out.Submissions = append(out.Submissions, e)
 	}

@@ -50,13 +50,19 @@ func (c *Cohort) WriteCSV(w io.Writer) error {
 		}
 		rec = append(rec, row.Name, r.Subject, string(row.State), r.buildState(), warnings, missing, problem)
 		for _, cat := range c.Categories {
-			if cm, ok := r.categoryMarks(cat.Name); ok && cm.Cases > 0 {
+			if cm, ok := r.categoryMarks(cat.Name); ok && cm.Unjudged > 0 {
+				rec = append(rec, "incomplete") // a marked case not judged: no mark
+			} else if ok && cm.Cases > 0 {
 				rec = append(rec, num(cm.Marks))
 			} else {
 				rec = append(rec, "") // no case of it ran: nothing earned, nothing lost
 			}
 		}
-		rec = append(rec, num(r.Marks), num(r.MaxMarks))
+		total := "incomplete" // no mark: never one over fewer cases
+		if m, ok := r.Total(); ok {
+			total = num(m)
+		}
+		rec = append(rec, total, num(r.MaxMarks))
 		for _, v := range verdictOrder {
 			rec = append(rec, fmt.Sprint(r.Counts[v]))
 		}

@@ -89,11 +89,14 @@ func (c *Cohort) Dashboard() Dashboard {
 			continue
 		}
 		d.Graded++
-		bin := distributionBins - 1
-		if width > 0 && r.Marks < d.MaxMarks {
-			bin = min(max(int(math.Floor(r.Marks/width)), 0), distributionBins-1)
+		if m, ok := r.Total(); ok {
+			// (An incomplete grade has no mark to place.)
+			bin := distributionBins - 1
+			if width > 0 && m < d.MaxMarks {
+				bin = min(max(int(math.Floor(m/width)), 0), distributionBins-1)
+			}
+			d.Distribution[bin].Count++
 		}
-		d.Distribution[bin].Count++
 		for i, cat := range c.Categories {
 			cm, ok := r.categoryMarks(cat.Name)
 			if !ok || cm.Cases == 0 {

@@ -17,7 +17,7 @@ func dashCohort() *Cohort {
 		return CaseReport{ID: id, Pairing: string(Theirs), Category: cat, Title: "Case " + id + ".", Verdict: v}
 	}
 	rep := func(subject string, marks, a float64, aPassed int, b float64, bPassed int, one, two, three Verdict) *Report {
-		return &Report{Game: "toy", Subject: "/subs/" + subject, Marks: marks, MaxMarks: 4,
+		return &Report{Game: "toy", Subject: "/subs/" + subject, Marks: &marks, MaxMarks: 4,
 			Categories: []CategoryReport{{Name: "a", Cases: 2, Passed: aPassed, Marks: a, MaxMarks: 2}, {Name: "b", Cases: 1, Passed: bPassed, Marks: b, MaxMarks: 2}},
 			Cases:      []CaseReport{c("one", "a", one), c("two", "a", two), c("three", "b", three)}}
 	}
@@ -99,10 +99,10 @@ func TestCohortWriteJSON(t *testing.T) {
 		t.Fatalf("header %+v", got)
 	}
 	ann, bob, eve := got.Submissions[0], got.Submissions[1], got.Submissions[4]
-	if ann.Report != "out/ann.json" || ann.Marks != 4 || ann.Signature != "" || ann.Subject != "/subs/ann" {
+	if ann.Report != "out/ann.json" || *ann.Marks != 4 || ann.Signature != "" || ann.Subject != "/subs/ann" {
 		t.Errorf("ann %+v", ann)
 	}
-	if bob.Signature != "2a81422ff206" || bob.Marks != 1.5 || len(bob.Categories) != 2 {
+	if bob.Signature != "2a81422ff206" || *bob.Marks != 1.5 || len(bob.Categories) != 2 {
 		t.Errorf("bob %+v", bob)
 	}
 	if eve.State != Interrupted || eve.Problem == "" || eve.Subject != "" {

@@ -291,6 +291,10 @@ type Options struct {
 	// OnOutcome, when set, is called with each case run's outcome as soon as it is known
 	// (from the goroutine that ran it; calls may come at once), for streaming and progress.
 	OnOutcome func(Outcome)
+	// DeferReruns leaves the case runs to run again (Rerun) to the caller, who runs them
+	// once every case of the subject has run: a cohort, which runs a submission's cases one
+	// Run at a time beside other submissions' (harness/grade/cohort).
+	DeferReruns bool
 	// Keep, when set, is a folder where each failed case run is kept after it ends, with a
 	// script that runs it again (keepCase); Rerun is that script's command line up to the
 	// case ("gauntlet grade GAME [DIR]" with the grader's own flags).
@@ -321,14 +325,23 @@ type Outcome struct {
 	Conversation string
 	Log          string // the full script log: commands, outputs, the failure
 	Duration     time.Duration
-	// Alone says how a verdict that depends on wall time (TIMEOUT, HYGIENE) was checked
-	// with nothing else of the grader running (confirmAlone): "confirmed alone", or what
-	// the case did beside other cases before it passed alone. Empty when not re-run.
+	// Alone says how a case run was run again alone (Rerun): a verdict that depends on wall
+	// time (TIMEOUT, HYGIENE), "confirmed alone" or what the case did beside other cases
+	// before it passed alone; a HARNESS-ERROR, what came of it alone. Empty when not re-run.
 	Alone string
 	// Cleanup says why the case's folder could not be removed once the case had ended (the
 	// subject's files are then left on the grader's disk, which the report's notes say),
 	// or is empty.
 	Cleanup string
+	// waited: the case's programs waited (on input that never came) rather than worked, so
+	// that a TIMEOUT would only be repeated alone (see waited).
+	waited bool
+	// final: a HARNESS-ERROR that running the case again cannot change (the machine gives
+	// no box for the subject).
+	final bool
+	// untimed: a HYGIENE that does not depend on the machine's load (an output held open,
+	// outcome.Held), which Rerun does not run again.
+	untimed bool
 }
 
 // removeCaseDir removes a case's folder, whatever modes its subject left on what it wrote
@@ -347,27 +360,7 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	if opt.Jobs <= 0 {
 		opt.Jobs = 2
 	}
-	var boxErr error
-	if opt.SandboxUsers {
-		problem := BoxProblem
-		if opt.NoBox {
-			problem = UsersProblem
-		}
-		if boxErr = problem(); boxErr != nil && opt.Unsafe {
-			opt.SandboxUsers, boxErr = false, nil
-		}
-	}
-	if opt.Timeout <= 0 {
-		opt.Timeout = g.Timeout
-	}
-	if opt.Limits.CPU == 0 {
-		opt.Limits.CPU = g.CPU
-	}
-	// The submission's own sandbox users: lent to no other grade of this process (a
-	// cohort's other submissions), and given back to the machine when it is done.
-	tok := make([]byte, 8)
-	rand.Read(tok)
-	opt.owner = hex.EncodeToString(tok)
+	opt, boxErr := opt.forGame(g)
 	defer sandbox.CaseUsers.Retire(opt.owner)
 	type job struct {
 		c       *Case
@@ -401,7 +394,6 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	}
 	out := make([]Outcome, len(jobs))
 	ran := make([]bool, len(jobs))
-	wentQuiet := make([]bool, len(jobs)) // the case waited, it did not work (waited)
 	// Busy cases take one of -j slots; cases that mostly wait (Case.Waits) take one of
 	// their own, more numerous, slots, and leave the CPU to the busy ones. Each kind has a
 	// dispatcher of its own, so that a case waiting for a slot of its kind never holds back
@@ -450,15 +442,13 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 				var o Outcome
 				var dir string
 				if boxErr != nil {
-					o = Outcome{Case: j.c, Pairing: j.p, Verdict: HarnessError,
+					o = Outcome{Case: j.c, Pairing: j.p, Verdict: HarnessError, final: true,
 						Detail: "no box for the subject (refused; -unsafe grades without it): " + boxErr.Error()}
 				} else {
-					aloneLock.RLock()
-					o, dir = runCase(casesDir, g, j.c, j.p, subj, jopt)
-					aloneLock.RUnlock()
+					o, dir = runCase(casesDir, g, j.c, j.p, subj, jopt, false)
 				}
 				close(ended)
-				wentQuiet[j.slot] = waited(jopt.activity)
+				o.waited = waited(jopt.activity)
 				o.Counted = j.counted
 				out[j.slot] = o
 				// Told before the slot is free, so that a caller who stops the grade on
@@ -485,19 +475,69 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	dispatch(working, busy)
 	dispatchers.Wait()
 	wg.Wait()
-	confirmAlone(out, ran, wentQuiet, casesDir, g, subj, opt)
 	done := out[:0]
 	for i, o := range out {
 		if ran[i] {
 			done = append(done, o)
 		}
 	}
+	if !opt.DeferReruns {
+		rerunIn(casesDir, g, done, subj, opt)
+	}
 	return done
 }
 
+// harnessFault, when set (tests only: SetHarnessFault), is asked before each case run
+// whether to fail it as the harness's own failure, with the error it returns: a real
+// harness failure, injected, which a subject can never cause.
+var harnessFault func(c *Case, p Pairing, rerun bool) error
+
+// SetHarnessFault makes every case run for which fault returns an error (rerun: the case's
+// run again, Rerun) a HARNESS-ERROR with that error, until the returned function is called.
+// For tests of what a grade does with the harness's own failures; never set in a grade.
+func SetHarnessFault(fault func(caseID string, p Pairing, rerun bool) error) (restore func()) {
+	harnessFault = func(c *Case, p Pairing, rerun bool) error { return fault(c.ID, p, rerun) }
+	return func() { harnessFault = nil }
+}
+
+// forGame completes opt for grading a subject on game g (the game's deadline and CPU time
+// where opt leaves them unset), and says why the subject cannot be boxed as opt asks, if it
+// cannot: with Unsafe, it is then graded without the box.
+func (opt Options) forGame(g Game) (Options, error) {
+	var boxErr error
+	if opt.SandboxUsers {
+		problem := BoxProblem
+		if opt.NoBox {
+			problem = UsersProblem
+		}
+		if boxErr = problem(); boxErr != nil && opt.Unsafe {
+			opt.SandboxUsers, boxErr = false, nil
+		}
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = g.Timeout
+	}
+	if opt.Limits.CPU == 0 {
+		opt.Limits.CPU = g.CPU
+	}
+	// The submission's own sandbox users: lent to no other grade of this process (a
+	// cohort's other submissions); the caller gives them back to the machine when it is
+	// done (sandbox.CaseUsers.Retire).
+	tok := make([]byte, 8)
+	rand.Read(tok)
+	opt.owner = hex.EncodeToString(tok)
+	return opt, boxErr
+}
+
 // runCase runs one case in a pairing in a folder of its own under parent and returns its
-// outcome and that folder, for the caller to remove ("" when none was made).
-func runCase(parent string, g Game, c *Case, p Pairing, subj Subject, opt Options) (Outcome, string) {
+// outcome and that folder, for the caller to remove ("" when none was made). rerun says
+// that it runs again (Rerun).
+func runCase(parent string, g Game, c *Case, p Pairing, subj Subject, opt Options, rerun bool) (Outcome, string) {
+	if harnessFault != nil {
+		if err := harnessFault(c, p, rerun); err != nil {
+			return Outcome{Case: c, Pairing: p, Verdict: HarnessError, Detail: "harness error: " + err.Error()}, ""
+		}
+	}
 	dir, err := os.MkdirTemp(parent, "case-")
 	if err != nil {
 		return Outcome{Case: c, Pairing: p, Verdict: HarnessError, Detail: err.Error()}, ""
@@ -624,6 +664,7 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 			o.Verdict, o.Detail = HarnessError, "the failure's record: "+err.Error()
 			return o
 		}
+		o.untimed = rec != nil && rec.Kind == outcome.Held
 		o.Verdict, o.Detail = Classify(r.Log, c.Script, string(judged), rec, func(prog string) bool {
 			if v, ok := strings.CutPrefix(prog, "$"); ok {
 				return g.theirsIn(strings.Trim(v, "{}"), p)
@@ -702,23 +743,44 @@ const (
 	quietAfter = 100 * time.Millisecond
 )
 
-// aloneLock is held for reading by every case this process runs, and for writing by a
-// case confirmAlone runs again: that one runs with nothing else of the grader (a cohort's
-// other submissions included).
-var aloneLock sync.RWMutex
+// Rerun runs again, one at a time, the case runs of outs (one subject's, after every one
+// of them ran) whose verdict cannot stand as it is, and puts what came of each in its
+// place (Outcome.Alone says what happened):
+//
+//   - a verdict that depends on wall time, before it costs marks: a HYGIENE finding (what a
+//     program left running; not an output held open, which does not), and a TIMEOUT of a
+//     case that worked to the end (one that went quiet, its programs waiting on input that
+//     never came, would wait as long alone). A case that passes alone takes that outcome, saying what it did
+//     beside the others; one that fails again takes the outcome alone, "confirmed alone"
+//     (issue 40: five real "left running" verdicts flipped to PASS when their case ran
+//     alone). One whose run again is a HARNESS-ERROR was not confirmed, and is that
+//     HARNESS-ERROR: a verdict never costs marks unconfirmed;
+//   - a HARNESS-ERROR, the harness's own failure, which may have been a passing one: it
+//     takes the verdict of its run again, or stays a HARNESS-ERROR when the failure
+//     persists, and the grade is then incomplete (Report.Incomplete): no mark is given
+//     over the cases that were judged (issue 56: a hub that made every case it could not
+//     pass a HARNESS-ERROR scored 10.29/42 with no logic).
+//
+// "Alone" is the subject's alone: none of its other case runs runs beside the one run
+// again, but other subjects' cases go on (a cohort's), so that one submission's reruns
+// never stop the others' grading (issue 56: 12 reruns under a lock that stopped every
+// other submission, 187 s). Nothing is run again once the grade was stopped (opt.Stop).
+func Rerun(g Game, outs []Outcome, subj Subject, opt Options) {
+	opt, boxErr := opt.forGame(g)
+	defer sandbox.CaseUsers.Retire(opt.owner)
+	if boxErr != nil {
+		return // nothing ran (every outcome is the box's final HARNESS-ERROR)
+	}
+	rerunIn(opt.Scratch, g, outs, subj, opt)
+}
 
-// confirmAlone runs again, one at a time and alone (aloneLock), every case run whose
-// verdict depends on wall time, before it costs marks: a HYGIENE finding (what a program
-// left running), and a TIMEOUT of a case that worked to the end (one that went quiet, its
-// programs waiting on input that never came, would wait as long alone). A case that
-// passes alone takes that outcome, saying what it did beside the others; one that fails
-// again takes the outcome alone, "confirmed alone" (issue 40: five real "left running"
-// verdicts flipped to PASS when their case ran alone). Nothing is run again once the
-// grade was stopped.
-func confirmAlone(out []Outcome, ran, wentQuiet []bool, casesDir string, g Game, subj Subject, opt Options) {
-	for i := range out {
-		o := out[i]
-		if !ran[i] || !(o.Verdict == Hygiene || o.Verdict == Timeout && !wentQuiet[i]) {
+// rerunIn is Rerun with the cases' folders made under casesDir.
+func rerunIn(casesDir string, g Game, outs []Outcome, subj Subject, opt Options) {
+	for i := range outs {
+		o := outs[i]
+		timed := o.Verdict == Hygiene && !o.untimed || o.Verdict == Timeout && !o.waited
+		harness := o.Verdict == HarnessError && !o.final
+		if !timed && !harness {
 			continue
 		}
 		select {
@@ -726,22 +788,29 @@ func confirmAlone(out []Outcome, ran, wentQuiet []bool, casesDir string, g Game,
 			return
 		default:
 		}
-		aloneLock.Lock()
-		again, dir := runCase(casesDir, g, o.Case, o.Pairing, subj, opt)
-		aloneLock.Unlock()
+		opt.activity = nil
+		again, dir := runCase(casesDir, g, o.Case, o.Pairing, subj, opt, true)
 		if dir != "" {
 			again.Cleanup = removeCaseDir(dir)
 		}
-		if again.Verdict == HarnessError {
-			continue // the first verdict stands; the grader's own failure says nothing of it
-		}
 		again.Counted = o.Counted
-		if again.Verdict.Passed() {
+		unjudged := "the case is not judged"
+		if o.Counted {
+			unjudged += ", and the grade is incomplete"
+		}
+		switch {
+		case harness && again.Verdict == HarnessError:
+			again.Alone = "a HARNESS-ERROR again when run alone: " + unjudged
+		case harness:
+			again.Alone = fmt.Sprintf("a HARNESS-ERROR when run beside other cases (%s); this is its verdict when run alone", o.Detail)
+		case again.Verdict == HarnessError:
+			again.Alone = fmt.Sprintf("%s when run beside other cases (%s), which could not be confirmed alone: %s", o.Verdict, o.Detail, unjudged)
+		case again.Verdict.Passed():
 			again.Alone = fmt.Sprintf("%s when run beside other cases (%s); passed when run alone", o.Verdict, o.Detail)
-		} else {
+		default:
 			again.Alone = "confirmed alone"
 		}
-		out[i] = again
+		outs[i] = again
 	}
 }
 
@@ -775,7 +844,7 @@ func (h *heldSlot) release() {
 const waitedEnough = 500 * time.Millisecond
 
 // waited says whether a case whose activity a was watched waited rather than worked, for
-// confirmAlone: when a run's deadline passed, by what its programs were doing then (all
+// Rerun: when a run's deadline passed, by what its programs were doing then (all
 // waiting: a wait, which a re-run alone would only repeat); else (a judge that waited for
 // a line) by whether they were all quiet for waitedEnough at once. Never by the case's move
 // to a quiet slot, which quietAfter makes: a program the loaded machine held at its start
@@ -827,13 +896,24 @@ func (h *heldSlot) watch(a *scriptcmds.Activity, quiet chan struct{}, ended <-ch
 // CategoryMarks is the mark earned in one category.
 type CategoryMarks struct {
 	Category contract.Category
-	Cases    int     // counted cases in the category
-	Passed   int     // of which passed (PASS or PASS-LENIENT)
-	Marks    float64 // Category.Marks scaled by Passed/Cases
+	Cases    int // counted case runs in the category, judged or not
+	Passed   int // of which passed (PASS or PASS-LENIENT)
+	// Unjudged are the counted case runs that are HARNESS-ERROR (after Rerun): the
+	// harness's own failure, which says nothing of the subject, for or against it.
+	Unjudged int
+	// Marks is Category.Marks scaled by Passed/Cases. With Unjudged case runs it is not
+	// the category's mark but a lower bound of it (each unjudged run counted as lost): the
+	// grade is incomplete (Complete), never a mark over fewer cases.
+	Marks float64
 }
 
-// Marks totals the counted outcomes by category, in the game's category order. Cases with
-// a HarnessError verdict are left out of their category (never blamed on the subject).
+// Complete says whether every counted case run of the category was judged.
+func (cm CategoryMarks) Complete() bool { return cm.Unjudged == 0 }
+
+// Marks totals the counted outcomes by category, in the game's category order. A
+// HarnessError is not a case left out (a subject that made its failures harness errors
+// would then be marked on the cases it chose): it counts in Cases and Unjudged, and makes
+// the category, and the grade, incomplete.
 func Marks(g Game, outs []Outcome) []CategoryMarks {
 	by := map[string]*CategoryMarks{}
 	var order []string
@@ -842,7 +922,7 @@ func Marks(g Game, outs []Outcome) []CategoryMarks {
 		order = append(order, c.Name)
 	}
 	for _, o := range outs {
-		if !o.Counted || o.Verdict == HarnessError {
+		if !o.Counted {
 			continue
 		}
 		cm := by[o.Case.Category]
@@ -850,8 +930,11 @@ func Marks(g Game, outs []Outcome) []CategoryMarks {
 			continue
 		}
 		cm.Cases++
-		if o.Verdict.Passed() {
+		switch {
+		case o.Verdict.Passed():
 			cm.Passed++
+		case o.Verdict == HarnessError:
+			cm.Unjudged++
 		}
 	}
 	var res []CategoryMarks

@@ -36,11 +36,12 @@ type (
 
 // A case the grader could not grade (HARNESS-ERROR) is a Gradescope test of its own, named
 // after GradescopeHarnessTest and always visible, whose output starts with
-// GradescopeHarnessText: it is worth nothing and costs nothing (the case is left out of
-// its category's marks).
+// GradescopeHarnessText: it is worth nothing, and a marked one leaves the grade incomplete
+// (score 0 and a first test saying so, until the submission is graded again), never a mark
+// over the other cases.
 const (
 	GradescopeHarnessTest = "HARNESS-ERROR, the course staff's problem, not yours"
-	GradescopeHarnessText = "The grader could not grade this case: the fault is in the grader or its machine, not in your submission. The case is left out of your marks (your score does not count it); your course staff must look at it.\n\n"
+	GradescopeHarnessText = "The grader could not grade this case: the fault is in the grader or its machine, not in your submission. The case was run again and failed again the same way; while a marked case is not graded, your grade is incomplete: the score here is not your mark, and your course staff must look at it and grade your submission again.\n\n"
 )
 
 // WriteGradescope writes the report as a Gradescope autograder results.json
@@ -60,11 +61,21 @@ var GradescopeVisibilities = []string{"visible", "hidden", "after_due_date", "af
 func (r *Report) WriteGradescopeVisible(w io.Writer, visibility string) error {
 	var summary bytes.Buffer
 	r.WriteSummary(&summary, false)
-	res := gsResults{Score: r.Marks, ExecutionTime: int(math.Ceil(r.Seconds)), Output: summary.String(),
+	// An incomplete grade has no mark (Report.Incomplete): Gradescope needs a score, and
+	// gets 0 with a test that says why, never a mark over fewer cases.
+	score, complete := r.Total()
+	res := gsResults{Score: score, ExecutionTime: int(math.Ceil(r.Seconds)), Output: summary.String(),
 		OutputFormat: "text", Visibility: visibility, Tests: []gsTest{}}
+	if !complete {
+		res.Tests = append(res.Tests, gsTest{Name: "INCOMPLETE: not a grade", Status: "failed", Visibility: "visible",
+			Output: "a marked case was not judged (HARNESS-ERROR: the grader's own failure, which persisted when the case ran again alone); the score is 0 until the submission is graded again"})
+	}
 	for _, c := range r.Categories {
 		t := gsTest{Name: c.Name, Score: c.Marks, MaxScore: c.MaxMarks, Status: "failed", Visibility: "visible"}
 		switch {
+		case c.Unjudged > 0:
+			t.Score = 0
+			t.Output = fmt.Sprintf("%d of %d cases not judged (HARNESS-ERROR): no mark", c.Unjudged, c.Cases)
 		case c.Cases == 0:
 			t.Output = "no case of this category was run: its marks count as 0"
 		case c.Passed == c.Cases:
@@ -95,8 +106,7 @@ func (r *Report) WriteGradescopeVisible(w io.Writer, visibility string) error {
 		}
 		if c.Verdict == HarnessError {
 			// The grader's fault: shown whatever the visibility chosen, so that the student
-			// learns at once that these cases were left out of the marks and whose problem
-			// they are.
+			// learns at once that these cases were not graded and whose problem they are.
 			t.Name = GradescopeHarnessTest + ": " + c.Name()
 			if len(cases) > 1 {
 				t.Name = fmt.Sprintf("%s: %s (%d cases)", GradescopeHarnessTest, c.Detail, len(cases))

@@ -24,13 +24,16 @@ func TestGradescope(t *testing.T) {
 			{"player/basics", 2, 2, "passed", "2 of 2 cases passed"},
 			{"[PASS-LENIENT] toyplayer, player/basics: The player exits 5. (exit)", 0, 0, "passed", "allowed alternative: exit status 0"},
 		}},
+		// A marked HARNESS-ERROR: the grade is incomplete, said first; its category has no
+		// mark.
 		{"bad", 0, []test{
+			{"INCOMPLETE: not a grade", 0, 0, "failed", "a marked case was not judged"},
 			{"hub/basics", 0, 4, "failed", "0 of 1 cases passed"},
-			{"player/basics", 0, 2, "failed", "0 of 1 cases passed"},
+			{"player/basics", 0, 2, "failed", "1 of 2 cases not judged (HARNESS-ERROR): no mark"},
 			{"[WRONG-STDOUT] toyhub, hub/basics: The hub relays. (hub_pairs@their-hub+ref-players)", 0, 0, "failed", "FAIL: hub_pairs.txtar:3"},
 			{"[CRASH] toyhub, hub/basics: The hub relays. (hub_pairs@their-hub+their-players)", 0, 0, "failed", "not marked"},
 			// The grader's own fault: named as the staff's problem, worth nothing.
-			{"HARNESS-ERROR, the course staff's problem, not yours: echo", 0, 0, "failed", "not in your submission. The case is left out of your marks"},
+			{"HARNESS-ERROR, the course staff's problem, not yours: echo", 0, 0, "failed", "not in your submission. The case was run again and failed again"},
 			{"[WRONG-EXIT] toyplayer, player/basics: The player exits 5. (exit)", 0, 0, "failed", "also accepted: exit 0 too"},
 		}},
 		{"nobuild", 0, []test{

@@ -159,7 +159,7 @@ func TestHostileCorpusRootless(t *testing.T) {
 	if os.Geteuid() != 0 {
 		buildtest.ByRerun(t, "not root: the tests it reruns run here directly")
 	}
-	buildtest.AsUnprivileged(t, "^(TestHostile(LeftoversGone|HubCannotForgeAMockRecord|AttackOnTheJudge|OutputFlood|LinkPlant|Network|EscapeSequences|HidingLeftover|ReplaysTheCaseScript)|TestCaseRunsShareTheCaseNetwork)$",
+	buildtest.AsUnprivileged(t, "^(TestHostile(LeftoversGone|HubCannotForgeAMockRecord|AttackOnTheJudge|OutputFlood|LinkPlant|Network|EscapeSequences|HidingLeftover|ReplaysTheCaseScript|FolderLeftUnusable)|TestCaseRunsShareTheCaseNetwork)$",
 		"gauntlet/cmd/gauntlet")
 }
 
@@ -418,4 +418,22 @@ func TestSearchableKeepsStickyBit(t *testing.T) {
 			t.Errorf("%s: mode %v, want %v", dir, got, want)
 		}
 	}
+}
+
+// A subject whose first run leaves its folder so that the harness cannot give the next run
+// its input (the folder filled to its bound; in a rootless grade, where the subject is the
+// grader's own user, also the folder made read-only) fails the case as what it left
+// behind (HYGIENE) or the folder's bound (LIMIT), not as a HARNESS-ERROR (until 2026-12-07
+// the case was left out of the marks so: the input's write, no space left; rootless, the
+// start of a box whose folder held more than its bound).
+func TestHostileFolderLeftUnusable(t *testing.T) {
+	player := "#!/bin/sh\ncase \"$1\" in\n" +
+		"fill) i=0; while head -c 1048576 /dev/zero > f$i 2>/dev/null; do i=$((i+1)); done; chmod 0500 .; exit 0;;\n" +
+		"*) cat \"$1\";;\nesac\n"
+	subj, opt := boxedSetup(t, player)
+	o := gradeOne(t, subj, opt, "run -status any $PLAYER fill\nrun $PLAYER in.txt\nstdout '^hello$'\n-- in.txt --\nhello\n")
+	if o.Verdict != Hygiene && o.Verdict != Limit || strings.Contains(o.Detail, "harness error") {
+		t.Errorf("a subject that left its folder unusable: %s (%s), want HYGIENE or LIMIT charged to it\n%s", o.Verdict, o.Detail, o.Log)
+	}
+	t.Logf("%s: %s", o.Verdict, o.Detail)
 }

@@ -63,6 +63,11 @@ func (c *Cohort) WriteHTML(w io.Writer) error {
 				hr.Marks = append(hr.Marks, htmlCell{Text: "-", Sort: "-1", Class: "none", Title: "no case run"})
 				continue
 			}
+			if cm.Unjudged > 0 {
+				hr.Marks = append(hr.Marks, htmlCell{Text: "?", Sort: "-1", Class: "none",
+					Title: fmt.Sprintf("%s: %d of %d cases not judged (HARNESS-ERROR): no mark", cat.Name, cm.Unjudged, cm.Cases)})
+				continue
+			}
 			class := "lost"
 			if cm.Marks == cm.MaxMarks {
 				class = "full"
@@ -70,11 +75,15 @@ func (c *Cohort) WriteHTML(w io.Writer) error {
 			hr.Marks = append(hr.Marks, htmlCell{Text: fmt.Sprintf("%.2f", cm.Marks), Sort: fmt.Sprintf("%.2f", cm.Marks), Class: class,
 				Title: fmt.Sprintf("%s: %d of %d cases passed", cat.Name, cm.Passed, cm.Cases)})
 		}
-		class := "lost"
-		if r.Marks == r.MaxMarks {
-			class = "full"
+		if m, ok := r.Total(); ok {
+			class := "lost"
+			if m == r.MaxMarks {
+				class = "full"
+			}
+			hr.Total = htmlCell{Text: fmt.Sprintf("%.2f", m), Sort: fmt.Sprintf("%.2f", m), Class: class}
+		} else {
+			hr.Total = htmlCell{Text: "incomplete", Sort: "-1", Class: "none", Title: "a marked case was not judged (HARNESS-ERROR): no mark"}
 		}
-		hr.Total = htmlCell{Text: fmt.Sprintf("%.2f", r.Marks), Sort: fmt.Sprintf("%.2f", r.Marks), Class: class}
 		failed := 0
 		for _, cr := range r.Cases {
 			if !cr.Verdict.Passed() {
@@ -418,11 +427,12 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; font-size: .85em; }
 <section class="subject"{{with .Anchor}} id="{{.}}"{{end}}>
 <h1>{{with .Name}}{{.}}: {{end}}gauntlet grade {{.Game}}: {{.Subject}}</h1>{{if .Anchor}}
 <p class="legend"><a href="#students">back to the table</a></p>{{end}}
-<p class="marks" id="total">Total: {{printf "%.2f" .Marks}} / {{printf "%g" .MaxMarks}}, {{.Passed}} of {{len .Cases}} case runs passed</p>
+<p class="marks" id="total">Total: {{.TotalText}} / {{printf "%g" .MaxMarks}}, {{.Passed}} of {{len .Cases}} case runs passed</p>{{if .Incomplete}}
+<p class="verdict">INCOMPLETE: a marked case was not judged (HARNESS-ERROR: the grader's own failure, which persisted when the case ran again alone): this is not a grade; grade the submission again.</p>{{end}}
 {{with .Build}}{{if not .OK}}<p class="verdict">Build failed: {{.Problem}}</p>{{end}}{{end}}
 <table class="categories">
 <tr><th>category</th><th>passed</th><th>marks</th></tr>
-{{range .Categories}}{{if .Cases}}<tr><td>{{.Name}}</td><td>{{.Passed}}/{{.Cases}}</td><td class="{{if eq .Marks .MaxMarks}}full{{else}}lost{{end}}">{{printf "%.2f" .Marks}}/{{printf "%g" .MaxMarks}}</td></tr>{{else}}<tr class="none"><td>{{.Name}}</td><td>-</td><td>-/{{printf "%g" .MaxMarks}} (no case run)</td></tr>{{end}}
+{{range .Categories}}{{if .Unjudged}}<tr class="none"><td>{{.Name}}</td><td>{{.Passed}}/{{.Cases}}</td><td>?/{{printf "%g" .MaxMarks}} ({{.Unjudged}} not judged: HARNESS-ERROR)</td></tr>{{else if .Cases}}<tr><td>{{.Name}}</td><td>{{.Passed}}/{{.Cases}}</td><td class="{{if eq .Marks .MaxMarks}}full{{else}}lost{{end}}">{{printf "%.2f" .Marks}}/{{printf "%g" .MaxMarks}}</td></tr>{{else}}<tr class="none"><td>{{.Name}}</td><td>-</td><td>-/{{printf "%g" .MaxMarks}} (no case run)</td></tr>{{end}}
 {{end}}</table>
 {{range .Notes}}<p class="note">{{.}}</p>{{end}}
 {{if .Groups}}<h2>Failures ({{len .Groups}} kinds)</h2>{{else}}<h2>No failures</h2>{{end}}

@@ -12,7 +12,7 @@ import (
 func TestWriteHTML(t *testing.T) {
 	div := "the conversation, step by step, up to the first divergence from the engine's:\n" +
 		"       1  hub -> player | <b>\n  >    2  player -> hub | <script>alert(1)</script>\n    want  player -> hub | DO1\n"
-	r := &Report{Game: "toy", Subject: "s", Marks: 1, MaxMarks: 4,
+	r := &Report{Game: "toy", Subject: "s", Marks: ptr(1), MaxMarks: 4,
 		Categories: []CategoryReport{{Name: "a", Program: "prog-a", Cases: 2, Passed: 1, Marks: 1, MaxMarks: 2}, {Name: "b", MaxMarks: 2}},
 		Cases: []CaseReport{
 			{ID: "one", Pairing: string(Theirs), Verdict: Protocol, Detail: "FAIL at step 2", Divergence: div,
@@ -55,7 +55,7 @@ func TestWriteHTML(t *testing.T) {
 // given (a name that is markup escaped), linked to the report that follows; a row without
 // a report says why and links nowhere; the script that sorts the table is the page's own.
 func TestCohortWriteHTML(t *testing.T) {
-	r := &Report{Game: "toy", Subject: "/subs/<i>bob</i>", Marks: 1.5, MaxMarks: 4, Build: &BuildReport{OK: true, Missing: []string{"p2"}},
+	r := &Report{Game: "toy", Subject: "/subs/<i>bob</i>", Marks: ptr(1.5), MaxMarks: 4, Build: &BuildReport{OK: true, Missing: []string{"p2"}},
 		Categories: []CategoryReport{{Name: "a", Cases: 2, Passed: 1, Marks: 1.5, MaxMarks: 2}, {Name: "b", MaxMarks: 2}},
 		Cases:      []CaseReport{{ID: "one", Pairing: string(Theirs), Verdict: WrongExit, Detail: "want exit 3, got 2"}, {ID: "two", Pairing: string(Theirs), Verdict: Pass}},
 		Counts:     map[Verdict]int{WrongExit: 1, Pass: 1}}
@@ -105,3 +105,6 @@ func TestCohortWriteHTML(t *testing.T) {
 		t.Error("one report's page has a script or a table of submissions")
 	}
 }
+
+// ptr is a report's mark, for a report made by hand.
+func ptr(m float64) *float64 { return &m }

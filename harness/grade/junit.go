@@ -77,10 +77,18 @@ func WriteJUnit(w io.Writer, reports ...*Report) error {
 		if len(games) == 0 || games[len(games)-1] != r.Game {
 			games = append(games, r.Game)
 		}
-		s.Properties = append(s.Properties, junitProperty{"marks", fmt.Sprintf("%g/%g", r.Marks, r.MaxMarks)})
+		mark := "incomplete" // a marked case not judged: no mark
+		if m, ok := r.Total(); ok {
+			mark = fmt.Sprintf("%g", m)
+		}
+		s.Properties = append(s.Properties, junitProperty{"marks", fmt.Sprintf("%s/%g", mark, r.MaxMarks)})
 		for _, c := range r.Categories {
+			marks := fmt.Sprintf("%g", c.Marks)
+			if c.Unjudged > 0 {
+				marks = "incomplete"
+			}
 			s.Properties = append(s.Properties, junitProperty{"marks: " + c.Name,
-				fmt.Sprintf("%g/%g (%d/%d cases passed)", c.Marks, c.MaxMarks, c.Passed, c.Cases)})
+				fmt.Sprintf("%s/%g (%d/%d cases passed)", marks, c.MaxMarks, c.Passed, c.Cases)})
 		}
 		if b := r.Build; b != nil {
 			tc := junitCase{Name: "build", Classname: prefix + "build", Time: seconds(b.Seconds)}

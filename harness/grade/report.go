@@ -17,7 +17,7 @@ import (
 
 // ReportVersion is the version of the JSON report format (docs/report-format.md). It
 // changes whenever a field changes meaning or is removed; adding a field does not.
-const ReportVersion = 1
+const ReportVersion = 2
 
 // Report is the whole account of grading one subject on one game.
 type Report struct {
@@ -28,11 +28,17 @@ type Report struct {
 	Seconds    float64          `json:"seconds"`
 	Build      *BuildReport     `json:"build,omitempty"`
 	Categories []CategoryReport `json:"categories"`
-	Marks      float64          `json:"marks"`
-	MaxMarks   float64          `json:"max_marks"`
-	Counts     map[Verdict]int  `json:"counts"`
-	Cases      []CaseReport     `json:"cases"`
-	Harness    []string         `json:"harness_errors,omitempty"`
+	// Marks is the grade: nil (null) when the grade is Incomplete, never a mark over fewer
+	// cases.
+	Marks    *float64 `json:"marks"`
+	MaxMarks float64  `json:"max_marks"`
+	// Incomplete: a marked case run is a HARNESS-ERROR (the harness's own failure, which
+	// persisted when the case ran again alone), so the grade has no mark (Marks is nil):
+	// grade the submission again.
+	Incomplete bool            `json:"incomplete,omitempty"`
+	Counts     map[Verdict]int `json:"counts"`
+	Cases      []CaseReport    `json:"cases"`
+	Harness    []string        `json:"harness_errors,omitempty"`
 	// Notes say how the grading ran where a reader should know it, such as programs that
 	// ran as a root grader's own user rather than as sandbox users (grading with -unsafe, or as a user other than root).
 	Notes []string `json:"notes,omitempty"`
@@ -61,10 +67,13 @@ type BuildReport struct {
 
 // CategoryReport is one marking category's result.
 type CategoryReport struct {
-	Name     string  `json:"name"`
-	Program  string  `json:"program"`
-	Cases    int     `json:"cases"`
-	Passed   int     `json:"passed"`
+	Name    string `json:"name"`
+	Program string `json:"program"`
+	Cases   int    `json:"cases"`
+	Passed  int    `json:"passed"`
+	// Unjudged are the marked case runs that are HARNESS-ERROR: Marks is then only a lower
+	// bound (each counted as lost), and the grade is incomplete.
+	Unjudged int     `json:"unjudged,omitempty"`
 	Marks    float64 `json:"marks"`
 	MaxMarks float64 `json:"max_marks"`
 }
@@ -113,16 +122,21 @@ func NewReport(g Game, subject string, started time.Time, b *build.Result, outs 
 	if b != nil {
 		unclaimed = g.Unclaimed(b.Programs)
 	}
+	total := 0.0
 	for _, cm := range Marks(g, outs) {
 		if unclaimed[cm.Category.Program] {
 			continue // the categories of a program the submission need not have built
 		}
 		r.Categories = append(r.Categories, CategoryReport{Name: cm.Category.Name, Program: cm.Category.Program,
-			Cases: cm.Cases, Passed: cm.Passed, Marks: round2(cm.Marks), MaxMarks: cm.Category.Marks})
-		r.Marks += cm.Marks
+			Cases: cm.Cases, Passed: cm.Passed, Unjudged: cm.Unjudged, Marks: round2(cm.Marks), MaxMarks: cm.Category.Marks})
+		total += cm.Marks
 		r.MaxMarks += cm.Category.Marks
+		r.Incomplete = r.Incomplete || !cm.Complete()
 	}
-	r.Marks = round2(r.Marks)
+	if !r.Incomplete {
+		total = round2(total)
+		r.Marks = &total
+	}
 	for _, o := range outs {
 		c := CaseReport{ID: o.Case.ID, Pairing: string(o.Pairing), Counted: o.Counted, Section: o.Case.Section,
 			Category: o.Case.Category, Title: o.Case.Title, Requirement: o.Case.Requirement, Accept: o.Case.Accept,
@@ -159,6 +173,31 @@ func SuiteDigest(cases []Case) string {
 }
 
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
+
+// Total is the grade's mark, and false when the grade is incomplete (no mark).
+func (r *Report) Total() (float64, bool) {
+	if r.Marks == nil {
+		return 0, false
+	}
+	return *r.Marks, true
+}
+
+// MarksText is the category's mark as reports show it: "2.50", or "?" when a marked case
+// run of it was not judged (HARNESS-ERROR).
+func (c CategoryReport) MarksText() string {
+	if c.Unjudged > 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%.2f", c.Marks)
+}
+
+// TotalText is the grade's mark as reports show it: "12.50", or "incomplete".
+func (r *Report) TotalText() string {
+	if m, ok := r.Total(); ok {
+		return fmt.Sprintf("%.2f", m)
+	}
+	return "incomplete"
+}
 
 // Failed reports whether any case did not pass (harness errors included).
 func (r *Report) Failed() bool {
@@ -255,9 +294,17 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 			fmt.Fprintf(w, "%-40s %7s %4s/%-4g (no case run)\n", c.Name, "-", "-", c.MaxMarks)
 			continue
 		}
+		if c.Unjudged > 0 {
+			fmt.Fprintf(w, "%-40s %3d/%-3d %4s/%-4g (%d not judged: HARNESS-ERROR)\n", c.Name, c.Passed, c.Cases, "?", c.MaxMarks, c.Unjudged)
+			continue
+		}
 		fmt.Fprintf(w, "%-40s %3d/%-3d %4.2f/%-4g\n", c.Name, c.Passed, c.Cases, c.Marks, c.MaxMarks)
 	}
-	fmt.Fprintf(w, "%-40s %7s %4.2f/%-4g\n", "total", "", r.Marks, r.MaxMarks)
+	if m, ok := r.Total(); ok {
+		fmt.Fprintf(w, "%-40s %7s %4.2f/%-4g\n", "total", "", m, r.MaxMarks)
+	} else {
+		fmt.Fprintf(w, "%-40s %7s %4s/%-4g INCOMPLETE: no mark\n", "total", "", "?", r.MaxMarks)
+	}
 	var keys []string
 	for v, n := range r.Counts {
 		keys = append(keys, fmt.Sprintf("%s %d", v, n))
@@ -271,10 +318,13 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
 	if len(r.Harness) > 0 {
-		fmt.Fprintf(w, "HARNESS ERRORS (not the subject's fault; these cases were not marked):\n")
+		fmt.Fprintf(w, "HARNESS ERRORS (the grader's own failures, each run again alone and failed again; not the subject's fault):\n")
 		for _, h := range r.Harness {
 			fmt.Fprintf(w, "  %s\n", h)
 		}
+	}
+	if r.Incomplete {
+		fmt.Fprintf(w, "INCOMPLETE: a marked case was not judged (HARNESS-ERROR above): this is not a grade; grade the submission again\n")
 	}
 }
 

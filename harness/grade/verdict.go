@@ -140,6 +140,7 @@ var kindVerdicts = map[outcome.Kind]Verdict{
 	outcome.Early:    WrongExit,
 	outcome.Signal:   Crash,
 	outcome.Left:     Hygiene,
+	outcome.Held:     Hygiene,
 }
 
 // judgeVerdict is the verdict of a judge's record: a limit that killed the subject, a

@@ -198,6 +198,7 @@ func TestEveryKindHasAVerdict(t *testing.T) {
 		outcome.Deadline: {Timeout, Protocol},
 		outcome.Early:    {WrongExit, Protocol},
 		outcome.Left:     {Hygiene, Protocol},
+		outcome.Held:     {Hygiene, Protocol},
 		outcome.Mismatch: {WrongStdout, Protocol},
 		outcome.Missing:  {BuildFail, Protocol},
 		outcome.Harness:  {HarnessError, HarnessError},

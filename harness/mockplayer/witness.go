@@ -565,6 +565,23 @@ func (c *WitnessConn) receive(buf []byte, room int) (n int, fds []int, err error
 	return n, fds, nil
 }
 
+// HungUp says, at once, whether the stand-in's end of the connection has been closed (it
+// ended): what Gone waits for, asked without waiting for the goroutine that watches it.
+func (c *WitnessConn) HungUp() bool {
+	rc, err := c.f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	hung := false
+	rc.Control(func(fd uintptr) {
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLRDHUP}}
+		if n, err := unix.Poll(fds, 0); err == nil && n > 0 {
+			hung = fds[0].Revents&(unix.POLLRDHUP|unix.POLLHUP|unix.POLLERR) != 0
+		}
+	})
+	return hung
+}
+
 // Gone returns a channel closed when the stand-in has ended (or broken the protocol by
 // writing after its hello).
 func (c *WitnessConn) Gone() <-chan struct{} {

@@ -43,6 +43,12 @@ const (
 	Early Kind = "early"
 	// Left: a program left processes running (or, with run -nofiles, files behind).
 	Left Kind = "left"
+	// Held: a program's output was still held open once it had ended, everything of it the
+	// sandbox found was killed and the mock players whose stand-ins had ended too: held by
+	// something it handed its output to (the witness's mock player, given its own streams;
+	// a process hidden beyond the sandbox's reach). Unlike Left, this does not depend on
+	// how long anything took.
+	Held Kind = "held"
 	// Mismatch: an output (Output: stdout, stderr or a file) matched none of those wanted.
 	Mismatch Kind = "mismatch"
 	// Missing: the program to run (Program) does not exist.
@@ -54,7 +60,7 @@ const (
 
 // Kinds lists every kind, in the order above.
 func Kinds() []Kind {
-	return []Kind{Diverged, Silent, Exit, Signal, Limit, Deadline, Early, Left, Mismatch, Missing, Harness}
+	return []Kind{Diverged, Silent, Exit, Signal, Limit, Deadline, Early, Left, Held, Mismatch, Missing, Harness}
 }
 
 // Record is one failure's account.

@@ -563,6 +563,13 @@ func (g *Group) takeOutput(spec Spec, p *Process, st startStreams) {
 	}
 }
 
+// FolderOverBoundError is a start refused because the program's working folder holds more
+// than the box's bound (Box.WorkDisk) before it starts: what the subject's earlier runs
+// left there, its own doing, which the harness tells from its own failures by this type.
+type FolderOverBoundError struct{ err error }
+
+func (e *FolderOverBoundError) Error() string { return e.err.Error() }
+
 // awaitExec reads the role's error pipe, which the role closes by exec'ing (close-on-exec)
 // or writes why it failed (after its "hwm N" line, the harness's peak it folded in), and
 // then finds the program's pid below the init.
@@ -575,9 +582,17 @@ func (g *Group) awaitExec(spec Spec, s execrole.Settings, p *Process, errR *os.F
 		p.startRSS, _ = strconv.ParseInt(n, 10, 64)
 		msg = after
 	}
+	kind := ""
+	if rest, ok := strings.CutPrefix(msg, execrole.KindLine); ok {
+		kind, msg, _ = strings.Cut(rest, "\n")
+	}
 	if msg != "" {
 		g.cfg.Transcript.Notef(transcript.Harness, "could not start %s: %s", spec.Name, msg)
-		return fmt.Errorf("sandbox: start %s: %s", spec.Name, msg)
+		err := fmt.Errorf("sandbox: start %s: %s", spec.Name, msg)
+		if kind == execrole.KindFolderOverBound {
+			return &FolderOverBoundError{err}
+		}
+		return err
 	}
 	if p.status != nil {
 		// The program has been exec'd (the end of file): the init's child.

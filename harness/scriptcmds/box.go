@@ -63,6 +63,9 @@ type caseBox struct {
 	netErr         error           // why a rootless case has none (rootlessNetwork)
 	mark           hygiene.PidMark // the pid allocation as the user was lent, before any start
 	disk           int64           // a rootless grade's bound of the subject's folder (see rootless)
+	// subjectRan: a program of the case has run in box/ (the subject's, or a judge that
+	// starts it), so that what box/ holds may be the subject's doing (folderFail).
+	subjectRan bool
 }
 
 type caseBoxKey struct{}
@@ -325,7 +328,7 @@ func (b *caseBox) mkdirs(dir string) error {
 		case err != nil:
 			return err
 		case !st.IsDir():
-			return fmt.Errorf("%s is not a folder", cur)
+			return fmt.Errorf("%s is not a folder: %w", cur, unix.ENOTDIR)
 		}
 	}
 	return nil

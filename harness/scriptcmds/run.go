@@ -86,6 +86,9 @@ type aRun struct {
 	// heldOpen: the program's output was still held open once the run had ended and the
 	// sandbox had killed all it found of it, and its reading was cut off.
 	heldOpen bool
+	// witness is the script's witness holder, whose mock players with ended stand-ins are
+	// ended before an output held open is blamed on the program (see watch).
+	witness *witnessHolder
 }
 
 // outputDrain is how long the reading of a program's output may go on once its run has
@@ -160,6 +163,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 		Deadline:    *timeout,
 	}
 	r.box, _ = ts.Value(caseBoxKey{}).(*caseBox)
+	r.witness, _ = ts.Value(witnessKey{}).(*witnessHolder)
 	r.judge = judges[filepath.Base(prog)]
 	if r.judge {
 		cfg.Env = environ(ts, extraEnv)
@@ -179,7 +183,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 	if box := r.box; box != nil {
 		var err error
 		if r.boxCwd, err = box.dirs(r.cwd); err != nil {
-			harnessFail(ts, "run: harness error: %v", err)
+			box.folderFail(ts, "run: "+fs.Arg(0)+": its folder", err)
 		}
 		// Graded: the judge runs as root in the script's folder and starts the subject as
 		// the case's user in box/; the subject runs as that user in box/, with its inputs.
@@ -214,7 +218,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 			cfg.Env = append(cfg.Env, fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, box.lease.UID(), box.lease.GID(), r.boxCwd))
 		default:
 			if err := box.giveInputs(r.cwd, r.boxCwd, fs.Args()[1:]); err != nil {
-				harnessFail(ts, "run: harness error: inputs: %v", err)
+				box.folderFail(ts, "run: "+fs.Arg(0)+": its inputs", err)
 			}
 			cfg.Identity = sandbox.Identity{Lease: box.lease}
 			if box.lease == nil {
@@ -239,13 +243,21 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 		}
 		// A program that is not there (the subject's, unbuilt or removed) is told from the
 		// harness's failure to start one by the error and the file, not by the message.
-		kind := outcome.Harness
-		if errors.Is(err, os.ErrNotExist) || notThere(prog) {
-			kind = outcome.Missing
+		rec := outcome.Record{Kind: outcome.Harness, Program: fs.Arg(0)}
+		var full *sandbox.FolderOverBoundError
+		switch {
+		case errors.Is(err, os.ErrNotExist) || notThere(prog):
+			rec.Kind = outcome.Missing
+		case errors.As(err, &full) && r.box != nil && r.box.subjectRan:
+			// The subject's folder filled past its bound by its earlier runs.
+			rec.Kind, rec.Limit = outcome.Limit, caseDisk
 		}
-		fail(ts, outcome.Record{Kind: kind, Program: fs.Arg(0)}, "run: %s: %v", fs.Arg(0), err)
+		fail(ts, rec, "run: %s: %v", fs.Arg(0), err)
 	}
 	r.g = g
+	if r.box != nil {
+		r.box.subjectRan = true
+	}
 	if a, ok := ts.Value(ActivityKey{}).(*Activity); ok {
 		r.activity = a
 		a.add(g)
@@ -314,6 +326,18 @@ watch:
 	select {
 	case <-drained:
 	case <-time.After(outputDrain):
+		// A mock player holding a stream its stand-in handed over is the harness's to end:
+		// it is, now, and the reading gets as long again to end.
+		if r.witness != nil && r.witness.w != nil && r.witness.w.endOrphans() > 0 {
+			select {
+			case <-drained:
+			case <-time.After(outputDrain):
+			}
+		}
+	}
+	select {
+	case <-drained:
+	default:
 		r.heldOpen = true
 		for _, s := range []io.Reader{p.Stdout(), p.Stderr()} {
 			if c, ok := s.(io.Closer); ok {
@@ -345,7 +369,7 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 	}
 	if r.box != nil {
 		if err := r.box.takeResults(r.cwd, r.boxCwd); err != nil {
-			harnessFail(ts, "run: harness error: results: %v", err)
+			r.box.folderFail(ts, "run: "+r.name+": its results", err)
 		}
 	}
 	res := r.res
@@ -384,7 +408,9 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 	switch {
 	case len(res.Errors) > 0:
 		harnessFail(ts, "run: harness error: %s", strings.Join(res.Errors, "; "))
-	case r.heldOpen:
+	case r.heldOpen && r.judge:
+		// A judge's own output: nothing of the subject's is handed it, so what holds it is
+		// the harness's own failure.
 		harnessFail(ts, "run: harness error: %s ended, but something it started that the sandbox could not find still held its output open %v later (its output was cut off there)", r.name, outputDrain)
 	case res.DeadlinePassed:
 		diag := ""
@@ -412,8 +438,22 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		msg := fmt.Sprintf("run: %s: want exit %s, got %s", r.name, strings.ReplaceAll(r.status, ",", " or "), got)
 		rec.Want = r.status
 		fail(ts, r.exitRecord(rec, pr.Exit, judged), "%s", msg)
-	case len(leftovers) > 0:
+	case len(leftovers) > 0 || r.heldOpen:
+		// A program's output held open once it ended, the sandbox had killed all it found of
+		// it and the witness the mock players whose stand-ins had ended, is held by something
+		// it handed its output to beyond the sandbox's reach (the witness's mock player it
+		// gave its own streams to, a process it hid outside its box): the program's own doing,
+		// charged to it as what it left behind (until 2026-12-07 a HARNESS-ERROR, left out of
+		// the marks: a hub opted out of every case it could not pass so). Alone, a verdict
+		// that does not depend on the machine's load (outcome.Held); with processes left
+		// running, one that does (outcome.Left, which the grader confirms alone).
 		rec.Kind = outcome.Left
+		if r.heldOpen {
+			leftovers = append(leftovers, fmt.Sprintf("its output still held open %v after it ended, by something it handed its output to that outlived it (its output was cut off there)", outputDrain))
+			if len(leftovers) == 1 {
+				rec.Kind = outcome.Held
+			}
+		}
 		fail(ts, rec, "run: %s exited but left processes running or files behind: %s", r.name, strings.Join(leftovers, "; "))
 	case r.reaped && pr.Orphans > 0:
 		// The box reaps whatever its program leaves, so that nothing of a case outlives
@@ -424,6 +464,41 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 	case r.reaped && pr.Orphans < 0:
 		ts.Logf("run: note: -reaped not checked: %s ran without a box, whose init counts what a program leaves to it", r.name)
 	}
+}
+
+// folderFail fails the script for err, met on the subject's folder (box/) while the
+// harness gave a run its inputs or took back its results. Once a program of the case has
+// run there, an error the subject's programs can cause is theirs, what they left behind
+// (kind Left, a HYGIENE the grader confirms alone): a file or a link where the harness puts
+// a folder or an input, modes that refuse the harness (a rootless grade's subject is the
+// grader's own user), its disk filled. Any other error, or one before anything of the
+// subject ran, is the harness's (until 2026-12-07 every such error was, and left the
+// case out of the marks).
+func (b *caseBox) folderFail(ts *testscript.TestScript, what string, err error) {
+	switch {
+	case !b.subjectRan:
+	case errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EFBIG):
+		fail(ts, outcome.Record{Kind: outcome.Limit, Limit: caseDisk, Got: err.Error()}, "%s: the subject's folder, as its programs left it, is full: %v", what, err)
+	case subjectFolderError(err):
+		fail(ts, outcome.Record{Kind: outcome.Left, Got: err.Error()}, "%s: the subject's folder, as its programs left it: %v", what, err)
+	}
+	harnessFail(ts, "%s: harness error: %v", what, err)
+}
+
+// caseDisk names the limit of the subject's folder in a case (-case-disk) in a record, as the
+// sandbox names it when a copy back does not fit.
+const caseDisk = string(sandbox.LimitDisk)
+
+// subjectFolderError says whether err is one that what a program left in its folder can
+// cause: a path of the wrong kind, refused access (a full folder is told apart, above).
+func subjectFolderError(err error) bool {
+	for _, e := range []syscall.Errno{syscall.EACCES, syscall.EPERM, syscall.ENOTDIR, syscall.EISDIR,
+		syscall.ELOOP, syscall.EEXIST, syscall.ENOTEMPTY, syscall.ENAMETOOLONG, syscall.EMLINK, syscall.ETXTBSY} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // waitingHang says whether hang d is a wait (for input, a child or a timer) rather than

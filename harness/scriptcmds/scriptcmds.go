@@ -16,6 +16,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -578,6 +579,16 @@ func findMarked(marker []byte, mark hygiene.PidMark) []markedProc {
 	return out
 }
 
+// readRecord reads the transcript events of the record file at path.
+func readRecord(path string) ([]transcript.Event, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return transcript.ReadJSON(f)
+}
+
 // Transcript prints the conversation recorded in transcript files (JSON lines, e.g. written
 // by `mockplayer -relay PROG -record FILE`) as one line per message, without times, so that
 // a script can compare it with cmp:
@@ -599,11 +610,23 @@ func Transcript(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	var lists [][]transcript.Event
 	for _, name := range fs.Args() {
-		f, err := os.Open(ts.MkAbs(name))
-		ts.Check(err)
-		events, err := transcript.ReadJSON(f)
-		f.Close()
-		ts.Check(err)
+		events, err := readRecord(ts.MkAbs(name))
+		if err != nil {
+			// The records are the mock players', written where the subject cannot: one that
+			// is missing is a player that never ran (a hub that started another program in
+			// its place: player 0's for every player), one that does not read is a mock cut
+			// off mid-line or a line too long; either is the subject's doing, unless the
+			// witness failed to run a mock it was asked for (issue 57: such a case was a
+			// HARNESS-ERROR, left out of the marks).
+			if own := witnessFailures(ts); len(own) > 0 {
+				harnessFail(ts, "transcript: harness error: %s: %v (the witness: %s)", name, err, strings.Join(own, "; "))
+			}
+			what := "no conversation was recorded: the player that records it never ran"
+			if !errors.Is(err, os.ErrNotExist) {
+				what = "the recorded conversation does not read: " + err.Error()
+			}
+			fail(ts, outcome.Record{Kind: outcome.Diverged, Got: what}, "transcript: %s: %s", name, what)
+		}
 		lists = append(lists, events)
 	}
 	ts.Stdout().Write([]byte(transcript.Conversation(transcript.Merge(lists...), *who)))

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -66,6 +67,10 @@ type witness struct {
 	started  int
 	sessions map[*session]bool // the mock players started and not yet reaped
 	closed   bool
+	// failures are the witness's own failures to run a mock player it was asked for (the
+	// harness's, never the hub's): a conversation missing from its record is the harness's
+	// failure when there is one (see Transcript), and the subject's otherwise.
+	failures []string
 	cpu      uint64    // the CPU ticks of the mock players running, at the last look (quiet)
 	since    time.Time // since when they have all been quiet; zero: busy at the last look
 }
@@ -73,8 +78,9 @@ type witness struct {
 // session is one witnessed mock player running.
 type session struct {
 	cmd  *exec.Cmd
-	gone <-chan struct{} // closed once its stand-in has ended
-	done chan struct{}   // closed once the mock player has been reaped
+	conn *mockplayer.WitnessConn // its stand-in's connection
+	gone <-chan struct{}         // closed once its stand-in has ended
+	done chan struct{}           // closed once the mock player has been reaped
 }
 
 type witnessKey struct{}
@@ -349,6 +355,7 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	// the 2 seconds a St Lucia hub gives its players to exit; issue 40).
 	tell, started, err := c.ForMock()
 	if err != nil {
+		w.failures = append(w.failures, "the mock player "+hello.Name+": "+err.Error())
 		w.mu.Unlock()
 		c.Verdict(127, 0)
 		return
@@ -362,9 +369,11 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	err = child.StartCmd(cmd)
 	started()
-	s := &session{cmd: cmd, gone: c.Gone(), done: make(chan struct{})}
+	s := &session{cmd: cmd, conn: c, gone: c.Gone(), done: make(chan struct{})}
 	if err == nil {
 		w.sessions[s] = true
+	} else {
+		w.failures = append(w.failures, "the mock player "+hello.Name+" did not start: "+err.Error())
 	}
 	w.mu.Unlock()
 	if err != nil {
@@ -408,6 +417,48 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 		}
 	}
 	c.Verdict(code, sig)
+}
+
+// ownFailures returns the witness's own failures so far (see witness.failures).
+func (w *witness) ownFailures() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.failures)
+}
+
+// witnessFailures returns the failures of the script's witness, if it has one.
+func witnessFailures(ts *testscript.TestScript) []string {
+	if h, _ := ts.Value(witnessKey{}).(*witnessHolder); h != nil && h.w != nil {
+		return h.w.ownFailures()
+	}
+	return nil
+}
+
+// endOrphans kills, and waits (up to a bound) to be reaped, the mock players whose
+// stand-ins have ended, found by asking their connections now rather than by the goroutines
+// that watch them (which a loaded machine may not have run yet), and says how many it
+// ended. A run whose output is still held open once it ended calls it: a mock player
+// holds a hub's stream its stand-in handed over (its stderr, that the hub gave its player)
+// until the harness kills it, which is the harness's to do before it blames anyone.
+func (w *witness) endOrphans() int {
+	w.mu.Lock()
+	var orphans []*session
+	for s := range w.sessions {
+		if s.conn.HungUp() {
+			s.cmd.Process.Signal(syscall.SIGKILL)
+			orphans = append(orphans, s)
+		}
+	}
+	w.mu.Unlock()
+	deadline := time.After(2 * time.Second)
+	for _, s := range orphans {
+		select {
+		case <-s.done:
+		case <-deadline:
+			return len(orphans)
+		}
+	}
+	return len(orphans)
 }
 
 // heldSessions, when set (tests only), holds every witness session between the start of

@@ -317,6 +317,10 @@ func (c *cohortRun) runCase(s *submission, i int) {
 func (c *cohortRun) options(s *submission) grade.Options {
 	o := c.Options
 	o.Jobs, o.Scratch = 1, s.scratch
+	// The runs again (grade.Rerun) wait for every case of the submission (complete), where
+	// they run one at a time with none of its other cases beside them, and never hold
+	// back another submission's.
+	o.DeferReruns = true
 	return o
 }
 
@@ -326,6 +330,7 @@ func (c *cohortRun) complete(s *submission) {
 	for _, o := range s.outs {
 		all = append(all, o...)
 	}
+	grade.Rerun(c.Game, all, s.subj, c.options(s))
 	rep := grade.NewReport(c.Game, s.subj.Name, s.started, s.built, all)
 	rep.Notes = append(append([]string(nil), s.subj.Notes...), rep.Notes...)
 	rep.Isolation = c.Isolation
@@ -367,8 +372,8 @@ func (c *cohortRun) finishedLine(s *submission) {
 		fmt.Fprintf(c.Stderr, "gauntlet grade: [%d/%d] %s: %s (after %v)\n", done, len(c.subs), s.name, s.problem, took)
 		return
 	}
-	fmt.Fprintf(c.Stderr, "gauntlet grade: [%d/%d] %s: %.2f/%g marks (%s) in %v\n", done, len(c.subs), s.name,
-		s.report.Marks, s.report.MaxMarks, s.report.CountsLine(), took)
+	fmt.Fprintf(c.Stderr, "gauntlet grade: [%d/%d] %s: %s/%g marks (%s) in %v\n", done, len(c.subs), s.name,
+		s.report.TotalText(), s.report.MaxMarks, s.report.CountsLine(), took)
 }
 
 func (c *cohortRun) reportPath(s *submission) string {
