@@ -13,15 +13,19 @@ import (
 
 // Case is one conformance script and what its header says about it (docs/suites.md).
 type Case struct {
-	ID          string   // file name without .txtar, e.g. "hub_args_usage"
-	Game        string   // the suite's folder
-	Title       string   // the header's first line: the requirement in one sentence
-	Section     string   // spec section
-	Category    string   // marking category
-	Requirement string   // the spec's own words, when given
-	Accept      string   // what else is allowed, for "accept both" cases
-	Vars        []string // the program variables the script uses ($DEALER, $EAIT, ...)
-	Script      []byte
+	ID          string // file name without .txtar, e.g. "hub_args_usage"
+	Game        string // the suite's folder
+	Title       string // the header's first line: the requirement in one sentence
+	Section     string // spec section
+	Category    string // marking category
+	Requirement string // the spec's own words, when given
+	Accept      string // what else is allowed, for "accept both" cases
+	// Unmarked, when set, says why the case earns no marks: the spec does not fix what it
+	// checks (docs/suites.md, "unmarked:"). It still runs and is reported, so that staff
+	// and students see what the reference does, but none of its runs is counted.
+	Unmarked string
+	Vars     []string // the program variables the script uses ($DEALER, $EAIT, ...)
+	Script   []byte
 	// Waits: the case spends most of its time waiting (a mock that sleeps or hangs on
 	// purpose, a signal sent after a delay), not computing; the grader runs such cases
 	// beside the -j busy ones instead of in their slots.
@@ -105,6 +109,8 @@ func ParseCase(game, id string, script []byte, programVars map[string]bool) (Cas
 				c.Requirement = strings.TrimSpace(val)
 			case ok && key == "accept":
 				c.Accept = strings.TrimSpace(val)
+			case ok && key == "unmarked":
+				c.Unmarked = strings.TrimSpace(val)
 			case c.Title == "" && text != "":
 				c.Title = text
 			}

@@ -358,7 +358,7 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 		if opt.Run != nil && !opt.Run.MatchString(c.ID) {
 			continue
 		}
-		counted := true
+		counted := c.Unmarked == "" // an unmarked case runs, but none of its runs counts
 		for _, p := range g.Pairings(*c) {
 			if g.runsAny(*c, p, unclaimed) {
 				continue // a program the subject need not have built

@@ -475,3 +475,43 @@ func TestStopOnAnOutcomeStartsNoMoreCases(t *testing.T) {
 		t.Errorf("%d case runs after a stop on the first failure, want 1: %+v", len(outs), outs)
 	}
 }
+
+// TestUnmarkedCaseRunsButCountsNowhere checks the header's "unmarked:" line: the case runs
+// and its failure is reported with the reason, but none of its runs is counted, so the
+// category's marks are those of its other cases (here: full marks, where a counted failure
+// would halve them).
+func TestUnmarkedCaseRunsButCountsNowhere(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{
+		"toy/pass.txtar":     toyCases["toy/pass.txtar"],
+		"toy/unmarked.txtar": {Data: []byte(header("player/basics") + "# unmarked: the spec is silent on this\nrun -status 3 $PLAYER\n")},
+	}
+	cases, err := LoadCases(fsys, "toy", toy.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cases[1].ID != "unmarked" || cases[1].Unmarked != "the spec is silent on this" {
+		t.Fatalf("case %+v", cases[1])
+	}
+	subj, opt := setup(t, refPlayer)
+	opt.Run = regexp.MustCompile(`^(pass|unmarked)$`)
+	outs := Run(toy, cases, subj, opt)
+	if v := verdicts(outs); v["unmarked"] != WrongExit || v["pass"] != Pass {
+		t.Fatalf("verdicts %v", v)
+	}
+	for _, o := range outs {
+		if o.Case.ID == "unmarked" && o.Counted {
+			t.Error("the unmarked case's run is counted")
+		}
+	}
+	for _, cm := range Marks(toy, outs) {
+		if cm.Category.Name == "player/basics" && (cm.Cases != 1 || cm.Marks != 2) {
+			t.Errorf("player/basics: %d cases, %.2f marks; want 1 case, 2 marks", cm.Cases, cm.Marks)
+		}
+	}
+	var b strings.Builder
+	NewReport(toy, "s", time.Now(), nil, outs).WriteSummary(&b, false)
+	if !strings.Contains(b.String(), "(not marked: the spec does not fix it)") || !strings.Contains(b.String(), "not marked: the spec is silent on this") {
+		t.Errorf("the report does not say the case is not marked, and why:\n%s", b.String())
+	}
+}
