@@ -200,6 +200,11 @@ var stluciaOwn = []Mutant{
 		Old:        "echo := \"From StLucia:\" + line + \"\\n\"",
 		New:        "echo := \"From StLucia:\" + line[:min(len(line), 80)] + \"\\n\"",
 		Equivalent: "the echo of a line longer than any message keeps only its first 80 bytes, as a player with a fixed buffer would: not marked (player_bad_msg_long_line_eait; docs/stlucia-suite.md)"},
+	{Name: "E-long-line-echo-cut-no-newline", Prog: "EAIT", Category: "players/comms errors",
+		File:       "games/stlucia/judge.go",
+		Old:        "echo := \"From StLucia:\" + line + \"\\n\"",
+		New:        "echo := \"From StLucia:\" + line[:min(len(line), 80)] + map[bool]string{true: \"\\n\"}[len(line) <= 80]",
+		Equivalent: "the echo of a line longer than any message keeps only its first 80 bytes, without a newline, as a player echoing what a fixed buffer read (no newline in it) would: its Bad message from StLucia then follows on the same line, which is not marked either (player_bad_msg_long_line_eait; docs/stlucia-suite.md)"},
 	{Name: "E-claim-trailing-space-accepted", Prog: "EAIT", Category: "players/comms errors",
 		File: "games/stlucia/message.go",
 		Old:  "if len(fields) != want {",
@@ -217,6 +222,16 @@ var stluciaOwn = []Mutant{
 		File: "games/stlucia/player.go",
 		Old:  "case MsgWinner, MsgShutdown:",
 		New:  "case MsgWinner:"},
+	// Two behaviours of one real MABS at once (issue 57): it takes a turn's unsorted dice
+	// as they are (an accepted reading) and exits 5 on a shutdown (a bug, which the
+	// player_end_shutdown_* cases of players/game play mark). The unsorted-turn cases of
+	// players/comms errors send a shutdown after the turn only to end the run: the bug
+	// must cost marks in game play alone, not there too.
+	{Name: "E-unsorted-taken-shutdown-bad", Prog: "EAIT", Category: "players/game play",
+		File: "games/stlucia/player.go",
+		Old:  "case MsgWinner, MsgShutdown:",
+		New:  "case MsgShutdown:\n\t\t_, err := ParseMsg(\"\")\n\t\treturn Reply{}, false, false, err\n\tcase MsgWinner:",
+		More: []Edit{{File: "games/stlucia/face.go", Old: "if !ok || f < prev {", New: "_ = prev\n\t\tif !ok {"}}},
 	{Name: "E-own-elimination-ignored", Prog: "EAIT", Category: "players/game play",
 		File: "games/stlucia/player.go",
 		Old:  "return Reply{}, false, m.Player == p.View.Me, nil",
