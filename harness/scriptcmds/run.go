@@ -388,6 +388,7 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		diag := ""
 		if res.Hang != nil {
 			diag = " (" + res.Hang.String() + ")"
+			rec.Hang = string(res.Hang.Kind)
 		}
 		if r.activity != nil {
 			r.activity.deadlinePassed(res.Hang != nil && waitingHang(*res.Hang))
@@ -422,7 +423,7 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 // their mounts on a loaded machine) is held by the machine, not waiting for a peer.
 func waitingHang(d hygiene.Diagnosis) bool {
 	switch d.Kind {
-	case hygiene.Deadlock, hygiene.Sleeping, hygiene.BlockedWrite:
+	case hygiene.Deadlock, hygiene.LeakedPipe, hygiene.Sleeping, hygiene.BlockedWrite:
 	default:
 		return false
 	}
