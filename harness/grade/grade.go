@@ -804,11 +804,40 @@ type CategoryMarks struct {
 	Category contract.Category
 	Cases    int     // counted cases in the category
 	Passed   int     // of which passed (PASS or PASS-LENIENT)
-	Marks    float64 // Category.Marks scaled by Passed/Cases
+	Marks    float64 // Category.Marks times the weights of the passed cases (CaseWeights)
 }
 
-// Marks totals the counted outcomes by category, in the game's category order. Cases with
-// a HarnessError verdict are left out of their category (never blamed on the subject).
+// CaseWeights gives each outcome the share of its category's marks it carries: 0 for a run
+// that is not counted or is a HarnessError (never blamed on the subject); else its part's
+// share of the category (the category's marks split equally among the parts its counted
+// cases name, Case.Part, a case without one in the part "") split equally among the
+// part's counted cases. Without parts every counted case of a category weighs the same.
+func CaseWeights(outs []Outcome) []float64 {
+	type key struct{ category, part string }
+	cases := map[key]int{}
+	parts := map[string]map[string]bool{}
+	for _, o := range outs {
+		if !o.Counted || o.Verdict == HarnessError {
+			continue
+		}
+		cases[key{o.Case.Category, o.Case.Part}]++
+		if parts[o.Case.Category] == nil {
+			parts[o.Case.Category] = map[string]bool{}
+		}
+		parts[o.Case.Category][o.Case.Part] = true
+	}
+	w := make([]float64, len(outs))
+	for i, o := range outs {
+		if n := cases[key{o.Case.Category, o.Case.Part}]; n > 0 && o.Counted && o.Verdict != HarnessError {
+			w[i] = 1 / float64(len(parts[o.Case.Category])) / float64(n)
+		}
+	}
+	return w
+}
+
+// Marks totals the counted outcomes by category, in the game's category order: a
+// category's marks times the weights of its passed cases (CaseWeights). Cases with a
+// HarnessError verdict are left out of their category (never blamed on the subject).
 func Marks(g Game, outs []Outcome) []CategoryMarks {
 	by := map[string]*CategoryMarks{}
 	var order []string
@@ -816,7 +845,8 @@ func Marks(g Game, outs []Outcome) []CategoryMarks {
 		by[c.Name] = &CategoryMarks{Category: c}
 		order = append(order, c.Name)
 	}
-	for _, o := range outs {
+	weights := CaseWeights(outs)
+	for i, o := range outs {
 		if !o.Counted || o.Verdict == HarnessError {
 			continue
 		}
@@ -827,15 +857,12 @@ func Marks(g Game, outs []Outcome) []CategoryMarks {
 		cm.Cases++
 		if o.Verdict.Passed() {
 			cm.Passed++
+			cm.Marks += cm.Category.Marks * weights[i]
 		}
 	}
 	var res []CategoryMarks
 	for _, name := range order {
-		cm := by[name]
-		if cm.Cases > 0 {
-			cm.Marks = cm.Category.Marks * float64(cm.Passed) / float64(cm.Cases)
-		}
-		res = append(res, *cm)
+		res = append(res, *by[name])
 	}
 	return res
 }

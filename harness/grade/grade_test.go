@@ -515,3 +515,52 @@ func TestUnmarkedCaseRunsButCountsNowhere(t *testing.T) {
 		t.Errorf("the report does not say the case is not marked, and why:\n%s", b.String())
 	}
 }
+
+// A category whose cases name parts gives each part an equal share of its marks, and each
+// case an equal share of its part's: one case of part "usage" weighs as much as the two of
+// part "deck" together. A run that is not counted or a harness error weighs nothing and
+// is left out of its part's count. Without parts, every case weighs the same.
+func TestCaseWeightsSplitACategoryByItsParts(t *testing.T) {
+	mk := func(id, cat, part string, counted bool, v Verdict) Outcome {
+		return Outcome{Case: &Case{ID: id, Category: cat, Part: part}, Counted: counted, Verdict: v}
+	}
+	outs := []Outcome{
+		mk("usage", "hub/basics", "usage", true, Pass),
+		mk("deck1", "hub/basics", "deck", true, WrongExit),
+		mk("deck2", "hub/basics", "deck", true, Pass),
+		mk("deck3", "hub/basics", "deck", true, HarnessError),
+		mk("deck2@pairing", "hub/basics", "deck", false, Pass),
+		mk("p1", "player/basics", "", true, Pass),
+		mk("p2", "player/basics", "", true, WrongExit),
+		mk("p3", "player/basics", "", true, Pass),
+	}
+	want := []float64{0.5, 0.25, 0.25, 0, 0, 1.0 / 3, 1.0 / 3, 1.0 / 3}
+	got := CaseWeights(outs)
+	for i := range want {
+		if d := got[i] - want[i]; d > 1e-9 || d < -1e-9 {
+			t.Errorf("%s: weight %.4f, want %.4f", outs[i].Case.ID, got[i], want[i])
+		}
+	}
+	for _, cm := range Marks(toy, outs) {
+		want := map[string]float64{"hub/basics": 4 * 0.75, "player/basics": 2 * 2.0 / 3}[cm.Category.Name]
+		if d := cm.Marks - want; d > 1e-9 || d < -1e-9 {
+			t.Errorf("%s: %.4f marks, want %.4f", cm.Category.Name, cm.Marks, want)
+		}
+	}
+}
+
+// A category's cases name parts all or none: a suite that mixes them is refused.
+func TestPartsAllOrNone(t *testing.T) {
+	fsys := fstest.MapFS{
+		"toy/a.txtar": {Data: []byte(header("player/basics") + "# part: usage\nrun $PLAYER\n")},
+		"toy/b.txtar": {Data: []byte(header("player/basics") + "run $PLAYER\n")},
+	}
+	if _, err := LoadCases(fsys, "toy", toy.ProgramVars()); err == nil || !strings.Contains(err.Error(), "all or none") {
+		t.Errorf("a category with and without parts: %v", err)
+	}
+	fsys["toy/b.txtar"] = &fstest.MapFile{Data: []byte(header("player/basics") + "# part: deck\nrun $PLAYER\n")}
+	cases, err := LoadCases(fsys, "toy", toy.ProgramVars())
+	if err != nil || cases[0].Part != "usage" || cases[1].Part != "deck" {
+		t.Errorf("cases %+v, %v", cases, err)
+	}
+}

@@ -81,7 +81,11 @@ type CaseReport struct {
 	Accept      string `json:"accept,omitempty"`
 	// Unmarked says why the case earns no marks (Case.Unmarked): the spec does not fix
 	// what it checks. Such a case's runs are all not counted.
-	Unmarked   string   `json:"unmarked,omitempty"`
+	Unmarked string `json:"unmarked,omitempty"`
+	// Part is the part of its category the case belongs to (Case.Part), and Weight the
+	// share of the category's marks this run carries (CaseWeights; 0 when not counted).
+	Part       string   `json:"part,omitempty"`
+	Weight     float64  `json:"weight"`
 	Verdict    Verdict  `json:"verdict"`
 	Detail     string   `json:"detail,omitempty"`
 	Lenient    []string `json:"lenient,omitempty"`
@@ -126,8 +130,9 @@ func NewReport(g Game, subject string, started time.Time, b *build.Result, outs 
 		r.MaxMarks += cm.Category.Marks
 	}
 	r.Marks = round2(r.Marks)
-	for _, o := range outs {
-		c := CaseReport{ID: o.Case.ID, Pairing: string(o.Pairing), Counted: o.Counted, Section: o.Case.Section,
+	weights := CaseWeights(outs)
+	for i, o := range outs {
+		c := CaseReport{ID: o.Case.ID, Part: o.Case.Part, Weight: weights[i], Pairing: string(o.Pairing), Counted: o.Counted, Section: o.Case.Section,
 			Category: o.Case.Category, Title: o.Case.Title, Requirement: o.Case.Requirement, Accept: o.Case.Accept, Unmarked: o.Case.Unmarked,
 			Verdict: o.Verdict, Detail: o.Detail, Lenient: o.Lenient, Divergence: o.Divergence,
 			Conversation: o.Conversation, Alone: o.Alone, Seconds: o.Duration.Seconds()}

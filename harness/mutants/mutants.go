@@ -240,9 +240,11 @@ func (o Outcome) Killed() bool { return len(o.Failed) > 0 }
 
 // Judge reads the grade report of a submission made of the mutant alone (graded on
 // Filter's cases): the cases that need one of the absent programs are BUILD-FAIL and not
-// counted. A category's lost marks are its marks times its failed cases over its cases.
+// counted. A category's lost marks are its marks times the weights of its failed cases
+// (grade.CaseWeights: its cases' equal shares, or its parts').
 func Judge(m Mutant, rep *grade.Report) Outcome {
 	o := Outcome{Mutant: m, Failed: map[string][]string{}, Lost: map[string]float64{}}
+	failedWeight := map[string]float64{}
 	for _, c := range rep.Cases {
 		switch {
 		case !c.Counted:
@@ -253,6 +255,7 @@ func Judge(m Mutant, rep *grade.Report) Outcome {
 			o.Lenient = append(o.Lenient, c.Name())
 		case !c.Verdict.Passed():
 			o.Failed[c.Category] = append(o.Failed[c.Category], c.Name()+" ("+string(c.Verdict)+")")
+			failedWeight[c.Category] += c.Weight
 		}
 	}
 	own, known := map[string]bool{m.Category: true}, map[string]bool{}
@@ -267,7 +270,7 @@ func Judge(m Mutant, rep *grade.Report) Outcome {
 		if failed == 0 || c.Cases == 0 {
 			continue
 		}
-		o.Lost[c.Name] = c.MaxMarks * float64(failed) / float64(c.Cases)
+		o.Lost[c.Name] = c.MaxMarks * failedWeight[c.Name]
 		if !own[c.Name] {
 			o.Outside += o.Lost[c.Name]
 			if !known[c.Name] {
