@@ -28,7 +28,11 @@ type Case struct {
 	// line; "" when it has none): a category whose spec item names several things ("Arg
 	// checking and initial path output") gives each part an equal share of its marks, and
 	// each case an equal share of its part's (CaseWeights).
-	Part   string
+	Part string
+	// Needs are the cases (by ID, of the same suite) this case can only reach its own
+	// requirement through: the header's "needs:" line. When one of them failed, this
+	// case's failure is charged there, not here (ChargedIn).
+	Needs  []string
 	Vars   []string // the program variables the script uses ($DEALER, $EAIT, ...)
 	Script []byte
 	// Waits: the case spends most of its time waiting (a mock that sleeps or hangs on
@@ -86,6 +90,17 @@ func LoadCases(fsys fs.FS, game string, programVars map[string]bool) ([]Case, er
 		cases = append(cases, c)
 	}
 	sort.Slice(cases, func(i, j int) bool { return cases[i].ID < cases[j].ID })
+	ids := map[string]bool{}
+	for _, c := range cases {
+		ids[c.ID] = true
+	}
+	for _, c := range cases {
+		for _, n := range c.Needs {
+			if !ids[n] || n == c.ID {
+				return nil, fmt.Errorf("%s/%s: needs %q, which is not another case of the suite", game, c.ID, n)
+			}
+		}
+	}
 	return cases, partsAllOrNone(game, cases)
 }
 
@@ -138,6 +153,8 @@ func ParseCase(game, id string, script []byte, programVars map[string]bool) (Cas
 				c.Unmarked = strings.TrimSpace(val)
 			case ok && key == "part":
 				c.Part = strings.TrimSpace(val)
+			case ok && key == "needs":
+				c.Needs = append(c.Needs, strings.Fields(val)...)
 			case c.Title == "" && text != "":
 				c.Title = text
 			}

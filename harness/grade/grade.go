@@ -816,8 +816,12 @@ func CaseWeights(outs []Outcome) []float64 {
 	type key struct{ category, part string }
 	cases := map[key]int{}
 	parts := map[string]map[string]bool{}
-	for _, o := range outs {
-		if !o.Counted || o.Verdict == HarnessError {
+	charged := ChargedIn(outs)
+	marked := func(i int) bool {
+		return outs[i].Counted && outs[i].Verdict != HarnessError && charged[i] == ""
+	}
+	for i, o := range outs {
+		if !marked(i) {
 			continue
 		}
 		cases[key{o.Case.Category, o.Case.Part}]++
@@ -828,16 +832,46 @@ func CaseWeights(outs []Outcome) []float64 {
 	}
 	w := make([]float64, len(outs))
 	for i, o := range outs {
-		if n := cases[key{o.Case.Category, o.Case.Part}]; n > 0 && o.Counted && o.Verdict != HarnessError {
+		if n := cases[key{o.Case.Category, o.Case.Part}]; n > 0 && marked(i) {
 			w[i] = 1 / float64(len(parts[o.Case.Category])) / float64(n)
 		}
 	}
 	return w
 }
 
+// ChargedIn says, for each outcome, the case its failure is already charged in ("" for
+// none): a counted run that failed, of a case whose header says it needs another case
+// (Case.Needs) whose counted run failed too. One bug, one charge: a case that can only
+// reach its own requirement through what another case marks (a player that must go on
+// after another's elimination before it can lose its hub) is not charged when that other
+// case failed; it is left out of its category, as a harness error is. A run that passed is
+// marked as any other.
+func ChargedIn(outs []Outcome) []string {
+	failed := map[string]bool{}
+	for _, o := range outs {
+		if o.Counted && o.Verdict != HarnessError && !o.Verdict.Passed() {
+			failed[o.Case.ID] = true
+		}
+	}
+	in := make([]string, len(outs))
+	for i, o := range outs {
+		if !o.Counted || o.Verdict == HarnessError || o.Verdict.Passed() {
+			continue
+		}
+		for _, n := range o.Case.Needs {
+			if failed[n] {
+				in[i] = n
+				break
+			}
+		}
+	}
+	return in
+}
+
 // Marks totals the counted outcomes by category, in the game's category order: a
 // category's marks times the weights of its passed cases (CaseWeights). Cases with a
-// HarnessError verdict are left out of their category (never blamed on the subject).
+// HarnessError verdict are left out of their category (never blamed on the subject), and
+// so are failures already charged in a case they need (ChargedIn).
 func Marks(g Game, outs []Outcome) []CategoryMarks {
 	by := map[string]*CategoryMarks{}
 	var order []string
@@ -846,8 +880,9 @@ func Marks(g Game, outs []Outcome) []CategoryMarks {
 		order = append(order, c.Name)
 	}
 	weights := CaseWeights(outs)
+	charged := ChargedIn(outs)
 	for i, o := range outs {
-		if !o.Counted || o.Verdict == HarnessError {
+		if !o.Counted || o.Verdict == HarnessError || charged[i] != "" {
 			continue
 		}
 		cm := by[o.Case.Category]

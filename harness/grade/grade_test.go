@@ -564,3 +564,37 @@ func TestPartsAllOrNone(t *testing.T) {
 		t.Errorf("cases %+v, %v", cases, err)
 	}
 }
+
+// One bug, one charge: a failed case that needs a case which failed too is charged there,
+// and left out of its own category (as a harness error is); a case that needs a case which
+// passed, or that passed itself, is marked as any other. A needs: line naming no case of
+// the suite is refused.
+func TestFailureChargedInTheCaseItNeeds(t *testing.T) {
+	mk := func(id, cat string, v Verdict, needs ...string) Outcome {
+		return Outcome{Case: &Case{ID: id, Category: cat, Needs: needs}, Pairing: Theirs, Counted: true, Verdict: v}
+	}
+	outs := []Outcome{
+		mk("ends", "player/basics", WrongExit),
+		mk("eof_after", "hub/basics", WrongExit, "ends"),
+		mk("eof_passed", "hub/basics", Pass, "ends"),
+		mk("other", "hub/basics", WrongExit, "fine"),
+		mk("fine", "player/basics", Pass),
+	}
+	if got := strings.Join(ChargedIn(outs), ","); got != ",ends,,," {
+		t.Errorf("charged in %q, want only eof_after's, in ends", got)
+	}
+	for _, cm := range Marks(toy, outs) {
+		if cm.Category.Name == "hub/basics" && (cm.Cases != 2 || cm.Passed != 1 || cm.Marks != 2) {
+			t.Errorf("hub/basics: %d cases, %d passed, %.2f marks; want 2, 1, 2.00", cm.Cases, cm.Passed, cm.Marks)
+		}
+	}
+	var b strings.Builder
+	NewReport(toy, "s", time.Now(), nil, outs).WriteSummary(&b, false)
+	if !strings.Contains(b.String(), "WRONG-EXIT eof_after (not marked: already charged in ends)") {
+		t.Errorf("the report does not say where the failure is charged:\n%s", b.String())
+	}
+	fsys := fstest.MapFS{"toy/a.txtar": {Data: []byte(header("player/basics") + "# needs: nosuch\nrun $PLAYER\n")}}
+	if _, err := LoadCases(fsys, "toy", toy.ProgramVars()); err == nil {
+		t.Error("a case that needs no case of the suite was accepted")
+	}
+}

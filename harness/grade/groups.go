@@ -72,7 +72,9 @@ func cause(c CaseReport) string {
 		}
 		d = m[1] + ": " + kind
 	}
-	return string(c.Verdict) + "\x00" + d + "\x00" + conversationShape(c.Conversation)
+	// A run that is not marked for a reason of its own is not joined with marked ones:
+	// the group's entry says whether it is marked by its first case.
+	return string(c.Verdict) + "\x00" + d + "\x00" + conversationShape(c.Conversation) + "\x00" + c.Unmarked + "\x00" + c.ChargedIn
 }
 
 // conversationShape is what a recorded conversation (MockConversation) says of how each

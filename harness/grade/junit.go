@@ -145,6 +145,8 @@ func caseText(c CaseReport) string {
 	switch {
 	case c.Unmarked != "":
 		fmt.Fprintf(&b, "not marked: %s\n", c.Unmarked)
+	case c.ChargedIn != "":
+		fmt.Fprintf(&b, "not marked: its failure is already charged in %s, which it needs\n", c.ChargedIn)
 	case !c.Counted:
 		b.WriteString("not marked: this pairing only tells whether the hub or the players are wrong\n")
 	}

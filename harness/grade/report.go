@@ -84,8 +84,11 @@ type CaseReport struct {
 	Unmarked string `json:"unmarked,omitempty"`
 	// Part is the part of its category the case belongs to (Case.Part), and Weight the
 	// share of the category's marks this run carries (CaseWeights; 0 when not counted).
-	Part       string   `json:"part,omitempty"`
-	Weight     float64  `json:"weight"`
+	Part   string  `json:"part,omitempty"`
+	Weight float64 `json:"weight"`
+	// ChargedIn names the case a failure of this run is already charged in (ChargedIn):
+	// the run is then not counted in its category. Empty for every other run.
+	ChargedIn  string   `json:"charged_in,omitempty"`
 	Verdict    Verdict  `json:"verdict"`
 	Detail     string   `json:"detail,omitempty"`
 	Lenient    []string `json:"lenient,omitempty"`
@@ -130,9 +133,9 @@ func NewReport(g Game, subject string, started time.Time, b *build.Result, outs 
 		r.MaxMarks += cm.Category.Marks
 	}
 	r.Marks = round2(r.Marks)
-	weights := CaseWeights(outs)
+	weights, charged := CaseWeights(outs), ChargedIn(outs)
 	for i, o := range outs {
-		c := CaseReport{ID: o.Case.ID, Part: o.Case.Part, Weight: weights[i], Pairing: string(o.Pairing), Counted: o.Counted, Section: o.Case.Section,
+		c := CaseReport{ID: o.Case.ID, Part: o.Case.Part, Weight: weights[i], ChargedIn: charged[i], Pairing: string(o.Pairing), Counted: o.Counted, Section: o.Case.Section,
 			Category: o.Case.Category, Title: o.Case.Title, Requirement: o.Case.Requirement, Accept: o.Case.Accept, Unmarked: o.Case.Unmarked,
 			Verdict: o.Verdict, Detail: o.Detail, Lenient: o.Lenient, Divergence: o.Divergence,
 			Conversation: o.Conversation, Alone: o.Alone, Seconds: o.Duration.Seconds()}
@@ -218,6 +221,8 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 		switch {
 		case c.Unmarked != "":
 			counted = " (not marked: the spec does not fix it)"
+		case c.ChargedIn != "":
+			counted = " (not marked: already charged in " + c.ChargedIn + ")"
 		case !c.Counted:
 			counted = " (not marked: tells who is wrong)"
 		}

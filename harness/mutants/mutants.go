@@ -247,7 +247,7 @@ func Judge(m Mutant, rep *grade.Report) Outcome {
 	failedWeight := map[string]float64{}
 	for _, c := range rep.Cases {
 		switch {
-		case !c.Counted:
+		case !c.Counted, c.ChargedIn != "":
 		case c.Verdict == grade.HarnessError:
 			o.HarnessErrors = append(o.HarnessErrors, c.Name()+": "+c.Detail)
 		case c.Verdict == grade.BuildFail:
