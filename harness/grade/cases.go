@@ -13,15 +13,28 @@ import (
 
 // Case is one conformance script and what its header says about it (docs/suites.md).
 type Case struct {
-	ID          string   // file name without .txtar, e.g. "hub_args_usage"
-	Game        string   // the suite's folder
-	Title       string   // the header's first line: the requirement in one sentence
-	Section     string   // spec section
-	Category    string   // marking category
-	Requirement string   // the spec's own words, when given
-	Accept      string   // what else is allowed, for "accept both" cases
-	Vars        []string // the program variables the script uses ($DEALER, $EAIT, ...)
-	Script      []byte
+	ID          string // file name without .txtar, e.g. "hub_args_usage"
+	Game        string // the suite's folder
+	Title       string // the header's first line: the requirement in one sentence
+	Section     string // spec section
+	Category    string // marking category
+	Requirement string // the spec's own words, when given
+	Accept      string // what else is allowed, for "accept both" cases
+	// Unmarked, when set, says why the case earns no marks: the spec does not fix what it
+	// checks (docs/suites.md, "unmarked:"). It still runs and is reported, so that staff
+	// and students see what the reference does, but none of its runs is counted.
+	Unmarked string
+	// Part is the part of its category's marks the case belongs to (the header's "part:"
+	// line; "" when it has none): a category whose spec item names several things ("Arg
+	// checking and initial path output") gives each part an equal share of its marks, and
+	// each case an equal share of its part's (CaseWeights).
+	Part string
+	// Needs are the cases (by ID, of the same suite) this case can only reach its own
+	// requirement through: the header's "needs:" line. When one of them failed, this
+	// case's failure is charged there, not here (ChargedIn).
+	Needs  []string
+	Vars   []string // the program variables the script uses ($DEALER, $EAIT, ...)
+	Script []byte
 	// Waits: the case spends most of its time waiting (a mock that sleeps or hangs on
 	// purpose, a signal sent after a delay), not computing; the grader runs such cases
 	// beside the -j busy ones instead of in their slots.
@@ -77,7 +90,38 @@ func LoadCases(fsys fs.FS, game string, programVars map[string]bool) ([]Case, er
 		cases = append(cases, c)
 	}
 	sort.Slice(cases, func(i, j int) bool { return cases[i].ID < cases[j].ID })
-	return cases, nil
+	ids := map[string]bool{}
+	for _, c := range cases {
+		ids[c.ID] = true
+	}
+	for _, c := range cases {
+		for _, n := range c.Needs {
+			if !ids[n] || n == c.ID {
+				return nil, fmt.Errorf("%s/%s: needs %q, which is not another case of the suite", game, c.ID, n)
+			}
+		}
+	}
+	return cases, partsAllOrNone(game, cases)
+}
+
+// partsAllOrNone checks that the cases of each category name their part all or none: a
+// case without a part in a category with parts would make a part of its own ("") and take
+// a share of the category's marks meant for the spec's parts.
+func partsAllOrNone(game string, cases []Case) error {
+	with, without := map[string]string{}, map[string]string{}
+	for _, c := range cases {
+		if c.Part != "" {
+			with[c.Category] = c.ID
+		} else {
+			without[c.Category] = c.ID
+		}
+	}
+	for cat, id := range with {
+		if other, ok := without[cat]; ok {
+			return fmt.Errorf("%s: category %q: %s names a part and %s does not (a category's cases name parts all or none)", game, cat, id, other)
+		}
+	}
+	return nil
 }
 
 // ParseCase reads a case's header and the program variables its commands use.
@@ -105,6 +149,12 @@ func ParseCase(game, id string, script []byte, programVars map[string]bool) (Cas
 				c.Requirement = strings.TrimSpace(val)
 			case ok && key == "accept":
 				c.Accept = strings.TrimSpace(val)
+			case ok && key == "unmarked":
+				c.Unmarked = strings.TrimSpace(val)
+			case ok && key == "part":
+				c.Part = strings.TrimSpace(val)
+			case ok && key == "needs":
+				c.Needs = append(c.Needs, strings.Fields(val)...)
 			case c.Title == "" && text != "":
 				c.Title = text
 			}

@@ -375,7 +375,7 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 		if opt.Run != nil && !opt.Run.MatchString(c.ID) {
 			continue
 		}
-		counted := true
+		counted := c.Unmarked == "" // an unmarked case runs, but none of its runs counts
 		for _, p := range g.Pairings(*c) {
 			if g.runsAny(*c, p, unclaimed) {
 				continue // a program the subject need not have built
@@ -901,19 +901,83 @@ type CategoryMarks struct {
 	// Unjudged are the counted case runs that are HARNESS-ERROR (after Rerun): the
 	// harness's own failure, which says nothing of the subject, for or against it.
 	Unjudged int
-	// Marks is Category.Marks scaled by Passed/Cases. With Unjudged case runs it is not
-	// the category's mark but a lower bound of it (each unjudged run counted as lost): the
-	// grade is incomplete (Complete), never a mark over fewer cases.
+	// Marks is Category.Marks times the weights of the passed case runs (CaseWeights).
+	// With Unjudged case runs it is not the category's mark but a lower bound of it (each
+	// unjudged run counted as lost): the grade is incomplete (Complete), never a mark over
+	// fewer cases.
 	Marks float64
 }
 
 // Complete says whether every counted case run of the category was judged.
 func (cm CategoryMarks) Complete() bool { return cm.Unjudged == 0 }
 
-// Marks totals the counted outcomes by category, in the game's category order. A
-// HarnessError is not a case left out (a subject that made its failures harness errors
-// would then be marked on the cases it chose): it counts in Cases and Unjudged, and makes
-// the category, and the grade, incomplete.
+// CaseWeights gives each outcome the share of its category's marks it carries: 0 for a run
+// that is not counted or whose failure is charged in another case (ChargedIn); else its part's
+// share of the category (the category's marks split equally among the parts its counted
+// cases name, Case.Part, a case without one in the part "") split equally among the
+// part's counted cases. Without parts every counted case of a category weighs the same.
+func CaseWeights(outs []Outcome) []float64 {
+	type key struct{ category, part string }
+	cases := map[key]int{}
+	parts := map[string]map[string]bool{}
+	charged := ChargedIn(outs)
+	marked := func(i int) bool {
+		return outs[i].Counted && charged[i] == ""
+	}
+	for i, o := range outs {
+		if !marked(i) {
+			continue
+		}
+		cases[key{o.Case.Category, o.Case.Part}]++
+		if parts[o.Case.Category] == nil {
+			parts[o.Case.Category] = map[string]bool{}
+		}
+		parts[o.Case.Category][o.Case.Part] = true
+	}
+	w := make([]float64, len(outs))
+	for i, o := range outs {
+		if n := cases[key{o.Case.Category, o.Case.Part}]; n > 0 && marked(i) {
+			w[i] = 1 / float64(len(parts[o.Case.Category])) / float64(n)
+		}
+	}
+	return w
+}
+
+// ChargedIn says, for each outcome, the case its failure is already charged in ("" for
+// none): a counted run that failed, of a case whose header says it needs another case
+// (Case.Needs) whose counted run failed too. One bug, one charge: a case that can only
+// reach its own requirement through what another case marks (a player that must go on
+// after another's elimination before it can lose its hub) is not charged when that other
+// case failed; it is left out of its category. A run that passed is marked as any other, and
+// a HarnessError is never charged in another case (it stays unjudged).
+func ChargedIn(outs []Outcome) []string {
+	failed := map[string]bool{}
+	for _, o := range outs {
+		if o.Counted && o.Verdict != HarnessError && !o.Verdict.Passed() {
+			failed[o.Case.ID] = true
+		}
+	}
+	in := make([]string, len(outs))
+	for i, o := range outs {
+		if !o.Counted || o.Verdict == HarnessError || o.Verdict.Passed() {
+			continue
+		}
+		for _, n := range o.Case.Needs {
+			if failed[n] {
+				in[i] = n
+				break
+			}
+		}
+	}
+	return in
+}
+
+// Marks totals the counted outcomes by category, in the game's category order: a
+// category's marks times the weights of its passed cases (CaseWeights). A failure already
+// charged in a case it needs is left out (ChargedIn). A HarnessError is not a case left out
+// (a subject that made its failures harness errors would then be marked on the cases it
+// chose): it counts in Cases and Unjudged, and makes the category, and the grade,
+// incomplete.
 func Marks(g Game, outs []Outcome) []CategoryMarks {
 	by := map[string]*CategoryMarks{}
 	var order []string
@@ -921,8 +985,10 @@ func Marks(g Game, outs []Outcome) []CategoryMarks {
 		by[c.Name] = &CategoryMarks{Category: c}
 		order = append(order, c.Name)
 	}
-	for _, o := range outs {
-		if !o.Counted {
+	weights := CaseWeights(outs)
+	charged := ChargedIn(outs)
+	for i, o := range outs {
+		if !o.Counted || charged[i] != "" {
 			continue
 		}
 		cm := by[o.Case.Category]
@@ -933,17 +999,14 @@ func Marks(g Game, outs []Outcome) []CategoryMarks {
 		switch {
 		case o.Verdict.Passed():
 			cm.Passed++
+			cm.Marks += cm.Category.Marks * weights[i]
 		case o.Verdict == HarnessError:
 			cm.Unjudged++
 		}
 	}
 	var res []CategoryMarks
 	for _, name := range order {
-		cm := by[name]
-		if cm.Cases > 0 {
-			cm.Marks = cm.Category.Marks * float64(cm.Passed) / float64(cm.Cases)
-		}
-		res = append(res, *cm)
+		res = append(res, *by[name])
 	}
 	return res
 }

@@ -481,3 +481,130 @@ func TestStopOnAnOutcomeStartsNoMoreCases(t *testing.T) {
 		t.Errorf("%d case runs after a stop on the first failure, want 1: %+v", len(outs), outs)
 	}
 }
+
+// TestUnmarkedCaseRunsButCountsNowhere checks the header's "unmarked:" line: the case runs
+// and its failure is reported with the reason, but none of its runs is counted, so the
+// category's marks are those of its other cases (here: full marks, where a counted failure
+// would halve them).
+func TestUnmarkedCaseRunsButCountsNowhere(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{
+		"toy/pass.txtar":     toyCases["toy/pass.txtar"],
+		"toy/unmarked.txtar": {Data: []byte(header("player/basics") + "# unmarked: the spec is silent on this\nrun -status 3 $PLAYER\n")},
+	}
+	cases, err := LoadCases(fsys, "toy", toy.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cases[1].ID != "unmarked" || cases[1].Unmarked != "the spec is silent on this" {
+		t.Fatalf("case %+v", cases[1])
+	}
+	subj, opt := setup(t, refPlayer)
+	opt.Run = regexp.MustCompile(`^(pass|unmarked)$`)
+	outs := Run(toy, cases, subj, opt)
+	if v := verdicts(outs); v["unmarked"] != WrongExit || v["pass"] != Pass {
+		t.Fatalf("verdicts %v", v)
+	}
+	for _, o := range outs {
+		if o.Case.ID == "unmarked" && o.Counted {
+			t.Error("the unmarked case's run is counted")
+		}
+	}
+	for _, cm := range Marks(toy, outs) {
+		if cm.Category.Name == "player/basics" && (cm.Cases != 1 || cm.Marks != 2) {
+			t.Errorf("player/basics: %d cases, %.2f marks; want 1 case, 2 marks", cm.Cases, cm.Marks)
+		}
+	}
+	var b strings.Builder
+	NewReport(toy, "s", time.Now(), nil, outs).WriteSummary(&b, false)
+	if !strings.Contains(b.String(), "(not marked: the spec does not fix it)") || !strings.Contains(b.String(), "not marked: the spec is silent on this") {
+		t.Errorf("the report does not say the case is not marked, and why:\n%s", b.String())
+	}
+}
+
+// A category whose cases name parts gives each part an equal share of its marks, and each
+// case an equal share of its part's: one case of part "usage" weighs as much as the two of
+// part "deck" together. A run that is not counted weighs nothing and is left out of its
+// part's count; a harness error carries its weight, as lost, and leaves the category
+// incomplete. Without parts, every case weighs the same.
+func TestCaseWeightsSplitACategoryByItsParts(t *testing.T) {
+	mk := func(id, cat, part string, counted bool, v Verdict) Outcome {
+		return Outcome{Case: &Case{ID: id, Category: cat, Part: part}, Counted: counted, Verdict: v}
+	}
+	outs := []Outcome{
+		mk("usage", "hub/basics", "usage", true, Pass),
+		mk("deck1", "hub/basics", "deck", true, WrongExit),
+		mk("deck2", "hub/basics", "deck", true, Pass),
+		mk("deck3", "hub/basics", "deck", true, HarnessError),
+		mk("deck2@pairing", "hub/basics", "deck", false, Pass),
+		mk("p1", "player/basics", "", true, Pass),
+		mk("p2", "player/basics", "", true, WrongExit),
+		mk("p3", "player/basics", "", true, Pass),
+	}
+	want := []float64{0.5, 1.0 / 6, 1.0 / 6, 1.0 / 6, 0, 1.0 / 3, 1.0 / 3, 1.0 / 3}
+	got := CaseWeights(outs)
+	for i := range want {
+		if d := got[i] - want[i]; d > 1e-9 || d < -1e-9 {
+			t.Errorf("%s: weight %.4f, want %.4f", outs[i].Case.ID, got[i], want[i])
+		}
+	}
+	for _, cm := range Marks(toy, outs) {
+		want := map[string]float64{"hub/basics": 4 * (0.5 + 1.0/6), "player/basics": 2 * 2.0 / 3}[cm.Category.Name]
+		if d := cm.Marks - want; d > 1e-9 || d < -1e-9 {
+			t.Errorf("%s: %.4f marks, want %.4f", cm.Category.Name, cm.Marks, want)
+		}
+		if complete := cm.Category.Name != "hub/basics"; cm.Complete() != complete {
+			t.Errorf("%s: complete %v, want %v", cm.Category.Name, cm.Complete(), complete)
+		}
+	}
+}
+
+// A category's cases name parts all or none: a suite that mixes them is refused.
+func TestPartsAllOrNone(t *testing.T) {
+	fsys := fstest.MapFS{
+		"toy/a.txtar": {Data: []byte(header("player/basics") + "# part: usage\nrun $PLAYER\n")},
+		"toy/b.txtar": {Data: []byte(header("player/basics") + "run $PLAYER\n")},
+	}
+	if _, err := LoadCases(fsys, "toy", toy.ProgramVars()); err == nil || !strings.Contains(err.Error(), "all or none") {
+		t.Errorf("a category with and without parts: %v", err)
+	}
+	fsys["toy/b.txtar"] = &fstest.MapFile{Data: []byte(header("player/basics") + "# part: deck\nrun $PLAYER\n")}
+	cases, err := LoadCases(fsys, "toy", toy.ProgramVars())
+	if err != nil || cases[0].Part != "usage" || cases[1].Part != "deck" {
+		t.Errorf("cases %+v, %v", cases, err)
+	}
+}
+
+// One bug, one charge: a failed case that needs a case which failed too is charged there,
+// and left out of its own category (as a harness error is); a case that needs a case which
+// passed, or that passed itself, is marked as any other. A needs: line naming no case of
+// the suite is refused.
+func TestFailureChargedInTheCaseItNeeds(t *testing.T) {
+	mk := func(id, cat string, v Verdict, needs ...string) Outcome {
+		return Outcome{Case: &Case{ID: id, Category: cat, Needs: needs}, Pairing: Theirs, Counted: true, Verdict: v}
+	}
+	outs := []Outcome{
+		mk("ends", "player/basics", WrongExit),
+		mk("eof_after", "hub/basics", WrongExit, "ends"),
+		mk("eof_passed", "hub/basics", Pass, "ends"),
+		mk("other", "hub/basics", WrongExit, "fine"),
+		mk("fine", "player/basics", Pass),
+	}
+	if got := strings.Join(ChargedIn(outs), ","); got != ",ends,,," {
+		t.Errorf("charged in %q, want only eof_after's, in ends", got)
+	}
+	for _, cm := range Marks(toy, outs) {
+		if cm.Category.Name == "hub/basics" && (cm.Cases != 2 || cm.Passed != 1 || cm.Marks != 2) {
+			t.Errorf("hub/basics: %d cases, %d passed, %.2f marks; want 2, 1, 2.00", cm.Cases, cm.Passed, cm.Marks)
+		}
+	}
+	var b strings.Builder
+	NewReport(toy, "s", time.Now(), nil, outs).WriteSummary(&b, false)
+	if !strings.Contains(b.String(), "WRONG-EXIT eof_after (not marked: already charged in ends)") {
+		t.Errorf("the report does not say where the failure is charged:\n%s", b.String())
+	}
+	fsys := fstest.MapFS{"toy/a.txtar": {Data: []byte(header("player/basics") + "# needs: nosuch\nrun $PLAYER\n")}}
+	if _, err := LoadCases(fsys, "toy", toy.ProgramVars()); err == nil {
+		t.Error("a case that needs no case of the suite was accepted")
+	}
+}

@@ -52,3 +52,31 @@ func TestGroupCases(t *testing.T) {
 		t.Errorf("a2 has an entry of its own:\n%s", b.String())
 	}
 }
+
+// Runs with the same account are one group only when their recorded conversations end the
+// same way: a negative points field in the HAP that ends each game is one bug whatever
+// the game (h1, h2: other numbers, other players), a reply without its newline is another
+// (h3), though the dealer's exit status is the same in all three (issue 57).
+func TestGroupsJoinOnlyConversationsOfOneShape(t *testing.T) {
+	const header = "the players' side, as the harness recorded it (what the hub sent each one and what it answered):\n"
+	c := func(id, conv string) CaseReport {
+		return CaseReport{ID: id, Pairing: string(Theirs), Counted: true, Verdict: WrongExit,
+			Detail: "run $DEALER d p a b: want exit 0, got 5", Conversation: header + conv}
+	}
+	cases := []CaseReport{
+		c("h1", "  hub -> player 0 | YT\n  player 0 -> hub | DO3\n  hub -> player 1 | HAP0,3,-2,0,0\n  hub -> player 0 | HAP0,3,-2,0,0\n  player 1: player ended with status 6\n  hub -> player 0 | EARLY\n  player 0: player ended with status 5\n"),
+		c("h2", "  hub -> player 2 | YT\n  player 2 -> hub | DO17\n  hub -> player 0 | HAP2,17,-1,0,0\n  player 0: player ended with status 6\n  hub -> player 1 | EARLY\n  player 1: player ended with status 5\n  hub -> player 2 | EARLY\n  player 2: player ended with status 5\n"),
+		c("h3", "  hub -> player 0 | YT\n  player 0 -> hub | DO6 [no newline]\n  player 0: player ended with status 0\n  hub -> player 1 | EARLY\n  player 1: player ended with status 5\n"),
+	}
+	var got []string
+	for _, g := range groupCases(cases, failed) {
+		var ids []string
+		for _, x := range g {
+			ids = append(ids, x.ID)
+		}
+		got = append(got, strings.Join(ids, "+"))
+	}
+	if strings.Join(got, " ") != "h1+h2 h3" {
+		t.Errorf("groups %q, want %q", strings.Join(got, " "), "h1+h2 h3")
+	}
+}

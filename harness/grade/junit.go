@@ -150,7 +150,12 @@ func caseText(c CaseReport) string {
 	if c.Accept != "" {
 		fmt.Fprintf(&b, "also accepted: %s\n", c.Accept)
 	}
-	if !c.Counted {
+	switch {
+	case c.Unmarked != "":
+		fmt.Fprintf(&b, "not marked: %s\n", c.Unmarked)
+	case c.ChargedIn != "":
+		fmt.Fprintf(&b, "not marked: its failure is already charged in %s, which it needs\n", c.ChargedIn)
+	case !c.Counted:
 		b.WriteString("not marked: this pairing only tells whether the hub or the players are wrong\n")
 	}
 	if c.Verdict == HarnessError {

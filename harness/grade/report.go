@@ -80,18 +80,28 @@ type CategoryReport struct {
 
 // CaseReport is one case in one pairing.
 type CaseReport struct {
-	ID          string   `json:"id"`
-	Pairing     string   `json:"pairing"`
-	Counted     bool     `json:"counted"`
-	Section     string   `json:"section"`
-	Category    string   `json:"category"`
-	Title       string   `json:"title"`
-	Requirement string   `json:"requirement,omitempty"`
-	Accept      string   `json:"accept,omitempty"`
-	Verdict     Verdict  `json:"verdict"`
-	Detail      string   `json:"detail,omitempty"`
-	Lenient     []string `json:"lenient,omitempty"`
-	Divergence  string   `json:"divergence,omitempty"` // up to the first divergence, marked (failures only)
+	ID          string `json:"id"`
+	Pairing     string `json:"pairing"`
+	Counted     bool   `json:"counted"`
+	Section     string `json:"section"`
+	Category    string `json:"category"`
+	Title       string `json:"title"`
+	Requirement string `json:"requirement,omitempty"`
+	Accept      string `json:"accept,omitempty"`
+	// Unmarked says why the case earns no marks (Case.Unmarked): the spec does not fix
+	// what it checks. Such a case's runs are all not counted.
+	Unmarked string `json:"unmarked,omitempty"`
+	// Part is the part of its category the case belongs to (Case.Part), and Weight the
+	// share of the category's marks this run carries (CaseWeights; 0 when not counted).
+	Part   string  `json:"part,omitempty"`
+	Weight float64 `json:"weight"`
+	// ChargedIn names the case a failure of this run is already charged in (ChargedIn):
+	// the run is then not counted in its category. Empty for every other run.
+	ChargedIn  string   `json:"charged_in,omitempty"`
+	Verdict    Verdict  `json:"verdict"`
+	Detail     string   `json:"detail,omitempty"`
+	Lenient    []string `json:"lenient,omitempty"`
+	Divergence string   `json:"divergence,omitempty"` // up to the first divergence, marked (failures only)
 	// Conversation: a hub's messages to the mock players and their answers (failures only).
 	Conversation string  `json:"conversation,omitempty"`
 	Alone        string  `json:"alone,omitempty"` // a wall-time verdict run again alone: what came of it
@@ -137,9 +147,10 @@ func NewReport(g Game, subject string, started time.Time, b *build.Result, outs 
 		total = round2(total)
 		r.Marks = &total
 	}
-	for _, o := range outs {
-		c := CaseReport{ID: o.Case.ID, Pairing: string(o.Pairing), Counted: o.Counted, Section: o.Case.Section,
-			Category: o.Case.Category, Title: o.Case.Title, Requirement: o.Case.Requirement, Accept: o.Case.Accept,
+	weights, charged := CaseWeights(outs), ChargedIn(outs)
+	for i, o := range outs {
+		c := CaseReport{ID: o.Case.ID, Part: o.Case.Part, Weight: weights[i], ChargedIn: charged[i], Pairing: string(o.Pairing), Counted: o.Counted, Section: o.Case.Section,
+			Category: o.Case.Category, Title: o.Case.Title, Requirement: o.Case.Requirement, Accept: o.Case.Accept, Unmarked: o.Case.Unmarked,
 			Verdict: o.Verdict, Detail: o.Detail, Lenient: o.Lenient, Divergence: o.Divergence,
 			Conversation: o.Conversation, Alone: o.Alone, Seconds: o.Duration.Seconds()}
 		if !o.Verdict.Passed() {
@@ -249,7 +260,12 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 	for _, group := range groupCases(r.Cases, func(c CaseReport) bool { return failed(c) && c.Verdict != BuildFail }) {
 		c := group[0]
 		counted := ""
-		if !c.Counted {
+		switch {
+		case c.Unmarked != "":
+			counted = " (not marked: the spec does not fix it)"
+		case c.ChargedIn != "":
+			counted = " (not marked: already charged in " + c.ChargedIn + ")"
+		case !c.Counted:
 			counted = " (not marked: tells who is wrong)"
 		}
 		more := ""
@@ -260,6 +276,9 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 		fmt.Fprintf(w, "  requirement: %s [%s; %s]\n", c.Title, c.Section, c.Category)
 		if c.Accept != "" {
 			fmt.Fprintf(w, "  also accepted: %s\n", c.Accept)
+		}
+		if c.Unmarked != "" {
+			fmt.Fprintf(w, "  not marked: %s\n", c.Unmarked)
 		}
 		fmt.Fprintf(w, "  what happened: %s\n", c.Detail)
 		if c.Alone != "" {

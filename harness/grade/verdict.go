@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"gauntlet/harness/hygiene"
 	"gauntlet/harness/outcome"
 )
 
@@ -56,7 +57,7 @@ var (
 // of the subject that is missing is a BuildFail, one of the harness's a HarnessError.
 func Classify(log string, script []byte, judged string, rec *outcome.Record, theirs func(prog string) bool) (Verdict, string) {
 	v, detail := classify(log, script, judged, rec, theirs)
-	return v, detail + hint(v, detail)
+	return v, detail + hint(v, detail, rec)
 }
 
 func classify(log string, script []byte, judged string, rec *outcome.Record, theirs func(prog string) bool) (Verdict, string) {
@@ -208,6 +209,11 @@ const (
 	// came (a hub and its players): each waits on a line another never sent, most often one
 	// written with stdio and left in its buffer.
 	deadlockHint = " (every process was waiting to read: a line that was written but never flushed leaves its reader waiting for ever; fflush after each message, in the hub and in the players)"
+	// leakedPipeHint follows the same wait where the diagnosis found a reader whose pipe's
+	// write end is open in a process that is not its writer (a child that inherited the
+	// hub's ends of another child's pipes, or the reader's own copy): the end of file it
+	// waits for cannot come while that copy is open. Flushing would not help.
+	leakedPipeHint = " (a process waits for the end of a pipe that cannot come: a write end of that pipe is still open in a process that is not its writer, as the diagnosis names; after fork, close in each child every pipe end it does not use (the other players' too), and after dup2 the original descriptors)"
 	// zombieHint follows a child that exited and was never waited for.
 	zombieHint = " (a child that ends must be reaped: waitpid for every child started, also on the error paths)"
 )
@@ -217,13 +223,20 @@ var (
 	gotNoNewline = lazyRegexp(`, got "(?:[^"\\]|\\.)*" and then (nothing within|EOF)`)
 )
 
-// hint is the hint a failure's verdict and detail call for, or "".
-func hint(v Verdict, detail string) string {
+// hint is the hint a failure's verdict, record and detail call for, or "". A run's hang
+// is told by its record (the sandbox's diagnosis, typed), not by the words of its detail.
+func hint(v Verdict, detail string, rec *outcome.Record) string {
+	hang := ""
+	if rec != nil && rec.Kind == outcome.Deadline {
+		hang = rec.Hang
+	}
 	switch {
+	case v == Timeout && hang == string(hygiene.LeakedPipe):
+		return leakedPipeHint
+	case v == Timeout && hang == string(hygiene.Deadlock):
+		return deadlockHint
 	case v == Timeout && silentStep().MatchString(detail):
 		return unflushedHint
-	case v == Timeout && strings.Contains(detail, "(deadlock: "):
-		return deadlockHint
 	case gotNoNewline().MatchString(detail):
 		return noNewlineHint
 	case v == Crash && (strings.Contains(detail, "killed by SIGPIPE") || strings.Contains(detail, "signal:PIPE")):

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"gauntlet/harness/hygiene"
 	"gauntlet/harness/outcome"
 )
 
@@ -29,6 +30,13 @@ func ran(k outcome.Kind) *outcome.Record { return &outcome.Record{Kind: k, By: "
 
 func judged(k outcome.Kind) *outcome.Record {
 	return &outcome.Record{Kind: k, By: "run", Judge: "mockhub"}
+}
+
+// hung is a deadline's record with the sandbox's diagnosis of the hang.
+func hung(kind hygiene.HangKind) *outcome.Record {
+	r := ran(outcome.Deadline)
+	r.Hang = string(kind)
+	return r
 }
 
 func limited(r *outcome.Record, limit, want string) *outcome.Record {
@@ -240,8 +248,16 @@ func TestClassifyDetail(t *testing.T) {
 		{"> run $EAIT 2 'A B'\nFAIL: x.txtar:3: run: /tmp/g/EAIT did not finish within 10s (killed)\n", ran(outcome.Deadline),
 			"run $EAIT 2 A B did not finish within 10s (killed)"},
 		// A hub and its players all waiting to read: the flush hint, as for a silent player.
-		{"> run $EAIT 2 'A B'\nFAIL: x.txtar:3: run: /tmp/g/EAIT did not finish within 10s (killed) (deadlock: pid 9 (EAIT) reading in read(fd 0 = pipe:[1]), state S, CPU 0.000s in 0.100s)\n", ran(outcome.Deadline),
+		{"> run $EAIT 2 'A B'\nFAIL: x.txtar:3: run: /tmp/g/EAIT did not finish within 10s (killed) (deadlock: pid 9 (EAIT) reading in read(fd 0 = pipe:[1]), state S, CPU 0.000s in 0.100s)\n", hung(hygiene.Deadlock),
 			"run $EAIT 2 A B did not finish within 10s (killed) (deadlock: pid 9 (EAIT) reading in read(fd 0 = pipe:[1]), state S, CPU 0.000s in 0.100s)" + deadlockHint},
+		// The same wait, where a reader's pipe has a write end open in a sibling: the leak,
+		// not the flush (issue 57: the flush hint pointed away from the cause).
+		{"> run $DEALER d p a b\nFAIL: x.txtar:3: run: /tmp/g/2310dealer did not finish within 10s (killed) (leaked-pipe: pid 9 (2310dealer) reading in read(fd 4 = pipe:[1]) (its write end is also open in pid 11 (2310A) as fd 6), state S, CPU 0.000s in 0.100s)\n", hung(hygiene.LeakedPipe),
+			"run $DEALER d p a b did not finish within 10s (killed) (leaked-pipe: pid 9 (2310dealer) reading in read(fd 4 = pipe:[1]) (its write end is also open in pid 11 (2310A) as fd 6), state S, CPU 0.000s in 0.100s)" + leakedPipeHint},
+		// The hint comes from the record, not from the detail's words: a deadline without a
+		// diagnosis gets none, whatever its text says.
+		{"> run $EAIT 2 A\nFAIL: x.txtar:3: run: /tmp/g/EAIT did not finish within 10s (killed) (deadlock: forged)\n", ran(outcome.Deadline),
+			"run $EAIT 2 A did not finish within 10s (killed) (deadlock: forged)"},
 		{"> run $EAIT 2 A\nFAIL: x.txtar:3: run: /tmp/g/EAIT exited but left processes running or files behind: sleep (pid 7)\n", ran(outcome.Left),
 			"run $EAIT 2 A exited but left processes running or files behind: sleep (pid 7)"},
 		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got nothing within 5s; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", judged(outcome.Silent),

@@ -23,6 +23,12 @@ const (
 	// Deadlock: every process was blocked reading, polling, or waiting for a child: each
 	// waits for another to act first.
 	Deadlock HangKind = "deadlock"
+	// LeakedPipe: a deadlock where a process blocked reading a pipe waits for an end of
+	// file that cannot come, because a write end of that pipe is held by a process that is
+	// not its writer (ProcDiag.LeakedTo): a sibling that inherited it, or the reader
+	// itself. Not a line left unflushed: closing the pipe ends after fork and dup2 is the
+	// fix.
+	LeakedPipe HangKind = "leaked-pipe"
 	// Sleeping: a process slept (nanosleep, pause, sigsuspend) or sat in some other blocking
 	// call (futex, flock...): it waits for time or an event no peer will provide.
 	Sleeping HangKind = "sleeping"
@@ -60,6 +66,18 @@ type ProcDiag struct {
 	FD       int           // descriptor that call was using, or -1
 	FDTarget string        // what that descriptor is, e.g. "pipe:[81234]" ("" if unknown)
 	Wchan    string        // kernel function it was waiting in ("" if unknown)
+	// LeakedTo, for a process blocked reading a pipe, are the descriptors of that pipe's
+	// write end held by processes of the diagnosis that are not its writer: neither the
+	// reader's parent (which made the pipe to write to it) nor a process whose stdout or
+	// stderr it is. While one of them is open no end of file can come.
+	LeakedTo []PipeEnd
+}
+
+// PipeEnd is a descriptor of a pipe's write end in a process.
+type PipeEnd struct {
+	Pid  int
+	Comm string
+	FD   int
 }
 
 // String describes the process's evidence in one line.
@@ -77,6 +95,21 @@ func (p ProcDiag) String() string {
 		}
 	} else if p.Wchan != "" && p.Activity != ActBusy {
 		fmt.Fprintf(&b, " at %s", p.Wchan)
+	}
+	for i, e := range p.LeakedTo {
+		if i == 0 {
+			b.WriteString(" (its write end is also open in")
+		} else {
+			b.WriteString(",")
+		}
+		if e.Pid == p.Pid {
+			fmt.Fprintf(&b, " itself as fd %d", e.FD)
+		} else {
+			fmt.Fprintf(&b, " pid %d (%s) as fd %d", e.Pid, e.Comm, e.FD)
+		}
+		if i == len(p.LeakedTo)-1 {
+			b.WriteString(")")
+		}
 	}
 	fmt.Fprintf(&b, ", state %c, CPU %.3fs in %.3fs", p.State, p.CPU.Seconds(), p.Wall.Seconds())
 	return b.String()
@@ -162,6 +195,7 @@ func Diagnose(pids []int, opts DiagOptions) Diagnosis {
 		}
 	}
 	var d Diagnosis
+	parents := map[int]int{} // pid -> parent pid, for leakedEnds
 	for i, t := range tracks {
 		if t == nil || t.last.proc.Zombie() {
 			continue
@@ -182,9 +216,69 @@ func Diagnose(pids []int, opts DiagOptions) Diagnosis {
 			pd.Activity = ActBusy
 		}
 		d.Procs = append(d.Procs, pd)
+		parents[pd.Pid] = t.last.proc.PPid
+	}
+	for i := range d.Procs {
+		if p := &d.Procs[i]; p.Activity == ActReading && strings.HasPrefix(p.FDTarget, "pipe:") {
+			p.LeakedTo = leakedEnds(*p, parents, d.Procs)
+		}
 	}
 	d.Kind = overall(d.Procs)
 	return d
+}
+
+// leakedEnds finds, among procs, the descriptors of the write end of the pipe reader is
+// blocked reading that no writer should hold: any but the reader's parent's (which made
+// the pipe and writes to it) and a process's own stdout or stderr (fd 1 or 2, where its
+// writer writes), the reader's own included. What /proc does not show (another user's
+// process where the grader is not root) is left out.
+func leakedEnds(reader ProcDiag, parents map[int]int, procs []ProcDiag) []PipeEnd {
+	var leaked []PipeEnd
+	for _, h := range procs {
+		if h.Pid == parents[reader.Pid] && h.Pid != reader.Pid {
+			continue
+		}
+		for _, fd := range writeEnds(h.Pid, reader.FDTarget) {
+			if (fd == 1 || fd == 2) && h.Pid != reader.Pid {
+				continue
+			}
+			leaked = append(leaked, PipeEnd{Pid: h.Pid, Comm: h.Comm, FD: fd})
+		}
+	}
+	return leaked
+}
+
+// writeEnds lists the descriptors of process pid that are open for writing on target (a
+// /proc/PID/fd link's text, e.g. "pipe:[81234]").
+func writeEnds(pid int, target string) []int {
+	dir := procRoot + "/" + strconv.Itoa(pid)
+	entries, err := os.ReadDir(dir + "/fd")
+	if err != nil {
+		return nil
+	}
+	var fds []int
+	for _, e := range entries {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if link, err := os.Readlink(dir + "/fd/" + e.Name()); err != nil || link != target {
+			continue
+		}
+		info, err := os.ReadFile(dir + "/fdinfo/" + e.Name())
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(info), "\n") {
+			if v, ok := strings.CutPrefix(line, "flags:"); ok {
+				flags, err := strconv.ParseUint(strings.TrimSpace(v), 8, 64)
+				if err == nil && flags&3 != 0 { // O_WRONLY or O_RDWR
+					fds = append(fds, fd)
+				}
+			}
+		}
+	}
+	return fds
 }
 
 // sample is what one look at a process found.
@@ -328,6 +422,11 @@ func overall(procs []ProcDiag) HangKind {
 	}
 	switch {
 	case waitingOnPeers == len(procs):
+		for _, p := range procs {
+			if len(p.LeakedTo) > 0 {
+				return LeakedPipe
+			}
+		}
 		return Deadlock
 	case has[ActSleeping], has[ActBlocked], has[ActStopped], waitingOnPeers > 0:
 		return Sleeping

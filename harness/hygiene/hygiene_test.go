@@ -2,6 +2,7 @@ package hygiene
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -362,5 +363,72 @@ func TestMayBeReaping(t *testing.T) {
 
 	if MayBeReaping(1 << 30) {
 		t.Error("a process that does not exist counts as reaping")
+	}
+}
+
+// TestDiagnoseLeakedPipe diagnoses two readers: the first reads a pipe whose only write
+// end left is a copy the second inherited (a sibling's leak: no end of file can come), the
+// second reads a pipe the test writes to. The hang is a leaked pipe end, not a plain
+// deadlock, and the diagnosis names who holds the end; without the leaked copy it is a
+// deadlock with no leak named.
+func TestDiagnoseLeakedPipe(t *testing.T) {
+	for _, leak := range []bool{true, false} {
+		r1, w1, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := exec.Command("cat")
+		first.Stdin = r1
+		second := exec.Command("cat")
+		if leak {
+			second.ExtraFiles = []*os.File{w1} // fd 3 of the second: a write end of the first's stdin
+		}
+		w2, err := second.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []*exec.Cmd{first, second} {
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				c.Process.Kill()
+				c.Wait()
+			}()
+		}
+		r1.Close()
+		if !leak {
+			defer w1.Close() // the writer: the first waits for a line, as in any deadlock
+		} else {
+			w1.Close()
+		}
+		defer w2.Close()
+		want := Deadlock
+		if leak {
+			want = LeakedPipe
+		}
+		var d Diagnosis
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+			d = Diagnose([]int{first.Process.Pid, second.Process.Pid}, DiagOptions{Samples: 2, Interval: 20 * time.Millisecond})
+			if d.Kind == want {
+				break
+			}
+		}
+		if d.Kind != want || len(d.Procs) != 2 {
+			t.Fatalf("leak %v: diagnosis %s, want %s", leak, d, want)
+		}
+		got := d.Procs[0].LeakedTo
+		if leak && (len(got) != 1 || got[0].Pid != second.Process.Pid || got[0].FD != 3) {
+			t.Errorf("the first reader's leaked ends: %+v, want the second's fd 3", got)
+		}
+		if !leak && len(got) != 0 {
+			t.Errorf("ends leaked without a leak: %+v", got)
+		}
+		if len(d.Procs[1].LeakedTo) != 0 {
+			t.Errorf("the second reader's pipe has leaked ends: %+v", d.Procs[1].LeakedTo)
+		}
+		if leak && !strings.Contains(d.String(), fmt.Sprintf("(its write end is also open in pid %d (cat) as fd 3)", second.Process.Pid)) {
+			t.Errorf("the diagnosis does not name the holder: %s", d)
+		}
 	}
 }

@@ -406,6 +406,22 @@ type WitnessConn struct {
 	f *os.File
 }
 
+// PeerPid is the process id of the stand-in at the other end, as the kernel tells it (in
+// the witness's PID namespace), or 0 when it cannot be told.
+func (c *WitnessConn) PeerPid() int {
+	rc, err := c.f.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	pid := 0
+	rc.Control(func(fd uintptr) {
+		if cred, err := syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED); err == nil {
+			pid = int(cred.Pid)
+		}
+	})
+	return pid
+}
+
 // Hello reads the stand-in's hello and the three streams it hands over (stdin, stdout,
 // stderr of the player the hub started), waiting until deadline.
 func (c *WitnessConn) Hello(deadline time.Time) (WitnessHello, [3]*os.File, error) {

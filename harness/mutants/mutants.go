@@ -41,6 +41,11 @@ type Mutant struct {
 	File  string // relative to the module's root
 	Old   string // exact text, once in File
 	New   string
+	// More are further changes built in with the first, for a mutant that stands for a
+	// real submission's two behaviours at once, where the suite's fairness depends on how
+	// they meet (an accepted alternative that leads into a bug another category marks:
+	// the bug must cost marks once, there). Rare: a mutant is one bug.
+	More []Edit
 	// Lenient: the bug is one of the documented alternatives the suite accepts, so the
 	// mutant must survive with PASS-LENIENT on the cases that see it; Why says which.
 	Lenient bool
@@ -48,6 +53,18 @@ type Mutant struct {
 	// Equivalent, when set, says why the suite does not (and need not) tell the mutant
 	// from the reference: it must survive.
 	Equivalent string
+}
+
+// Edit is one exact piece of source text replaced by another.
+type Edit struct {
+	File string // relative to the module's root
+	Old  string // exact text, once in File (after the edits before it)
+	New  string
+}
+
+// Edits are the mutant's changes in the order they are made: its own, then More.
+func (m Mutant) Edits() []Edit {
+	return append([]Edit{{File: m.File, Old: m.Old, New: m.New}}, m.More...)
 }
 
 // Set is a game's mutant library, given with the game's registration (programs.Registration
@@ -163,20 +180,33 @@ func ModuleRoot(dir string) (string, error) {
 // gauntlet binary under the program's name, which runs as the program its file is named
 // after.
 func Build(m Mutant, root, dir string) (string, error) {
-	src := filepath.Join(root, m.File)
-	data, err := os.ReadFile(src)
-	if err != nil {
-		return "", err
+	patched := map[string]string{} // source file -> its text with the edits so far
+	var order []string
+	for _, e := range m.Edits() {
+		src := filepath.Join(root, e.File)
+		text, ok := patched[src]
+		if !ok {
+			data, err := os.ReadFile(src)
+			if err != nil {
+				return "", err
+			}
+			text, order = string(data), append(order, src)
+		}
+		if n := strings.Count(text, e.Old); n != 1 {
+			return "", fmt.Errorf("mutant %s: the text to replace is in %s %d times, want once: %q", m.Name, e.File, n, e.Old)
+		}
+		patched[src] = strings.Replace(text, e.Old, e.New, 1)
 	}
-	if n := strings.Count(string(data), m.Old); n != 1 {
-		return "", fmt.Errorf("mutant %s: the text to replace is in %s %d times, want once: %q", m.Name, m.File, n, m.Old)
-	}
-	patched := filepath.Join(dir, "src-"+filepath.Base(m.File))
-	if err := os.WriteFile(patched, []byte(strings.Replace(string(data), m.Old, m.New, 1)), 0o644); err != nil {
-		return "", err
+	replace := map[string]string{}
+	for i, src := range order {
+		file := filepath.Join(dir, fmt.Sprintf("src%d-%s", i, filepath.Base(src)))
+		if err := os.WriteFile(file, []byte(patched[src]), 0o644); err != nil {
+			return "", err
+		}
+		replace[src] = file
 	}
 	overlay := filepath.Join(dir, "overlay.json")
-	js, _ := json.Marshal(map[string]map[string]string{"Replace": {src: patched}})
+	js, _ := json.Marshal(map[string]map[string]string{"Replace": replace})
 	if err := os.WriteFile(overlay, js, 0o644); err != nil {
 		return "", err
 	}
@@ -210,12 +240,14 @@ func (o Outcome) Killed() bool { return len(o.Failed) > 0 }
 
 // Judge reads the grade report of a submission made of the mutant alone (graded on
 // Filter's cases): the cases that need one of the absent programs are BUILD-FAIL and not
-// counted. A category's lost marks are its marks times its failed cases over its cases.
+// counted. A category's lost marks are its marks times the weights of its failed cases
+// (grade.CaseWeights: its cases' equal shares, or its parts').
 func Judge(m Mutant, rep *grade.Report) Outcome {
 	o := Outcome{Mutant: m, Failed: map[string][]string{}, Lost: map[string]float64{}}
+	failedWeight := map[string]float64{}
 	for _, c := range rep.Cases {
 		switch {
-		case !c.Counted:
+		case !c.Counted, c.ChargedIn != "":
 		case c.Verdict == grade.HarnessError:
 			o.HarnessErrors = append(o.HarnessErrors, c.Name()+": "+c.Detail)
 		case c.Verdict == grade.BuildFail:
@@ -223,6 +255,7 @@ func Judge(m Mutant, rep *grade.Report) Outcome {
 			o.Lenient = append(o.Lenient, c.Name())
 		case !c.Verdict.Passed():
 			o.Failed[c.Category] = append(o.Failed[c.Category], c.Name()+" ("+string(c.Verdict)+")")
+			failedWeight[c.Category] += c.Weight
 		}
 	}
 	own, known := map[string]bool{m.Category: true}, map[string]bool{}
@@ -237,7 +270,7 @@ func Judge(m Mutant, rep *grade.Report) Outcome {
 		if failed == 0 || c.Cases == 0 {
 			continue
 		}
-		o.Lost[c.Name] = c.MaxMarks * float64(failed) / float64(c.Cases)
+		o.Lost[c.Name] = c.MaxMarks * failedWeight[c.Name]
 		if !own[c.Name] {
 			o.Outside += o.Lost[c.Name]
 			if !known[c.Name] {

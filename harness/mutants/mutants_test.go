@@ -8,7 +8,8 @@ import (
 )
 
 // Judge counts only marked cases, ignores the absent programs' BUILD-FAIL, and weighs the
-// marks lost outside the mutant's own, also and known categories.
+// marks lost outside the mutant's own, also and known categories by the failed cases'
+// weights (their shares of the category, grade.CaseWeights).
 func TestJudge(t *testing.T) {
 	m := Mutant{Name: "x", Category: "own", Also: []string{"also"}, Known: []string{"known"}}
 	rep := &grade.Report{
@@ -17,22 +18,22 @@ func TestJudge(t *testing.T) {
 			{Name: "known", Cases: 10, MaxMarks: 1}, {Name: "other", Cases: 5, MaxMarks: 3},
 		},
 		Cases: []grade.CaseReport{
-			{ID: "a", Category: "own", Counted: true, Verdict: grade.WrongExit},
-			{ID: "b", Category: "own", Counted: true, Verdict: grade.Pass},
-			{ID: "c", Category: "also", Counted: true, Verdict: grade.Protocol},
-			{ID: "d", Category: "known", Counted: true, Verdict: grade.WrongStderr},
-			{ID: "e", Category: "other", Counted: true, Verdict: grade.BuildFail},
+			{ID: "a", Category: "own", Counted: true, Verdict: grade.WrongExit, Weight: 0.25},
+			{ID: "b", Category: "own", Counted: true, Verdict: grade.Pass, Weight: 0.25},
+			{ID: "c", Category: "also", Counted: true, Verdict: grade.Protocol, Weight: 0.5},
+			{ID: "d", Category: "known", Counted: true, Verdict: grade.WrongStderr, Weight: 0.1},
+			{ID: "e", Category: "other", Counted: true, Verdict: grade.BuildFail, Weight: 0.2},
 			{ID: "f", Category: "other", Counted: false, Verdict: grade.Crash},
-			{ID: "g", Category: "other", Counted: true, Verdict: grade.PassLenient},
+			{ID: "g", Category: "other", Counted: true, Verdict: grade.PassLenient, Weight: 0.2},
 		},
 	}
 	o := Judge(m, rep)
-	if !o.Killed() || o.Outside != 0.1 || o.Unknown != 0 || len(o.Lenient) != 1 || len(o.Problems()) != 0 {
+	if !o.Killed() || !near(o.Outside, 0.1) || o.Unknown != 0 || len(o.Lenient) != 1 || len(o.Problems()) != 0 {
 		t.Fatalf("outcome %+v, problems %v", o, o.Problems())
 	}
-	rep.Cases = append(rep.Cases, grade.CaseReport{ID: "h", Category: "other", Counted: true, Verdict: grade.Timeout})
+	rep.Cases = append(rep.Cases, grade.CaseReport{ID: "h", Category: "other", Counted: true, Verdict: grade.Timeout, Weight: 0.2})
 	o = Judge(m, rep)
-	if o.Unknown != 0.6 || len(o.Problems()) != 1 || !strings.Contains(o.Problems()[0], "blast radius 0.60") {
+	if !near(o.Unknown, 0.6) || len(o.Problems()) != 1 || !strings.Contains(o.Problems()[0], "blast radius 0.60") {
 		t.Fatalf("outcome %+v, problems %v", o, o.Problems())
 	}
 	// A survivor is a problem unless it is an accepted alternative (with PASS-LENIENT) or
@@ -54,6 +55,8 @@ func TestJudge(t *testing.T) {
 		}
 	}
 }
+
+func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 
 // A twin is the same change in another program, named with that program's letter; a twin
 // written by hand is kept, not made twice.

@@ -63,13 +63,21 @@ func TestLibraries(t *testing.T) {
 				t.Errorf("%s: %s twice", game, m.Name)
 			}
 			seen[m.Name] = true
-			data, err := os.ReadFile(filepath.Join(root, m.File))
-			if err != nil {
-				t.Errorf("%s: %v", m.Name, err)
-				continue
-			}
-			if n := strings.Count(string(data), m.Old); n != 1 || m.Old == m.New {
-				t.Errorf("%s: its text is in %s %d times (want once), or the change is empty", m.Name, m.File, n)
+			texts := map[string]string{} // each file as the edits before leave it
+			for _, e := range m.Edits() {
+				text, ok := texts[e.File]
+				if !ok {
+					data, err := os.ReadFile(filepath.Join(root, e.File))
+					if err != nil {
+						t.Errorf("%s: %v", m.Name, err)
+						break
+					}
+					text = string(data)
+				}
+				if n := strings.Count(text, e.Old); n != 1 || e.Old == e.New {
+					t.Errorf("%s: its text is in %s %d times (want once), or the change is empty", m.Name, e.File, n)
+				}
+				texts[e.File] = strings.Replace(text, e.Old, e.New, 1)
 			}
 			if !progs[m.Prog] {
 				t.Errorf("%s: program %q is not one of %s's", m.Name, m.Prog, game)

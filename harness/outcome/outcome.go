@@ -86,6 +86,10 @@ type Record struct {
 	Limit string `json:"limit,omitempty"`
 	// Output is the output a Mismatch compared: "stdout", "stderr" or a file's name.
 	Output string `json:"output,omitempty"`
+	// Hang is, for a Deadline, what the processes were doing when it passed (the
+	// sandbox's diagnosis: "deadlock", "leaked-pipe", "busy-loop", "blocked-write",
+	// "sleeping", "unknown"); "" when there was none.
+	Hang string `json:"hang,omitempty"`
 	// Message is the failure's message as the log shows it, for people. Never read for a
 	// verdict.
 	Message string `json:"message,omitempty"`

@@ -416,6 +416,7 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		diag := ""
 		if res.Hang != nil {
 			diag = " (" + res.Hang.String() + ")"
+			rec.Hang = string(res.Hang.Kind)
 		}
 		if r.activity != nil {
 			r.activity.deadlinePassed(res.Hang != nil && waitingHang(*res.Hang))
@@ -510,7 +511,7 @@ func subjectFolderError(err error) bool {
 // bound (LIMIT) before the deadline (TestHostileOutputFlood got TIMEOUT so under load).
 func waitingHang(d hygiene.Diagnosis) bool {
 	switch d.Kind {
-	case hygiene.Deadlock, hygiene.Sleeping:
+	case hygiene.Deadlock, hygiene.LeakedPipe, hygiene.Sleeping:
 	default:
 		return false
 	}

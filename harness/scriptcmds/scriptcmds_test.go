@@ -393,3 +393,20 @@ func TestWaitingAtDeadline(t *testing.T) {
 		t.Error("a deadline while the mock players waited counts as work")
 	}
 }
+
+// cmpalt's -prefix makes the next alternative a prefix: an output that begins with it
+// passes leniently, while the main WANT is still compared whole.
+func TestCmpAltPrefixAlternative(t *testing.T) {
+	t.Parallel()
+	const files = "-- w.txt --\na\nend\n-- alt.txt --\na\nb\n"
+	r := runScript(t, "run sh -c 'printf \"a\\\\nb\\\\nanything\\\\n\"'\ncmpalt stdout w.txt -prefix alt.txt\n"+files)
+	if !r.Passed || len(r.Lenient) != 1 || r.Lenient[0] != "stdout matched alt.txt instead of w.txt" {
+		t.Fatalf("an output beginning with the prefix alternative failed, or not leniently:\n%s", r.Log)
+	}
+	if r := runScript(t, "run sh -c 'printf \"a\\\\nend\\\\nmore\\\\n\"'\ncmpalt stdout w.txt -prefix alt.txt\n"+files); r.Passed {
+		t.Fatalf("the main WANT was taken as a prefix:\n%s", r.Log)
+	}
+	if r := runScript(t, "run sh -c 'printf \"a\\\\nb\\\\nmore\\\\n\"'\ncmpalt stdout w.txt alt.txt\n"+files); r.Passed {
+		t.Fatalf("an alternative without -prefix was taken as a prefix:\n%s", r.Log)
+	}
+}

@@ -343,6 +343,7 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 		extra = passed[:]
 		flags = append(withoutFlag(flags, "relay"), "-relayed-fds", "4,5,6")
 	}
+	link := linkText(c.PeerPid(), files[0], extra)
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
@@ -369,6 +370,9 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	err = child.StartCmd(cmd)
 	started()
+	if err == nil {
+		os.WriteFile(strings.TrimSuffix(record, ".json")+linkSuffix, []byte(link+fmt.Sprintf("mock %d\n", cmd.Process.Pid)), 0o600)
+	}
 	s := &session{cmd: cmd, conn: c, gone: c.Gone(), done: make(chan struct{})}
 	if err == nil {
 		w.sessions[s] = true
@@ -559,10 +563,86 @@ wait:
 }
 
 // WitnessRecords returns the files of the witnessed mock players' records of the case whose
-// folder (the folder above its $WORK) is top.
+// folder (the folder above its $WORK) is top: the hub's side of each conversation once. A
+// relay whose program is itself a witnessed mock player (a recording relay of a reference
+// player that is handed to the hub as a witnessed relay too) records every line a second
+// time, as the inner mock sees it: the inner record, whose stand-in the outer mock started
+// or whose stdin is the pipe the outer relay writes to (linkText), is left out.
 func WitnessRecords(top string) []string {
 	files, _ := filepath.Glob(filepath.Join(top, WitnessFolder, "*", "*.json"))
-	return files
+	inner := map[string]bool{} // what marks a record as a relayed mock's: "pipe ID", "pid N"
+	links := map[string][]string{}
+	for _, f := range files {
+		data, err := os.ReadFile(strings.TrimSuffix(f, ".json") + linkSuffix)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			key, val, _ := strings.Cut(line, " ")
+			switch key {
+			case "in":
+				links[f] = append(links[f], "pipe "+val)
+			case "parent":
+				links[f] = append(links[f], "pid "+val)
+			case "relays":
+				inner["pipe "+val] = true
+			case "mock":
+				inner["pid "+val] = true
+			}
+		}
+	}
+	var outer []string
+	for _, f := range files {
+		if !slices.ContainsFunc(links[f], func(k string) bool { return inner[k] }) {
+			outer = append(outer, f)
+		}
+	}
+	return outer
+}
+
+// linkSuffix names, beside a witnessed mock's record NNN.json, the file that tells how the
+// mock stands to the others: "in ID" (the pipe that is its stdin), "parent PID" (the
+// parent of its stand-in: the process that started it), "relays ID" (for a relay of a
+// program started where the hub runs, the pipe to that program's stdin) and "mock PID"
+// (the mock's own process, the parent of a program it relays itself).
+const linkSuffix = ".link"
+
+// linkText is a link file's text but for its "mock" line: standIn is the stand-in's pid
+// (0: unknown), in the mock's stdin and relayed, when given, the pipes to the program it
+// relays (its stdin first).
+func linkText(standIn int, in *os.File, relayed []*os.File) string {
+	text := ""
+	if id := pipeID(in); id != "" {
+		text += "in " + id + "\n"
+	}
+	if standIn > 0 {
+		if p, err := hygiene.ReadProc(standIn); err == nil {
+			text += fmt.Sprintf("parent %d\n", p.PPid)
+		}
+	}
+	if len(relayed) > 0 {
+		if id := pipeID(relayed[0]); id != "" {
+			text += "relays " + id + "\n"
+		}
+	}
+	return text
+}
+
+// pipeID names the pipe (or other file) f is an end of: its device and inode, the same for
+// both ends of a pipe; "" when f cannot be looked at.
+func pipeID(f *os.File) string {
+	if f == nil {
+		return ""
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%d:%d", st.Dev, st.Ino)
 }
 
 // writeStandIn writes, at path, the stand-in of a witnessed mock player named as path's

@@ -491,3 +491,40 @@ func TestWithoutFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestWitnessRecordsOncePerConversation: a relay whose program is itself a witnessed mock
+// (started by the relay, or where the hub runs with its pipes handed over) records the
+// same lines as that mock; only the outer record, the hub's side, is returned (issue 57:
+// every line of a relayed player's conversation was shown twice).
+func TestWitnessRecordsOncePerConversation(t *testing.T) {
+	top := t.TempDir()
+	dir := filepath.Join(top, WitnessFolder, "script-case")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	records := map[string]string{
+		"001": "in 15:100\nparent 50\nmock 60\n",                // a relay started by the hub
+		"002": "in 15:101\nparent 60\nmock 61\n",                // the mock it relays to, which it started
+		"003": "in 15:102\nparent 50\nrelays 15:200\nmock 62\n", // a relay of a program started where the hub runs
+		"004": "in 15:200\nparent 70\nmock 63\n",                // that program: a witnessed mock too
+		"005": "in 15:103\nparent 50\nmock 64\n",                // a mock player of its own
+		"006": "",                                               // no link: kept
+	}
+	for name, link := range records {
+		if err := os.WriteFile(filepath.Join(dir, name+".json"), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if link != "" {
+			if err := os.WriteFile(filepath.Join(dir, name+linkSuffix), []byte(link), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var got []string
+	for _, f := range WitnessRecords(top) {
+		got = append(got, strings.TrimSuffix(filepath.Base(f), ".json"))
+	}
+	if strings.Join(got, " ") != "001 003 005 006" {
+		t.Errorf("records %v, want 001 003 005 006", got)
+	}
+}
