@@ -34,8 +34,9 @@ import (
 //     its name, even one the grader may only run (execute-only);
 //   - a Go program of this module (its build information names gauntlet's main module):
 //     a copy, any version, any reference program built on its own (cmd/2310dealer);
-//   - a file this process may not read, of the size of its own binary: a copy it could
-//     not tell apart otherwise (a rootless grader and an execute-only copy of root's).
+//   - a file of 1 MiB or more that this process may not read, of the size of its own
+//     binary or that it may run: one it cannot tell apart from the judge (a rootless
+//     grader and an execute-only copy). A root grader reads every file.
 //
 // The programs a run is handed (the published reference programs, the case's bin/) lie in
 // folders the run keeps for that, which are not searched.
@@ -73,13 +74,7 @@ func JudgeFiles() []string {
 // judgeRoots are the folders of the host that every box holds (execrole.System, BindVar's
 // and KeepVar's folders).
 func judgeRoots() []string {
-	var roots []string
-	for _, p := range execrole.System {
-		// A system folder that is a link (/bin to usr/bin) is the same link in a box.
-		if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
-			roots = append(roots, p)
-		}
-	}
+	roots := slices.Clone(systemRoots())
 	for _, v := range []string{BindVar, KeepVar} {
 		for _, p := range filepath.SplitList(os.Getenv(v)) {
 			if abs, err := filepath.Abs(p); err == nil && p != "" {
@@ -89,6 +84,18 @@ func judgeRoots() []string {
 	}
 	return roots
 }
+
+// systemRoots are the folders of execrole.System, looked at once per process: a system
+// folder that is a link (/bin to usr/bin) is the same link in a box, and not searched.
+var systemRoots = sync.OnceValue(func() []string {
+	var roots []string
+	for _, p := range execrole.System {
+		if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
+			roots = append(roots, p)
+		}
+	}
+	return roots
+})
 
 var (
 	judgeOnce  = sync.OnceValues(func() (judgeIdentity, string) { return ownIdentity(), ownModule() })
@@ -212,8 +219,10 @@ func isJudgeFile(dirfd int, name string, id judgeIdentity, module string) bool {
 	}
 	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
-		// Not to be told apart: the judge's if it is as large as the judge.
-		return id.sizes[st.Size]
+		// Not to be told apart: the judge's if it is as large as the judge, or if this
+		// process may run it (a box's program, with its user, could too: a copy of another
+		// version of the judge, execute-only).
+		return id.sizes[st.Size] || unix.Faccessat(dirfd, name, unix.X_OK, unix.AT_EACCESS) == nil
 	}
 	f := os.NewFile(uintptr(fd), name)
 	defer f.Close()
