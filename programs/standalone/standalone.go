@@ -22,7 +22,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"gauntlet/games/clue"
 	"gauntlet/games/dealer2310"
@@ -175,41 +174,10 @@ func Called() (Program, bool) {
 // CalledName is Called's rule for any table of programs (isProgram says whether a name is
 // one): the name of the file the kernel ran when it is a program's, else argv[0]'s base
 // name, and whether that is a program. gauntlet/programs applies it to its own table.
-//
-// In a box of the harness's, argv[0] names nothing: every program the harness hands a
-// box's programs is a file named after it, so a binary run there under another name is
-// one the box should not have shown (gauntlet installed where the box looks, which the
-// boxes mask since 2026-12-07), and a subject that execs it by its own program's name must
-// not get the reference program (42/42 before).
 func CalledName(isProgram func(name string) bool) (string, bool) {
 	if exe, err := os.Readlink("/proc/self/exe"); err == nil && isProgram(filepath.Base(exe)) {
 		return filepath.Base(exe), true
 	}
 	name := filepath.Base(os.Args[0])
-	if !isProgram(name) || inABox() {
-		return name, false
-	}
-	return name, true
-}
-
-// inABox says whether this process runs in a box of the harness's: its root is the box's
-// small tmpfs (execrole's root.go), which no machine's root is. A process of the box has
-// no capability to make another root for itself (but in a user namespace of its own,
-// which a rootless box refuses it).
-func inABox() bool {
-	data, err := os.ReadFile("/proc/self/mountinfo")
-	if err != nil {
-		return false
-	}
-	box := false
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 5 || f[4] != "/" {
-			continue
-		}
-		// The last mount on / is the root; its file system type follows the " - ".
-		_, after, ok := strings.Cut(line, " - ")
-		box = ok && strings.HasPrefix(after, "tmpfs ")
-	}
-	return box
+	return name, isProgram(name)
 }

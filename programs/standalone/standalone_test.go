@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"gauntlet/harness/buildtest"
-	"gauntlet/harness/sandbox"
 	"gauntlet/programs"
 	"gauntlet/programs/standalone"
 )
@@ -87,33 +86,5 @@ func TestTableAndProgramsAgree(t *testing.T) {
 		if here == slices.Contains(standalone.Later, p.Name) {
 			t.Errorf("%s: in the table %v, in Later %v: want exactly one", p.Name, here, !here)
 		}
-	}
-}
-
-// TestArgvZeroNamesNothingInABox: in a box, the binary started by a link named after a
-// program (argv[0] the program's name, the file the binary's own) is not that program; the
-// same link outside a box is (TestProgramsSkipTheGradersPackages). The harness hands a box's
-// programs files named after what they are; before 2026-12-07 a subject exec'd an installed
-// gauntlet with argv[0] its own program's name and played as the reference program (42/42).
-func TestArgvZeroNamesNothingInABox(t *testing.T) {
-	exe := buildtest.Path(t, "gauntlet/cmd/gauntlet")
-	buildtest.NeedBox(t, sandbox.BoxProblem())
-	dir := t.TempDir()
-	buildtest.SearchableByOthers(t, dir)
-	link := filepath.Join(dir, "2310A")
-	if err := os.Symlink(exe, link); err != nil {
-		t.Fatal(err)
-	}
-	cfg := sandbox.Config{Box: &sandbox.Box{Keep: []string{dir, filepath.Dir(exe)}}}
-	res, err := sandbox.Run(cfg, sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", `"$0"; echo "status $?"`, link}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := string(res.Procs[0].Stdout) + string(res.Procs[0].Stderr)
-	if strings.Contains(out, "Usage: player pcount ID") {
-		t.Errorf("in a box, a link named 2310A ran the reference player:\n%s", out)
-	}
-	if !strings.Contains(out, "usage: gauntlet COMMAND") {
-		t.Errorf("in a box, a link named 2310A did not run as the CLI:\n%s", out)
 	}
 }
