@@ -285,3 +285,103 @@ func gradeProcSelfExeLink(t *testing.T) {
 	}
 	t.Logf("the links scored %.2f/%.0f (%s)", rep.Marks, rep.MaxMarks, rep.Isolation)
 }
+
+// holder is a hub with no game logic that tries to opt out of every case: it finds the
+// witness's socket beside the players it is given (bin/.witness), connects to it itself,
+// and sends a hello for a mock player with the connection itself as the mock's stdin and
+// its own stdout and stderr as the mock's, then exits. Until 2026-12-07 the witness ran a
+// mock on them, outside the box, which waited on the harness for ever holding the hub's
+// output open, and every such case became a HARNESS-ERROR, which the marks leave out (with
+// one hard-coded game besides, 10.29/42 on dealer2310). Now a hello without the witness's
+// token is refused, and the hub's cases are its own failures.
+const holder = `#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+	for (int i = 1; i < argc; i++) {
+		char dir[4096];
+		snprintf(dir, sizeof dir, "%s", argv[i]);
+		if (chdir(dirname(dir)) != 0) continue;
+		int s = socket(AF_UNIX, SOCK_STREAM, 0);
+		struct sockaddr_un a = {.sun_family = AF_UNIX};
+		strcpy(a.sun_path, ".witness");
+		if (connect(s, (struct sockaddr *)&a, sizeof a) != 0) { close(s); continue; }
+		char body[256];
+		int n = snprintf(body, sizeof body, "{\"name\":\"%s\",\"args\":[]}", basename(argv[i]));
+		char msg[260] = {0, 0, (char)(n >> 8), (char)n};
+		memcpy(msg + 4, body, n);
+		int fds[3] = {s, 1, 2};
+		char cbuf[CMSG_SPACE(sizeof fds)];
+		struct iovec iov = {msg, n + 4};
+		struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf};
+		struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+		c->cmsg_level = SOL_SOCKET; c->cmsg_type = SCM_RIGHTS; c->cmsg_len = CMSG_LEN(sizeof fds);
+		memcpy(CMSG_DATA(c), fds, sizeof fds);
+		sendmsg(s, &m, 0);
+		return 0;
+	}
+	return 1;
+}
+`
+
+// TestWitnessHoldScoresNothing grades the holder as root: no case is excused, and it
+// scores at most 5%.
+func TestWitnessHoldScoresNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole grade: full mode only")
+	}
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		buildtest.NeedBox(t, errors.New("the grader boxes a submission as root here only in the root run: see TestWitnessHoldScoresNothingRootless"))
+	}
+	gradeHolder(t)
+}
+
+// TestWitnessHoldScoresNothingRootless is TestWitnessHoldScoresNothing as a grader that is
+// not root.
+func TestWitnessHoldScoresNothingRootless(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole grade: full mode only")
+	}
+	if buildtest.AsUnprivileged(t, "^TestWitnessHoldScoresNothingRootless$", "gauntlet/cmd/gauntlet") {
+		return
+	}
+	gradeHolder(t)
+}
+
+// gradeHolder grades the holder as dealer2310's dealer (its players exit at once) and
+// checks it scored at most 5% with no case excused.
+func gradeHolder(t *testing.T) {
+	dir := t.TempDir()
+	mk := "all:\n\tcc -o 2310dealer holder.c\n\tfor p in 2310A 2310B; do printf '#!/bin/sh\\nexit 1\\n' > $$p; chmod 755 $$p; done\n"
+	if err := os.WriteFile(filepath.Join(dir, "Makefile"), []byte(mk), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "holder.c"), []byte(holder), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, rep, text := gradeRun(t, "dealer2310", dir)
+	if rep.Marks > 0.05*rep.MaxMarks {
+		t.Errorf("the holder scored %.2f/%.0f, want at most 5%%", rep.Marks, rep.MaxMarks)
+	}
+	excused := 0
+	for _, o := range rep.Cases {
+		if o.Verdict == "HARNESS-ERROR" {
+			excused++
+			if excused <= 3 {
+				t.Errorf("%s: HARNESS-ERROR (%s): a cheat must never be excused", o.ID, o.Detail)
+			}
+		}
+	}
+	if excused > 3 {
+		t.Errorf("and %d more cases excused", excused-3)
+	}
+	if strings.Contains(text, "BUILD-FAIL") {
+		t.Fatalf("the holder did not build:\n%s", text)
+	}
+	t.Logf("the holder scored %.2f/%.0f (%s), %d cases excused", rep.Marks, rep.MaxMarks, rep.Isolation, excused)
+}

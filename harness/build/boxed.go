@@ -250,8 +250,8 @@ func chownTree(dir string, uid, gid int) error {
 // anew for the process that follows it, is no program, whatever it leads to in the
 // grader (before 2026-12-07 `ln -s /proc/self/exe 2310dealer` was the grader's own
 // binary, and a three-line Makefile earned every dealer mark with gauntlet in a bound
-// folder); nor is the judge's own binary or a reference program, wherever it is installed
-// (sandbox.IsJudgeFile), which no box shows.
+// folder); nor is a link to a file every box masks (the judge's binary or a reference
+// program installed where the boxes look: sandbox.Masked).
 func program(src, rel string, keep []string) (string, bool) {
 	if !filepath.IsLocal(rel) {
 		return "", false
@@ -270,7 +270,7 @@ func program(src, rel string, keep []string) (string, bool) {
 	if r, err := filepath.Rel(src, real); err == nil && filepath.IsLocal(r) {
 		return p, true
 	}
-	return p, st.Mode&0o005 == 0o005 && inBoxes(real, keep) && !sandbox.IsJudgeFile(real)
+	return p, st.Mode&0o005 == 0o005 && inBoxes(real, keep) && !sandbox.Masked(real)
 }
 
 // boxOwn are the folders a box makes anew for each process (its /proc, its /dev with links

@@ -27,8 +27,8 @@ import (
 // the reference programs installed by name, a hard link or a copy under any name.
 //
 // So every box masks the judge's files (execrole's Box.Mask), found once per process in
-// what the boxes hold of the host (execrole.System, BindVar's folders, KeepVar's folders),
-// by what the file is, never by its name or folder:
+// what every box holds of the host read-only (execrole.System and BindVar's folders), by
+// what the file is, never by its name or folder:
 //
 //   - the same file (device and inode) as this process's binary: a hard link, whatever
 //     its name, even one the grader may only run (execute-only);
@@ -38,13 +38,10 @@ import (
 //     binary or that it may run: one it cannot tell apart from the judge (a rootless
 //     grader and an execute-only copy). A root grader reads every file.
 //
-// The programs a run is handed (the published reference programs, the case's bin/) lie in
-// folders the run keeps for that, which are not searched.
-
-// KeepVar, in the harness's environment, lists (separated like PATH) folders of the host
-// every case's box keeps (shared data a course's submissions read): scriptcmds'
-// GAUNTLET_BOX_KEEP. They are searched for the judge's files as the system's are.
-const KeepVar = "GAUNTLET_BOX_KEEP"
+// The folders a run keeps (its own, the programs it is handed: the published reference
+// programs, the case's bin/; and scriptcmds' GAUNTLET_BOX_KEEP, the staff's shared data,
+// which may hold the grader's scratch folder) are not searched: what the harness hands a
+// run there is the run's.
 
 // MaskedVar, in the environment of a program started in a box that may make boxes of its
 // own (Box.Nested: a judge that is not root), says that its root masks the judge's files
@@ -71,15 +68,13 @@ func JudgeFiles() []string {
 	return slices.Compact(found)
 }
 
-// judgeRoots are the folders of the host that every box holds (execrole.System, BindVar's
-// and KeepVar's folders).
+// judgeRoots are the folders of the host that every box holds read-only (execrole.System,
+// BindVar's folders).
 func judgeRoots() []string {
 	roots := slices.Clone(systemRoots())
-	for _, v := range []string{BindVar, KeepVar} {
-		for _, p := range filepath.SplitList(os.Getenv(v)) {
-			if abs, err := filepath.Abs(p); err == nil && p != "" {
-				roots = append(roots, abs)
-			}
+	for _, p := range filepath.SplitList(os.Getenv(BindVar)) {
+		if abs, err := filepath.Abs(p); err == nil && p != "" {
+			roots = append(roots, abs)
 		}
 	}
 	return roots
@@ -260,14 +255,9 @@ func carriesModule(f io.ReaderAt, module string) bool {
 	return strings.Contains(info, "\nmod\t"+module+"\t")
 }
 
-// IsJudgeFile says whether the file at path (not following a link in its last part) is the
-// judge's, by the rules above: a program a submission's build links to, for one.
-func IsJudgeFile(path string) bool {
-	dirfd, err := unix.Open(filepath.Dir(path), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return false
-	}
-	defer unix.Close(dirfd)
-	id, module := judgeOnce()
-	return isJudgeFile(dirfd, filepath.Base(path), id, module)
+// Masked says whether every box masks the file at path (a clean absolute path without
+// links): a program a submission's build links to, for one, is none in the boxes.
+func Masked(path string) bool {
+	_, found := slices.BinarySearch(JudgeFiles(), path)
+	return found
 }

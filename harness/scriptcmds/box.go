@@ -21,7 +21,7 @@ import (
 
 // BoxKeepVar, in a script's environment, lists (separated like PATH) folders the case's
 // boxes must keep visible: the grader's scratch space, where the programs are.
-const BoxKeepVar = sandbox.KeepVar
+const BoxKeepVar = "GAUNTLET_BOX_KEEP"
 
 // BoxHideVar, in a script's environment, lists (separated like PATH) folders of BoxKeepVar's
 // that a judge's box holds and a subject's must not: the grader's own folder of programs,
