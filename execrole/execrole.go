@@ -45,7 +45,12 @@ type Box struct {
 	Keep     []string // absolute, clean folders bound at the same path in the box's root
 	ReadOnly []string // more of the host bound read-only, beside System
 	Hide     []string // folders covered by an empty read-only folder
-	TmpSize  int64    // size of each private tmpfs in bytes
+	// Mask lists files of the host the box would otherwise hold (in System, ReadOnly or
+	// Keep) that it must not: the judge's own files, wherever they are installed
+	// (sandbox's judgefiles.go). Each is covered by an empty file that nobody may read or
+	// run; a path the box does not hold is passed over.
+	Mask    []string
+	TmpSize int64 // size of each private tmpfs in bytes
 	// SameNet leaves the network namespace the role was started in as it is (the
 	// harness cloned none for it).
 	SameNet bool
@@ -239,6 +244,9 @@ func (s Settings) Encode() string {
 		for _, r := range s.Box.ReadOnly {
 			add("ro", r)
 		}
+		for _, m := range s.Box.Mask {
+			add("mask", m)
+		}
 		if s.Box.Net != "" {
 			add("net", s.Box.Net)
 		}
@@ -304,7 +312,7 @@ func Decode(q string) (Settings, error) {
 		}
 	}
 	if _, boxed := v["tmpsize"]; boxed {
-		s.Box = &Box{Keep: v["keep"], Hide: v["hide"], ReadOnly: v["ro"], Net: one("net"), SameNet: one("samenet") == "1"}
+		s.Box = &Box{Keep: v["keep"], Hide: v["hide"], ReadOnly: v["ro"], Mask: v["mask"], Net: one("net"), SameNet: one("samenet") == "1"}
 		if u := one("userns"); u != "" {
 			n, err := strconv.Atoi(u)
 			if err != nil {

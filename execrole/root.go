@@ -173,6 +173,9 @@ func enterBox(b *Box) (err error) {
 	if err := copyFiles(root, SystemFiles); err != nil {
 		return err
 	}
+	if err := maskFiles(root, b.Mask); err != nil {
+		return err
+	}
 	// Hidden: what a kept folder holds that this run must not see (a cohort's other
 	// submissions, from a build).
 	for _, h := range b.Hide {
@@ -228,6 +231,41 @@ func enterBox(b *Box) (err error) {
 	}
 	if err := LoopbackUp(); err != nil {
 		return errors.New("loopback: " + err.Error())
+	}
+	return nil
+}
+
+// maskFiles covers each file of masks, in the new root being built at root, with an empty
+// file of mode 0 (read-only, nosuid, nodev, noexec): the box's programs find a file there
+// and can neither read it nor run it, and no capability they could have brings the
+// original back (the box makes them no user namespace in which they could unmount it). The
+// empty file is made in the box's /dev (its own tmpfs: a file unlinked on the root while
+// bound would keep the root from being made read-only), bound over every mask, and
+// unlinked: it is nowhere else in the box. A path the new root does not hold as a regular file is passed over.
+func maskFiles(root string, masks []string) error {
+	if len(masks) == 0 {
+		return nil
+	}
+	empty := root + "/dev/.mask"
+	fd, err := syscall.Open(empty, syscall.O_CREAT|syscall.O_EXCL|syscall.O_WRONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return errors.New("the judge's files: " + err.Error())
+	}
+	syscall.Close(fd)
+	defer syscall.Unlink(empty)
+	for _, m := range masks {
+		target := root + cleanAbs(m)
+		var st syscall.Stat_t
+		if syscall.Lstat(target, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+			continue
+		}
+		if err := syscall.Mount(empty, target, "", syscall.MS_BIND, ""); err != nil {
+			return errors.New("hide " + m + ": " + err.Error())
+		}
+		flags := uintptr(syscall.MS_BIND | syscall.MS_REMOUNT | syscall.MS_RDONLY | syscall.MS_NOSUID | syscall.MS_NODEV | syscall.MS_NOEXEC)
+		if err := syscall.Mount("", target, "", flags, ""); err != nil {
+			return errors.New("hide " + m + " read-only: " + err.Error())
+		}
 	}
 	return nil
 }

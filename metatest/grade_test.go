@@ -18,9 +18,17 @@ import (
 // JSON report and what the command printed.
 func gradeRun(t testing.TB, game string, args ...string) (int, *grade.Report, string) {
 	t.Helper()
-	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	return gradeRunAs(t, buildtest.Path(t, "gauntlet/cmd/gauntlet"), nil, nil, game, args...)
+}
+
+// gradeRunAs is gradeRun with the binary gauntlet, started through the command wrap (a
+// command that runs its arguments: nil, none), with env added to this process's.
+func gradeRunAs(t testing.TB, gauntlet string, wrap, env []string, game string, args ...string) (int, *grade.Report, string) {
+	t.Helper()
 	out := filepath.Join(t.TempDir(), "report.json")
-	cmd := exec.Command(gauntlet, append([]string{"grade", game, "-json", out}, args...)...)
+	argv := append(append(append([]string(nil), wrap...), gauntlet, "grade", game, "-json", out), args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), env...)
 	text, _ := cmd.CombinedOutput()
 	status := cmd.ProcessState.ExitCode()
 	data, err := os.ReadFile(out)

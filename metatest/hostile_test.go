@@ -101,6 +101,12 @@ func TestReplayingCheatScoresNothingRootless(t *testing.T) {
 
 // gradeCheat grades the cheat as every program of game and checks it scored at most 5%.
 func gradeCheat(t *testing.T, game string, programs ...string) {
+	gradeCheatWith(t, cheat, buildtest.Path(t, "gauntlet/cmd/gauntlet"), nil, nil, game, programs...)
+}
+
+// gradeCheatWith grades the script as every program of game, with the binary gauntlet
+// started through wrap with env added (gradeRunAs), and checks it scored at most 5%.
+func gradeCheatWith(t *testing.T, script, gauntlet string, wrap, env []string, game string, programs ...string) {
 	dir := t.TempDir()
 	mk := "all:\n"
 	for _, p := range programs {
@@ -109,10 +115,10 @@ func gradeCheat(t *testing.T, game string, programs ...string) {
 	if err := os.WriteFile(filepath.Join(dir, "Makefile"), []byte(mk), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "cheat.sh"), []byte(cheat), 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "cheat.sh"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	rep := gradeCheating(t, game, dir)
+	rep := gradeCheatingAs(t, gauntlet, wrap, env, game, dir)
 	for _, o := range rep.Cases {
 		if strings.Contains(o.Log, "READ-BINARY") {
 			t.Errorf("%s: the cheat read a program of the grader's:\n%s", o.ID, o.Log)
@@ -126,7 +132,14 @@ func gradeCheat(t *testing.T, game string, programs ...string) {
 // case excused as a HARNESS-ERROR and nothing run as root; it returns the report.
 func gradeCheating(t *testing.T, game, dir string, flags ...string) *grade.Report {
 	t.Helper()
-	status, rep, text := gradeRun(t, game, append(flags, dir)...)
+	return gradeCheatingAs(t, buildtest.Path(t, "gauntlet/cmd/gauntlet"), nil, nil, game, dir, flags...)
+}
+
+// gradeCheatingAs is gradeCheating with the binary gauntlet started through wrap with env
+// added (gradeRunAs).
+func gradeCheatingAs(t *testing.T, gauntlet string, wrap, env []string, game, dir string, flags ...string) *grade.Report {
+	t.Helper()
+	status, rep, text := gradeRunAs(t, gauntlet, wrap, env, game, append(flags, dir)...)
 	if status != 1 {
 		t.Errorf("exit %d, want 1", status)
 	}
@@ -235,4 +248,138 @@ func gradeWitnessHold(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runner is a dealer2310 submission with no game logic that runs the judge: each of its
+// programs looks for an installed gauntlet (or a reference program of its own name) where
+// a box may show one (the system's program folders, its PATH, every folder of its
+// mountinfo, which names what staff bound into the box) and execs it with argv[0] its own
+// name, so that gauntlet plays the program argv[0] names. Until 2026-12-07 it scored
+// 42.00/42, as root and rootless, wherever staff had installed gauntlet in a folder the
+// boxes showed; the judge's files are now masked in every box (harness/sandbox's
+// judgefiles.go).
+const runner = `#!/bin/bash
+me=$(basename "$0")
+dirs="/usr/local/bin /usr/bin /bin $(echo "$PATH" | tr : ' ') $(awk '{print $5}' /proc/self/mountinfo)"
+for d in $dirs; do
+	for f in "$d/$me" "$d"/gauntlet* "$d"/gt-*; do
+		[ -f "$f" ] && [ -x "$f" ] && [ -s "$f" ] && [ "$f" != "$0" ] && exec -a "$me" "$f" "$@"
+	done
+done
+exit 1
+`
+
+// TestInstalledJudgeRunnerScoresNothing grades the runner as root with gauntlet installed
+// three ways at once: as /usr/local/bin/gauntlet (a folder of the test's own bound there in
+// a mount namespace of the grade's: nothing is installed on the machine), as a copy under
+// another name and a hard link named after the dealer in a folder of GAUNTLET_BOX_BIND,
+// and as a copy in a bound folder on the grader's PATH (which the subject's PATH is).
+func TestInstalledJudgeRunnerScoresNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole grade: full mode only")
+	}
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		buildtest.NeedBox(t, errors.New("the grader boxes a submission as root here only in the root run: see TestInstalledJudgeRunnerScoresNothingRootless"))
+	}
+	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	usrLocal, bound, onPath := installed(t, gauntlet, true)
+	wrap := []string{"unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
+		`mount --bind "$0" /usr/local/bin && exec "$@"`, usrLocal}
+	gradeCheatWith(t, runner, gauntlet, wrap, judgeEnv(bound, onPath), "dealer2310", "2310A", "2310B", "2310dealer")
+}
+
+// TestInstalledJudgeRunnerScoresNothingRootless is the same as a grader that is not root:
+// gauntlet in a bound folder, and on PATH (a rootless test cannot bind one on
+// /usr/local/bin, which the boxes search the same way).
+func TestInstalledJudgeRunnerScoresNothingRootless(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole grade: full mode only")
+	}
+	if buildtest.AsUnprivileged(t, "^TestInstalledJudgeRunnerScoresNothingRootless$", "gauntlet/cmd/gauntlet") {
+		return
+	}
+	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	_, bound, onPath := installed(t, gauntlet, false)
+	gradeCheatWith(t, runner, gauntlet, nil, judgeEnv(bound, onPath), "dealer2310", "2310A", "2310B", "2310dealer")
+}
+
+// installed makes three folders that hold gauntlet as staff install it: usrLocal, to be
+// bound on /usr/local/bin, with a hard link named gauntlet (with links: a root test; else
+// a copy); bound with a copy named gt-tool and the dealer by its name (a hard link, or
+// a copy its owner may only run); onPath with a copy named gauntlet-1.0.
+func installed(t *testing.T, gauntlet string, links bool) (usrLocal, bound, onPath string) {
+	t.Helper()
+	top := t.TempDir()
+	buildtest.SearchableByOthers(t, top)
+	usrLocal, bound, onPath = filepath.Join(top, "usr-local-bin"), filepath.Join(top, "shared-bin"), filepath.Join(top, "on-path")
+	for _, d := range []string{usrLocal, bound, onPath} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	install := func(to string, mode os.FileMode) {
+		if links && os.Link(gauntlet, to) == nil {
+			return
+		}
+		data, err := os.ReadFile(gauntlet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, data, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	install(filepath.Join(usrLocal, "gauntlet"), 0o755)
+	install(filepath.Join(bound, "2310dealer"), 0o111)
+	links = false
+	install(filepath.Join(bound, "gt-tool"), 0o755)
+	install(filepath.Join(onPath, "gauntlet-1.0"), 0o755)
+	return usrLocal, bound, onPath
+}
+
+// judgeEnv is the grader's environment with bound and onPath in GAUNTLET_BOX_BIND, and
+// onPath first on its PATH.
+func judgeEnv(bound, onPath string) []string {
+	return []string{"GAUNTLET_BOX_BIND=" + bound + ":" + onPath, "PATH=" + onPath + ":" + os.Getenv("PATH")}
+}
+
+// TestProcSelfExeLinkScoresNothing grades a submission whose Makefile links every program
+// to /proc/self/exe, with gauntlet in a folder the boxes show (GAUNTLET_BOX_BIND), as root
+// and rootless: a link through /proc is no program (harness/build's resolveAsBox). Until
+// 2026-12-07 the grader followed it in its own process, to itself, and the dealer, run as
+// gauntlet by its name, earned 23.79/42.
+func TestProcSelfExeLinkScoresNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole grade: full mode only")
+	}
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		buildtest.NeedBox(t, errors.New("the grader boxes a submission as root here only in the root run: see TestProcSelfExeLinkScoresNothingRootless"))
+	}
+	gradeProcSelfExeLink(t)
+}
+
+// TestProcSelfExeLinkScoresNothingRootless is TestProcSelfExeLinkScoresNothing as a grader
+// that is not root.
+func TestProcSelfExeLinkScoresNothingRootless(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole grade: full mode only")
+	}
+	if buildtest.AsUnprivileged(t, "^TestProcSelfExeLinkScoresNothingRootless$", "gauntlet/cmd/gauntlet") {
+		return
+	}
+	gradeProcSelfExeLink(t)
+}
+
+// gradeProcSelfExeLink grades the /proc/self/exe links on dealer2310 and checks they
+// scored at most 5%.
+func gradeProcSelfExeLink(t *testing.T) {
+	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
+	dir := t.TempDir()
+	mk := "all:\n\tfor p in 2310A 2310B 2310dealer; do ln -sf /proc/self/exe $$p; done\n"
+	if err := os.WriteFile(filepath.Join(dir, "Makefile"), []byte(mk), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gradeCheatingAs(t, gauntlet, nil, []string{"GAUNTLET_BOX_BIND=" + filepath.Dir(gauntlet)}, "dealer2310", dir)
 }

@@ -263,6 +263,7 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	defer os.RemoveAll(scratch)
 	pf, err := programLinks(scratch)
+	defer openPrograms(scratch) // (before the scratch folder's removal)
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet fuzz: %v\n", err)
 		return 2

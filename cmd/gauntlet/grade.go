@@ -311,6 +311,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gauntlet grade: note: %s\n", scratchNote)
 	}
 	progs, err := programLinks(scratch)
+	defer openPrograms(scratch) // (before the scratch folder's removal)
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: %v\n", err)
 		return 2
@@ -424,6 +425,7 @@ func interruptible(scratch string, stderr io.Writer) (<-chan struct{}, func()) {
 		select {
 		case <-sigs:
 			fmt.Fprintf(stderr, "gauntlet grade: stopped\n")
+			openPrograms(scratch)
 			sandbox.RemoveTree(scratch)
 			os.Exit(2)
 		case <-quit:
@@ -648,10 +650,37 @@ func programLinks(scratch string) (programFolders, error) {
 			return pf, err
 		}
 	}
+	if sandbox.Rootless() {
+		// Rootless, a subject has the grader's user, the folders' owner: the owner may
+		// only search them too, or a subject handed one program could list the folder of
+		// all of them and run any (the boxes bind them read-only, so no subject can change
+		// that). openPrograms gives the grader back the right to list them, to remove them.
+		for _, p := range pf.published {
+			if err := os.Chmod(filepath.Dir(p), 0o111); err != nil {
+				return pf, err
+			}
+		}
+		if err := os.Chmod(pub, 0o111); err != nil {
+			return pf, err
+		}
+	}
 	// The programs are this binary: they go on in the sandbox's process instead of
 	// starting it again (a copy is not the file /proc/self/exe names).
 	sandbox.SetSelfCopy(own)
 	return pf, nil
+}
+
+// openPrograms lets the grader list the folders of the published programs in scratch
+// again (programLinks made them search-only when it is not root), so that the scratch
+// folder can be removed.
+func openPrograms(scratch string) {
+	pub := filepath.Join(scratch, "programs")
+	os.Chmod(pub, 0o711)
+	if ents, err := os.ReadDir(pub); err == nil {
+		for _, e := range ents {
+			os.Chmod(filepath.Join(pub, e.Name()), 0o711)
+		}
+	}
 }
 
 func explain(w io.Writer, g grade.Game, cases []grade.Case, filter *regexp.Regexp) {

@@ -245,11 +245,19 @@ func chownTree(dir string, uid, gid int) error {
 // private file, or to a file of the host the boxes do not hold, such as a course's
 // reference solution; a device; a folder) is not a program of the submission: the grader,
 // being root, must not lend it its own reach.
+//
+// A link is followed as a box would follow it, never as the grader's own process does:
+// one whose way goes through /proc or /dev (/proc/self/exe, /dev/fd/N), which a box makes
+// anew for the process that follows it, is no program, whatever it leads to in the
+// grader (before 2026-12-07 `ln -s /proc/self/exe 2310dealer` was the grader's own
+// binary, and a three-line Makefile earned every dealer mark with gauntlet in a bound
+// folder); nor is a link to a file every box masks (the judge's binary or a reference
+// program installed where the boxes look: sandbox.Masked).
 func program(src, rel string, keep []string) (string, bool) {
 	if !filepath.IsLocal(rel) {
 		return "", false
 	}
-	real, err := filepath.EvalSymlinks(filepath.Join(src, rel))
+	real, err := resolveAsBox(filepath.Join(src, rel))
 	if err != nil {
 		return "", false
 	}
@@ -263,7 +271,58 @@ func program(src, rel string, keep []string) (string, bool) {
 	if r, err := filepath.Rel(src, real); err == nil && filepath.IsLocal(r) {
 		return p, true
 	}
-	return p, st.Mode&0o005 == 0o005 && inBoxes(real, keep)
+	return p, st.Mode&0o005 == 0o005 && inBoxes(real, keep) && !sandbox.Masked(real)
+}
+
+// boxOwn are the folders a box makes anew for each process (its /proc, its /dev with links
+// into /proc/self): a link through them leads, in a box, somewhere else than in the grader.
+var boxOwn = []string{"/proc", "/dev", "/sys"}
+
+// resolveAsBox is path with every link on its way followed, one part at a time, as
+// filepath.EvalSymlinks does, but an error as soon as the way passes through one of
+// boxOwn, where the grader's process would find its own files instead of the box's.
+func resolveAsBox(path string) (string, error) {
+	if !filepath.IsAbs(path) {
+		return "", fmt.Errorf("%s: not an absolute path", path)
+	}
+	done, todo := "/", strings.Split(strings.TrimPrefix(filepath.Clean(path), "/"), "/")
+	for hops := 0; len(todo) > 0; {
+		part := todo[0]
+		todo = todo[1:]
+		switch part {
+		case "", ".":
+			continue
+		case "..":
+			done = filepath.Dir(done)
+			continue
+		}
+		next := filepath.Join(done, part)
+		for _, own := range boxOwn {
+			if next == own || strings.HasPrefix(next, own+"/") {
+				return "", fmt.Errorf("%s: its way goes through %s, which is a box's own", path, own)
+			}
+		}
+		fi, err := os.Lstat(next)
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			done = next
+			continue
+		}
+		if hops++; hops > 40 {
+			return "", fmt.Errorf("%s: too many links", path)
+		}
+		to, err := os.Readlink(next)
+		if err != nil {
+			return "", err
+		}
+		if filepath.IsAbs(to) {
+			done = "/"
+		}
+		todo = append(strings.Split(to, "/"), todo...)
+	}
+	return done, nil
 }
 
 // inBoxes says whether path lies where every case's box shows the host: a system folder

@@ -612,6 +612,14 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 					env.Setenv(scriptcmds.NoBoxVar, "1")
 				}
 				env.Setenv(scriptcmds.BoxKeepVar, strings.Join(boxKeep(subj, opt), string(os.PathListSeparator)))
+				if opt.BinDir != "" && len(opt.Published) > 0 && sandbox.Rootless() {
+					// A subject is handed the programs it may run as published files; the
+					// grader's folder, every program by its name, is the judges' alone.
+					// (A root grader's is its own, 0700: no sandbox user enters it.)
+					// Before 2026-12-07 a rootless subject's program ran the reference
+					// program of its own name from there and scored 42/42.
+					env.Setenv(scriptcmds.BoxHideVar, opt.BinDir)
+				}
 			}
 			if opt.Limits != (sandbox.Limits{}) {
 				j, err := json.Marshal(opt.Limits)

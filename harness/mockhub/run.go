@@ -90,6 +90,9 @@ type Subject struct {
 	// the folders of the box the judge starts the subject in: its own box/ and the
 	// programs, never the case's script (see harness/sandbox's rootless.go).
 	Keep []string `json:",omitempty"`
+	// Hide lists folders of Keep that the subject's box covers (the grader's own folder
+	// of programs, which the judge runs from: scriptcmds' BoxHideVar).
+	Hide []string `json:",omitempty"`
 	// Disk, for such a judge, bounds all the files of the subject's folder together
 	// (sandbox.Box.WorkDisk: the case's -case-disk, as a root grader's box/ is a tmpfs).
 	Disk int64 `json:",omitempty"`
@@ -255,7 +258,7 @@ func spec(prog string, args []string, wire child.Wire, stderr io.Writer, subj *S
 			// A judge that is not root boxes the subject (which has the judge's user)
 			// apart from the case's script: a box of its own, in the judge's network
 			// namespace (the case's own), under the limits the judge has.
-			box := &sandbox.Box{Keep: subj.Keep, SameNet: true, WorkDisk: subj.Disk}
+			box := &sandbox.Box{Keep: subj.Keep, Hide: subj.Hide, SameNet: true, WorkDisk: subj.Disk}
 			cfg := sandbox.Config{Identity: sandbox.Identity{Same: true}, Box: box, Limits: sandbox.Limits{
 				CPU: sandbox.Unlimited, AddressSpace: sandbox.Unlimited, Processes: sandbox.Unlimited,
 				FileSize: sandbox.Unlimited, OpenFiles: sandbox.Unlimited}}

@@ -16,7 +16,7 @@ import (
 )
 
 const usage = `usage: mockplayer (-as NAME | -relay PROGRAM | -relayed-fds IN,OUT,STATUS) [-faults FILE] [-fault RULE]... [-record FILE]... [-nohello] [-reference] [-tell FD] [--] PLAYER-ARGS...
-       mockplayer -witness SOCKET -name NAME [--] PLAYER-ARGS...
+       mockplayer -witness SOCKET -name NAME -token TOKEN [--] PLAYER-ARGS...
 
 The mock player. It plays as the reference player NAME (-as), or runs the real PROGRAM and
 copies every byte both ways (-relay), and leaves the protocol where the fault script says
@@ -56,6 +56,7 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	})
 	witness := fs.String("witness", "", "hand the streams to the harness's witness at this Unix `SOCKET`")
 	name := fs.String("name", "", "the mock the witness runs (with -witness)")
+	token := fs.String("token", "", "the witness's `TOKEN`, which proves the hello a stand-in's (with -witness)")
 	noHello := fs.Bool("nohello", false, "the player sends no handshake byte: its first line is reply 1 (Stratego's AIs)")
 	reference := fs.Bool("reference", false, "stand for the reference program itself (with -as): its signal dispositions, SIGPIPE ignored")
 	tell := fs.Int("tell", -1, "tell the witness's stand-in how the mock ends on this `descriptor` (the witness gives it)")
@@ -69,10 +70,10 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	}
 	if *witness != "" {
 		if *name == "" || *as != "" || *relay != "" || *relayedFds != "" || len(rules) > 0 || *scriptFile != "" || len(records) > 0 {
-			fmt.Fprint(stderr, "mockplayer: -witness takes -name and no other flag\n"+usage)
+			fmt.Fprint(stderr, "mockplayer: -witness takes -name, -token and no other flag\n"+usage)
 			return 2
 		}
-		return Stub(*witness, *name, fs.Args(), stderr)
+		return Stub(*witness, *name, *token, fs.Args(), stderr)
 	}
 	if given := btoi(*as != "") + btoi(*relay != "") + btoi(*relayedFds != ""); given != 1 {
 		fmt.Fprint(stderr, "mockplayer: give exactly one of -as, -relay and -relayed-fds\n"+usage)

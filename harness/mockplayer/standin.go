@@ -34,8 +34,10 @@ const standInMarker = "GAUNTLET-STANDIN-CONFIG"
 const standInRoom = 4096
 
 // StandInFor returns the stand-in for the mock name, whose witness listens at the socket
-// sock (an absolute path): the stand-in program with "sock\0name\0" in its room.
-func StandInFor(sock, name string) ([]byte, error) {
+// sock (an absolute path) and knows its stand-ins by token: the stand-in program with
+// "sock\0name\0token\0" in its room. The copy must be written execute-only (the token
+// is what a hub that could read it could forge a hello with).
+func StandInFor(sock, name, token string) ([]byte, error) {
 	prog, err := StandIn()
 	if err != nil {
 		return nil, err
@@ -44,8 +46,8 @@ func StandInFor(sock, name string) ([]byte, error) {
 	if at < 0 || bytes.Count(prog, []byte(standInMarker)) != 1 || at+standInRoom > len(prog) {
 		return nil, errors.New("the stand-in as built has no room for its configuration")
 	}
-	config := sock + "\x00" + name + "\x00"
-	if !filepath.IsAbs(sock) || strings.ContainsRune(sock+name, 0) || len(config) >= standInRoom {
+	config := sock + "\x00" + name + "\x00" + token + "\x00"
+	if !filepath.IsAbs(sock) || strings.ContainsRune(sock+name+token, 0) || len(config) >= standInRoom {
 		return nil, fmt.Errorf("the stand-in cannot hold the socket %q and the name %q", sock, name)
 	}
 	out := bytes.Clone(prog)

@@ -26,6 +26,9 @@ func startStandIn(t *testing.T, name, file string, args ...string) (*WitnessConn
 	return startStandInOf(t, "C", name, file, args...)
 }
 
+// testToken is the witness's token the tests' stand-ins carry.
+const testToken = "0123456789abcdef0123456789abcdef"
+
 // standInKinds are the stand-ins: the C program, and where no C compiler could build it,
 // the harness's own program (Stub), run by a wrapper as the harness writes it.
 var standInKinds = []string{"C", "Go"}
@@ -47,11 +50,11 @@ func forEachStandInKind(t *testing.T, test func(t *testing.T, kind string)) {
 func startStandInOf(t *testing.T, kind, name, file string, args ...string) (*WitnessConn, WitnessHello, *exec.Cmd) {
 	t.Helper()
 	dir := t.TempDir()
-	prog, err := StandInFor(filepath.Join(dir, ".witness"), name)
+	prog, err := StandInFor(filepath.Join(dir, ".witness"), name, testToken)
 	if kind == "Go" {
 		q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 		prog = []byte("#!/bin/sh\nexec " + q(buildtest.Path(t, "gauntlet/cmd/gauntlet")) + " exec mockplayer -witness " +
-			q(filepath.Join(dir, ".witness")) + " -name " + q(name) + " -- \"$@\"\n")
+			q(filepath.Join(dir, ".witness")) + " -name " + q(name) + " -token " + testToken + " -- \"$@\"\n")
 	}
 	if err != nil {
 		t.Fatalf("the stand-in: %v", err)
@@ -113,8 +116,8 @@ func TestStandInHelloAndExit(t *testing.T) {
 	c, hello, cmd := startStandIn(t, "odd player", "typeA", args...)
 	want := slices.Clone(args)
 	want[4] = "café \uFFFD"
-	if hello.Name != "odd player" || !slices.Equal(hello.Args, want) {
-		t.Errorf("hello %q %q, want %q %q", hello.Name, hello.Args, "odd player", want)
+	if hello.Name != "odd player" || !slices.Equal(hello.Args, want) || hello.Token != testToken {
+		t.Errorf("hello %q %q %q, want %q %q %q", hello.Name, hello.Args, hello.Token, "odd player", want, testToken)
 	}
 	if err := c.Verdict(7, 0); err != nil {
 		t.Fatal(err)
@@ -174,7 +177,7 @@ func TestStandInNeedsItsConfiguration(t *testing.T) {
 		t.Errorf("the bare stand-in: %v, %q; want exit 2 saying it was not set up", err, out)
 	}
 	for _, bad := range [][2]string{{"relative/.witness", "p"}, {"/s", "a\x00b"}, {"/" + strings.Repeat("x", 5000), "p"}} {
-		if _, err := StandInFor(bad[0], bad[1]); err == nil {
+		if _, err := StandInFor(bad[0], bad[1], testToken); err == nil {
 			t.Errorf("StandInFor(%.20q, %q) took it", bad[0], bad[1])
 		}
 	}

@@ -51,19 +51,23 @@ import (
 )
 
 // WitnessHello is what a stand-in tells the harness: the mock it stands for (the name given
-// to mkplayer) and the arguments the hub gave it.
+// to mkplayer), the witness's token (written into the stand-in, which a hub may run but
+// not read: a hello without it does not come from a stand-in) and the arguments the hub
+// gave it.
 type WitnessHello struct {
-	Name string   `json:"name"`
-	Args []string `json:"args"`
+	Name  string   `json:"name"`
+	Token string   `json:"token"`
+	Args  []string `json:"args"`
 }
 
 // maxHello bounds a hello (a hub that connects itself may send anything).
 const maxHello = 64 << 10
 
 // Stub is the stand-in a hub starts as its player: it hands its standard streams to the
-// harness's witness at the Unix socket sock, with the mock's name and args, and then ends
-// as the mock did. It returns only on an error (status 2, said on stderr) or an exit status.
-func Stub(sock, name string, args []string, stderr io.Writer) int {
+// harness's witness at the Unix socket sock, with the mock's name, the witness's token and
+// args, and then ends as the mock did. It returns only on an error (status 2, said on
+// stderr) or an exit status.
+func Stub(sock, name, token string, args []string, stderr io.Writer) int {
 	// The folder the hub started it in, for a program the witness asks it to start.
 	startDir, _ := os.Getwd()
 	fd, err := dialUnix(sock)
@@ -71,7 +75,7 @@ func Stub(sock, name string, args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mockplayer: the harness's witness at %s: %v\n", sock, err)
 		return 2
 	}
-	hello, err := json.Marshal(WitnessHello{Name: name, Args: args})
+	hello, err := json.Marshal(WitnessHello{Name: name, Token: token, Args: args})
 	if err != nil || len(hello) > maxHello {
 		fmt.Fprintf(stderr, "mockplayer: hello too long\n")
 		return 2
@@ -349,6 +353,7 @@ func parseVerdict(line string) (code int, sig syscall.Signal, err error) {
 type WitnessListener struct {
 	f    *os.File
 	path string
+	addr string // the address it is bound to, which a connection to it has as its peer's
 }
 
 // ListenWitness listens on a new Unix socket at path, which any user may connect to (the
@@ -380,7 +385,7 @@ func ListenWitness(path string) (*WitnessListener, error) {
 		syscall.Close(fd)
 		return nil, err
 	}
-	return &WitnessListener{f: os.NewFile(uintptr(fd), path), path: path}, nil
+	return &WitnessListener{f: os.NewFile(uintptr(fd), path), path: path, addr: addr}, nil
 }
 
 // Path is the socket's path.
@@ -398,12 +403,13 @@ func (l *WitnessListener) Accept() (*WitnessConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &WitnessConn{f: os.NewFile(uintptr(nfd), "witness connection")}, nil
+	return &WitnessConn{f: os.NewFile(uintptr(nfd), "witness connection"), addr: l.addr}, nil
 }
 
 // WitnessConn is one stand-in's connection.
 type WitnessConn struct {
-	f *os.File
+	f    *os.File
+	addr string // the listener's address
 }
 
 // PeerPid is the process id of the stand-in at the other end, as the kernel tells it (in
@@ -443,6 +449,10 @@ func (c *WitnessConn) Hello(deadline time.Time) (WitnessHello, [3]*os.File, erro
 		closeFds()
 		return h, files, fmt.Errorf("the hello came with %d descriptors, not 3", len(fds))
 	}
+	if err := c.playable(fds); err != nil {
+		closeFds()
+		return h, files, err
+	}
 	got := buf[:n]
 	for len(got) < 4 || len(got) < 4+int(binary.BigEndian.Uint32(got)) {
 		if len(got) >= 4 && binary.BigEndian.Uint32(got) > maxHello {
@@ -465,6 +475,25 @@ func (c *WitnessConn) Hello(deadline time.Time) (WitnessHello, [3]*os.File, erro
 		files[i] = os.NewFile(uintptr(fd), []string{"stdin", "stdout", "stderr"}[i])
 	}
 	return h, files, nil
+}
+
+// playable says why the streams a hello handed over (stdin, stdout, stderr) are no player's
+// streams a mock could play on, or nil: one that is a connection to this witness (the mock
+// would wait on the harness itself), or a stdin whose writing end is the stdout (the mock
+// would hold its own input open). A hub's player never has such streams; a hub that made
+// them would have the mock, outside its box, hold what it pleased open for ever.
+func (c *WitnessConn) playable(fds []int) error {
+	for i, fd := range fds {
+		if sa, err := unix.Getpeername(fd); err == nil {
+			if u, ok := sa.(*unix.SockaddrUnix); ok && u.Name == c.addr && c.addr != "" {
+				return fmt.Errorf("the hello's %s is a connection to the witness", []string{"stdin", "stdout", "stderr"}[i])
+			}
+		}
+	}
+	if samePipe(fds[0], fds[1]) {
+		return errors.New("the hello's stdin and stdout are one pipe")
+	}
+	return nil
 }
 
 // maxRun bounds a run request's argv (the stand-in's MAX_RUN).

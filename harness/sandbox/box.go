@@ -73,6 +73,15 @@ type Box struct {
 	WorkDisk int64
 }
 
+// env is env with what a program started in this box must know of it: that its root masks
+// the judge's files already, for a program that makes boxes of its own (MaskedVar).
+func (b *Box) env(env []string) []string {
+	if b == nil || !b.Nested {
+		return env
+	}
+	return append(append([]string(nil), env...), MaskedVar+"=1")
+}
+
 // BindVar, in the harness's environment, lists (separated like PATH) more of the host every
 // box holds read-only, beside execrole.System: what the staff's machine keeps outside the
 // usual system folders that submissions need (docs/security.md).
@@ -162,7 +171,7 @@ func (b *Box) role() *execrole.Box {
 	if b == nil {
 		return nil
 	}
-	r := &execrole.Box{Hide: b.Hide, TmpSize: b.TmpSize, ReadOnly: b.ReadOnly}
+	r := &execrole.Box{Hide: b.Hide, TmpSize: b.TmpSize, ReadOnly: b.ReadOnly, Mask: JudgeFiles()}
 	r.ReadOnly = append(r.ReadOnly, filepath.SplitList(os.Getenv(BindVar))...)
 	if b.Net != nil {
 		r.Net = b.Net.path

@@ -36,7 +36,7 @@ func selfCopy() string {
 // SIGKILL if the caller dies, and its environment is env plus the role's setting. A program
 // that cannot be started exits 127 with the reason on its stderr. path must be absolute.
 func Command(cfg Config, env []string, path string, args ...string) *exec.Cmd {
-	return roleCommand(commandSettings(cfg, path), cfg.Box, env, append([]string{path}, args...))
+	return roleCommand(commandSettings(cfg, path), cfg.Box, cfg.Box.env(env), append([]string{path}, args...))
 }
 
 // Starter returns how to start the command that Command(cfg, env, path, args...) made, once
@@ -57,7 +57,7 @@ func Starter(cfg Config, env []string, path string) func(cmd *exec.Cmd) (*exec.C
 			// word (Identity.Alone).
 			alone := cfg.Identity.Lease != nil && cfg.Identity.Alone
 			cmd, _, err := startDirect(s, dir, alone, func() *exec.Cmd {
-				c := directCommand(s, env, roleCmd.Args)
+				c := directCommand(s, cfg.Box.env(env), roleCmd.Args)
 				c.Stdin, c.Stdout, c.Stderr = roleCmd.Stdin, roleCmd.Stdout, roleCmd.Stderr
 				c.ExtraFiles = roleCmd.ExtraFiles
 				return c

@@ -281,7 +281,7 @@ func (g *Group) env(spec Spec) []string {
 	all = append(all, g.cfg.Env...)
 	all = append(all, spec.Env...)
 	all = append(all, TokenEnv+"="+g.track.token)
-	return SubjectEnv(all...)
+	return g.cfg.Box.env(SubjectEnv(all...))
 }
 
 func limitValue(n int64) int64 {

@@ -128,7 +128,7 @@ func TestSandboxRootless(t *testing.T) {
 	if os.Geteuid() != 0 {
 		buildtest.ByRerun(t, "not root: the tests it reruns run here directly")
 	}
-	asUnprivileged(t, "^(TestBoxIsolates|TestBoxHides|TestBoxHoldsOnlyWhatItNeeds|TestBoxedProgramHasItsOwnPIDNamespace|"+
+	asUnprivileged(t, "^(TestBoxIsolates|TestBoxHides|TestBoxMasksTheJudgesFiles|TestBoxHoldsOnlyWhatItNeeds|TestBoxedProgramHasItsOwnPIDNamespace|"+
 		"TestBoxedCommandEndsAsItsProgram|TestBoxedProgramsEndWithAKilledHarness|TestKeyringsAreRefused|TestInheritedDescriptorsDoNotReachPrograms|TestFIFOInTheProgramsPlaceIsRefused|"+
 		"TestInitSurvivesItsProgramsSignals|TestBoxRefusesUserNamespaces|TestBoxedProgramLeadsItsSessionAndLeavesNoChildUncounted|TestBoxHygieneThroughTheRole)$")
 }

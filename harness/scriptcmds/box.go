@@ -23,6 +23,12 @@ import (
 // boxes must keep visible: the grader's scratch space, where the programs are.
 const BoxKeepVar = "GAUNTLET_BOX_KEEP"
 
+// BoxHideVar, in a script's environment, lists (separated like PATH) folders of BoxKeepVar's
+// that a judge's box holds and a subject's must not: the grader's own folder of programs,
+// every one by its name (rootless, its modes keep nothing from a subject, which has the
+// grader's user), where a subject is handed the programs it may run apart.
+const BoxHideVar = "GAUNTLET_BOX_HIDE"
+
 // NoBoxVar, set to 1 beside SandboxUserVar, grades at the level below the box: every
 // program still a sandbox user of its own with its limits, the script's folder still the
 // grader's alone, but without namespaces, mounts or a network of the case's own (a root
@@ -54,6 +60,7 @@ type caseBox struct {
 	lease          *sandbox.Lease
 	keep           []string        // what a subject's box holds of the case: box/, bin/ and the programs
 	judgeKeep      []string        // what a judge's box holds: the whole case folder and the programs
+	hide           []string        // what a subject's box covers of what it keeps (BoxHideVar)
 	copiedBack     map[string]bool // files of WORK that came from box/: later runs may update them
 	reserved       map[string]bool // files of WORK that a witnessed mock writes: never from box/
 	group          *cgroup.Group   // the case's totals (nil where the machine has no cgroups)
@@ -141,6 +148,9 @@ func (b *caseBox) keepLists(env *testscript.Env, top string) {
 	for _, kv := range env.Vars {
 		if v, ok := strings.CutPrefix(kv, BoxKeepVar+"="); ok {
 			b.keep = append(b.keep, filepath.SplitList(v)...)
+		}
+		if v, ok := strings.CutPrefix(kv, BoxHideVar+"="); ok {
+			b.hide = append(b.hide, filepath.SplitList(v)...)
 		}
 	}
 	b.judgeKeep = append([]string{top}, b.keep...)

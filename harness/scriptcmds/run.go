@@ -189,11 +189,11 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 		// the case's user in box/; the subject runs as that user in box/, with its inputs.
 		// A subject's box holds box/ and bin/ of the case, not its script (a judge's
 		// holds the whole case folder).
-		cfg.Box = &sandbox.Box{Keep: box.keep}
+		cfg.Box = &sandbox.Box{Keep: box.keep, Hide: box.hide}
 		if r.judge {
 			// The subject the judge starts works in box/, and the judge writes its record
 			// (a rootless box binds the rest of what a judge keeps read-only).
-			cfg.Box.Keep, cfg.Box.Writable = box.judgeKeep, []string{box.box, r.judgeFile}
+			cfg.Box.Keep, cfg.Box.Writable, cfg.Box.Hide = box.judgeKeep, []string{box.box, r.judgeFile}, nil
 			cfg.Box.Nested = true // a rootless judge boxes its subject
 		}
 		cfg.Box.Net = box.network()
@@ -208,7 +208,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 		case r.judge && box.lease == nil:
 			// Rootless: the judge boxes the subject itself (mockhub.Subject).
 			cfg.Identity = sandbox.Identity{Same: true}
-			subj, err := json.Marshal(mockhub.Subject{Dir: r.boxCwd, Keep: box.keep, Disk: box.disk})
+			subj, err := json.Marshal(mockhub.Subject{Dir: r.boxCwd, Keep: box.keep, Hide: box.hide, Disk: box.disk})
 			if err != nil {
 				ts.Fatalf("run: harness error: %v", err)
 			}

@@ -487,7 +487,7 @@ func MkPlayer(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		w := scriptWitness(ts, prog)
 		w.add(args[0], ts.MkAbs("."), args[1:], boxed)
-		ts.Check(writeStandIn(path, mockCmd, w.ln.Path()))
+		ts.Check(w.writeStandIn(path, mockCmd))
 		// The mock, outside the box, appends its records (-record) in the script's folder
 		// itself: no file of the subject's folder of that name is ever taken for one.
 		if b, ok := ts.Value(caseBoxKey{}).(*caseBox); ok && b != nil {

@@ -1,6 +1,9 @@
 package scriptcmds
 
 import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +17,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"gauntlet/harness/cgroup"
 	"gauntlet/harness/child"
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/hygiene"
@@ -48,7 +52,13 @@ const maxPending = maxWitnessed
 // witness is a script's side of its witnessed mock players: the socket, the mocks mkplayer
 // set up (name -> the mock player's flags), and the mock players running.
 type witness struct {
-	ln      *mockplayer.WitnessListener
+	ln    *mockplayer.WitnessListener
+	token string // what a hello must carry: written into the stand-ins alone (writeStandIn)
+	// box is the case's box, whose cgroup (the case's totals) every mock player joins as
+	// soon as it starts: a hub that has its stand-ins started without end has mock players
+	// at most maxWitnessed, and their memory and tasks count in its case's totals, not
+	// the machine's (nil: no box, or no totals).
+	box     *caseBox
 	records string // the folder of this script's records
 	mock    string // the mock player's program
 	env     []string
@@ -195,6 +205,7 @@ func scriptWitness(ts *testscript.TestScript, mock string) *witness {
 	holder.w = w
 	w.marker = []byte(MarkerVar + "=" + ts.Getenv(MarkerVar) + "\x00")
 	w.mark, _ = ts.Value(caseMarkKey{}).(hygiene.PidMark)
+	w.box, _ = ts.Value(caseBoxKey{}).(*caseBox)
 	ts.Defer(w.close)
 	if a, ok := ts.Value(ActivityKey{}).(*Activity); ok && a != nil {
 		a.watch(w.quiet)
@@ -213,11 +224,18 @@ func newWitness(work, bin, mock string, env []string) (*witness, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the witness's socket: %w", err)
 	}
-	w := &witness{ln: ln, records: records, mock: mock, env: env,
+	w := &witness{ln: ln, token: newToken(), records: records, mock: mock, env: env,
 		flags: map[string][]string{}, dirs: map[string]string{}, boxed: map[string]string{}, sessions: map[*session]bool{},
 		pending: make(chan struct{}, maxPending)}
 	go w.serve()
 	return w, nil
+}
+
+// newToken is a witness's token: 128 random bits, in hexadecimal.
+func newToken() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // WitnessedProgram sets up, for a script being set up (after Setup), a witnessed mock
@@ -248,6 +266,7 @@ func WitnessedProgram(env *testscript.Env, name string, flags []string) (string,
 		holder.w = w
 		w.marker = []byte(MarkerVar + "=" + env.Getenv(MarkerVar) + "\x00")
 		w.mark, _ = env.Values[caseMarkKey{}].(hygiene.PidMark)
+		w.box, _ = env.Values[caseBoxKey{}].(*caseBox)
 		env.Defer(w.close)
 		if a, ok := env.Values[ActivityKey{}].(*Activity); ok && a != nil {
 			a.watch(w.quiet)
@@ -255,7 +274,7 @@ func WitnessedProgram(env *testscript.Env, name string, flags []string) (string,
 	}
 	holder.w.add(name, env.WorkDir, flags, "")
 	path := filepath.Join(env.Getenv("MOCKBIN"), name)
-	if err := writeStandIn(path, quoted, holder.w.ln.Path()); err != nil {
+	if err := holder.w.writeStandIn(path, quoted); err != nil {
 		return "", err
 	}
 	return path, nil
@@ -302,6 +321,15 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	hello, files, err := c.Hello(time.Now().Add(helloWithin))
 	<-w.pending
 	if err != nil {
+		return
+	}
+	if subtle.ConstantTimeCompare([]byte(hello.Token), []byte(w.token)) != 1 {
+		// Not from a stand-in of this witness: a hub that connected itself, to have a
+		// mock hold what it hands over (its own output, the connection itself) outside
+		// its box. No mock, no verdict: the hub's own program then ends as it will.
+		for _, f := range files {
+			f.Close()
+		}
 		return
 	}
 	defer func() {
@@ -372,6 +400,12 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	started()
 	if err == nil {
 		os.WriteFile(strings.TrimSuffix(record, ".json")+linkSuffix, []byte(link+fmt.Sprintf("mock %d\n", cmd.Process.Pid)), 0o600)
+	}
+	if err == nil && w.box != nil && w.box.group != nil {
+		// Into the case's totals (before it has read a line of the hub's: what it holds
+		// then is its runtime's). A group that cannot be joined leaves it the machine's,
+		// as where there are no totals: the harness's failure, not the hub's.
+		cgroup.Join(w.box.group.ProcFiles(), cmd.Process.Pid)
 	}
 	s := &session{cmd: cmd, conn: c, gone: c.Gone(), done: make(chan struct{})}
 	if err == nil {
@@ -646,30 +680,33 @@ func pipeID(f *os.File) string {
 }
 
 // writeStandIn writes, at path, the stand-in of a witnessed mock player named as path's
-// file, for the witness listening at sock: the stand-in program (mockplayer.StandInFor),
-// which carries nothing of the harness, readable (a case may copy a player under another
-// name). Where no C compiler could build it, it is a wrapper that runs the mock player
-// program (quoted for the shell) as the stand-in (Stub), said once on the harness's
-// stderr.
-func writeStandIn(path, quotedMock, sock string) error {
-	prog, err := mockplayer.StandInFor(sock, filepath.Base(path))
+// file, for this witness: the stand-in program (mockplayer.StandInFor), which carries
+// nothing of the harness but the witness's socket and token, execute-only (0111: a hub may
+// run it, but not read the token, nor trace the process a file it may not read becomes).
+// Where no C compiler could build it, it is a wrapper that runs the mock player program
+// (quoted for the shell) as the stand-in (Stub), said once on the harness's stderr: a
+// script, which must be readable to run, so a hub can read the token there.
+func (w *witness) writeStandIn(path, quotedMock string) error {
+	sock := w.ln.Path()
+	prog, err := mockplayer.StandInFor(sock, filepath.Base(path), w.token)
 	if err == nil {
-		return execfile.Write(path, prog, 0o755)
+		return execfile.Write(path, prog, 0o111)
 	}
 	if err != nil {
 		noStandIn.Do(func() {
-			fmt.Fprintf(os.Stderr, "gauntlet: %v; the witnessed mock players' stand-ins are gauntlet's own program instead (execute-only, but not empty of the suite)\n", err)
+			fmt.Fprintf(os.Stderr, "gauntlet: %v; the witnessed mock players' stand-ins are gauntlet's own program instead (execute-only, but not empty of the suite, and a hub can read the witness's token in their wrapper)\n", err)
 		})
 	}
-	return execfile.Write(path, []byte(stubWrapper(quotedMock, sock, filepath.Base(path))), 0o755)
+	return execfile.Write(path, []byte(stubWrapper(quotedMock, sock, filepath.Base(path), w.token)), 0o755)
 }
 
 // noStandIn says once that the stand-in program could not be built.
 var noStandIn sync.Once
 
 // stubWrapper is the text of the wrapper of a witnessed mock player NAME.
-func stubWrapper(mockplayer, sock, name string) string {
-	return "#!/bin/sh\nexec " + mockplayer + " -witness " + shellQuote(sock) + " -name " + shellQuote(name) + " -- \"$@\"\n"
+func stubWrapper(mockplayer, sock, name, token string) string {
+	return "#!/bin/sh\nexec " + mockplayer + " -witness " + shellQuote(sock) + " -name " + shellQuote(name) +
+		" -token " + shellQuote(token) + " -- \"$@\"\n"
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

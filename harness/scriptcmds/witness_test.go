@@ -86,9 +86,18 @@ YT
 	// What the hub starts is the stand-in program, which carries nothing of the harness.
 	bin := filepath.Join(filepath.Dir(filepath.Dir(records)), "script-case", ".bin")
 	got, err := os.ReadFile(filepath.Join(bin, "seven"))
-	want, werr := mockplayer.StandInFor(filepath.Join(bin, ".witness"), "seven")
-	if err != nil || werr != nil || !bytes.Equal(got, want) {
-		t.Errorf("the hub starts %d bytes (%v), not the stand-in program (%v)", len(got), err, werr)
+	// (with the witness's token, written after the mock's name)
+	token := ""
+	if _, after, ok := bytes.Cut(got, []byte(filepath.Join(bin, ".witness")+"\x00seven\x00")); ok {
+		token, _, _ = strings.Cut(string(after), "\x00")
+	}
+	want, werr := mockplayer.StandInFor(filepath.Join(bin, ".witness"), "seven", token)
+	if err != nil || werr != nil || !bytes.Equal(got, want) || len(token) != 32 {
+		t.Errorf("the hub starts %d bytes (%v), not the stand-in program with a token (%v, %q)", len(got), err, werr, token)
+	}
+	// Execute-only: the hub can run it, not read the token.
+	if st, err := os.Stat(filepath.Join(bin, "seven")); err != nil || st.Mode().Perm() != 0o111 {
+		t.Errorf("the stand-in's mode: %v %v, want 0111", st.Mode(), err)
 	}
 	files, _ := filepath.Glob(filepath.Join(records, "*.json"))
 	if len(files) != 2 {
@@ -393,7 +402,9 @@ cat
 // runs witnessed: what the hub starts is the stand-in, which starts the program in the box
 // (the program is the subject's), and the relay runs outside it. No process of the hub's box
 // is the harness's program (until 2026-11-28 the relay was, execute-only and undumpable:
-// its exe unreadable); the relay's faults and record work as before, the record being the
+// its exe unreadable). The stand-in, run from an execute-only file (its token), is
+// undumpable and so hidden from the hub's /proc, though the hub can still signal it. The
+// relay's faults and record work as before, the record being the
 // harness's, which the hub cannot forge (it writes a file of that name in its folder
 // without starting the player).
 func TestBoxedRelayRunsOnlyItsProgramInTheBox(t *testing.T) {
@@ -423,7 +434,7 @@ mkplayer f -relay ./prog.sh -record f.rec
 run sh hub.sh $MOCKBIN/a prog.sh
 stdout '^!$'
 stdout '^reply: echo ping$'
-stdout '^exe: stand-in$'
+stdout '^hidden: stand-in$'
 stdout '^exe: /.*sh$'
 ! stdout 'unreadable|mockplayer'
 transcript -who 'player A' a.rec
@@ -442,18 +453,24 @@ exit 0
 -- hub.sh --
 mkfifo to from
 "$1" A <to >from &
+standin=$!
 exec 3>to 4<from
 dd bs=1 count=1 <&4 2>/dev/null
 echo
 echo ping >&3
 read -r reply <&4
 echo "reply: $reply"
-for d in /proc/[0-9]*; do
-	[ "$d" = /proc/1 ] && continue
+for p in $(seq 2 100); do
+	kill -0 $p 2>/dev/null || continue
+	d=/proc/$p
 	if exe=$(readlink "$d/exe"); then
-		case $exe in "$1") echo "exe: stand-in" ;; *) echo "exe: $exe" ;; esac
+		echo "exe: $exe"
 	elif [ -e "$d" ]; then
-		echo "unreadable: ${d#/proc/} $(cat "$d/comm")"
+		echo "unreadable: $p $(cat "$d/comm")"
+	elif [ $p = $standin ]; then
+		echo "hidden: stand-in"
+	else
+		echo "hidden: $p"
 	fi
 done
 echo forged > a.rec
@@ -527,4 +544,114 @@ func TestWitnessRecordsOncePerConversation(t *testing.T) {
 	if strings.Join(got, " ") != "001 003 005 006" {
 		t.Errorf("records %v, want 001 003 005 006", got)
 	}
+}
+
+// The witness runs a mock player only for a hello that comes from one of its stand-ins,
+// on streams a player could have: a hello without the witness's token (a hub that
+// connects to the socket itself) is refused, and so is one whose stdin is a connection to
+// the witness or whose stdin and stdout are one pipe (a mock, outside the box, that would
+// wait on itself for ever, holding what else it was handed). Before 2026-12-07 a hub had a
+// mock hold its own output so, and every case it did not mean to answer became a
+// HARNESS-ERROR, left out of its marks (10.29/42 for a hub with no game logic).
+func TestWitnessRefusesForgedHellos(t *testing.T) {
+	t.Parallel()
+	work := filepath.Join(t.TempDir(), "script-case")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	mock := filepath.Join(bin, "mockplayer")
+	if err := os.Symlink(buildtest.Path(t, "gauntlet/cmd/gauntlet"), mock); err != nil {
+		t.Fatal(err)
+	}
+	w, err := newWitness(work, bin, mock, os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	w.add("p", work, []string{"-as", "2310A"}, "")
+	// hello sends a hello for p with token and the three descriptors, and returns what the
+	// witness answered before it closed the connection (a verdict, or nothing).
+	hello := func(token string, fds ...int) string {
+		t.Helper()
+		fd := dialWitness(t, w.ln.Path())
+		defer syscall.Close(fd)
+		msg := []byte(`{"name":"p","token":"` + token + `","args":["2","0"]}`)
+		msg = append([]byte{0, 0, byte(len(msg) >> 8), byte(len(msg))}, msg...)
+		if err := syscall.Sendmsg(fd, msg, syscall.UnixRights(fds...), nil, 0); err != nil {
+			t.Fatal(err)
+		}
+		// A backstop, not a measure: a witness that neither answers nor closes (a mock
+		// started on a refused hello waits for its input for ever) fails the test.
+		syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &syscall.Timeval{Sec: 60})
+		var got []byte
+		b := make([]byte, 64)
+		for {
+			n, err := syscall.Read(fd, b)
+			if err == syscall.EAGAIN {
+				return string(got) + "(still open)"
+			}
+			if n <= 0 || err != nil {
+				return string(got)
+			}
+			got = append(got, b[:n]...)
+		}
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inR.Close()
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer outR.Close()
+	defer outW.Close()
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	in, out, errw := int(inR.Fd()), int(outW.Fd()), int(null.Fd())
+	if got := hello("forged", in, out, errw); got != "" {
+		t.Errorf("a hello without the token: the witness answered %q", got)
+	}
+	if got := hello(strings.Repeat("0", len(w.token)), in, out, errw); got != "" {
+		t.Errorf("a hello with another token: the witness answered %q", got)
+	}
+	conn := dialWitness(t, w.ln.Path())
+	if got := hello(w.token, conn, out, errw); got != "" {
+		t.Errorf("a hello whose stdin is a connection to the witness: the witness answered %q", got)
+	}
+	syscall.Close(conn)
+	if got := hello(w.token, in, int(inW.Fd()), errw); got != "" {
+		t.Errorf("a hello whose stdin and stdout are one pipe: the witness answered %q", got)
+	}
+	w.mu.Lock()
+	started := w.started
+	w.mu.Unlock()
+	if started != 0 {
+		t.Errorf("%d mock players started for refused hellos", started)
+	}
+	// A stand-in's hello (its token, a player's streams) starts the mock, which ends at
+	// the end of its stdin.
+	inW.Close()
+	if got := hello(w.token, in, out, errw); !strings.HasPrefix(got, "exit ") {
+		t.Errorf("a stand-in's hello: the witness answered %q, want the mock's end", got)
+	}
+}
+
+// dialWitness connects to the witness's socket at path.
+func dialWitness(t *testing.T, path string) int {
+	t.Helper()
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: path}); err != nil {
+		syscall.Close(fd)
+		t.Fatal(err)
+	}
+	return fd
 }

@@ -8,9 +8,13 @@
  * of the pipes; and waits for the witness to say how the mock ended ("exit N" or
  * "signal N"), which it then does. A dump of it, or a read of it, shows only this, and
  * the socket's path and the mock's name, which the harness writes into each copy in place
- * of config's marker (so that a copy of it, renamed or moved, still stands for its mock).
+ * of config's marker (so that a copy of it, renamed or moved, still stands for its mock),
+ * with the witness's token, which proves to the witness that the hello comes from a
+ * stand-in it made: the harness writes each copy execute-only, so a hub can run it but
+ * neither read it nor, the process being undumpable, trace it.
  *
- * The hello is a 4-byte big-endian length and then {"name":NAME,"args":[ARG...]} in JSON,
+ * The hello is a 4-byte big-endian length and then {"name":NAME,"token":TOKEN,
+ * "args":[ARG...]} in JSON,
  * sent with the three descriptors (SCM_RIGHTS). Failures are told on stderr, status 2.
  *
  * For a relay of a program that must run where the hub runs (in the subject's box), the
@@ -42,8 +46,8 @@
 #define MAX_HELLO (64 * 1024)
 #define MAX_RUN (256 * 1024)
 
-/* config is "SOCKET\0NAME\0" in each copy the harness writes: the socket's path and the
- * mock's name, over the marker below (zeros after it). volatile: read as written in the
+/* config is "SOCKET\0NAME\0TOKEN\0" in each copy the harness writes: the socket's path,
+ * the mock's name and the witness's token, over the marker below (zeros after it). volatile: read as written in the
  * file, never folded by the compiler. */
 static volatile char config[4096] = "GAUNTLET-STANDIN-CONFIG";
 
@@ -468,7 +472,7 @@ int main(int argc, char **argv) {
     char self[sizeof config];
     ssize_t n;
     size_t i0;
-    char *slash, *name;
+    char *slash, *name, *token;
     struct sockaddr_un addr;
     int sock, i, null;
     int fds[3] = {0, 1, 2};
@@ -487,6 +491,10 @@ int main(int argc, char **argv) {
     name = self + strlen(self) + 1;
     if (name >= self + sizeof self - 1 || *name == '\0') {
         return fail("this copy names no mock", 0);
+    }
+    token = name + strlen(name) + 1;
+    if (token >= self + sizeof self - 1) {
+        return fail("this copy holds no token", 0);
     }
     /* From the socket's folder: its path may be longer than a socket's address allows.
      * The folder it was started in is kept, for a program the witness asks it to start. */
@@ -510,7 +518,8 @@ int main(int argc, char **argv) {
         return fail("connect", errno);
     }
 
-    if (!put("{\"name\":", 8) || !putString(name) || !put(",\"args\":[", 9)) {
+    if (!put("{\"name\":", 8) || !putString(name) || !put(",\"token\":", 9) || !putString(token) ||
+        !put(",\"args\":[", 9)) {
         return fail("hello too long", 0);
     }
     for (i = 1; i < argc; i++) {
