@@ -58,3 +58,26 @@ func TestFlagValuesRefused(t *testing.T) {
 		t.Errorf("a refused command left files in %s: %d entries", dir, len(entries))
 	}
 }
+
+// A bad flag gets its error, a did-you-mean for a flag that is not one, and one line saying
+// where the flags are: two lines, never the whole flag list (issue 60: 75 lines for grade).
+func TestBadFlagIsTwoLines(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"grade", "stlucia", "-timout", "3s"}, "gauntlet grade: flag provided but not defined: -timout (did you mean -timeout?)\nrun 'gauntlet grade -help' for the flags\n"},
+		{[]string{"grade", "stlucia", "-j", "x"}, "gauntlet grade: invalid value \"x\" for flag -j: parse error\nrun 'gauntlet grade -help' for the flags\n"},
+		{[]string{"grade", "stlucia", "-zzzzzzzz"}, "gauntlet grade: flag provided but not defined: -zzzzzzzz\nrun 'gauntlet grade -help' for the flags\n"},
+		{[]string{"merge", "-jsn", "x.json", "dir"}, "gauntlet merge: flag provided but not defined: -jsn (did you mean -json?)\nrun 'gauntlet merge -help' for the flags\n"},
+		{[]string{"tournament", "stratego", "-roundz", "2", "a", "b"}, "gauntlet tournament: flag provided but not defined: -roundz (did you mean -rounds?)\nrun 'gauntlet tournament -help' for the flags\n"},
+		{[]string{"adequacy", "stlucia", "-jj", "2"}, "gauntlet adequacy: flag provided but not defined: -jj (did you mean -j?)\nrun 'gauntlet adequacy -help' for the flags\n"},
+		{[]string{"fuzz", "stlucia", "-rol", "hub"}, "gauntlet fuzz: flag provided but not defined: -rol (did you mean -role?)\nrun 'gauntlet fuzz -help' for the flags\n"},
+		{[]string{"fuzz", "clue", "-rol", "client"}, "gauntlet fuzz clue: flag provided but not defined: -rol (did you mean -role?)\nrun 'gauntlet fuzz clue -help' for the flags\n"},
+	} {
+		code, stdout, stderr := gauntlet(tc.args...)
+		if code != 2 || stderr != tc.want || stdout != "" {
+			t.Errorf("gauntlet %s: exit %d, stdout %q, stderr\n%s\nwant exit 2 and\n%s", strings.Join(tc.args, " "), code, stdout, stderr, tc.want)
+		}
+	}
+}

@@ -165,7 +165,7 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	role, ref, seed, runs, limit, out, mutate := ff.role, ff.ref, ff.seed, ff.runs, ff.limit, ff.out, ff.mutate
 	stepTimeout, timeout, minTries, minTime, noVerify, jobs, help := ff.stepTimeout, ff.timeout, ff.minTries, ff.minTime, ff.noVerify, ff.jobs, ff.help
 	if err := fs.Parse(args[1:]); err != nil {
-		return usageErr("%v", err)
+		return usageErr("%v%s", err, flagSuggestion(fs, err))
 	}
 	if *help {
 		fmt.Fprint(stdout, fuzzUsageText())

@@ -91,7 +91,8 @@ func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := fs.Parse(args); err != nil {
-		return usageErr("%v", err)
+		fmt.Fprintf(stderr, "gauntlet fuzz %s: %v%s\nrun 'gauntlet fuzz %s -help' for the flags\n", gameName, err, flagSuggestion(fs, err), gameName)
+		return 2
 	}
 	own, hasOwn := judgerun.Lookup(gameName)
 	if len(own.Roles) > 0 && !slices.Contains(own.Roles, *role) {
