@@ -63,6 +63,7 @@ type gradeFlags struct {
 	jobs         int
 	run          string
 	timeout      time.Duration
+	subTimeout   time.Duration // -submission-timeout: grade.Options.Cap
 	explain      bool
 	noBuild      bool
 	verbose      bool
@@ -100,6 +101,7 @@ func gradeFlagSet(f *gradeFlags, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&f.jobs, "j", 2, "busy cases run at once, with the cases that wait on purpose beside them (in a cohort: slots shared by all submissions)")
 	fs.StringVar(&f.run, "run", "", "only the cases whose id matches this regular expression")
 	fs.DurationVar(&f.timeout, "timeout", 0, "default deadline of each program run in a case (default: the game's; cases that set their own keep it)")
+	fs.DurationVar(&f.subTimeout, "submission-timeout", 0, "wall time one submission's cases may take (e.g. 10m; default: no cap): once passed, its cases not started yet are TIMEOUT, not run (a backstop for a submission that hangs)")
 	fs.BoolVar(&f.explain, "explain", false, "print what each case runs and checks, without running it")
 	fs.BoolVar(&f.noBuild, "no-build", false, "use the programs in DIR as they are, without make")
 	fs.BoolVar(&f.verbose, "v", false, "show the full log of every failed case")
@@ -206,7 +208,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gauntlet grade: unknown game %q%s (games: %s)\n", args[0], didYouMean(args[0], programs.GradeGames()), strings.Join(programs.GradeGames(), ", "))
 		return 2
 	}
-	positional, err := parseInterspersed(fs, args[1:])
+	positional, err := parseInterspersed(fs, args[1:], stderr)
 	if err != nil {
 		return 2
 	}
@@ -320,7 +322,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 // cohortConfig is a cohort grade as the flags set it up.
 func cohortConfig(g grade.Game, cases []grade.Case, dirs []string, f gradeFlags, progs programFolders, scratch string, stdout, stderr io.Writer) cohort.Config {
 	return cohort.Config{Game: g, Cases: cases, Dirs: dirs, Names: f.names, Jobs: f.jobs,
-		Options: grade.Options{Timeout: f.timeout, BinDir: progs.bin, Published: progs.published, Limits: f.limits,
+		Options: grade.Options{Timeout: f.timeout, Cap: f.subTimeout, BinDir: progs.bin, Published: progs.published, Limits: f.limits,
 			SandboxUsers: f.boxed, NoBox: f.noBox, Unsafe: f.unsafe},
 		Scratch: scratch,
 		Build: func(dir, scratch string) (grade.Subject, *build.Result, error) {
@@ -362,7 +364,7 @@ func gradeOne(g grade.Game, cases []grade.Case, filter *regexp.Regexp, dirs []st
 		}
 		close(anyStop)
 	}()
-	opt := grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, BinDir: progs.bin, Published: progs.published,
+	opt := grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, Cap: f.subTimeout, BinDir: progs.bin, Published: progs.published,
 		Scratch: scratch, Limits: f.limits, Stop: anyStop, SandboxUsers: f.boxed, NoBox: f.noBox, Unsafe: f.unsafe,
 		OnOutcome: live.outcome}
 	if f.keepDir != "" {
@@ -776,6 +778,10 @@ func checkValues(fs *flag.FlagSet, f gradeFlags) error {
 			if f.timeout <= 0 {
 				err = fmt.Errorf("-timeout %v: want a positive duration such as 5s (leave it out for the game's default)", f.timeout)
 			}
+		case "submission-timeout":
+			if f.subTimeout <= 0 {
+				err = fmt.Errorf("-submission-timeout %v: want a positive duration such as 10m (leave it out for no cap)", f.subTimeout)
+			}
 		case "cpu", "procs", "nofile", "mem", "fsize", "case-mem", "case-disk":
 			if (v == "0" || v == "0s") && fl.Name == "cpu" {
 				err = fmt.Errorf("-cpu 0: want more than 0 (leave it out for the game's default, %s)", gameCPUs())
@@ -901,10 +907,10 @@ var reportStdout io.Writer = os.Stdout
 // parseInterspersed parses flags wherever they stand among the positional arguments (a
 // folder, then -json FILE, as gh and kubectl allow), and returns the positional ones; "--"
 // ends the flags.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+func parseInterspersed(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseFlags(fs, args, stderr); err != nil {
 			return nil, err
 		}
 		rest := fs.Args()
