@@ -1,10 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"gauntlet/harness/grade"
 )
 
 // Every command refuses a flag value it cannot use, with a message naming the flag, and
@@ -79,5 +83,41 @@ func TestBadFlagIsTwoLines(t *testing.T) {
 		if code != 2 || stderr != tc.want || stdout != "" {
 			t.Errorf("gauntlet %s: exit %d, stdout %q, stderr\n%s\nwant exit 2 and\n%s", strings.Join(tc.args, " "), code, stdout, stderr, tc.want)
 		}
+	}
+}
+
+// -events - streams one JSON line per case run as it ends, then one for the report: each a
+// whole grade.Event, the case runs as the JSON report has them (docs/report-format.md).
+func TestGradeEventsStream(t *testing.T) {
+	code, stdout, stderr := gauntlet("grade", "stlucia", "-run", specCase, "-events", "-")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	var cases []string
+	for i, line := range lines {
+		var ev grade.Event
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&ev); err != nil {
+			t.Fatalf("line %d is not an event (%v): %s", i+1, err, line)
+		}
+		if ev.Submission != "built-in reference programs" {
+			t.Errorf("line %d: submission %q", i+1, ev.Submission)
+		}
+		switch {
+		case i < len(lines)-1 && ev.Event == "case" && ev.Case != nil && ev.Case.Verdict == grade.Pass:
+			cases = append(cases, ev.Case.Name())
+		case i == len(lines)-1 && ev.Event == "report" && ev.Marks != nil && *ev.Marks == 10 && *ev.MaxMarks == 40 && ev.Counts[grade.Pass] == 3:
+		default:
+			t.Errorf("line %d: unexpected event %s", i+1, line)
+		}
+	}
+	slices.Sort(cases)
+	if want := []string{"game_spec_x@ref-hub+their-players", "game_spec_x@their-hub+ref-players", "game_spec_x@their-hub+their-players"}; !slices.Equal(cases, want) {
+		t.Errorf("case events %q, want %q", cases, want)
+	}
+	if !strings.Contains(stderr, "total") {
+		t.Errorf("the summary is not on stderr:\n%s", stderr)
 	}
 }

@@ -73,6 +73,7 @@ type gradeFlags struct {
 	htmlFile     string
 	gradescope   string
 	csvFile      string
+	eventsFile   string // -events: the event stream (grade.Events)
 	outDir       string
 	keepDir      string
 	progs        progFlags
@@ -111,6 +112,7 @@ func gradeFlagSet(f *gradeFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.htmlFile, "html", "", "write the report as one self-contained HTML page to `FILE`: marks, failures grouped, each conversation up to its first divergence (a cohort: a sortable table of the submissions first, then the cohort's dashboard, then a section per submission)")
 	fs.StringVar(&f.gradescope, "gradescope", "", "write a Gradescope results.json to `FILE`")
 	fs.StringVar(&f.gsVisibility, "gradescope-visibility", "visible", "visibility of the Gradescope results: visible, hidden, after_due_date or after_published")
+	fs.StringVar(&f.eventsFile, "events", "", "stream one JSON line per case run to `FILE` as it ends, and one per report (- for stdout; docs/report-format.md)")
 	fs.StringVar(&f.csvFile, "csv", "", "write the cohort table (one row per submission) as CSV to `FILE`")
 	fs.StringVar(&f.suite, "suite", "", "grade with the cases of `PATH` (a folder of .txtar cases, or one case file, e.g. a fuzzer's regression file) instead of the built-in suite")
 	fs.StringVar(&f.keepDir, "keep", "", "keep each failed case run in `DIR`/CASE (the case, what its run left, its log) with a rerun.sh that runs it again with -v (one submission)")
@@ -213,7 +215,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	dashes := 0
-	for _, out := range []string{f.jsonFile, f.junitFile, f.htmlFile, f.gradescope, f.csvFile} {
+	for _, out := range []string{f.jsonFile, f.junitFile, f.htmlFile, f.gradescope, f.csvFile, f.eventsFile} {
 		if out == "-" {
 			dashes++
 		}
@@ -313,10 +315,50 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: %v\n", err)
 		return 2
 	}
-	if isCohort {
-		return cohort.Run(cohortConfig(g, selectCases(cases, filter), dirs, f, progs, scratch, stdout, stderr))
+	events, closeEvents, err := openEvents(f.eventsFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "gauntlet grade: -events %s: %v\n", f.eventsFile, err)
+		return 2
 	}
-	return gradeOne(g, cases, filter, dirs, f, notes, progs, scratch, stdout, stderr)
+	if isCohort {
+		cfg := cohortConfig(g, selectCases(cases, filter), dirs, f, progs, scratch, stdout, stderr)
+		cfg.Events = events
+		status = cohort.Run(cfg)
+	} else {
+		status = gradeOne(g, cases, filter, dirs, f, notes, progs, scratch, events, stdout, stderr)
+	}
+	if err := closeEvents(); err != nil {
+		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: -events %s: %v\n", f.eventsFile, err)
+		return 2
+	}
+	return status
+}
+
+// openEvents opens the event stream of -events path ("-": stdout; "": none, a nil
+// *grade.Events, which writes nothing); the function returned closes it and says whether
+// every event was written.
+func openEvents(path string) (*grade.Events, func() error, error) {
+	switch path {
+	case "":
+		return nil, func() error { return nil }, nil
+	case "-":
+		ev := grade.NewEvents(reportStdout)
+		return ev, ev.Err, nil
+	}
+	// A new file: one planted at path (a link) is replaced, never written through.
+	os.Remove(path)
+	file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	ev := grade.NewEvents(file)
+	return ev, func() error {
+		err := ev.Err()
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}, nil
 }
 
 // cohortConfig is a cohort grade as the flags set it up.
@@ -335,7 +377,7 @@ func cohortConfig(g grade.Game, cases []grade.Case, dirs []string, f gradeFlags,
 
 // gradeOne grades one subject (the folder in dirs, or the built-in reference programs with
 // none), prints its summary and writes its report files.
-func gradeOne(g grade.Game, cases []grade.Case, filter *regexp.Regexp, dirs []string, f gradeFlags, notes []string, progs programFolders, scratch string, stdout, stderr io.Writer) int {
+func gradeOne(g grade.Game, cases []grade.Case, filter *regexp.Regexp, dirs []string, f gradeFlags, notes []string, progs programFolders, scratch string, events *grade.Events, stdout, stderr io.Writer) int {
 	started := time.Now()
 	var subj grade.Subject
 	var built *build.Result
@@ -366,7 +408,11 @@ func gradeOne(g grade.Game, cases []grade.Case, filter *regexp.Regexp, dirs []st
 	}()
 	opt := grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, Cap: f.subTimeout, BinDir: progs.bin, Published: progs.published,
 		Scratch: scratch, Limits: f.limits, Stop: anyStop, SandboxUsers: f.boxed, NoBox: f.noBox, Unsafe: f.unsafe,
-		OnOutcome: live.outcome}
+		OnOutcome: func(o grade.Outcome) {
+			events.Case(subj.Name, o)
+			live.outcome(o)
+		},
+		OnAlone: func(o grade.Outcome) { events.Alone(subj.Name, o) }}
 	if f.keepDir != "" {
 		subjDir := ""
 		if len(dirs) > 0 {
@@ -380,6 +426,9 @@ func gradeOne(g grade.Game, cases []grade.Case, filter *regexp.Regexp, dirs []st
 	rep.Notes = append(subj.Notes, notes...)
 	rep.Isolation = f.isolation
 	rep.Gauntlet, rep.Suite = graderID(), grade.SuiteDigest(selectCases(cases, filter))
+	if want := g.CaseRuns(selectCases(cases, filter), subj); len(outs) == want {
+		events.Report(subj.Name, rep)
+	}
 	rep.WriteSummary(stdout, f.verbose)
 	if want := g.CaseRuns(selectCases(cases, filter), subj); len(outs) < want && live.stopped {
 		fmt.Fprintf(stdout, "STOPPED at the first failure (-failfast) after %d of %d case runs: no report file was written\n", len(outs), want)
@@ -803,7 +852,7 @@ func checkValues(fs *flag.FlagSet, f gradeFlags) error {
 // (checkOutDir), naming the flag of the first that fails.
 func checkOutputs(f gradeFlags) error {
 	for _, o := range []struct{ flag, path string }{{"json", f.jsonFile}, {"junit", f.junitFile},
-		{"html", f.htmlFile}, {"gradescope", f.gradescope}, {"csv", f.csvFile}} {
+		{"html", f.htmlFile}, {"gradescope", f.gradescope}, {"csv", f.csvFile}, {"events", f.eventsFile}} {
 		if err := checkOutput(o.path); err != nil {
 			return fmt.Errorf("-%s %s: %v", o.flag, o.path, err)
 		}

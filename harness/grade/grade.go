@@ -299,6 +299,9 @@ type Options struct {
 	// OnOutcome, when set, is called with each case run's outcome as soon as it is known
 	// (from the goroutine that ran it; calls may come at once), for streaming and progress.
 	OnOutcome func(Outcome)
+	// OnAlone, when set, is called with each outcome of a case run again alone
+	// (confirmAlone), which replaces the one OnOutcome was given for that case run.
+	OnAlone func(Outcome)
 	// Keep, when set, is a folder where each failed case run is kept after it ends, with a
 	// script that runs it again (keepCase); Rerun is that script's command line up to the
 	// case ("gauntlet grade GAME [DIR]" with the grader's own flags).
@@ -771,6 +774,9 @@ func confirmAlone(out []Outcome, ran, wentQuiet []bool, casesDir string, g Game,
 			again.Alone = "confirmed alone"
 		}
 		out[i] = again
+		if opt.OnAlone != nil {
+			opt.OnAlone(again)
+		}
 	}
 }
 

@@ -90,6 +90,18 @@ type CaseReport struct {
 	Log          string  `json:"log,omitempty"` // the full case log, for failures only
 }
 
+// report is the outcome as the JSON report gives it (the log for failures only).
+func (o Outcome) report() CaseReport {
+	c := CaseReport{ID: o.Case.ID, Pairing: string(o.Pairing), Counted: o.Counted, Section: o.Case.Section,
+		Category: o.Case.Category, Title: o.Case.Title, Requirement: o.Case.Requirement, Accept: o.Case.Accept,
+		Verdict: o.Verdict, Detail: o.Detail, Lenient: o.Lenient, Divergence: o.Divergence,
+		Conversation: o.Conversation, Alone: o.Alone, Seconds: o.Duration.Seconds()}
+	if !o.Verdict.Passed() {
+		c.Log = o.Log
+	}
+	return c
+}
+
 // Name is the case's name in reports: its ID, with the pairing when it has several.
 func (c CaseReport) Name() string {
 	if c.Pairing == string(Theirs) {
@@ -124,13 +136,7 @@ func NewReport(g Game, subject string, started time.Time, b *build.Result, outs 
 	}
 	r.Marks = round2(r.Marks)
 	for _, o := range outs {
-		c := CaseReport{ID: o.Case.ID, Pairing: string(o.Pairing), Counted: o.Counted, Section: o.Case.Section,
-			Category: o.Case.Category, Title: o.Case.Title, Requirement: o.Case.Requirement, Accept: o.Case.Accept,
-			Verdict: o.Verdict, Detail: o.Detail, Lenient: o.Lenient, Divergence: o.Divergence,
-			Conversation: o.Conversation, Alone: o.Alone, Seconds: o.Duration.Seconds()}
-		if !o.Verdict.Passed() {
-			c.Log = o.Log
-		}
+		c := o.report()
 		if o.Verdict == HarnessError {
 			r.Harness = append(r.Harness, c.Name()+": "+o.Detail)
 		}

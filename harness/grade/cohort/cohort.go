@@ -89,8 +89,11 @@ type Config struct {
 	OutDir string
 	// CSV, JUnit and HTML are the cohort's report files ("": none), written by WriteFile.
 	CSV, JUnit, HTML string
-	WriteFile        func(path string, fn func(io.Writer) error) error
-	Stdout, Stderr   io.Writer // the table and the progress line; the lines for people
+	// Events, when set, is told of each case run as it ends and of each report as it is
+	// made (gauntlet grade -events), the submissions by their names.
+	Events         *grade.Events
+	WriteFile      func(path string, fn func(io.Writer) error) error
+	Stdout, Stderr io.Writer // the table and the progress line; the lines for people
 }
 
 type cohortRun struct {
@@ -278,7 +281,9 @@ func (c *cohortRun) grade(i int, s *submission) {
 	opt := c.Options
 	opt.Jobs, opt.Scratch = c.Jobs, s.scratch
 	opt.Slots, opt.Priority, opt.Stop = c.slots, i, c.stop
-	opt.OnOutcome = func(grade.Outcome) {
+	opt.OnAlone = func(o grade.Outcome) { c.Events.Alone(s.name, o) }
+	opt.OnOutcome = func(o grade.Outcome) {
+		c.Events.Case(s.name, o)
 		c.mu.Lock()
 		s.done++
 		c.redraw(false)
@@ -325,6 +330,7 @@ func (c *cohortRun) complete(s *submission, outs []grade.Outcome) {
 	rep.Notes = s.subj.Notes
 	rep.Isolation = c.Isolation
 	rep.Gauntlet, rep.Suite = c.Gauntlet, grade.SuiteDigest(c.Cases)
+	c.Events.Report(s.name, rep)
 	var werr error
 	if c.OutDir != "" {
 		werr = WriteAtomic(c.reportPath(s), rep.WriteJSON)

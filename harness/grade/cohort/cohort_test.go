@@ -1,6 +1,7 @@
 package cohort
 
 import (
+	"encoding/json"
 	"errors"
 	"regexp"
 	"sync"
@@ -163,14 +164,14 @@ func TestHungSubmissionDelaysNoOther(t *testing.T) {
 		cases = append(cases, c)
 	}
 	var stdout strings.Builder
-	var stderr lockedBuffer
+	var stderr, events lockedBuffer
 	ended := make(chan int)
 	go func() {
 		ended <- Run(Config{Game: game, Cases: cases, Dirs: dirs, Jobs: 1, Scratch: t.TempDir(),
 			Build: func(dir, scratch string) (grade.Subject, *build.Result, error) {
 				return grade.Subject{Name: dir, Programs: map[string]string{"toyplayer": filepath.Join(dir, "toyplayer")}}, nil, nil
 			},
-			StatusEvery: 50 * time.Millisecond, Gauntlet: "test",
+			StatusEvery: 50 * time.Millisecond, Gauntlet: "test", Events: grade.NewEvents(&events),
 			WriteFile: func(string, func(io.Writer) error) error { return nil },
 			Stdout:    &stdout, Stderr: &stderr})
 	}()
@@ -195,5 +196,18 @@ func TestHungSubmissionDelaysNoOther(t *testing.T) {
 	}
 	if i, j := strings.Index(stderr.String(), "] good: "), strings.Index(stderr.String(), "] hung: "); i < 0 || j < i {
 		t.Errorf("the waiting submission was not reported after the answering one:\n%s", stderr.String())
+	}
+	// The event stream: each case run as it ended, then each report, by submission.
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(events.String()), "\n") {
+		var ev grade.Event
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("not an event (%v): %s", err, line)
+		}
+		got = append(got, ev.Submission+" "+ev.Event)
+	}
+	want := "good case,good case,good case,good report,hung case,hung case,hung case,hung report"
+	if strings.Join(got, ",") != want {
+		t.Errorf("events %q, want %q", got, want)
 	}
 }
