@@ -92,6 +92,9 @@ type gradeFlags struct {
 	// shard: -shard K/N; names: the cohort's names of the shard's folders (shard.go)
 	shard shardFlag
 	names []string
+	// steal: -steal, with spare the other parts' submissions it may take (claim.go)
+	steal bool
+	spare []cohort.Spare
 }
 
 // gradeFlagSet defines gauntlet grade's flags into f.
@@ -119,6 +122,7 @@ func gradeFlagSet(f *gradeFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.outDir, "out", "", "cohort: write each submission's JSON report to `DIR`/NAME.json as soon as it is done; skip those already there")
 	fs.BoolVar(&f.unsafe, "unsafe", false, "grade even where the machine cannot box the submission (a root grader without namespaces): the submission then runs unboxed and could read the expected outputs; never for marks")
 	fs.Var(&f.shard, "shard", "`K/N`: grade only the K-th of N parts of the cohort (needs -out; every part is given all the folders and picks its own, the same whatever their order; gauntlet merge puts the parts' reports together)")
+	fs.BoolVar(&f.steal, "steal", false, "with -shard and one -out folder all the shards share: once its own part is graded, grade the other parts' submissions no shard has started (claims in -out/.claims), so that no part waits for a slow one; every shard of the run must have it")
 	fs.Var(f.progs, "prog", "NAME=PATH: use PATH (relative to DIR) as the spec's program NAME (repeatable)")
 	f.limits.AddFlags(fs)
 	// The CPU time's default is the game's own (grade.Game.CPU), or the sandbox's.
@@ -180,7 +184,17 @@ func gradeShard(g grade.Game, dirs []string, f *gradeFlags, cases []grade.Case, 
 			f.hide = append(f.hide, s.Subject) // the other parts' folders, hidden from builds too
 		}
 	}
-	if dirs, f.names = shard.mine(f.shard.k); len(dirs) == 0 {
+	dirs, f.names = shard.mine(f.shard.k)
+	if f.steal {
+		// The other parts' submissions, the last of the plan first: those their part
+		// would reach last.
+		for i := len(shard.Cohort) - 1; i >= 0; i-- {
+			if s := shard.Cohort[i]; s.Shard != f.shard.k {
+				f.spare = append(f.spare, cohort.Spare{Dir: s.Subject, Name: s.Name})
+			}
+		}
+	}
+	if len(dirs) == 0 && len(f.spare) == 0 {
 		return shard, nil, emptyShard(shard, *f, stderr)
 	}
 	return shard, dirs, 0
@@ -261,17 +275,21 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	shard, dirs, status := gradeShard(g, dirs, &f, selectCases(cases, filter), stderr)
-	if status != 0 || shard != nil && len(dirs) == 0 {
+	if status != 0 || shard != nil && len(dirs) == 0 && len(f.spare) == 0 {
 		return status // a usage error, or a part with no folder of its own
 	}
+	if f.steal && shard == nil {
+		fmt.Fprintf(stderr, "gauntlet grade: -steal is for a sharded grade (-shard K/N), whose shards share one -out folder\n")
+		return 2
+	}
 	isCohort := len(dirs) > 1 || f.outDir != ""
-	if isCohort {
+	if isCohort && (len(dirs) > 0 || len(f.spare) == 0) { // a shard stealing with no part of its own is checked by shardUsage
 		if err := cohortUsage(dirs, f); err != nil {
 			fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 			return 2
 		}
 	}
-	notes, err := boxDecision(&f, len(dirs) > 0)
+	notes, err := boxDecision(&f, len(dirs) > 0 || len(f.spare) > 0)
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
@@ -294,6 +312,9 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		fmt.Fprintf(stderr, "gauntlet grade: shard %s: %d of the cohort's %d submissions: %s\n", f.shard.String(), len(dirs), len(shard.Cohort), strings.Join(f.names, " "))
+		if f.steal {
+			fmt.Fprintf(stderr, "gauntlet grade: shard %s: -steal: then the other parts' submissions no shard has started (claims in %s)\n", f.shard.String(), filepath.Join(f.outDir, claimsDir))
+		}
 	}
 	for _, d := range dirs {
 		if abs, err := filepath.Abs(d); err == nil {
@@ -323,6 +344,9 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 	if isCohort {
 		cfg := cohortConfig(g, selectCases(cases, filter), dirs, f, progs, scratch, stdout, stderr)
 		cfg.Events = events
+		if f.steal {
+			cfg.Claim = newClaimer(f.outDir, f.shard.String()).claim
+		}
 		status = cohort.Run(cfg)
 	} else {
 		status = gradeOne(g, cases, filter, dirs, f, notes, progs, scratch, events, stdout, stderr)
@@ -370,7 +394,7 @@ func cohortConfig(g grade.Game, cases []grade.Case, dirs []string, f gradeFlags,
 		Build: func(dir, scratch string) (grade.Subject, *build.Result, error) {
 			return buildSubject(g, dir, scratch, f)
 		},
-		Isolation: f.isolation, Gauntlet: graderID(), OutDir: f.outDir,
+		Isolation: f.isolation, Gauntlet: graderID(), OutDir: f.outDir, Spare: f.spare,
 		CSV: f.csvFile, JUnit: f.junitFile, HTML: f.htmlFile, WriteFile: writeFile,
 		Stdout: stdout, Stderr: stderr}
 }

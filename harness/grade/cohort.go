@@ -24,6 +24,7 @@ const (
 	Interrupted RowState = "interrupted"   // the run was interrupted before it finished: no marks
 	Errored     RowState = "harness-error" // the grader could not grade it (e.g. its folder could not be copied)
 	Missing     RowState = "missing"       // gauntlet merge: a shard was to grade it, and no report of it was found
+	Elsewhere   RowState = "elsewhere"     // a sharded grade with -steal: another shard took it (its claim), and writes its report
 )
 
 // CohortRow is one submission's line in a cohort table.

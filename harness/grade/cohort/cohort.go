@@ -51,6 +51,7 @@ type submission struct {
 	name    string // its folder's base name, made unique: the report's file name
 	dir     string // absolute path
 	state   subState
+	spare   bool // from Config.Spare: left out unless this run grades it
 	subj    grade.Subject
 	built   *build.Result
 	scratch string // its own scratch folder: build copy and case folders
@@ -61,6 +62,9 @@ type submission struct {
 	problem string // the harness error that stopped it
 }
 
+// Spare is a submission a run may grade when nobody else does (Config.Spare).
+type Spare struct{ Dir, Name string }
+
 // Config is a cohort run: what is graded, with what, and where its reports go.
 type Config struct {
 	Game  grade.Game
@@ -69,6 +73,14 @@ type Config struct {
 	// Names are the submissions' names (a shard's: named in the whole cohort); nil names
 	// them from their folders (Names).
 	Names []string
+	// Spare are more submissions (a sharded grade's -steal: the other parts'), graded
+	// after Dirs, each once Claim grants it; one that is not granted, or whose report is
+	// already in OutDir, is left out of the run and of its table.
+	Spare []Spare
+	// Claim, when set, is asked for each submission just before its build (own: one of
+	// Dirs, else of Spare): false (and why) leaves it to whoever holds it; release is
+	// called once its report is written or its grade ends.
+	Claim func(name string, own bool) (release func(), why string, ok bool)
 	Jobs  int // slots: tasks run at once
 	// Options are each submission's grading options (Jobs, Scratch, Slots, Priority, Stop
 	// and OnOutcome are the run's own). Options.Cap bounds each submission's grade.
@@ -187,6 +199,18 @@ func Run(cfg Config) int {
 		}
 		c.subs = append(c.subs, s)
 	}
+	for _, sp := range cfg.Spare {
+		abs, err := filepath.Abs(sp.Dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
+			return 2
+		}
+		s := &submission{name: sp.Name, dir: abs, spare: true}
+		if rep, err := c.saved(s); err != nil || rep != nil {
+			continue // graded already (or not ours to overwrite)
+		}
+		c.subs = append(c.subs, s)
+	}
 	if term.IsTerminal(stdout) {
 		c.progress = &progressLine{w: stdout, width: term.Width(stdout)}
 	}
@@ -198,17 +222,27 @@ func Run(cfg Config) int {
 	defer close(quit)
 	go c.watch(sigs, quit)
 
+	// The builds start in the order given: each submission's build slot is taken in turn
+	// (at its priority, so that an earlier submission's cases come first), and its grade
+	// goes on in a goroutine of its own.
 	var wg sync.WaitGroup
-	for i, s := range c.subs {
-		if s.state == resumed {
-			continue
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i, s := range c.subs {
+			if s.state == resumed {
+				continue
+			}
+			if !c.slots.Acquire(i, c.stop) {
+				return // interrupted: the rest are not started
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c.grade(i, s)
+			}()
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c.grade(i, s)
-		}()
-	}
+	}()
 	ticker := time.NewTicker(min(time.Second, cfg.StatusEvery))
 	allDone := make(chan struct{})
 	go func() { wg.Wait(); close(allDone) }()
@@ -258,18 +292,29 @@ func (c *cohortRun) watch(sigs <-chan os.Signal, quit <-chan struct{}) {
 	}
 }
 
-// grade grades submission s, the i-th: its build in a busy slot, then its cases
-// (grade.Run) in the shared busy slots and waiting slots of its own, at priority i.
+// grade grades submission s, the i-th, holding the busy slot of its build: its build,
+// then its cases (grade.Run) in the shared busy slots and waiting slots of its own, at
+// priority i.
 func (c *cohortRun) grade(i int, s *submission) {
-	if !c.slots.Acquire(i, c.stop) {
-		return // interrupted before it started
-	}
 	c.mu.Lock()
 	if c.stopping {
 		c.mu.Unlock()
 		c.slots.Release()
 		return
 	}
+	c.mu.Unlock()
+	if c.Claim != nil {
+		release, why, ok := c.Claim(s.name, !s.spare)
+		if !ok {
+			c.mu.Lock()
+			s.state, s.problem = finished, "elsewhere: "+why
+			c.mu.Unlock()
+			c.slots.Release()
+			return
+		}
+		defer release()
+	}
+	c.mu.Lock()
 	s.state = building
 	c.redraw(false)
 	c.mu.Unlock()
@@ -450,8 +495,14 @@ func (c *cohortRun) finish(stdout io.Writer) int {
 	var reports []*grade.Report
 	status := 0
 	for _, s := range c.subs {
+		elsewhere := strings.HasPrefix(s.problem, "elsewhere: ")
+		if s.spare && s.report == nil && (s.state == queued || elsewhere) {
+			continue // another part's, which this run did not take
+		}
 		row := grade.CohortRow{Name: s.name, Report: s.report}
 		switch {
+		case elsewhere:
+			row.State, row.Problem = grade.Elsewhere, strings.TrimPrefix(s.problem, "elsewhere: ")
 		case s.state == resumed:
 			row.State = grade.Resumed
 		case s.report != nil:

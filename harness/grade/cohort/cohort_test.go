@@ -3,6 +3,7 @@ package cohort
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"sync"
 	"syscall"
@@ -209,5 +210,62 @@ func TestHungSubmissionDelaysNoOther(t *testing.T) {
 	want := "good case,good case,good case,good report,hung case,hung case,hung case,hung report"
 	if strings.Join(got, ",") != want {
 		t.Errorf("events %q, want %q", got, want)
+	}
+}
+
+// A run with spare submissions (a shard's -steal) grades its own first, then each spare one
+// Claim grants; a spare one it is refused is left out, and an own one it is refused is a
+// row "elsewhere" (another shard writes its report), neither an error.
+func TestSpareSubmissionsByClaim(t *testing.T) {
+	root := t.TempDir()
+	dir := func(n string) string {
+		d := filepath.Join(root, n)
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	own, taken := dir("own"), dir("taken")
+	var mu sync.Mutex
+	var asked, built []string
+	var stdout, stderr strings.Builder
+	status := Run(Config{Game: grade.Game{Name: "toy"}, Dirs: []string{own, taken}, Jobs: 1, Scratch: t.TempDir(),
+		Spare: []Spare{{Dir: dir("spare"), Name: "spare"}, {Dir: dir("busy"), Name: "busy"}},
+		Claim: func(name string, isOwn bool) (func(), string, bool) {
+			mu.Lock()
+			defer mu.Unlock()
+			asked = append(asked, fmt.Sprintf("%s:%v", name, isOwn))
+			if name == "busy" || name == "taken" {
+				return nil, "claimed by shard 2/2", false
+			}
+			return func() {}, "", true
+		},
+		Build: func(dir, scratch string) (grade.Subject, *build.Result, error) {
+			mu.Lock()
+			built = append(built, filepath.Base(dir))
+			mu.Unlock()
+			return grade.Subject{Name: dir}, nil, nil
+		},
+		Gauntlet: "test", OutDir: filepath.Join(root, "out"),
+		WriteFile: func(string, func(io.Writer) error) error { return nil },
+		Stdout:    &stdout, Stderr: &stderr})
+	if status != 0 {
+		t.Errorf("status %d, want 0\n%s%s", status, stdout.String(), stderr.String())
+	}
+	// One slot: the own submissions first, in order, then the spare ones.
+	if got := strings.Join(asked, " "); got != "own:true taken:true spare:false busy:false" {
+		t.Errorf("claims asked in the order %s", got)
+	}
+	if got := strings.Join(built, " "); got != "own spare" {
+		t.Errorf("built %s, want own spare", got)
+	}
+	rows := stdout.String()
+	for _, want := range []string{"own ", "spare ", "taken       elsewhere"} {
+		if !strings.Contains(rows, want) {
+			t.Errorf("the table lacks %q:\n%s", want, rows)
+		}
+	}
+	if strings.Contains(rows, "busy") {
+		t.Errorf("a spare submission another shard took is in the table:\n%s", rows)
 	}
 }
