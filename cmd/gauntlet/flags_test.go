@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"gauntlet/harness/grade"
 )
@@ -44,6 +45,8 @@ func TestFlagValuesRefused(t *testing.T) {
 		{[]string{"fuzz", "stlucia", "-role", "player", "-runs", "1", "-out", out, "-min-time", "-1m", eait}, "cannot be negative"},
 		{[]string{"fuzz", "stlucia", "-role", "player", "-runs", "1", "-out", out, "-j", "0", eait}, "-j must be at least 1"},
 		{[]string{"fuzz", "clue", "-role", "client", "-out", out, "-time", "-1s", eait}, "cannot be negative"},
+		{[]string{"grade", "stlucia", "-submission-timeout", "0"}, "gauntlet grade: -submission-timeout 0s: want a positive duration such as 10m"},
+		{[]string{"grade", "stlucia", "-submission-timeout", "-1m"}, "gauntlet grade: -submission-timeout -1m0s: want a positive duration"},
 		{[]string{"adequacy", "stlucia", "-j", "0"}, "gauntlet adequacy: -j 0: want at least 1"},
 		{[]string{"adequacy", "chess"}, `gauntlet adequacy: no mutant library for "chess"`},
 		{[]string{"adequacy", "stlucia", "extra"}, `gauntlet adequacy: unexpected argument "extra"`},
@@ -119,5 +122,24 @@ func TestGradeEventsStream(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "total") {
 		t.Errorf("the summary is not on stderr:\n%s", stderr)
+	}
+}
+
+// -submission-timeout caps a grade: past it no case run starts, and each one not started is
+// a TIMEOUT that says why, in the report as in the summary.
+func TestSubmissionTimeoutFlag(t *testing.T) {
+	code, stdout, stderr := gauntlet("grade", "stlucia", "-run", specCase, "-submission-timeout", "1ns", "-json", "-")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr)
+	}
+	var r grade.Report
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("not a report (%v):\n%s", err, stdout)
+	}
+	if len(r.Cases) != 3 || r.Counts[grade.Timeout] != 3 || r.Cases[0].Detail != grade.NotRunDetail(time.Nanosecond) {
+		t.Errorf("cases %d, counts %v, first detail %q: want 3 TIMEOUTs not run", len(r.Cases), r.Counts, r.Cases[0].Detail)
+	}
+	if !strings.Contains(stderr, "-submission-timeout 1ns") {
+		t.Errorf("the summary does not say why:\n%s", stderr)
 	}
 }
