@@ -58,6 +58,8 @@ var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 var k8sSchemas = map[string]schema{
 	"Job": {fields: map[string]field{"apiVersion": {kind: kString}, "kind": {kind: kString}, "metadata": {kind: kObject, schema: "ObjectMeta"},
 		"spec": {kind: kObject, schema: "JobSpec"}}, required: []string{"apiVersion", "kind", "metadata", "spec"}},
+	"Pod": {fields: map[string]field{"apiVersion": {kind: kString}, "kind": {kind: kString}, "metadata": {kind: kObject, schema: "ObjectMeta"},
+		"spec": {kind: kObject, schema: "PodSpec"}}, required: []string{"apiVersion", "kind", "metadata", "spec"}},
 	"PersistentVolumeClaim": {fields: map[string]field{"apiVersion": {kind: kString}, "kind": {kind: kString}, "metadata": {kind: kObject, schema: "ObjectMeta"},
 		"spec": {kind: kObject, schema: "PersistentVolumeClaimSpec"}}, required: []string{"apiVersion", "kind", "metadata", "spec"}},
 	"ObjectMeta": {fields: map[string]field{"name": {kind: kString}, "generateName": {kind: kString}, "namespace": {kind: kString},
@@ -266,10 +268,18 @@ func get(v any, path ...any) any {
 // /cohort, and the shards' -out is the folder merge reads.
 func TestKubernetesManifests(t *testing.T) {
 	files := map[string]string{"kubernetes/grade-job.yaml": "Job", "kubernetes/merge-job.yaml": "Job",
-		"kubernetes/cohort-volume.yaml": "PersistentVolumeClaim"}
+		"kubernetes/cohort-volume.yaml": "PersistentVolumeClaim", "kubernetes/cohort-shell.yaml": "Pod"}
 	for f, kind := range files {
 		doc := readManifest(t, f)
-		want := map[string]string{"Job": "batch/v1", "PersistentVolumeClaim": "v1"}[kind]
+		checkManifest(t, f, kind, doc)
+	}
+}
+
+// checkManifest checks one manifest of kind (a Job, the claim, or the shell Pod).
+func checkManifest(t *testing.T, f, kind string, doc map[string]any) {
+	t.Helper()
+	{
+		want := map[string]string{"Job": "batch/v1", "PersistentVolumeClaim": "v1", "Pod": "v1"}[kind]
 		if doc["kind"] != kind || doc["apiVersion"] != want {
 			t.Errorf("%s: kind %v, apiVersion %v; want %s, %s", f, doc["kind"], doc["apiVersion"], kind, want)
 		}
@@ -292,10 +302,16 @@ func TestKubernetesManifests(t *testing.T) {
 			if !slices.Contains(modes, any("ReadWriteMany")) || get(doc, "spec", "resources", "requests", "storage") == nil {
 				t.Errorf("%s: want ReadWriteMany (the shards run on several nodes) and a storage request", f)
 			}
-			continue
+			return
 		}
 		spec, _ := doc["spec"].(map[string]any)
 		pod, _ := get(spec, "template", "spec").(map[string]any)
+		if kind == "Pod" {
+			pod = spec
+			if get(pod, "containers", 0, "securityContext", "privileged") == true {
+				t.Errorf("%s: the shell pod is privileged", f)
+			}
+		}
 		if r := pod["restartPolicy"]; r != "Never" && r != "OnFailure" {
 			t.Errorf("%s: restartPolicy %v: a Job's pods are Never or OnFailure", f, r)
 		}
@@ -336,7 +352,10 @@ func TestKubernetesManifests(t *testing.T) {
 			t.Errorf("%s: /cohort is the claim %q, want gauntlet-cohort (cohort-volume.yaml's)", f, cohort)
 		}
 		script := fmt.Sprint(get(c, "args", 0))
-		if f == "kubernetes/grade-job.yaml" {
+		if kind == "Pod" {
+			return
+		}
+		if strings.HasSuffix(f, "grade-job.yaml") {
 			if spec["completionMode"] != "Indexed" {
 				t.Errorf("%s: not an Indexed Job", f)
 			}
@@ -427,6 +446,81 @@ func TestKubernetesJobsGradeACohort(t *testing.T) {
 	for _, f := range []string{"cohort.html", "cohort.json", "cohort.xml"} {
 		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
 			t.Errorf("the merge Job wrote no %s: %v", f, err)
+		}
+	}
+}
+
+// run.sh drives a whole cohort with kubectl (a fake one here, which records what it is
+// asked and answers as a cluster would): the volume (with STORAGE_CLASS), the shell pod,
+// the binary and the submissions onto the volume, the earlier run's Jobs deleted before
+// the grading Job is made (a rerun), N set in the Job's three places, BOX=rootless and
+// OLD_K8S=1 applied, every manifest it applies still valid, the merge after the grading
+// Job, and the cohort's files back in RESULTS. Not a real API server: see docs/ci.md.
+func TestKubernetesRunScript(t *testing.T) {
+	root := t.TempDir()
+	log := filepath.Join(root, "kubectl.log")
+	fake := filepath.Join(root, "kubectl")
+	// apply -f - keeps the manifest as applied-N.yaml; exec ... cat FILE answers FILE's name;
+	// a Job is Complete as soon as it is asked about.
+	script := `#!/bin/sh
+echo "$*" >> ` + log + `
+case "$1" in
+apply) if [ "$3" = - ]; then n=$(ls ` + root + `/applied-*.yaml 2>/dev/null | wc -l); cat > ` + root + `/applied-$n.yaml; fi ;;
+get) echo Complete ;;
+exec) shift; while [ "$1" != -- ]; do shift; done; shift
+	case "$*" in "cat /cohort/"*) echo "contents of $2" ;; *) cat > /dev/null ;; esac ;;
+esac
+exit 0
+`
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	subs := filepath.Join(root, "subs", "amy")
+	if err := os.MkdirAll(subs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(root, "gauntlet")
+	os.WriteFile(bin, []byte("binary"), 0o755)
+	results := filepath.Join(root, "results")
+	code, out := runScript(t, "kubernetes/run.sh 3 "+filepath.Dir(subs)+" "+bin+" "+results,
+		"KUBECTL="+fake, "GAME=stlucia", "STORAGE_CLASS=nfs-client", "BOX=rootless", "OLD_K8S=1", "POLL=0")
+	if code != 0 {
+		t.Fatalf("run.sh: exit %d\n%s", code, out)
+	}
+	calls, _ := os.ReadFile(log)
+	var order []string
+	for _, line := range strings.Split(strings.TrimSpace(string(calls)), "\n") {
+		f := strings.Fields(line)
+		order = append(order, strings.Join(f[:min(2, len(f))], " "))
+	}
+	want := "apply -f,apply -f,wait --for=condition=Ready,exec -i,exec -i,delete job,apply -f,get job,apply -f,get job,logs job/gauntlet-merge,exec gauntlet-cohort-shell,exec gauntlet-cohort-shell,exec gauntlet-cohort-shell,exec gauntlet-cohort-shell,delete pod"
+	if strings.Join(order, ",") != want {
+		t.Errorf("kubectl was asked, in order:\n%s\nwant\n%s", strings.Join(order, ","), strings.ReplaceAll(want, ",", "\n"))
+	}
+	claim := readManifest(t, filepath.Join(root, "applied-0.yaml"))
+	checkManifest(t, "the claim applied", "PersistentVolumeClaim", claim)
+	if get(claim, "spec", "storageClassName") != "nfs-client" {
+		t.Errorf("storageClassName %v, want nfs-client", get(claim, "spec", "storageClassName"))
+	}
+	job := readManifest(t, filepath.Join(root, "applied-1.yaml"))
+	checkManifest(t, "as applied: grade-job.yaml", "Job", job)
+	c := get(job, "spec", "template", "spec", "containers", 0)
+	env := map[string]string{}
+	for _, e := range get(c, "env").([]any) {
+		env[fmt.Sprint(get(e, "name"))] = fmt.Sprint(get(e, "value"))
+	}
+	if get(job, "spec", "completions") != 3 || get(job, "spec", "parallelism") != 3 || env["SHARDS"] != "3" || env["GAME"] != "stlucia" {
+		t.Errorf("completions %v, parallelism %v, SHARDS %q, GAME %q: want 3, 3, 3, stlucia", get(job, "spec", "completions"), get(job, "spec", "parallelism"), env["SHARDS"], env["GAME"])
+	}
+	if get(c, "securityContext", "runAsUser") != 1000 || get(c, "securityContext", "privileged") != false {
+		t.Errorf("BOX=rootless: securityContext %v", get(c, "securityContext"))
+	}
+	if get(job, "spec", "backoffLimitPerIndex") != nil || get(job, "spec", "backoffLimit") != 16 {
+		t.Errorf("OLD_K8S=1: backoffLimitPerIndex %v, backoffLimit %v", get(job, "spec", "backoffLimitPerIndex"), get(job, "spec", "backoffLimit"))
+	}
+	for _, f := range []string{"cohort.csv", "cohort.html", "cohort.json", "cohort.xml"} {
+		if b, err := os.ReadFile(filepath.Join(results, f)); err != nil || string(b) != "contents of /cohort/"+f+"\n" {
+			t.Errorf("%s came back as %q (%v)", f, b, err)
 		}
 	}
 }

@@ -229,3 +229,26 @@ func mustAbs(t *testing.T, p string) string {
 	}
 	return a
 }
+
+// grade.sbatch's comments say what docs/ci.md says of a job run as a user other than root
+// (rootless boxes where the nodes allow them, else no box), not that such a user grades
+// without the box (issue 60); and both say the tasks steal work through the shared reports.
+func TestSlurmCommentsAgreeWithDocs(t *testing.T) {
+	sbatch, err := os.ReadFile("slurm/grade.sbatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("../docs/ci.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, slurm, _ := strings.Cut(string(doc), "### Slurm (`ci/slurm/`)")
+	for _, want := range []string{"rootless boxes", "-steal"} {
+		if !strings.Contains(string(sbatch), want) || !strings.Contains(slurm, want) {
+			t.Errorf("grade.sbatch and docs/ci.md's Slurm section do not both say %q", want)
+		}
+	}
+	if strings.Contains(string(sbatch), "as a user other than root,\n# gauntlet grades without the box") {
+		t.Error("grade.sbatch says a user other than root grades without the box")
+	}
+}

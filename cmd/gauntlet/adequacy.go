@@ -58,7 +58,7 @@ func adequacyCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	game := args[0]
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseFlags(fs, args[1:], stderr); err != nil {
 		return 2
 	}
 	lib := mutants.Library(game)

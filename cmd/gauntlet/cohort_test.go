@@ -512,21 +512,24 @@ func TestHelp(t *testing.T) {
 }
 
 // SIGINT to the real binary during a cohort run (-j 1, submissions a, b, c): it starts
-// nothing more, lets the running task end, keeps the reports written, says what was
+// nothing more, lets the running case runs end, keeps the reports written, says what was
 // interrupted, exits 2; a rerun with the same -out grades only what is missing. b's build
 // takes half a second and its EAIT leaves a mark when it starts, so the signal can be sent
-// while b builds (b gets no report) or while b's only case runs (the case ends and b's
-// report is written).
+// while b builds (b gets no report) or while a case run of b's only case runs (that run
+// ends, the case's other pairings do not start, as in a single grade, and b is shown
+// interrupted after some of its case runs, with no report).
 func TestCohortInterrupt(t *testing.T) {
 	buildtest.Long(t)
 	bin := buildtest.Path(t, "gauntlet/cmd/gauntlet")
 	tests := []struct {
-		name    string
-		when    string // the file whose appearance triggers the signal
-		bGraded bool
+		name  string
+		when  string // the file whose appearance triggers the signal
+		bLast string // the start of b's row's last cell
 	}{
-		{"while b builds", "out/a.json", false},
-		{"while b's case runs", "b-started", true},
+		// a's last case run may leave its busy slot for a quiet one, and b build and
+		// start before a's report is written: how far b got is not fixed.
+		{"while b builds", "out/a.json", "interrupted after "},
+		{"while b's case runs", "b-started", "interrupted after "},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -574,8 +577,8 @@ func TestCohortInterrupt(t *testing.T) {
 			}
 			rows := tableRows(stdout.String())
 			wantB := []string{"b", "interrupted", "-"}
-			if tc.bGraded {
-				wantB = []string{"b", "graded", "ok"}
+			if r := rows["b"]; r == nil || !strings.HasPrefix(r[len(r)-1], tc.bLast) {
+				t.Errorf("b's row %q, want it to end with %q", r, tc.bLast)
 			}
 			for _, want := range [][]string{{"a", "graded", "ok"}, wantB, {"c", "interrupted", "-"}} {
 				if r := rows[want[0]]; len(r) < 3 || strings.Join(r[:3], " ") != strings.Join(want, " ") {
@@ -585,7 +588,7 @@ func TestCohortInterrupt(t *testing.T) {
 			if r := rows["c"]; r == nil || r[len(r)-1] != "not started" {
 				t.Errorf("c's row %q should say it was not started", r)
 			}
-			for name, want := range map[string]bool{"a": true, "b": tc.bGraded, "c": false} {
+			for name, want := range map[string]bool{"a": true, "b": false, "c": false} {
 				if _, err := os.Stat(filepath.Join(out, name+".json")); (err == nil) != want {
 					t.Errorf("%s.json written: %v, want %v", name, err == nil, want)
 				}
@@ -598,7 +601,7 @@ func TestCohortInterrupt(t *testing.T) {
 				t.Fatalf("resumed run: %v, want exit 0\n%s", err, outb)
 			}
 			rows = tableRows(string(outb))
-			wantB[1] = map[bool]string{true: "resumed", false: "graded"}[tc.bGraded]
+			wantB[1] = "graded"
 			for _, want := range [][]string{{"a", "resumed"}, wantB[:2], {"c", "graded"}} {
 				if r := rows[want[0]]; len(r) < 2 || r[1] != want[1] {
 					t.Errorf("resumed row %q, want %q", r, want)

@@ -165,7 +165,7 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	role, ref, seed, runs, limit, out, mutate := ff.role, ff.ref, ff.seed, ff.runs, ff.limit, ff.out, ff.mutate
 	stepTimeout, timeout, minTries, minTime, noVerify, jobs, help := ff.stepTimeout, ff.timeout, ff.minTries, ff.minTime, ff.noVerify, ff.jobs, ff.help
 	if err := fs.Parse(args[1:]); err != nil {
-		return usageErr("%v", err)
+		return usageErr("%v%s", err, flagSuggestion(fs, err))
 	}
 	if *help {
 		fmt.Fprint(stdout, fuzzUsageText())
@@ -269,6 +269,7 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opt.RefDir, opt.Published, opt.Keep = pf.bin, pf.published, []string{scratch}
+	opt.Replay = func(file string, s blackbox.Subject) string { return replayCommand(file, s.Path, s.Ref) }
 	if term.IsTerminal(stdout) {
 		opt.Progress = stdout
 	}
@@ -301,6 +302,41 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	blackbox.WriteGroups(stdout, sum)
 	fmt.Fprintf(stdout, "\nfindings: %s\n", filepath.Join(*out, "summary.txt"))
 	return fuzzExitRules(len(sum.Groups))
+}
+
+// replayCommand is the command line that runs regression file against the program at
+// prog, the subject fuzzed as the game's program(s) named refs: gauntlet run with the
+// program's folder taken as it is (-no-build: make there would build, or remove, the
+// program fuzzed: issue 60), the program named as the spec names it (-prog) when its file
+// is named otherwise. Paths are made absolute and quoted for a POSIX shell when they need
+// it, so that it runs as printed from any folder.
+func replayCommand(file, prog string, refs ...string) string {
+	abs := func(p string) string {
+		if a, err := filepath.Abs(p); err == nil {
+			return a
+		}
+		return p
+	}
+	args := []string{"gauntlet", "run", abs(file), "-no-build"}
+	for _, ref := range refs {
+		if base := filepath.Base(prog); base != ref {
+			args = append(args, "-prog", ref+"="+base)
+		}
+	}
+	args = append(args, filepath.Dir(abs(prog)))
+	for i, a := range args {
+		args[i] = shellQuote(a)
+	}
+	return strings.Join(args, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but letters, digits and
+// -_./=+:,@%.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=+:,@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // fuzzExitRules is the exit status of a fuzzing run that broke n rules: 10 + n, at most 99,

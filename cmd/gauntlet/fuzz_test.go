@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -81,6 +83,18 @@ func TestFuzzRunsTheSubjectOnlyInTheBox(t *testing.T) {
 			if strings.Contains(stdout, "NOT VERIFIED") {
 				t.Errorf("the regression file is not verified:\n%s", stdout)
 			}
+			// The replay command printed runs as printed: the case fails on the subject
+			// for the reason found (issue 60: gauntlet run FILE DIR built the folder, which
+			// removed the program, and the case was a BUILD-FAIL).
+			_, replay, ok := strings.Cut(stdout, "\n  replay: gauntlet ")
+			if !ok {
+				t.Fatalf("no replay command printed:\n%s", stdout)
+			}
+			replay, _, _ = strings.Cut(replay, "\n")
+			rcode, rout, rerr := gauntlet(strings.Fields(replay)...)
+			if want := fmt.Sprintf("want exit (status )?%d, got (exit status )?%d", tc.from, tc.to); rcode != 1 || !regexp.MustCompile(want).MatchString(rout) || strings.Contains(rout, "BUILD-FAIL") {
+				t.Errorf("gauntlet %s: exit %d, want 1 and %q\nstdout:\n%s\nstderr:\n%s", replay, rcode, want, rout, rerr)
+			}
 			files, _ := filepath.Glob(filepath.Join(dir, "uid.*"))
 			if len(files) == 0 {
 				t.Fatal("the subject never ran")
@@ -95,5 +109,26 @@ func TestFuzzRunsTheSubjectOnlyInTheBox(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A judged fuzzer's finding is replayed with the program's folder as it is, the program
+// named as each program the case names by its variable, and paths a shell takes as printed.
+func TestJudgedReplayCommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "my programs")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "fuzz_client_1.txtar")
+	if err := os.WriteFile(file, []byte("# category: client/x\nrun ${CLIENT} 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := judgedReplay("clue", file, filepath.Join(dir, "client's"))
+	want := "gauntlet run '" + file + "' -no-build -prog 'clue-client=client'\\''s' '" + dir + "'"
+	if got != want {
+		t.Errorf("judgedReplay:\n%s\nwant\n%s", got, want)
+	}
+	if got, want := replayCommand("/a/f.txtar", "/b/EAIT", "EAIT"), "gauntlet run /a/f.txtar -no-build /b"; got != want {
+		t.Errorf("replayCommand: %s, want %s", got, want)
 	}
 }

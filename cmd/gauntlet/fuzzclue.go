@@ -91,7 +91,8 @@ func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := fs.Parse(args); err != nil {
-		return usageErr("%v", err)
+		fmt.Fprintf(stderr, "gauntlet fuzz %s: %v%s\nrun 'gauntlet fuzz %s -help' for the flags\n", gameName, err, flagSuggestion(fs, err), gameName)
+		return 2
 	}
 	own, hasOwn := judgerun.Lookup(gameName)
 	if len(own.Roles) > 0 && !slices.Contains(own.Roles, *role) {
@@ -119,7 +120,8 @@ func fuzzJudged(gameName string, args []string, stdout, stderr io.Writer) int {
 	if *runs == 0 && *limit == 0 {
 		*limit = time.Minute
 	}
-	c := judgerun.Campaign{Program: fs.Arg(0), Seed: *seed, Runs: *runs, Time: *limit, Out: *out, Log: stdout}
+	c := judgerun.Campaign{Program: fs.Arg(0), Seed: *seed, Runs: *runs, Time: *limit, Out: *out, Log: stdout,
+		Replay: func(file string) string { return judgedReplay(gameName, file, fs.Arg(0)) }}
 	if g, ok := programs.GradeGame(gameName); ok {
 		c.CPU = g.CPU // the game's, from its protocol, as in a grade
 	}
@@ -166,4 +168,20 @@ func fuzzGames() []string {
 	games := append(blackbox.Games(), judgedGames()...)
 	slices.Sort(games)
 	return slices.Compact(games)
+}
+
+// judgedReplay is the command that runs a judged fuzzer's finding, the suite case file,
+// against the program at prog: replayCommand, the program named by each of the game's
+// programs the case names by its variable ($VAR or ${VAR}).
+func judgedReplay(game, file, prog string) string {
+	var names []string
+	text, _ := os.ReadFile(file)
+	if g, ok := programs.GradeGame(game); ok {
+		for _, p := range g.Programs {
+			if strings.Contains(string(text), "$"+p.Var) || strings.Contains(string(text), "${"+p.Var+"}") {
+				names = append(names, p.Name)
+			}
+		}
+	}
+	return replayCommand(file, prog, names...)
 }

@@ -63,6 +63,7 @@ type gradeFlags struct {
 	jobs         int
 	run          string
 	timeout      time.Duration
+	subTimeout   time.Duration // -submission-timeout: grade.Options.Cap
 	explain      bool
 	noBuild      bool
 	verbose      bool
@@ -72,6 +73,7 @@ type gradeFlags struct {
 	htmlFile     string
 	gradescope   string
 	csvFile      string
+	eventsFile   string // -events: the event stream (grade.Events)
 	outDir       string
 	keepDir      string
 	progs        progFlags
@@ -90,6 +92,9 @@ type gradeFlags struct {
 	// shard: -shard K/N; names: the cohort's names of the shard's folders (shard.go)
 	shard shardFlag
 	names []string
+	// steal: -steal, with spare the other parts' submissions it may take (claim.go)
+	steal bool
+	spare []cohort.Spare
 }
 
 // gradeFlagSet defines gauntlet grade's flags into f.
@@ -100,6 +105,7 @@ func gradeFlagSet(f *gradeFlags, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&f.jobs, "j", 2, "busy cases run at once, with the cases that wait on purpose beside them (in a cohort: slots shared by all submissions)")
 	fs.StringVar(&f.run, "run", "", "only the cases whose id matches this regular expression")
 	fs.DurationVar(&f.timeout, "timeout", 0, "default deadline of each program run in a case (default: the game's; cases that set their own keep it)")
+	fs.DurationVar(&f.subTimeout, "submission-timeout", 0, "wall time one submission's cases may take (e.g. 10m; default: no cap): once passed, its cases not started yet are TIMEOUT, not run (a backstop for a submission that hangs)")
 	fs.BoolVar(&f.explain, "explain", false, "print what each case runs and checks, without running it")
 	fs.BoolVar(&f.noBuild, "no-build", false, "use the programs in DIR as they are, without make")
 	fs.BoolVar(&f.verbose, "v", false, "show the full log of every failed case")
@@ -109,12 +115,14 @@ func gradeFlagSet(f *gradeFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.htmlFile, "html", "", "write the report as one self-contained HTML page to `FILE`: marks, failures grouped, each conversation up to its first divergence (a cohort: a sortable table of the submissions first, then the cohort's dashboard, then a section per submission)")
 	fs.StringVar(&f.gradescope, "gradescope", "", "write a Gradescope results.json to `FILE`")
 	fs.StringVar(&f.gsVisibility, "gradescope-visibility", "visible", "visibility of the Gradescope results: visible, hidden, after_due_date or after_published")
+	fs.StringVar(&f.eventsFile, "events", "", "stream one JSON line per case run to `FILE` as it ends, and one per report (- for stdout; docs/report-format.md)")
 	fs.StringVar(&f.csvFile, "csv", "", "write the cohort table (one row per submission) as CSV to `FILE`")
 	fs.StringVar(&f.suite, "suite", "", "grade with the cases of `PATH` (a folder of .txtar cases, or one case file, e.g. a fuzzer's regression file) instead of the built-in suite")
 	fs.StringVar(&f.keepDir, "keep", "", "keep each failed case run in `DIR`/CASE (the case, what its run left, its log) with a rerun.sh that runs it again with -v (one submission)")
 	fs.StringVar(&f.outDir, "out", "", "cohort: write each submission's JSON report to `DIR`/NAME.json as soon as it is done; skip those already there")
 	fs.BoolVar(&f.unsafe, "unsafe", false, "grade even where the machine cannot box the submission (a root grader without namespaces): the submission then runs unboxed and could read the expected outputs; never for marks")
 	fs.Var(&f.shard, "shard", "`K/N`: grade only the K-th of N parts of the cohort (needs -out; every part is given all the folders and picks its own, the same whatever their order; gauntlet merge puts the parts' reports together)")
+	fs.BoolVar(&f.steal, "steal", false, "with -shard and one -out folder all the shards share: once its own part is graded, grade the other parts' submissions no shard has started (claims in -out/.claims), so that no part waits for a slow one; every shard of the run must have it")
 	fs.Var(f.progs, "prog", "NAME=PATH: use PATH (relative to DIR) as the spec's program NAME (repeatable)")
 	f.limits.AddFlags(fs)
 	// The CPU time's default is the game's own (grade.Game.CPU), or the sandbox's.
@@ -176,7 +184,17 @@ func gradeShard(g grade.Game, dirs []string, f *gradeFlags, cases []grade.Case, 
 			f.hide = append(f.hide, s.Subject) // the other parts' folders, hidden from builds too
 		}
 	}
-	if dirs, f.names = shard.mine(f.shard.k); len(dirs) == 0 {
+	dirs, f.names = shard.mine(f.shard.k)
+	if f.steal {
+		// The other parts' submissions, the last of the plan first: those their part
+		// would reach last.
+		for i := len(shard.Cohort) - 1; i >= 0; i-- {
+			if s := shard.Cohort[i]; s.Shard != f.shard.k {
+				f.spare = append(f.spare, cohort.Spare{Dir: s.Subject, Name: s.Name})
+			}
+		}
+	}
+	if len(dirs) == 0 && len(f.spare) == 0 {
 		return shard, nil, emptyShard(shard, *f, stderr)
 	}
 	return shard, dirs, 0
@@ -206,12 +224,12 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gauntlet grade: unknown game %q%s (games: %s)\n", args[0], didYouMean(args[0], programs.GradeGames()), strings.Join(programs.GradeGames(), ", "))
 		return 2
 	}
-	positional, err := parseInterspersed(fs, args[1:])
+	positional, err := parseInterspersed(fs, args[1:], stderr)
 	if err != nil {
 		return 2
 	}
 	dashes := 0
-	for _, out := range []string{f.jsonFile, f.junitFile, f.htmlFile, f.gradescope, f.csvFile} {
+	for _, out := range []string{f.jsonFile, f.junitFile, f.htmlFile, f.gradescope, f.csvFile, f.eventsFile} {
 		if out == "-" {
 			dashes++
 		}
@@ -257,17 +275,21 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	shard, dirs, status := gradeShard(g, dirs, &f, selectCases(cases, filter), stderr)
-	if status != 0 || shard != nil && len(dirs) == 0 {
+	if status != 0 || shard != nil && len(dirs) == 0 && len(f.spare) == 0 {
 		return status // a usage error, or a part with no folder of its own
 	}
+	if f.steal && shard == nil {
+		fmt.Fprintf(stderr, "gauntlet grade: -steal is for a sharded grade (-shard K/N), whose shards share one -out folder\n")
+		return 2
+	}
 	isCohort := len(dirs) > 1 || f.outDir != ""
-	if isCohort {
+	if isCohort && (len(dirs) > 0 || len(f.spare) == 0) { // a shard stealing with no part of its own is checked by shardUsage
 		if err := cohortUsage(dirs, f); err != nil {
 			fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 			return 2
 		}
 	}
-	notes, err := boxDecision(&f, len(dirs) > 0)
+	notes, err := boxDecision(&f, len(dirs) > 0 || len(f.spare) > 0)
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
@@ -290,6 +312,9 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		fmt.Fprintf(stderr, "gauntlet grade: shard %s: %d of the cohort's %d submissions: %s\n", f.shard.String(), len(dirs), len(shard.Cohort), strings.Join(f.names, " "))
+		if f.steal {
+			fmt.Fprintf(stderr, "gauntlet grade: shard %s: -steal: then the other parts' submissions no shard has started (claims in %s)\n", f.shard.String(), filepath.Join(f.outDir, claimsDir))
+		}
 	}
 	for _, d := range dirs {
 		if abs, err := filepath.Abs(d); err == nil {
@@ -316,29 +341,72 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: %v\n", err)
 		return 2
 	}
-	if isCohort {
-		return cohort.Run(cohortConfig(g, selectCases(cases, filter), dirs, f, progs, scratch, stdout, stderr))
+	events, closeEvents, err := openEvents(f.eventsFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "gauntlet grade: -events %s: %v\n", f.eventsFile, err)
+		return 2
 	}
-	return gradeOne(g, cases, filter, dirs, f, notes, progs, scratch, stdout, stderr)
+	if isCohort {
+		cfg := cohortConfig(g, selectCases(cases, filter), dirs, f, progs, scratch, stdout, stderr)
+		cfg.Events = events
+		if f.steal {
+			cfg.Claim = newClaimer(f.outDir, f.shard.String()).claim
+		}
+		status = cohort.Run(cfg)
+	} else {
+		status = gradeOne(g, cases, filter, dirs, f, notes, progs, scratch, events, stdout, stderr)
+	}
+	if err := closeEvents(); err != nil {
+		fmt.Fprintf(stderr, "gauntlet grade: HARNESS-ERROR: -events %s: %v\n", f.eventsFile, err)
+		return 2
+	}
+	return status
+}
+
+// openEvents opens the event stream of -events path ("-": stdout; "": none, a nil
+// *grade.Events, which writes nothing); the function returned closes it and says whether
+// every event was written.
+func openEvents(path string) (*grade.Events, func() error, error) {
+	switch path {
+	case "":
+		return nil, func() error { return nil }, nil
+	case "-":
+		ev := grade.NewEvents(reportStdout)
+		return ev, ev.Err, nil
+	}
+	// A new file: one planted at path (a link) is replaced, never written through.
+	os.Remove(path)
+	file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	ev := grade.NewEvents(file)
+	return ev, func() error {
+		err := ev.Err()
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}, nil
 }
 
 // cohortConfig is a cohort grade as the flags set it up.
 func cohortConfig(g grade.Game, cases []grade.Case, dirs []string, f gradeFlags, progs programFolders, scratch string, stdout, stderr io.Writer) cohort.Config {
 	return cohort.Config{Game: g, Cases: cases, Dirs: dirs, Names: f.names, Jobs: f.jobs,
-		Options: grade.Options{Timeout: f.timeout, BinDir: progs.bin, Published: progs.published, Limits: f.limits,
+		Options: grade.Options{Timeout: f.timeout, Cap: f.subTimeout, BinDir: progs.bin, Published: progs.published, Limits: f.limits,
 			SandboxUsers: f.boxed, NoBox: f.noBox, Unsafe: f.unsafe},
 		Scratch: scratch,
 		Build: func(dir, scratch string) (grade.Subject, *build.Result, error) {
 			return buildSubject(g, dir, scratch, f)
 		},
-		Isolation: f.isolation, Gauntlet: graderID(), OutDir: f.outDir,
+		Isolation: f.isolation, Gauntlet: graderID(), OutDir: f.outDir, Spare: f.spare,
 		CSV: f.csvFile, JUnit: f.junitFile, HTML: f.htmlFile, WriteFile: writeFile,
 		Stdout: stdout, Stderr: stderr}
 }
 
 // gradeOne grades one subject (the folder in dirs, or the built-in reference programs with
 // none), prints its summary and writes its report files.
-func gradeOne(g grade.Game, cases []grade.Case, filter *regexp.Regexp, dirs []string, f gradeFlags, notes []string, progs programFolders, scratch string, stdout, stderr io.Writer) int {
+func gradeOne(g grade.Game, cases []grade.Case, filter *regexp.Regexp, dirs []string, f gradeFlags, notes []string, progs programFolders, scratch string, events *grade.Events, stdout, stderr io.Writer) int {
 	started := time.Now()
 	var subj grade.Subject
 	var built *build.Result
@@ -367,9 +435,13 @@ func gradeOne(g grade.Game, cases []grade.Case, filter *regexp.Regexp, dirs []st
 		}
 		close(anyStop)
 	}()
-	opt := grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, BinDir: progs.bin, Published: progs.published,
+	opt := grade.Options{Jobs: f.jobs, Run: filter, Timeout: f.timeout, Cap: f.subTimeout, BinDir: progs.bin, Published: progs.published,
 		Scratch: scratch, Limits: f.limits, Stop: anyStop, SandboxUsers: f.boxed, NoBox: f.noBox, Unsafe: f.unsafe,
-		OnOutcome: live.outcome}
+		OnOutcome: func(o grade.Outcome) {
+			events.Case(subj.Name, o)
+			live.outcome(o)
+		},
+		OnAlone: func(o grade.Outcome) { events.Alone(subj.Name, o) }}
 	if f.keepDir != "" {
 		subjDir := ""
 		if len(dirs) > 0 {
@@ -383,6 +455,9 @@ func gradeOne(g grade.Game, cases []grade.Case, filter *regexp.Regexp, dirs []st
 	rep.Notes = append(append(append([]string(nil), subj.Notes...), notes...), rep.Notes...)
 	rep.Isolation = f.isolation
 	rep.Gauntlet, rep.Suite = graderID(), grade.SuiteDigest(selectCases(cases, filter))
+	if want := g.CaseRuns(selectCases(cases, filter), subj); len(outs) == want {
+		events.Report(subj.Name, rep)
+	}
 	rep.WriteSummary(stdout, f.verbose)
 	if want := g.CaseRuns(selectCases(cases, filter), subj); len(outs) < want && live.stopped {
 		fmt.Fprintf(stdout, "STOPPED at the first failure (-failfast) after %d of %d case runs: no report file was written\n", len(outs), want)
@@ -809,6 +884,10 @@ func checkValues(fs *flag.FlagSet, f gradeFlags) error {
 			if f.timeout <= 0 {
 				err = fmt.Errorf("-timeout %v: want a positive duration such as 5s (leave it out for the game's default)", f.timeout)
 			}
+		case "submission-timeout":
+			if f.subTimeout <= 0 {
+				err = fmt.Errorf("-submission-timeout %v: want a positive duration such as 10m (leave it out for no cap)", f.subTimeout)
+			}
 		case "cpu", "procs", "nofile", "mem", "fsize", "case-mem", "case-disk":
 			if (v == "0" || v == "0s") && fl.Name == "cpu" {
 				err = fmt.Errorf("-cpu 0: want more than 0 (leave it out for the game's default, %s)", gameCPUs())
@@ -830,7 +909,7 @@ func checkValues(fs *flag.FlagSet, f gradeFlags) error {
 // (checkOutDir), naming the flag of the first that fails.
 func checkOutputs(f gradeFlags) error {
 	for _, o := range []struct{ flag, path string }{{"json", f.jsonFile}, {"junit", f.junitFile},
-		{"html", f.htmlFile}, {"gradescope", f.gradescope}, {"csv", f.csvFile}} {
+		{"html", f.htmlFile}, {"gradescope", f.gradescope}, {"csv", f.csvFile}, {"events", f.eventsFile}} {
 		if err := checkOutput(o.path); err != nil {
 			return fmt.Errorf("-%s %s: %v", o.flag, o.path, err)
 		}
@@ -934,10 +1013,10 @@ var reportStdout io.Writer = os.Stdout
 // parseInterspersed parses flags wherever they stand among the positional arguments (a
 // folder, then -json FILE, as gh and kubectl allow), and returns the positional ones; "--"
 // ends the flags.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+func parseInterspersed(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseFlags(fs, args, stderr); err != nil {
 			return nil, err
 		}
 		rest := fs.Args()

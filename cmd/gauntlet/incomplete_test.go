@@ -66,10 +66,10 @@ func TestIncompleteGradeHasNoMark(t *testing.T) {
 	}
 }
 
-// A cohort runs a submission's HARNESS-ERROR again once all its cases have run (a cohort
-// runs each case on its own, and leaves the runs again to the end of the submission,
-// grade.Options.DeferReruns): a harness failure that does not come back is no failure, and
-// the grade is whole. Not parallel: the injected fault is the process's.
+// A cohort runs a submission's HARNESS-ERROR again once all its cases have run (each
+// submission's grade.Run runs its own again at its end, beside other submissions' cases
+// but none of its own): a harness failure that does not come back is no failure, and the
+// grade is whole. Not parallel: the injected fault is the process's.
 func TestCohortRunsHarnessErrorsAgain(t *testing.T) {
 	buildtest.Long(t)
 	exe := gauntletBinary(t)

@@ -57,7 +57,7 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 		usageTo(stdout)
 		return 0
 	}
-	dirs, err := parseInterspersed(fs, args)
+	dirs, err := parseInterspersed(fs, args, stderr)
 	if err != nil {
 		return 2
 	}

@@ -15,7 +15,8 @@ const runUsage = `usage: gauntlet run CASE.txtar [DIR] [grade flags]
 Runs one case file as the grader runs it, and shows its whole log (grade -v): one of the
 suite's, one written by course staff, or a regression file written by gauntlet fuzz, as it
 is, without rebuilding gauntlet. With DIR it runs against that submission (built with make,
-as grade builds it), otherwise against the built-in reference. The game is the one whose
+as grade builds it; -no-build takes DIR's programs as they are, as the replay command a
+fuzz finding prints does), otherwise against the built-in reference. The game is the one whose
 marking categories hold the case's "# category:" line. Any flag of grade may follow.
 
 Exit status: that of grade (0 passed, 1 failed, 2 usage or harness error).

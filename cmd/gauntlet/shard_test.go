@@ -374,3 +374,45 @@ func TestReportsNameGraderAndSuite(t *testing.T) {
 		t.Error("the report of another suite was overwritten")
 	}
 }
+
+// With -steal and one shared -out, a shard that runs alone grades its own part and then
+// the other part's submissions (their reports are in -out, under the cohort's names); the
+// other shard, run after it, finds every report there and grades nothing again; merge
+// finds no submission missing and none graded twice.
+func TestShardStealsUnstartedSubmissions(t *testing.T) {
+	buildtest.Long(t)
+	exe := gauntletBinary(t)
+	root := t.TempDir()
+	exe = reachable(t, root, exe)
+	var good []string
+	for _, p := range []string{"2310dealer", "2310A", "2310B"} {
+		good = append(good, fmt.Sprintf("ln -sf %s %s", exe, p))
+	}
+	dirs := []string{makeSubmission(t, root, "amy", good...), makeSubmission(t, root, "bob", good...),
+		makeSubmission(t, root, "cal", good...), makeSubmission(t, root, "dee", good...)}
+	out := filepath.Join(root, "out")
+	args := func(k int) []string {
+		return append([]string{"grade", "dealer2310", "-run", `^player_A_args_count_empty$`, "-shard", fmt.Sprintf("%d/2", k), "-steal", "-out", out}, dirs...)
+	}
+	code, stdout, stderr := gauntlet(args(2)...)
+	if code != 0 {
+		t.Fatalf("shard 2/2: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	rows := tableRows(stdout)
+	for _, n := range []string{"amy", "bob", "cal", "dee"} {
+		if r := rows[n]; len(r) < 2 || r[1] != "graded" {
+			t.Errorf("shard 2/2 alone: %s's row %q, want graded", n, r)
+		}
+		if _, err := os.Stat(filepath.Join(out, n+".json")); err != nil {
+			t.Errorf("no report of %s: %v", n, err)
+		}
+	}
+	code, stdout, stderr = gauntlet(args(1)...)
+	if code != 0 || strings.Contains(stdout, "graded ") {
+		t.Errorf("shard 1/2 after it: exit %d, graded something again\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = gauntlet("merge", out)
+	if code != 0 || strings.Contains(stdout+stderr, "missing") || strings.Contains(stdout+stderr, "twice") {
+		t.Errorf("merge: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}

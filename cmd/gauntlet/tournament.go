@@ -91,7 +91,7 @@ func tournamentCmd(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseFlags(fs, args[1:], stderr); err != nil {
 		return 2
 	}
 	if *rounds <= 0 || *jobs <= 0 || fs.NArg() < 2 {

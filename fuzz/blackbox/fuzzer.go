@@ -69,6 +69,9 @@ type Options struct {
 	// a difference is confirmed, and the regression file's expectations recorded, with the
 	// reference as a process.
 	InProcess func(name string) (record.Func, bool)
+	// Replay, when set, is the command line that runs a regression file against the
+	// subject it was found on, as the summary prints it (the CLI's gauntlet run).
+	Replay func(file string, subj Subject) string
 }
 
 // Finding is one distinct failure.
@@ -78,11 +81,12 @@ type Finding struct {
 	Subject   Subject
 	Run       int    // the case number (with the seed, it reproduces the case)
 	Case      string // what the case was, before minimisation
-	Minimised string // what it is after
+	Minimised string // what it is after, as written in its regression file (Written)
 	Steps     [2]int // steps (or seats) before and after minimisation
 	Unit      string // what Steps count: "steps" of a conversation or "seats" of a game
 	Tries     int    // candidates the minimiser ran
 	File      string // the regression file, when Out is set
+	Replay    string // the command that runs File against the subject (Options.Replay)
 	Verified  string // "" when the regression file passed on the reference and failed on the subject
 	// Confirmed says how the difference was confirmed: "again alone" (the case run again
 	// with nothing else of the campaign under way failed the same way), or, for a TIMEOUT
@@ -770,7 +774,7 @@ func (f *fuzzer) keep(c shrinker, subj Subject, sig Signature, run, n int) (Find
 		}, f.opt.Minimise, f.opt.Jobs)
 	}
 	fd.Steps[1], _ = small.size()
-	fd.Minimised = describe(small)
+	fd.Minimised = written(small)
 	if f.opt.Out == "" {
 		return fd, nil
 	}
@@ -795,6 +799,9 @@ func (f *fuzzer) keep(c shrinker, subj Subject, sig Signature, run, n int) (Find
 	fd.File = filepath.Join(f.opt.Out, name+".txtar")
 	if err := os.WriteFile(fd.File, arch, 0o644); err != nil {
 		return fd, err
+	}
+	if f.opt.Replay != nil {
+		fd.Replay = f.opt.Replay(fd.File, subj)
 	}
 	if f.opt.Verify {
 		fd.Verified = Verify(f.g, f.opt.Vars, f.opt.RefDir, fd.File, subj, f.scriptBox)
@@ -834,6 +841,9 @@ func writeSummary(opt Options, sum *Summary) error {
 		if fd.File != "" {
 			fmt.Fprintf(&b, "  regression: %s%s\n", fd.File, verifiedNote(fd.Verified))
 		}
+		if fd.Replay != "" {
+			fmt.Fprintf(&b, "  replay: %s\n", fd.Replay)
+		}
 	}
 	return os.WriteFile(filepath.Join(opt.Out, "summary.txt"), []byte(b.String()), 0o644)
 }
@@ -846,6 +856,9 @@ func WriteGroups(w io.Writer, sum *Summary) {
 		fmt.Fprintf(w, "\nrule %d [%s] broken by %s: %s\n  %d runs, %d distinct failures; the smallest (%s, %d %s): %s\n",
 			i+1, gr.Rule.ID, filepath.Base(gr.Subject.Path), gr.Rule.Words, gr.Runs, len(gr.Findings),
 			small.Sig.Kind, small.Steps[1], small.Unit, smallestWhere(small))
+		if small.Replay != "" {
+			fmt.Fprintf(w, "  replay: %s\n", small.Replay)
+		}
 	}
 }
 

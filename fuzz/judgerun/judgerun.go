@@ -215,6 +215,9 @@ type Campaign struct {
 	// StepTimeout is how long the mock hub waits for each line the program owes (default
 	// 2s, every judged game's; the regression cases say 2s whatever it is).
 	StepTimeout time.Duration
+	// Replay, when set, is the command line that runs a finding's suite case against the
+	// program, printed under the finding (the CLI's gauntlet run).
+	Replay func(file string) string
 }
 
 // Finding is a case the program failed.
@@ -284,6 +287,9 @@ func (c Campaign) Run(stream uint64, run Case) ([]Finding, error) {
 		}
 		found = append(found, Finding{File: file, Detail: detail, Limit: limit})
 		fmt.Fprintf(c.Log, "finding %d: %s\n  %s\n", len(found), file, detail)
+		if c.Replay != nil {
+			fmt.Fprintf(c.Log, "  replay: %s\n", c.Replay(file))
+		}
 	}
 	fmt.Fprintf(c.Log, "%d cases in %v, %d findings (seed %d)\n", n, time.Since(start).Round(time.Millisecond), len(found), c.Seed)
 	return found, nil

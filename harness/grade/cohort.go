@@ -24,6 +24,7 @@ const (
 	Interrupted RowState = "interrupted"   // the run was interrupted before it finished: no marks
 	Errored     RowState = "harness-error" // the grader could not grade it (e.g. its folder could not be copied)
 	Missing     RowState = "missing"       // gauntlet merge: a shard was to grade it, and no report of it was found
+	Elsewhere   RowState = "elsewhere"     // a sharded grade with -steal: another shard took it (its claim), and writes its report
 )
 
 // CohortRow is one submission's line in a cohort table.
@@ -98,14 +99,14 @@ func knownVerdict(v Verdict) bool {
 }
 
 // WriteTable writes the cohort as an aligned table for people: one row per submission with
-// its state, build, warnings, marks per category (columns numbered, legend below), total
-// and verdict counts.
+// its state, build, warnings, marks per category (each column headed by the category's
+// name and marks), total and verdict counts.
 func (c *Cohort) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := []string{"submission", "state", "build", "warnings"}
 	maxTotal := 0.0
-	for i, cat := range c.Categories {
-		head = append(head, fmt.Sprint(i+1))
+	for _, cat := range c.Categories {
+		head = append(head, fmt.Sprintf("%s (%g)", cat.Name, cat.Marks))
 		maxTotal += cat.Marks
 	}
 	head = append(head, fmt.Sprintf("total/%g", maxTotal), "cases")
@@ -146,13 +147,5 @@ func (c *Cohort) WriteTable(w io.Writer) error {
 		cells = append(cells, r.TotalText(), r.CountsLine())
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	var legend []string
-	for i, cat := range c.Categories {
-		legend = append(legend, fmt.Sprintf("%d %s (%g)", i+1, cat.Name, cat.Marks))
-	}
-	_, err := fmt.Fprintf(w, "categories: %s\n", strings.Join(legend, ", "))
-	return err
+	return tw.Flush()
 }

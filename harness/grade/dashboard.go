@@ -43,9 +43,12 @@ type CategoryPassRate struct {
 
 // FailedCase is a case run failed by several students.
 type FailedCase struct {
-	Case     string   `json:"case"` // CaseReport.Name: the id, with the pairing when not the subject's own
-	Title    string   `json:"title"`
-	Category string   `json:"category"`
+	Case     string `json:"case"` // CaseReport.Name: the id, with the pairing when not the subject's own
+	Title    string `json:"title"`
+	Category string `json:"category"`
+	// Counted: the case run is the case's marked pairing (CaseReport.Counted); false for a
+	// pairing that costs no marks and tells which program is wrong.
+	Counted  bool     `json:"counted"`
 	Students []string `json:"students"` // the row names, in the cohort's order
 }
 
@@ -78,6 +81,7 @@ func (c *Cohort) Dashboard() Dashboard {
 	}
 	type failure struct {
 		title, category string
+		counted         bool
 		students        []string
 	}
 	failures := map[string]*failure{}
@@ -123,7 +127,7 @@ func (c *Cohort) Dashboard() Dashboard {
 			seen[cr.Name()] = true
 			f := failures[cr.Name()]
 			if f == nil {
-				f = &failure{title: cr.Title, category: cr.Category}
+				f = &failure{title: cr.Title, category: cr.Category, counted: cr.Counted}
 				failures[cr.Name()] = f
 			}
 			f.students = append(f.students, row.Name)
@@ -148,7 +152,7 @@ func (c *Cohort) Dashboard() Dashboard {
 		}
 	}
 	for name, f := range failures {
-		d.MostFailed = append(d.MostFailed, FailedCase{Case: name, Title: f.title, Category: f.category, Students: f.students})
+		d.MostFailed = append(d.MostFailed, FailedCase{Case: name, Title: f.title, Category: f.category, Counted: f.counted, Students: f.students})
 	}
 	sort.Slice(d.MostFailed, func(i, j int) bool {
 		a, b := d.MostFailed[i], d.MostFailed[j]

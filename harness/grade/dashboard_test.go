@@ -14,7 +14,7 @@ import (
 // (WRONG-STDOUT) alike; dan builds nothing; eve was interrupted; fay fails only "three".
 func dashCohort() *Cohort {
 	c := func(id, cat string, v Verdict) CaseReport {
-		return CaseReport{ID: id, Pairing: string(Theirs), Category: cat, Title: "Case " + id + ".", Verdict: v}
+		return CaseReport{ID: id, Pairing: string(Theirs), Counted: true, Category: cat, Title: "Case " + id + ".", Verdict: v}
 	}
 	rep := func(subject string, marks, a float64, aPassed int, b float64, bPassed int, one, two, three Verdict) *Report {
 		return &Report{Game: "toy", Subject: "/subs/" + subject, Marks: &marks, MaxMarks: 4,
@@ -57,8 +57,8 @@ func TestDashboard(t *testing.T) {
 	}
 	// dan's BUILD-FAILs say nothing about the cases.
 	wantMost := []FailedCase{
-		{Case: "three", Title: "Case three.", Category: "b", Students: []string{"bob", "cat", "fay"}},
-		{Case: "one", Title: "Case one.", Category: "a", Students: []string{"bob", "cat"}},
+		{Case: "three", Title: "Case three.", Category: "b", Counted: true, Students: []string{"bob", "cat", "fay"}},
+		{Case: "one", Title: "Case one.", Category: "a", Counted: true, Students: []string{"bob", "cat"}},
 	}
 	if !reflect.DeepEqual(d.MostFailed, wantMost) {
 		t.Errorf("most failed %+v, want %+v", d.MostFailed, wantMost)
@@ -118,7 +118,11 @@ func TestCohortWriteJSON(t *testing.T) {
 // signatures, each student linked to its report's section.
 func TestCohortHTMLDashboard(t *testing.T) {
 	var b strings.Builder
-	if err := dashCohort().WriteHTML(&b); err != nil {
+	cohort := dashCohort()
+	// fay also fails a pairing that is not marked: listed, told apart from the marked.
+	fay := cohort.Rows[5].Report
+	fay.Cases = append(fay.Cases, CaseReport{ID: "three", Pairing: string(TheirHubTheir), Category: "b", Title: "Case three.", Verdict: WrongExit})
+	if err := cohort.WriteHTML(&b); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
@@ -131,6 +135,7 @@ func TestCohortHTMLDashboard(t *testing.T) {
 		`<tr><td>a</td><td class="num">6/10</td><td><span class="rate-track"><span class="rate" style="width: 60%"></span></span>60.0%</td><td class="num">2/5</td></tr>`,
 		`<tr><td>b</td><td class="num">1/5</td>`,
 		`<tr><td>three</td><td>Case three. <span class="where">(b)</span></td><td class="num">3</td><td><a href="#submission-2">bob</a>, <a href="#submission-3">cat</a>, <a href="#submission-6">fay</a></td></tr>`,
+		`<tr class="unmarked"><td>three@their-hub&#43;their-players <span class="where">(not marked)</span></td><td>Case three. <span class="where">(b)</span></td><td class="num">1</td>`,
 		`<div class="signature" id="signature-2a81422ff206"><p><strong>2 students</strong>: <a href="#submission-2">bob</a>, <a href="#submission-3">cat</a></p>`,
 		`<li>WRONG-EXIT one</li><li>WRONG-STDOUT three</li>`,
 		`<h1>The submissions' reports</h1>`,

@@ -288,13 +288,22 @@ type Options struct {
 	// Stop, when closed, makes Run start no more case runs: it waits for the running ones
 	// and returns the outcomes it has (fewer than asked; see Run).
 	Stop <-chan struct{}
+	// Slots, when set, are busy slots this grade shares with others (a cohort's: see
+	// Slots), taken with priority Priority; Jobs then only sizes the grade's own slots of
+	// the cases that wait. Nil: -j slots of the grade's own.
+	Slots    *Slots
+	Priority int
+	// Cap, when positive, is the wall time the grade may take (staff's -submission-timeout):
+	// once it has passed, no more case runs start, and each case run not started is a
+	// TIMEOUT saying so (NotRunDetail); the running ones end as they would. A backstop, in
+	// wall time, beside each program's limits in CPU time.
+	Cap time.Duration
 	// OnOutcome, when set, is called with each case run's outcome as soon as it is known
 	// (from the goroutine that ran it; calls may come at once), for streaming and progress.
 	OnOutcome func(Outcome)
-	// DeferReruns leaves the case runs to run again (Rerun) to the caller, who runs them
-	// once every case of the subject has run: a cohort, which runs a submission's cases one
-	// Run at a time beside other submissions' (harness/grade/cohort).
-	DeferReruns bool
+	// OnAlone, when set, is called with each outcome of a case run again alone
+	// (Rerun), which replaces the one OnOutcome was given for that case run.
+	OnAlone func(Outcome)
 	// Keep, when set, is a folder where each failed case run is kept after it ends, with a
 	// script that runs it again (keepCase); Rerun is that script's command line up to the
 	// case ("gauntlet grade GAME [DIR]" with the grader's own flags).
@@ -398,12 +407,34 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	// their own, more numerous, slots, and leave the CPU to the busy ones. Each kind has a
 	// dispatcher of its own, so that a case waiting for a slot of its kind never holds back
 	// the cases of the other kind queued behind it.
-	busy := make(chan struct{}, opt.Jobs)
-	idle := make(chan struct{}, waitingSlots(opt.Jobs))
+	busy := newPool(opt.Jobs)
+	if opt.Slots != nil {
+		busy = opt.Slots.busy
+	}
+	idle := newPool(waitingSlots(opt.Jobs))
 	// A busy case whose programs have all been quiet a while (they wait on input that
 	// never comes: a submission that hangs) moves to one of these, many more, and frees
 	// its busy slot for the next case: waiting costs no CPU (see moveWhenQuiet).
-	quiet := make(chan struct{}, quietSlots())
+	quiet := newPool(quietSlots())
+	// stop: opt.Stop, or the grade's Cap passed (capReached, checked before each case
+	// starts; the timer wakes the dispatchers that wait for a slot).
+	stop := opt.Stop
+	var deadline time.Time
+	capReached := func() bool { return !deadline.IsZero() && !time.Now().Before(deadline) }
+	if opt.Cap > 0 {
+		deadline = time.Now().Add(opt.Cap)
+		both, capped := make(chan struct{}), make(chan struct{})
+		timer := time.AfterFunc(opt.Cap, func() { close(capped) })
+		defer timer.Stop()
+		go func() {
+			select {
+			case <-opt.Stop:
+			case <-capped:
+			}
+			close(both)
+		}()
+		stop = both
+	}
 	var waiting, working []job
 	for _, j := range jobs {
 		if j.c.Waits {
@@ -413,18 +444,20 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 		}
 	}
 	var wg sync.WaitGroup
-	dispatch := func(list []job, sem chan struct{}) {
+	dispatch := func(list []job, sem *pool) {
 		for _, j := range list {
-			select {
-			case sem <- struct{}{}:
-			case <-opt.Stop:
+			if !sem.acquire(opt.Priority, stop) {
 				return
 			}
 			select {
-			case <-opt.Stop:
-				<-sem
+			case <-stop:
+				sem.release()
 				return
 			default:
+			}
+			if capReached() {
+				sem.release()
+				return
 			}
 			wg.Add(1)
 			ran[j.slot] = true
@@ -475,15 +508,28 @@ func Run(g Game, cases []Case, subj Subject, opt Options) []Outcome {
 	dispatch(working, busy)
 	dispatchers.Wait()
 	wg.Wait()
+	// Past the cap, the case runs not started are TIMEOUTs, which are not run again (they
+	// did not wait, they were not run: waited keeps Rerun off them).
+	select {
+	case <-opt.Stop: // interrupted: what was not run is left out
+	default:
+		if !capReached() {
+			break
+		}
+		for i, j := range jobs {
+			if !ran[i] {
+				ran[i] = true
+				out[i] = Outcome{Case: j.c, Pairing: j.p, Counted: j.counted, Verdict: Timeout, Detail: NotRunDetail(opt.Cap), waited: true}
+			}
+		}
+	}
 	done := out[:0]
 	for i, o := range out {
 		if ran[i] {
 			done = append(done, o)
 		}
 	}
-	if !opt.DeferReruns {
-		rerunIn(casesDir, g, done, subj, opt)
-	}
+	rerunIn(casesDir, g, done, subj, opt)
 	return done
 }
 
@@ -527,6 +573,11 @@ func (opt Options) forGame(g Game) (Options, error) {
 	rand.Read(tok)
 	opt.owner = hex.EncodeToString(tok)
 	return opt, boxErr
+}
+
+// NotRunDetail is the detail of the TIMEOUT of a case run that a grade's Cap left unstarted.
+func NotRunDetail(limit time.Duration) string {
+	return fmt.Sprintf("not run: the submission's grade reached its time cap (-submission-timeout %v) before this case started", limit)
 }
 
 // runCase runs one case in a pairing in a folder of its own under parent and returns its
@@ -819,6 +870,9 @@ func rerunIn(casesDir string, g Game, outs []Outcome, subj Subject, opt Options)
 			again.Alone = "confirmed alone"
 		}
 		outs[i] = again
+		if opt.OnAlone != nil {
+			opt.OnAlone(again)
+		}
 	}
 }
 
@@ -826,11 +880,11 @@ func rerunIn(casesDir string, g Game, outs []Outcome, subj Subject, opt Options)
 // moveWhenQuiet moved it.
 type heldSlot struct {
 	mu  sync.Mutex
-	sem chan struct{} // nil once released
+	sem *pool // nil once released
 }
 
 // in says whether the slot held is sem's.
-func (h *heldSlot) in(sem chan struct{}) bool {
+func (h *heldSlot) in(sem *pool) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.sem == sem
@@ -841,7 +895,7 @@ func (h *heldSlot) release() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.sem != nil {
-		<-h.sem
+		h.sem.release()
 		h.sem = nil
 	}
 }
@@ -872,7 +926,7 @@ func waited(a *scriptcmds.Activity) bool {
 // quiet, when one is free, and gives its busy slot to the next case. Only the case's
 // programs are looked at, as the sandbox's sweeps see them, never wall time alone: a slow
 // program on a loaded machine is not quiet.
-func (h *heldSlot) watch(a *scriptcmds.Activity, quiet chan struct{}, ended <-chan struct{}) {
+func (h *heldSlot) watch(a *scriptcmds.Activity, quiet *pool, ended <-chan struct{}) {
 	t := time.NewTicker(quietCheck)
 	defer t.Stop()
 	for {
@@ -884,16 +938,14 @@ func (h *heldSlot) watch(a *scriptcmds.Activity, quiet chan struct{}, ended <-ch
 		if a.Quiet() < quietAfter || quiet == nil {
 			continue
 		}
-		select {
-		case quiet <- struct{}{}:
-		default:
+		if !quiet.tryAcquire() {
 			continue
 		}
 		h.mu.Lock()
 		if h.sem == nil {
-			<-quiet // the case ended meanwhile
+			quiet.release() // the case ended meanwhile
 		} else {
-			<-h.sem
+			h.sem.release()
 			h.sem = quiet
 		}
 		h.mu.Unlock()

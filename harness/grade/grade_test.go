@@ -608,3 +608,41 @@ func TestFailureChargedInTheCaseItNeeds(t *testing.T) {
 		t.Error("a case that needs no case of the suite was accepted")
 	}
 }
+
+// A grade past its Cap starts no more case runs, and each one it did not start is a counted
+// TIMEOUT saying why (so that its marks are lost, never silently dropped): with a cap that has
+// passed before the first case ends, one slot runs at most that case.
+func TestCapLeavesCasesNotRunAsTimeouts(t *testing.T) {
+	t.Parallel()
+	files := fstest.MapFS{}
+	for i := range 4 {
+		files[fmt.Sprintf("toy/c%d.txtar", i)] = &fstest.MapFile{Data: []byte(header("player/basics") + "run $PLAYER\nstdout '^\\^echo $'\n")}
+	}
+	cases, err := LoadCases(files, "toy", toy.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	subj, opt := setup(t, refPlayer)
+	opt.Jobs, opt.Cap = 1, time.Nanosecond
+	outs := Run(toy, cases, subj, opt)
+	if len(outs) != len(cases) {
+		t.Fatalf("%d outcomes, want one per case (%d)", len(outs), len(cases))
+	}
+	notRun := 0
+	for i, o := range outs {
+		switch {
+		case o.Case.ID != cases[i].ID || !o.Counted:
+			t.Errorf("outcome %d: case %s, counted %v; want %s, counted", i, o.Case.ID, o.Counted, cases[i].ID)
+		case o.Verdict == Timeout && o.Detail == NotRunDetail(time.Nanosecond):
+			notRun++
+		case o.Verdict != Pass:
+			t.Errorf("%s: %s %s", o.Case.ID, o.Verdict, o.Detail)
+		}
+	}
+	if notRun < len(cases)-1 {
+		t.Errorf("%d case runs not run after the cap, want at least %d", notRun, len(cases)-1)
+	}
+	if got := NotRunDetail(10 * time.Minute); !strings.Contains(got, "-submission-timeout 10m0s") {
+		t.Errorf("NotRunDetail names no flag: %q", got)
+	}
+}

@@ -44,6 +44,21 @@ const (
 	GradescopeHarnessText = "The grader could not grade this case: the fault is in the grader or its machine, not in your submission. The case was run again and failed again the same way; while a marked case is not graded, your grade is incomplete: the score here is not your mark, and your course staff must look at it and grade your submission again.\n\n"
 )
 
+// GradescopeUnmarkedText starts the output of a Gradescope test whose cases all failed in
+// pairings that are not marked: it is shown as passed, worth nothing, named "[not marked]".
+const GradescopeUnmarkedText = "Not marked: this pairing costs you no marks. It runs your program with programs of yours in other roles (or the reference's in the role marked), to tell which of your programs is wrong; the marked pairing of the same case is a test of its own when it failed.\n\n"
+
+// unmarkedOnly says whether every case run of a group failed in a pairing that is not
+// marked (none of them a HARNESS-ERROR, which is always shown as the grader's).
+func unmarkedOnly(cases []CaseReport) bool {
+	for _, c := range cases {
+		if c.Counted || c.Verdict == HarnessError {
+			return false
+		}
+	}
+	return true
+}
+
 // WriteGradescope writes the report as a Gradescope autograder results.json
 // (docs/report-format.md has the mapping): the score is the report's marks; there is one
 // test per marking category worth its marks; then, worth nothing (score 0 of 0) so that
@@ -116,7 +131,13 @@ func (r *Report) WriteGradescopeVisible(w io.Writer, visibility string) error {
 			res.Tests = append(res.Tests, t)
 			continue
 		}
-		if c.Verdict == PassLenient {
+		if unmarkedOnly(cases) {
+			// A pairing that costs no marks (it tells which program is wrong) is never a
+			// red failure: a student with full marks would see one (issue 60).
+			t.Name = "[not marked] " + t.Name
+			t.Status = "passed"
+			t.Output = clip(GradescopeUnmarkedText+names.String()+caseText(c), GradescopeOutputLimit)
+		} else if c.Verdict == PassLenient {
 			t.Status = "passed"
 			t.Output = names.String() + fmt.Sprintf("PASS-LENIENT %s\nrequirement: %s [%s]\npassed on an allowed alternative: %s\n",
 				c.Name(), c.Title, c.Section, c.Detail)

@@ -31,7 +31,8 @@ func TestGradescope(t *testing.T) {
 			{"hub/basics", 0, 4, "failed", "0 of 1 cases passed"},
 			{"player/basics", 0, 2, "failed", "1 of 2 cases not judged (HARNESS-ERROR): no mark"},
 			{"[WRONG-STDOUT] toyhub, hub/basics: The hub relays. (hub_pairs@their-hub+ref-players)", 0, 0, "failed", "FAIL: hub_pairs.txtar:3"},
-			{"[CRASH] toyhub, hub/basics: The hub relays. (hub_pairs@their-hub+their-players)", 0, 0, "failed", "not marked"},
+			// A pairing that costs no marks is never a red failure.
+			{"[not marked] [CRASH] toyhub, hub/basics: The hub relays. (hub_pairs@their-hub+their-players)", 0, 0, "passed", GradescopeUnmarkedText},
 			// The grader's own fault: named as the staff's problem, worth nothing.
 			{"HARNESS-ERROR, the course staff's problem, not yours: echo", 0, 0, "failed", "not in your submission. The case was run again and failed again"},
 			{"[WRONG-EXIT] toyplayer, player/basics: The player exits 5. (exit)", 0, 0, "failed", "also accepted: exit 0 too"},
@@ -81,6 +82,37 @@ func TestGradescope(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A student with full marks sees no failed test, though a pairing that is not marked failed
+// (issue 60: a red failed 0/0 test for an unmarked pairing).
+func TestGradescopeFullMarksShowsNoFailure(t *testing.T) {
+	r := sampleReport("good")
+	r.Cases = append(r.Cases, CaseReport{ID: "hub_pairs", Pairing: string(TheirHubTheir), Counted: false,
+		Category: "hub/basics", Title: "The hub relays.", Verdict: Crash, Detail: "killed by SIGSEGV"})
+	var b strings.Builder
+	if err := r.WriteGradescope(&b); err != nil {
+		t.Fatal(err)
+	}
+	var doc gsResults
+	if err := json.Unmarshal([]byte(b.String()), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Score != 6 {
+		t.Errorf("score %g, want 6", doc.Score)
+	}
+	unmarked := 0
+	for _, ts := range doc.Tests {
+		if ts.Status != "passed" {
+			t.Errorf("test %q is %s", ts.Name, ts.Status)
+		}
+		if strings.HasPrefix(ts.Name, "[not marked] [CRASH]") {
+			unmarked++
+		}
+	}
+	if unmarked != 1 {
+		t.Errorf("%d tests for the unmarked pairing, want 1:\n%s", unmarked, b.String())
 	}
 }
 

@@ -28,8 +28,8 @@ func WriteHTML(w io.Writer, reports ...*Report) error {
 // submission's report as WriteHTML writes it.
 func (c *Cohort) WriteHTML(w io.Writer) error {
 	page := htmlPage{Cohort: &htmlCohort{Game: c.Game}}
-	for i, cat := range c.Categories {
-		page.Cohort.Categories = append(page.Cohort.Categories, htmlCategory{N: i + 1, Name: cat.Name, Marks: cat.Marks})
+	for _, cat := range c.Categories {
+		page.Cohort.Categories = append(page.Cohort.Categories, htmlCategory{Name: cat.Name, Marks: cat.Marks})
 		page.Cohort.MaxMarks += cat.Marks
 	}
 	for i, row := range c.Rows {
@@ -209,7 +209,6 @@ type htmlCohort struct {
 }
 
 type htmlCategory struct {
-	N     int
 	Name  string
 	Marks float64
 }
@@ -229,10 +228,11 @@ type htmlCell struct{ Text, Sort, Class, Title string }
 
 type htmlReport struct {
 	*Report
-	Groups []htmlGroup
-	Passed int
-	Anchor string // the section's id, in a cohort page
-	Name   string // the submission's short name, in a cohort page
+	Groups   []htmlGroup
+	Passed   int
+	Unmarked int    // groups of pairings that are not marked
+	Anchor   string // the section's id, in a cohort page
+	Name     string // the submission's short name, in a cohort page
 }
 
 // htmlGroup is one kind of failure: every case with the same verdict and account.
@@ -247,6 +247,9 @@ type htmlGroup struct {
 	Steps                                 []htmlStep // the first case's divergence, line by line
 	Log                                   string     // the first case's log, when there is no divergence to show
 	Conversation                          string     // the first case's mock players' side (MockConversation)
+	// Unmarked: every case run of the group failed in a pairing that is not marked (it
+	// costs no marks; shown as such, never as a lost mark).
+	Unmarked bool
 }
 
 // htmlStep is a line of a divergence: a step that matched, the one that diverged (Mark),
@@ -268,7 +271,10 @@ func htmlSubject(r *Report) htmlReport {
 		first := cases[0]
 		g := htmlGroup{Verdict: first.Verdict, Detail: first.Detail, Title: first.Title,
 			Requirement: first.Requirement, Category: first.Category, Program: progs[first.Category],
-			Conversation: first.Conversation}
+			Conversation: first.Conversation, Unmarked: unmarkedOnly(cases)}
+		if g.Unmarked {
+			h.Unmarked++
+		}
 		g.Header, g.Steps = divergenceSteps(first.Divergence)
 		if len(g.Steps) == 0 {
 			g.Log = first.Log
@@ -323,6 +329,8 @@ td, th { padding: .2em .8em; text-align: left; border-bottom: 1px solid #ddd; }
 .marks { font-weight: bold; }
 .full { color: #060; } .lost { color: #a00; } .none { color: #888; }
 .failure { border: 1px solid #ccc; border-radius: 4px; padding: .5em 1em; margin: 1em 0; }
+.failure.unmarked { border-style: dashed; color: #555; }
+.not-marked { font-style: italic; }
 .verdict { font-weight: bold; color: #a00; }
 .requirement { font-weight: bold; }
 .where, .spec { color: #555; font-weight: normal; }
@@ -355,12 +363,11 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; font-size: .85em; }
 <h1>gauntlet grade {{.Game}}: a cohort of {{len .Rows}} submissions</h1>
 <p class="legend">Click a column's header to sort by it (again: the other way); a submission's name leads to its report below.</p>
 <table id="students">
-<thead><tr><th scope="col">submission</th><th scope="col">state</th><th scope="col">build</th>{{range .Categories}}<th scope="col" class="num" title="{{.Name}} ({{printf "%g" .Marks}} marks)">{{.N}}</th>{{end}}<th scope="col" class="num">total/{{printf "%g" .MaxMarks}}</th><th scope="col" class="num">failed runs</th></tr></thead>
+<thead><tr><th scope="col">submission</th><th scope="col">state</th><th scope="col">build</th>{{range .Categories}}<th scope="col" class="num" title="{{.Name}}: {{printf "%g" .Marks}} marks">{{.Name}} ({{printf "%g" .Marks}})</th>{{end}}<th scope="col" class="num">total/{{printf "%g" .MaxMarks}}</th><th scope="col" class="num">failed runs</th></tr></thead>
 <tbody>
 {{range .Rows}}<tr data-order="{{.Order}}"><td>{{if .Anchor}}<a href="#{{.Anchor}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td><td{{if .Problem}} title="{{.Problem}}"{{end}}>{{.State}}</td><td data-sort="{{.Build.Sort}}"{{with .Build.Class}} class="{{.}}"{{end}}{{with .Build.Title}} title="{{.}}"{{end}}>{{.Build.Text}}</td>{{range .Marks}}<td data-sort="{{.Sort}}" class="num {{.Class}}"{{with .Title}} title="{{.}}"{{end}}>{{.Text}}</td>{{end}}<td data-sort="{{.Total.Sort}}" class="num marks {{.Total.Class}}">{{.Total.Text}}</td><td data-sort="{{.Failed.Sort}}" class="num"{{with .Failed.Title}} title="{{.}}"{{end}}>{{.Failed.Text}}</td></tr>
 {{end}}</tbody>
 </table>
-<p class="legend">categories: {{range $i, $c := .Categories}}{{if $i}}, {{end}}{{$c.N}} {{$c.Name}} ({{printf "%g" $c.Marks}}){{end}}</p>
 <script>
 (function () {
   var table = document.getElementById("students");
@@ -406,11 +413,11 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; font-size: .85em; }
 {{end}}</tbody>
 </table>
 <h2>Cases failed by the most students</h2>
-{{if .MostFailed}}<p class="legend">A case most students fail is often a spec ambiguity or a bug of the suite rather than many students' bug. Build failures and harness errors are not counted here.</p>
+{{if .MostFailed}}<p class="legend">A case most students fail is often a spec ambiguity or a bug of the suite rather than many students' bug. Build failures and harness errors are not counted here. A pairing marked "not marked" costs no marks: it tells which program is wrong.</p>
 <table id="most-failed">
 <thead><tr><th>case</th><th>requirement</th><th class="num">students</th><th>who</th></tr></thead>
 <tbody>
-{{range .MostFailed}}<tr><td>{{.Case}}</td><td>{{.Title}} <span class="where">({{.Category}})</span></td><td class="num">{{len .Students}}</td><td>{{range $i, $l := .Links}}{{if $i}}, {{end}}{{if $l.Anchor}}<a href="#{{$l.Anchor}}">{{$l.Name}}</a>{{else}}{{$l.Name}}{{end}}{{end}}</td></tr>
+{{range .MostFailed}}<tr{{if not .Counted}} class="unmarked"{{end}}><td>{{.Case}}{{if not .Counted}} <span class="where">(not marked)</span>{{end}}</td><td>{{.Title}} <span class="where">({{.Category}})</span></td><td class="num">{{len .Students}}</td><td>{{range $i, $l := .Links}}{{if $i}}, {{end}}{{if $l.Anchor}}<a href="#{{$l.Anchor}}">{{$l.Name}}</a>{{else}}{{$l.Name}}{{end}}{{end}}</td></tr>
 {{end}}</tbody>
 </table>{{else}}<p>No case failed (build failures and harness errors aside).</p>{{end}}
 <h2>Students who fail the same way</h2>
@@ -435,8 +442,9 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; font-size: .85em; }
 {{range .Categories}}{{if .Unjudged}}<tr class="none"><td>{{.Name}}</td><td>{{.Passed}}/{{.Cases}}</td><td>?/{{printf "%g" .MaxMarks}} ({{.Unjudged}} not judged: HARNESS-ERROR)</td></tr>{{else if .Cases}}<tr><td>{{.Name}}</td><td>{{.Passed}}/{{.Cases}}</td><td class="{{if eq .Marks .MaxMarks}}full{{else}}lost{{end}}">{{printf "%.2f" .Marks}}/{{printf "%g" .MaxMarks}}</td></tr>{{else}}<tr class="none"><td>{{.Name}}</td><td>-</td><td>-/{{printf "%g" .MaxMarks}} (no case run)</td></tr>{{end}}
 {{end}}</table>
 {{range .Notes}}<p class="note">{{.}}</p>{{end}}
-{{if .Groups}}<h2>Failures ({{len .Groups}} kinds)</h2>{{else}}<h2>No failures</h2>{{end}}
-{{range .Groups}}<div class="failure">
+{{if .Groups}}<h2>Failures ({{len .Groups}} kinds{{with .Unmarked}}, {{.}} of them not marked{{end}})</h2>{{else}}<h2>No failures</h2>{{end}}
+{{range .Groups}}<div class="failure{{if .Unmarked}} unmarked{{end}}">
+{{if .Unmarked}}<p class="not-marked">Not marked: this pairing costs no marks; it tells which program is wrong.</p>{{end}}
 <p class="requirement">{{.Title}} <span class="where">({{with .Program}}{{.}}, {{end}}{{.Category}})</span></p>
 {{with .Requirement}}<p class="spec">spec: {{.}}</p>{{end}}
 <p><span class="verdict">{{.Verdict}}</span> {{.Detail}}</p>

@@ -15,10 +15,11 @@ func TestWriteHTML(t *testing.T) {
 	r := &Report{Game: "toy", Subject: "s", Marks: ptr(1), MaxMarks: 4,
 		Categories: []CategoryReport{{Name: "a", Program: "prog-a", Cases: 2, Passed: 1, Marks: 1, MaxMarks: 2}, {Name: "b", MaxMarks: 2}},
 		Cases: []CaseReport{
-			{ID: "one", Pairing: string(Theirs), Verdict: Protocol, Detail: "FAIL at step 2", Divergence: div,
+			{ID: "one", Pairing: string(Theirs), Counted: true, Verdict: Protocol, Detail: "FAIL at step 2", Divergence: div,
 				Title: "The player <moves> first.", Requirement: `"move first"`, Category: "a"},
-			{ID: "two", Pairing: string(Theirs), Verdict: Protocol, Detail: "FAIL at step 2", Divergence: div},
-			{ID: "three", Pairing: string(Theirs), Verdict: WrongExit, Detail: "want exit 3, got 2", Log: "> run <x>\n"},
+			{ID: "two", Pairing: string(Theirs), Counted: true, Verdict: Protocol, Detail: "FAIL at step 2", Divergence: div},
+			// A pairing that is not marked: told apart, costing no marks.
+			{ID: "three", Pairing: string(TheirHubTheir), Verdict: WrongExit, Detail: "want exit 3, got 2", Log: "> run <x>\n"},
 			{ID: "four", Pairing: string(Theirs), Verdict: Pass},
 		}}
 	var b strings.Builder
@@ -30,7 +31,8 @@ func TestWriteHTML(t *testing.T) {
 		`Total: 1.00 / 4, 1 of 4 case runs passed`,
 		`<td>a</td><td>1/2</td><td class="lost">1.00/2</td>`,
 		`<td>b</td><td>-</td><td>-/2 (no case run)</td>`,
-		`Failures (2 kinds)`,
+		`Failures (2 kinds, 1 of them not marked)`,
+		"<div class=\"failure unmarked\">\n<p class=\"not-marked\">Not marked: this pairing costs no marks; it tells which program is wrong.</p>",
 		// The box names what was required, where it is marked and which program.
 		`<p class="requirement">The player &lt;moves&gt; first. <span class="where">(prog-a, a)</span></p>`,
 		`<p class="spec">spec: &#34;move first&#34;</p>`,
@@ -69,10 +71,9 @@ func TestCohortWriteHTML(t *testing.T) {
 	wants := []string{
 		`<title>gauntlet grade toy: a cohort of 2</title>`,
 		`<table id="students">`,
-		`<th scope="col" class="num" title="a (2 marks)">1</th><th scope="col" class="num" title="b (2 marks)">2</th><th scope="col" class="num">total/4</th><th scope="col" class="num">failed runs</th>`,
+		`<th scope="col" class="num" title="a: 2 marks">a (2)</th><th scope="col" class="num" title="b: 2 marks">b (2)</th><th scope="col" class="num">total/4</th><th scope="col" class="num">failed runs</th>`,
 		`<tr data-order="0"><td><a href="#submission-1">&lt;i&gt;bob&lt;/i&gt;</a></td><td>graded</td><td data-sort="1 missing" class="lost">ok, missing p2</td><td data-sort="1.50" class="num lost" title="a: 1 of 2 cases passed">1.50</td><td data-sort="-1" class="num none" title="no case run">-</td><td data-sort="1.50" class="num marks lost">1.50</td><td data-sort="1" class="num" title="PASS 1, WRONG-EXIT 1">1</td></tr>`,
 		`<tr data-order="1"><td>carol</td><td title="interrupted after 1 of 2 cases">interrupted</td>`,
-		`categories: 1 a (2), 2 b (2)`,
 		`addEventListener("click"`,
 		`<section class="subject" id="submission-1">`,
 		`<h1>&lt;i&gt;bob&lt;/i&gt;: gauntlet grade toy: /subs/&lt;i&gt;bob&lt;/i&gt;</h1>`,

@@ -109,6 +109,18 @@ type CaseReport struct {
 	Log          string  `json:"log,omitempty"` // the full case log, for failures only
 }
 
+// report is the outcome as the JSON report gives it (the log for failures only).
+func (o Outcome) report() CaseReport {
+	c := CaseReport{ID: o.Case.ID, Part: o.Case.Part, Pairing: string(o.Pairing), Counted: o.Counted, Section: o.Case.Section,
+		Category: o.Case.Category, Title: o.Case.Title, Requirement: o.Case.Requirement, Accept: o.Case.Accept, Unmarked: o.Case.Unmarked,
+		Verdict: o.Verdict, Detail: o.Detail, Lenient: o.Lenient, Divergence: o.Divergence,
+		Conversation: o.Conversation, Alone: o.Alone, Seconds: o.Duration.Seconds()}
+	if !o.Verdict.Passed() {
+		c.Log = o.Log
+	}
+	return c
+}
+
 // Name is the case's name in reports: its ID, with the pairing when it has several.
 func (c CaseReport) Name() string {
 	if c.Pairing == string(Theirs) {
@@ -149,13 +161,8 @@ func NewReport(g Game, subject string, started time.Time, b *build.Result, outs 
 	}
 	weights, charged := CaseWeights(outs), ChargedIn(outs)
 	for i, o := range outs {
-		c := CaseReport{ID: o.Case.ID, Part: o.Case.Part, Weight: weights[i], ChargedIn: charged[i], Pairing: string(o.Pairing), Counted: o.Counted, Section: o.Case.Section,
-			Category: o.Case.Category, Title: o.Case.Title, Requirement: o.Case.Requirement, Accept: o.Case.Accept, Unmarked: o.Case.Unmarked,
-			Verdict: o.Verdict, Detail: o.Detail, Lenient: o.Lenient, Divergence: o.Divergence,
-			Conversation: o.Conversation, Alone: o.Alone, Seconds: o.Duration.Seconds()}
-		if !o.Verdict.Passed() {
-			c.Log = o.Log
-		}
+		c := o.report()
+		c.Weight, c.ChargedIn = weights[i], charged[i]
 		if o.Verdict == HarnessError {
 			r.Harness = append(r.Harness, c.Name()+": "+o.Detail)
 		}

@@ -1,11 +1,17 @@
 package scriptcmds
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 
 	"gauntlet/harness/hygiene"
+	"gauntlet/harness/sandbox"
 )
 
 // findMarked finds the processes whose environment holds the marker as a whole entry,
@@ -66,5 +72,29 @@ func BenchmarkFindMarked(b *testing.B) {
 	marker := []byte(MarkerVar + "=0123456789abcdef\x00")
 	for b.Loop() {
 		findMarked(marker, hygiene.PidMark{})
+	}
+}
+
+// A process noprocs kills that the harness adopted (an orphan without a run's token, as the
+// grandchild a mock player's spawn fault leaves) is reaped, not left a zombie of the grader
+// for the rest of its life (issue 60: 17 zombie sleeps in a cohort's grader).
+func TestNoProcsReapsWhatItAdopted(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	// run first: the harness is then the subreaper its orphans come back to (sandbox).
+	res := runScript(t, "run true\nexec sh -c 'env -u "+sandbox.TokenEnv+" setsid sleep 30 >/dev/null 2>&1 </dev/null & echo $! > "+pidFile+"'\nnoprocs -allow sleep\n")
+	if !res.Passed {
+		t.Fatalf("the script failed:\n%s", res.Log)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := hygiene.ReadProc(pid); err == nil && p.PPid == os.Getpid() {
+		t.Errorf("pid %d (%s), killed by noprocs, is still the test's child in state %c", pid, p.Comm, p.State)
+		syscall.Wait4(pid, nil, 0, nil)
 	}
 }

@@ -24,12 +24,16 @@ import (
 	"gauntlet/harness/term"
 )
 
-// A cohort run grades several submissions with one budget of -j slots. A slot runs one task
-// at a time: a submission's build, or one case of a submission in all its pairings (one
-// pairing after the other). Free slots take the earliest submission's next task, so the
+// A cohort run grades several submissions with one budget of -j busy slots (grade.Slots),
+// each submission as a grade alone would be graded: its build takes a busy slot; then its
+// grade (grade.Run) runs its busy cases in the shared busy slots, and its cases that wait,
+// and those found quiet (a submission that hangs), in slots of its own, as many as a grade
+// alone has. A free busy slot goes to the earliest submission that wants one, so the
 // submissions finish roughly in the order given and each report is written as soon as it is
-// done, while no slot idles when work remains (a later submission is built while an earlier
-// one's last cases run). See docs/grading.md.
+// done, while no slot idles when work remains (a later submission is built while an
+// earlier one's last cases run). A submission whose programs never answer moves its cases
+// out of the busy slots as it would alone, and costs the cohort about what it costs alone.
+// See docs/grading.md.
 
 // subState is where a submission is in a cohort run.
 type subState int
@@ -47,16 +51,19 @@ type submission struct {
 	name    string // its folder's base name, made unique: the report's file name
 	dir     string // absolute path
 	state   subState
+	spare   bool // from Config.Spare: left out unless this run grades it
 	subj    grade.Subject
 	built   *build.Result
 	scratch string // its own scratch folder: build copy and case folders
 	started time.Time
-	next    int               // the next case to start
-	done    int               // cases finished
-	outs    [][]grade.Outcome // per case, in case order
+	done    int // case runs finished
+	total   int // case runs to run (grade.Game.CaseRuns), once built
 	report  *grade.Report
 	problem string // the harness error that stopped it
 }
+
+// Spare is a submission a run may grade when nobody else does (Config.Spare).
+type Spare struct{ Dir, Name string }
 
 // Config is a cohort run: what is graded, with what, and where its reports go.
 type Config struct {
@@ -66,9 +73,22 @@ type Config struct {
 	// Names are the submissions' names (a shard's: named in the whole cohort); nil names
 	// them from their folders (Names).
 	Names []string
+	// Spare are more submissions (a sharded grade's -steal: the other parts'), graded
+	// after Dirs, each once Claim grants it; one that is not granted, or whose report is
+	// already in OutDir, is left out of the run and of its table.
+	Spare []Spare
+	// Claim, when set, is asked for each submission just before its build (own: one of
+	// Dirs, else of Spare): false (and why) leaves it to whoever holds it; release is
+	// called once its report is written or its grade ends.
+	Claim func(name string, own bool) (release func(), why string, ok bool)
 	Jobs  int // slots: tasks run at once
-	// Options are each case run's grading options (Jobs and Scratch are the run's own).
+	// Options are each submission's grading options (Jobs, Scratch, Slots, Priority, Stop
+	// and OnOutcome are the run's own). Options.Cap bounds each submission's grade.
 	Options grade.Options
+	// StatusEvery is how often, when Stdout is not a terminal (a CI log, a file), a line on
+	// Stderr says what is running, so that a long submission is seen to progress (0: every
+	// 30 s). On a terminal the progress line says it.
+	StatusEvery time.Duration
 	// Scratch is the grade's scratch folder (each submission gets one of its own in it);
 	// a second signal removes it before the process exits.
 	Scratch string
@@ -81,20 +101,25 @@ type Config struct {
 	OutDir string
 	// CSV, JUnit and HTML are the cohort's report files ("": none), written by WriteFile.
 	CSV, JUnit, HTML string
-	WriteFile        func(path string, fn func(io.Writer) error) error
-	Stdout, Stderr   io.Writer // the table and the progress line; the lines for people
+	// Events, when set, is told of each case run as it ends and of each report as it is
+	// made (gauntlet grade -events), the submissions by their names.
+	Events         *grade.Events
+	WriteFile      func(path string, fn func(io.Writer) error) error
+	Stdout, Stderr io.Writer // the table and the progress line; the lines for people
 }
 
 type cohortRun struct {
 	Config
 	progress *progressLine // nil when stdout is not a terminal
 	start    time.Time
+	slots    *grade.Slots  // the busy slots, shared by every submission
+	stop     chan struct{} // closed on an interrupt: start nothing more
 
-	mu       sync.Mutex
-	cond     *sync.Cond
-	subs     []*submission
-	stopping bool     // interrupted: start nothing more
-	errs     []string // harness errors outside any case (reports that could not be written)
+	mu         sync.Mutex
+	subs       []*submission
+	stopping   bool      // interrupted: start nothing more
+	errs       []string  // harness errors outside any case (reports that could not be written)
+	lastStatus time.Time // the last status line off a terminal
 }
 
 // Names gives each folder a short unique name: its base name, with -2, -3, ...
@@ -156,8 +181,11 @@ func Run(cfg Config) int {
 			return 2
 		}
 	}
-	c := &cohortRun{Config: cfg, start: time.Now()}
-	c.cond = sync.NewCond(&c.mu)
+	if cfg.StatusEvery <= 0 {
+		cfg.StatusEvery = 30 * time.Second
+	}
+	c := &cohortRun{Config: cfg, start: time.Now(), slots: grade.NewSlots(cfg.Jobs), stop: make(chan struct{})}
+	c.lastStatus = c.start
 	for i, d := range abs {
 		s := &submission{name: names[i], dir: d}
 		rep, err := c.saved(s)
@@ -168,6 +196,18 @@ func Run(cfg Config) int {
 		if rep != nil {
 			s.state, s.report = resumed, rep
 			fmt.Fprintf(stderr, "gauntlet grade: %s: already graded in %s: not graded again\n", s.name, c.reportPath(s))
+		}
+		c.subs = append(c.subs, s)
+	}
+	for _, sp := range cfg.Spare {
+		abs, err := filepath.Abs(sp.Dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
+			return 2
+		}
+		s := &submission{name: sp.Name, dir: abs, spare: true}
+		if rep, err := c.saved(s); err != nil || rep != nil {
+			continue // graded already (or not ours to overwrite)
 		}
 		c.subs = append(c.subs, s)
 	}
@@ -182,17 +222,28 @@ func Run(cfg Config) int {
 	defer close(quit)
 	go c.watch(sigs, quit)
 
+	// The builds start in the order given: each submission's build slot is taken in turn
+	// (at its priority, so that an earlier submission's cases come first), and its grade
+	// goes on in a goroutine of its own.
 	var wg sync.WaitGroup
-	for range cfg.Jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for task := c.take(); task != nil; task = c.take() {
-				task()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i, s := range c.subs {
+			if s.state == resumed {
+				continue
 			}
-		}()
-	}
-	ticker := time.NewTicker(time.Second)
+			if !c.slots.Acquire(i, c.stop) {
+				return // interrupted: the rest are not started
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c.grade(i, s)
+			}()
+		}
+	}()
+	ticker := time.NewTicker(min(time.Second, cfg.StatusEvery))
 	allDone := make(chan struct{})
 	go func() { wg.Wait(); close(allDone) }()
 	for waiting := true; waiting; {
@@ -200,6 +251,7 @@ func Run(cfg Config) int {
 		case <-ticker.C:
 			c.mu.Lock()
 			c.redraw(true)
+			c.status()
 			c.mu.Unlock()
 		case <-allDone:
 			waiting = false
@@ -222,7 +274,7 @@ func (c *cohortRun) watch(sigs <-chan os.Signal, quit <-chan struct{}) {
 	case sig := <-sigs:
 		c.mu.Lock()
 		c.stopping = true
-		c.cond.Broadcast()
+		close(c.stop)
 		if c.progress != nil {
 			c.progress.clear()
 		}
@@ -240,36 +292,57 @@ func (c *cohortRun) watch(sigs <-chan os.Signal, quit <-chan struct{}) {
 	}
 }
 
-// take waits for the next task: the earliest submission's build or next case. It returns
-// nil when there is nothing more to start.
-func (c *cohortRun) take() func() {
+// grade grades submission s, the i-th, holding the busy slot of its build: its build,
+// then its cases (grade.Run) in the shared busy slots and waiting slots of its own, at
+// priority i.
+func (c *cohortRun) grade(i int, s *submission) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	for !c.stopping {
-		pending := false
-		for _, s := range c.subs {
-			switch {
-			case s.state == queued:
-				s.state = building
-				c.redraw(false)
-				return func() { c.build(s) }
-			case s.state == building:
-				pending = true // its cases will be tasks soon
-			case s.state == grading && s.next < len(c.Cases):
-				i := s.next
-				s.next++
-				return func() { c.runCase(s, i) }
-			}
-		}
-		if !pending {
-			return nil
-		}
-		c.cond.Wait()
+	if c.stopping {
+		c.mu.Unlock()
+		c.slots.Release()
+		return
 	}
-	return nil
+	c.mu.Unlock()
+	if c.Claim != nil {
+		release, why, ok := c.Claim(s.name, !s.spare)
+		if !ok {
+			c.mu.Lock()
+			s.state, s.problem = finished, "elsewhere: "+why
+			c.mu.Unlock()
+			c.slots.Release()
+			return
+		}
+		defer release()
+	}
+	c.mu.Lock()
+	s.state = building
+	c.redraw(false)
+	c.mu.Unlock()
+	built := c.build(s)
+	c.slots.Release()
+	if !built {
+		return
+	}
+	opt := c.Options
+	opt.Jobs, opt.Scratch = c.Jobs, s.scratch
+	opt.Slots, opt.Priority, opt.Stop = c.slots, i, c.stop
+	opt.OnAlone = func(o grade.Outcome) { c.Events.Alone(s.name, o) }
+	opt.OnOutcome = func(o grade.Outcome) {
+		c.Events.Case(s.name, o)
+		c.mu.Lock()
+		s.done++
+		c.redraw(false)
+		c.mu.Unlock()
+	}
+	outs := grade.Run(c.Game, c.Cases, s.subj, opt)
+	if len(outs) < s.total {
+		return // interrupted: finish says how far it got
+	}
+	c.complete(s, outs)
 }
 
-func (c *cohortRun) build(s *submission) {
+// build builds s in a scratch folder of its own and says whether it can be graded.
+func (c *cohortRun) build(s *submission) bool {
 	s.started = time.Now()
 	dir, err := os.MkdirTemp(c.Scratch, "sub-")
 	if err == nil {
@@ -281,60 +354,28 @@ func (c *cohortRun) build(s *submission) {
 		subj, built, err = c.Build(s.dir, dir)
 	}
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	s.scratch = dir
-	empty := false
 	if err != nil {
 		s.state, s.problem = finished, "HARNESS-ERROR: "+err.Error()
 		sandbox.RemoveTree(dir)
 		c.finishedLine(s)
-	} else {
-		s.subj, s.built, s.state = subj, built, grading
-		s.outs = make([][]grade.Outcome, len(c.Cases))
-		empty = len(c.Cases) == 0
+		c.redraw(true)
+		return false
 	}
-	c.cond.Broadcast()
+	s.subj, s.built, s.state = subj, built, grading
+	s.total = c.Game.CaseRuns(c.Cases, subj)
 	c.redraw(true)
-	c.mu.Unlock()
-	if empty {
-		c.complete(s)
-	}
-}
-
-func (c *cohortRun) runCase(s *submission, i int) {
-	outs := grade.Run(c.Game, c.Cases[i:i+1], s.subj, c.options(s))
-	c.mu.Lock()
-	s.outs[i] = outs
-	s.done++
-	last := s.done == len(c.Cases)
-	c.redraw(false)
-	c.mu.Unlock()
-	if last {
-		c.complete(s)
-	}
-}
-
-// options are the grading options of one case run of s.
-func (c *cohortRun) options(s *submission) grade.Options {
-	o := c.Options
-	o.Jobs, o.Scratch = 1, s.scratch
-	// The runs again (grade.Rerun) wait for every case of the submission (complete), where
-	// they run one at a time with none of its other cases beside them, and never hold
-	// back another submission's.
-	o.DeferReruns = true
-	return o
+	return true
 }
 
 // complete makes a submission's report once all its cases ran, and writes it to -out.
-func (c *cohortRun) complete(s *submission) {
-	var all []grade.Outcome
-	for _, o := range s.outs {
-		all = append(all, o...)
-	}
-	grade.Rerun(c.Game, all, s.subj, c.options(s))
-	rep := grade.NewReport(c.Game, s.subj.Name, s.started, s.built, all)
+func (c *cohortRun) complete(s *submission, outs []grade.Outcome) {
+	rep := grade.NewReport(c.Game, s.subj.Name, s.started, s.built, outs)
 	rep.Notes = append(append([]string(nil), s.subj.Notes...), rep.Notes...)
 	rep.Isolation = c.Isolation
 	rep.Gauntlet, rep.Suite = c.Gauntlet, grade.SuiteDigest(c.Cases)
+	c.Events.Report(s.name, rep)
 	var werr error
 	if c.OutDir != "" {
 		werr = WriteAtomic(c.reportPath(s), rep.WriteJSON)
@@ -456,8 +497,14 @@ func (c *cohortRun) finish(stdout io.Writer) int {
 	var reports []*grade.Report
 	status := 0
 	for _, s := range c.subs {
+		elsewhere := strings.HasPrefix(s.problem, "elsewhere: ")
+		if s.spare && s.report == nil && (s.state == queued || elsewhere) {
+			continue // another part's, which this run did not take
+		}
 		row := grade.CohortRow{Name: s.name, Report: s.report}
 		switch {
+		case elsewhere:
+			row.State, row.Problem = grade.Elsewhere, strings.TrimPrefix(s.problem, "elsewhere: ")
 		case s.state == resumed:
 			row.State = grade.Resumed
 		case s.report != nil:
@@ -467,7 +514,7 @@ func (c *cohortRun) finish(stdout io.Writer) int {
 			status = 2
 		default:
 			row.State = grade.Interrupted
-			row.Problem = fmt.Sprintf("interrupted after %d of %d cases", s.done, len(c.Cases))
+			row.Problem = fmt.Sprintf("interrupted after %d of %d case runs", s.done, s.total)
 			if s.state == queued {
 				row.Problem = "not started"
 			}
@@ -530,6 +577,23 @@ func (c *cohortRun) redraw(force bool) {
 	if p == nil || !force && time.Since(p.drawn) < 100*time.Millisecond {
 		return
 	}
+	p.draw(c.line())
+}
+
+// status writes the progress line on Stderr as a line of its own when Stdout is not a
+// terminal, every StatusEvery (called with c.mu held): without it a submission that
+// takes long (one that hangs) shows nothing until it is done (issue 60).
+func (c *cohortRun) status() {
+	if c.progress != nil || time.Since(c.lastStatus) < c.StatusEvery {
+		return
+	}
+	c.lastStatus = time.Now()
+	fmt.Fprintf(c.Stderr, "gauntlet grade: %s\n", c.line())
+}
+
+// line says how far the cohort is: the time, the submissions done, each running one's
+// case runs done of all (or "building"), how many wait (called with c.mu held).
+func (c *cohortRun) line() string {
 	done, waiting := 0, 0
 	var running []string
 	for _, s := range c.subs {
@@ -541,7 +605,7 @@ func (c *cohortRun) redraw(force bool) {
 		case building:
 			running = append(running, s.name+" building")
 		case grading:
-			running = append(running, fmt.Sprintf("%s %d/%d", s.name, s.done, len(c.Cases)))
+			running = append(running, fmt.Sprintf("%s %d/%d", s.name, s.done, s.total))
 		}
 	}
 	sort.Strings(running)
@@ -555,7 +619,7 @@ func (c *cohortRun) redraw(force bool) {
 	if c.stopping {
 		line += " (interrupted: finishing the running cases)"
 	}
-	p.draw(line)
+	return line
 }
 
 // progressLine is a status line redrawn in place on a terminal.

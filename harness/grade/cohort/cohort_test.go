@@ -1,13 +1,19 @@
 package cohort
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"sync"
+	"syscall"
+	"time"
+
+	"gauntlet/games/contract"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"gauntlet/harness/build"
@@ -44,46 +50,6 @@ func TestProgressLine(t *testing.T) {
 	want := "\r[1s] 0/2 do\r[1s] 0/2 do" + "\r[2s] 1/2   \r[2s] 1/2" + "\r        \r"
 	if b.String() != want {
 		t.Errorf("progress output\n%q\nwant\n%q", b.String(), want)
-	}
-}
-
-// TestTakeOrder: a free slot takes the earliest submission's next task (its build, or its
-// next case), a later submission is built while an earlier one's cases wait for slots no
-// more, and after an interrupt nothing more is taken.
-func TestTakeOrder(t *testing.T) {
-	c := &cohortRun{Config: Config{Cases: make([]grade.Case, 2)}}
-	c.cond = sync.NewCond(&c.mu)
-	a := &submission{name: "a", state: grading}
-	b := &submission{name: "b", state: queued}
-	d := &submission{name: "d", state: queued}
-	c.subs = []*submission{a, b, d}
-	state := func() string {
-		var s []string
-		for _, x := range c.subs {
-			s = append(s, fmt.Sprintf("%s:%d/%d", x.name, x.state, x.next))
-		}
-		return strings.Join(s, " ")
-	}
-	for i, want := range []string{
-		"a:2/1 b:0/0 d:0/0", // a's first case
-		"a:2/2 b:0/0 d:0/0", // a's second case
-		"a:2/2 b:1/0 d:0/0", // b's build: a has nothing more to start
-		"a:2/2 b:1/0 d:1/0", // d's build: b's cases wait for its build
-	} {
-		if c.take() == nil {
-			t.Fatalf("take %d: nothing to do", i+1)
-		}
-		if got := state(); got != want {
-			t.Errorf("after take %d: %s, want %s", i+1, got, want)
-		}
-	}
-	b.state = grading // b built: its cases come before anything of d's
-	if c.take() == nil || b.next != 1 {
-		t.Errorf("after b's build: %s, want b's first case", state())
-	}
-	c.stopping = true
-	if c.take() != nil {
-		t.Error("a task was taken after the interrupt")
 	}
 }
 
@@ -136,5 +102,170 @@ func TestRunReportsResumesAndErrs(t *testing.T) {
 	status, _, stderr = run(dirs[:1])
 	if status != 0 || !strings.Contains(stderr, "alice: already graded in "+filepath.Join(out, "alice.json")) {
 		t.Errorf("second run: status %d, stderr:\n%s", status, stderr)
+	}
+}
+
+// lockedBuffer is a strings.Builder that the cohort's goroutines and the test share.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestHungSubmissionDelaysNoOther grades, with one busy slot, a submission whose program
+// waits (on a FIFO the test holds shut, using no CPU) before one that answers: the second is
+// graded to the end while every case of the first still waits, as it would be alone,
+// because the waiting cases leave the shared busy slot (grade.Slots); off a terminal, a
+// status line says what is running meanwhile. Decided by the order of events, never by
+// time: the first submission's programs are let go only once the second is done and a
+// status line showed the first still running (its cases' deadline, minutes, only bounds a
+// failure). Before issue 60, the one slot ran the hung submission's cases one after the
+// other to their deadlines before the second's could start, and said nothing meanwhile.
+func TestHungSubmissionDelaysNoOther(t *testing.T) {
+	root := t.TempDir()
+	gate := filepath.Join(root, "gate")
+	if err := syscall.Mkfifo(gate, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	programs := map[string]string{
+		"hung": "#!/bin/sh\nread x < " + gate + "\necho ok\n",
+		"good": "#!/bin/sh\necho ok\n",
+	}
+	var dirs []string
+	for _, n := range []string{"hung", "good"} {
+		d := filepath.Join(root, n)
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "toyplayer"), []byte(programs[n]), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, d)
+	}
+	game := grade.Game{Name: "toy", Timeout: 2 * time.Minute,
+		Programs:   []grade.Program{{Var: "PLAYER", Name: "toyplayer", Role: "players"}},
+		Categories: []contract.Category{{Name: "player/basics", Program: "toyplayer", Marks: 1}}}
+	var cases []grade.Case
+	for _, id := range []string{"one", "two", "three"} {
+		c, err := grade.ParseCase("toy", id, []byte("# t\n# section: s\n# category: player/basics\nrun $PLAYER\nstdout '^ok$'\n"), map[string]bool{"PLAYER": true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, c)
+	}
+	var stdout strings.Builder
+	var stderr, events lockedBuffer
+	ended := make(chan int)
+	go func() {
+		ended <- Run(Config{Game: game, Cases: cases, Dirs: dirs, Jobs: 1, Scratch: t.TempDir(),
+			Build: func(dir, scratch string) (grade.Subject, *build.Result, error) {
+				return grade.Subject{Name: dir, Programs: map[string]string{"toyplayer": filepath.Join(dir, "toyplayer")}}, nil, nil
+			},
+			StatusEvery: 50 * time.Millisecond, Gauntlet: "test", Events: grade.NewEvents(&events),
+			WriteFile: func(string, func(io.Writer) error) error { return nil },
+			Stdout:    &stdout, Stderr: &stderr})
+	}()
+	goodDone := regexp.MustCompile(`\] good: 1\.00/1 marks`)
+	hungRunning := regexp.MustCompile(`(?m)^gauntlet grade: \[[^]]*\] 1/2 done, running: hung 0/3$`)
+	for !goodDone.MatchString(stderr.String()) || !hungRunning.MatchString(stderr.String()) {
+		select {
+		case status := <-ended:
+			t.Fatalf("the cohort ended (status %d) before the answering submission was graded beside the waiting one; stderr:\n%s", status, stderr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	// Let the waiting cases go: a writer that stays, and a line for each.
+	w, err := os.OpenFile(gate, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.WriteString(strings.Repeat("go\n", 10))
+	if status := <-ended; status != 0 {
+		t.Errorf("status %d, want 0; stderr:\n%s\nstdout:\n%s", status, stderr.String(), stdout.String())
+	}
+	if i, j := strings.Index(stderr.String(), "] good: "), strings.Index(stderr.String(), "] hung: "); i < 0 || j < i {
+		t.Errorf("the waiting submission was not reported after the answering one:\n%s", stderr.String())
+	}
+	// The event stream: each case run as it ended, then each report, by submission.
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(events.String()), "\n") {
+		var ev grade.Event
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("not an event (%v): %s", err, line)
+		}
+		got = append(got, ev.Submission+" "+ev.Event)
+	}
+	want := "good case,good case,good case,good report,hung case,hung case,hung case,hung report"
+	if strings.Join(got, ",") != want {
+		t.Errorf("events %q, want %q", got, want)
+	}
+}
+
+// A run with spare submissions (a shard's -steal) grades its own first, then each spare one
+// Claim grants; a spare one it is refused is left out, and an own one it is refused is a
+// row "elsewhere" (another shard writes its report), neither an error.
+func TestSpareSubmissionsByClaim(t *testing.T) {
+	root := t.TempDir()
+	dir := func(n string) string {
+		d := filepath.Join(root, n)
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	own, taken := dir("own"), dir("taken")
+	var mu sync.Mutex
+	var asked, built []string
+	var stdout, stderr strings.Builder
+	status := Run(Config{Game: grade.Game{Name: "toy"}, Dirs: []string{own, taken}, Jobs: 1, Scratch: t.TempDir(),
+		Spare: []Spare{{Dir: dir("spare"), Name: "spare"}, {Dir: dir("busy"), Name: "busy"}},
+		Claim: func(name string, isOwn bool) (func(), string, bool) {
+			mu.Lock()
+			defer mu.Unlock()
+			asked = append(asked, fmt.Sprintf("%s:%v", name, isOwn))
+			if name == "busy" || name == "taken" {
+				return nil, "claimed by shard 2/2", false
+			}
+			return func() {}, "", true
+		},
+		Build: func(dir, scratch string) (grade.Subject, *build.Result, error) {
+			mu.Lock()
+			built = append(built, filepath.Base(dir))
+			mu.Unlock()
+			return grade.Subject{Name: dir}, nil, nil
+		},
+		Gauntlet: "test", OutDir: filepath.Join(root, "out"),
+		WriteFile: func(string, func(io.Writer) error) error { return nil },
+		Stdout:    &stdout, Stderr: &stderr})
+	if status != 0 {
+		t.Errorf("status %d, want 0\n%s%s", status, stdout.String(), stderr.String())
+	}
+	// One slot: the own submissions first, in order, then the spare ones.
+	if got := strings.Join(asked, " "); got != "own:true taken:true spare:false busy:false" {
+		t.Errorf("claims asked in the order %s", got)
+	}
+	if got := strings.Join(built, " "); got != "own spare" {
+		t.Errorf("built %s, want own spare", got)
+	}
+	rows := stdout.String()
+	for _, want := range []string{"own ", "spare ", "taken       elsewhere"} {
+		if !strings.Contains(rows, want) {
+			t.Errorf("the table lacks %q:\n%s", want, rows)
+		}
+	}
+	if strings.Contains(rows, "busy") {
+		t.Errorf("a spare submission another shard took is in the table:\n%s", rows)
 	}
 }
