@@ -66,6 +66,10 @@ type player struct {
 	// group, for a player whose process group ends with it (child.Spec.GroupEndsWithIt),
 	// is that group: reaped means gone, with it.
 	group int
+	// leads, for a player started as the leader of a process group of its own
+	// (child.Spec.Group), is that group: Pause and Resume signal all of it, and whatever
+	// is left of it is killed when the player ends.
+	leads int
 	exit  Exit
 	cpu   time.Duration // its CPU time, its reaped children's included, once reaped
 }
@@ -159,6 +163,7 @@ func startPlayer(s child.Spec) (*player, error) {
 	}
 	p := &player{
 		group:    map[bool]int{true: cmd.Process.Pid}[s.GroupEndsWithIt],
+		leads:    map[bool]int{true: cmd.Process.Pid}[s.Group && !s.GroupEndsWithIt],
 		cmd:      cmd,
 		stdin:    newInput(inW),
 		out:      lineio.NewReader(outR),
@@ -225,6 +230,11 @@ func (h *Hub) readLocal(p *player, kind readKind) readResult {
 
 func (p *player) reap() {
 	child.AwaitExit(p.cmd.Process) // in the poller: no thread blocked in wait per player
+	if p.leads > 0 {
+		// What the player left in its group goes with it, killed while the player is not
+		// yet reaped (its pid, the group's id, cannot be taken by another process).
+		syscall.Kill(-p.leads, syscall.SIGKILL)
+	}
 	err := p.cmd.Wait()
 	if p.group > 0 {
 		child.GroupGone(p.group, 3*time.Second)
@@ -315,11 +325,57 @@ func (h *Hub) Caught() os.Signal {
 	return h.caught
 }
 
+// cpuBound bounds a read by the CPU time its player uses: the read fails with ErrTimeout
+// once cpu (the player's CPU time so far; ok false when it cannot be told) has grown by
+// limit since the read began.
+type cpuBound struct {
+	limit time.Duration
+	cpu   func() (time.Duration, bool)
+}
+
+// cpuPoll is how often a read bound by CPU time looks at it: a twentieth of the limit,
+// between 10 ms (the kernel counts CPU time in ticks of 10 ms) and 100 ms.
+func cpuPoll(limit time.Duration) time.Duration {
+	return min(max(limit/20, 10*time.Millisecond), 100*time.Millisecond)
+}
+
+// watchCPU ends player p's read (its deadline set in the past) once b's limit of CPU time
+// has been used since the call, until the returned function is called, which returns once
+// the watch has stopped and reports whether it ended the read.
+func (h *Hub) watchCPU(p *player, b cpuBound) (stop func() (fired bool)) {
+	start, ok := b.cpu()
+	if !ok {
+		return func() bool { return false }
+	}
+	done, stopped := make(chan struct{}), make(chan struct{})
+	fired := false
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(cpuPoll(b.limit))
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			if now, ok := b.cpu(); ok && now-start >= b.limit {
+				fired = true
+				p.deadline.SetReadDeadline(time.Unix(1, 0))
+				return
+			}
+		}
+	}()
+	return func() bool { close(done); <-stopped; return fired }
+}
+
 // read performs one read of player i, given up with ErrInterrupted when a watched signal
-// arrives and with ErrTimeout when d passes (d <= 0: never). The read is the caller's own,
-// on the pipe's deadline: no goroutine and no hand-over between threads per line. A read
-// given up loses what came of its line; the hub reads nothing more from that player.
-func (h *Hub) read(i int, kind readKind, d time.Duration) readResult {
+// arrives and with ErrTimeout when d passes (d <= 0: never) or, with a cpuBound, once the
+// player has used its limit of CPU time. The read is the caller's own, on the pipe's
+// deadline: no hand-over between threads per line (a CPU bound's watch ends it by setting
+// the deadline). A read given up loses what came of its line; the hub reads nothing more
+// from that player.
+func (h *Hub) read(i int, kind readKind, d time.Duration, bound ...cpuBound) readResult {
 	p := h.players[i]
 	var at time.Time
 	if d > 0 {
@@ -331,6 +387,19 @@ func (h *Hub) read(i int, kind readKind, d time.Duration) readResult {
 	if h.interrupted() {
 		return readResult{err: ErrInterrupted}
 	}
+	cpuOut := func() bool { return false }
+	if len(bound) > 0 && bound[0].limit > 0 && p.local == nil {
+		cpuOut = h.watchCPU(p, bound[0])
+	}
+	res := h.readNow(p, kind)
+	if ranOut := cpuOut(); errors.Is(res.err, ErrTimeout) && ranOut {
+		res.err = ErrCPUTimeout
+	}
+	return res
+}
+
+// readNow is read's read itself, on the deadline in force.
+func (h *Hub) readNow(p *player, kind readKind) readResult {
 	if p.stdin.isFull() {
 		return readResult{err: ErrInputFull}
 	}
@@ -420,6 +489,10 @@ func (h *Hub) WaitUntil(deadline time.Time) []Exit {
 // it.
 var ErrTimeout = errors.New("no whole line in time")
 
+// ErrCPUTimeout is ErrTimeout (errors.Is) for a read bound by CPU time (Policy.ReadCPU)
+// that ended because the player used it all.
+var ErrCPUTimeout = fmt.Errorf("%w: the CPU time ran out", ErrTimeout)
+
 // ReadLineWithin is ReadLine with a deadline covering the whole line: a player that sends
 // part of a line and then nothing times out like one that sends nothing.
 func (h *Hub) ReadLineWithin(i int, d time.Duration) (string, error) {
@@ -437,12 +510,36 @@ func (h *Hub) Signal(i int, sig syscall.Signal) {
 	}
 }
 
-// Pause stops player i (SIGSTOP) until Resume, unless it has been reaped. Its process
-// only: the players do not lead process groups, which share the hub's.
-func (h *Hub) Pause(i int) { h.Signal(i, syscall.SIGSTOP) }
+// signalAll sends sig to player i's process group when it leads one (child.Spec.Group),
+// else to its process, unless it has been reaped.
+func (h *Hub) signalAll(i int, sig syscall.Signal) {
+	p := h.players[i]
+	select {
+	case <-p.done:
+	default:
+		if p.leads > 0 {
+			syscall.Kill(-p.leads, sig)
+			return
+		}
+		p.cmd.Process.Signal(sig)
+	}
+}
+
+// Pid is player i's process id, 0 for a local seat. A player started as the leader of a
+// process group (child.Spec.Group, or a boxed one) has its pid as the group's id.
+func (h *Hub) Pid(i int) int {
+	if p := h.players[i]; p.cmd != nil {
+		return p.cmd.Process.Pid
+	}
+	return 0
+}
+
+// Pause stops player i (SIGSTOP) until Resume, unless it has been reaped: its whole
+// process group when it leads one (child.Spec.Group), else its process only.
+func (h *Hub) Pause(i int) { h.signalAll(i, syscall.SIGSTOP) }
 
 // Resume lets player i go on after Pause (SIGCONT), unless it has been reaped.
-func (h *Hub) Resume(i int) { h.Signal(i, syscall.SIGCONT) }
+func (h *Hub) Resume(i int) { h.signalAll(i, syscall.SIGCONT) }
 
 // CloseInput closes player i's stdin: it reads end of file.
 func (h *Hub) CloseInput(i int) { h.players[i].stdin.close() }

@@ -25,6 +25,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"gauntlet/harness/rawfile"
 )
@@ -46,7 +47,9 @@ type Proc struct {
 	Start uint64
 	// CPUTicks is user plus system CPU time in clock ticks (1/100 s on Linux).
 	CPUTicks uint64
-	Threads  int
+	// ChildCPUTicks is the CPU time of the children it has reaped (and theirs), in ticks.
+	ChildCPUTicks uint64
+	Threads       int
 }
 
 // Zombie reports whether the process has ended but not been reaped by its parent: all its
@@ -60,6 +63,23 @@ var ErrGone = errors.New("process gone")
 // ReadProc reads /proc/PID/stat and its owner. It uses raw system calls and a buffer on the
 // stack: the sandbox scans every process of the machine ten times a second while runs go.
 func ReadProc(pid int) (Proc, error) {
+	p, err := readStat(pid)
+	if err != nil {
+		return Proc{}, err
+	}
+	// The owner of the folder /proc/PID is the process's effective uid. Not that of its
+	// files: the kernel shows those as root's while the process is not dumpable, which a
+	// process may choose (prctl) to hide whose it is.
+	var st syscall.Stat_t
+	if err := syscall.Stat(procRoot+"/"+strconv.Itoa(pid), &st); err != nil {
+		return Proc{}, ErrGone
+	}
+	p.UID = st.Uid
+	return p, nil
+}
+
+// readStat reads /proc/PID/stat alone (ReadProc without the owner).
+func readStat(pid int) (Proc, error) {
 	path := procRoot + "/" + strconv.Itoa(pid) + "/stat"
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
@@ -78,14 +98,6 @@ func ReadProc(pid int) (Proc, error) {
 	if err != nil {
 		return Proc{}, fmt.Errorf("%s: %w", path, err)
 	}
-	// The owner of the folder /proc/PID is the process's effective uid. Not that of its
-	// files: the kernel shows those as root's while the process is not dumpable, which a
-	// process may choose (prctl) to hide whose it is.
-	var st syscall.Stat_t
-	if err := syscall.Stat(procRoot+"/"+strconv.Itoa(pid), &st); err != nil {
-		return Proc{}, ErrGone
-	}
-	p.UID = st.Uid
 	return p, nil
 }
 
@@ -125,10 +137,13 @@ func parseStat(b []byte) (Proc, error) {
 	utime, err1 := strconv.ParseUint(f[11], 10, 64)
 	stime, err2 := strconv.ParseUint(f[12], 10, 64)
 	start, err3 := strconv.ParseUint(f[19], 10, 64)
-	if err := errors.Join(err1, err2, err3); err != nil {
+	cutime, err4 := strconv.ParseInt(f[13], 10, 64)
+	cstime, err5 := strconv.ParseInt(f[14], 10, 64)
+	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
 		return Proc{}, err
 	}
 	p.CPUTicks = utime + stime
+	p.ChildCPUTicks = uint64(max(cutime+cstime, 0))
 	p.Start = start
 	return p, nil
 }
@@ -146,6 +161,32 @@ func pidNames() ([]string, error) {
 		}
 	}
 	return pids, nil
+}
+
+// Tick is the length of a clock tick, the unit of Proc's CPU times.
+const Tick = 10 * time.Millisecond
+
+// GroupCPU is the CPU time used by process group pgid: that of each of its processes, with
+// what the children each has reaped used. A child that left the group, or whose parent
+// is not in it, counts only while it runs.
+func GroupCPU(pgid int) (time.Duration, error) {
+	names, err := pidNames()
+	if err != nil {
+		return 0, err
+	}
+	var ticks uint64
+	for _, name := range names {
+		pid, err := strconv.Atoi(name)
+		if err != nil {
+			continue
+		}
+		p, err := readStat(pid)
+		if err != nil || p.Pgid != pgid {
+			continue
+		}
+		ticks += p.CPUTicks + p.ChildCPUTicks
+	}
+	return time.Duration(ticks) * Tick, nil
 }
 
 // Scan reads every process in /proc. Processes that end while it reads are left out.
