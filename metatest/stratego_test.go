@@ -180,7 +180,7 @@ func TestStrategoManagerSuiteFailsMutants(t *testing.T) {
 		anyOf                bool     // one of mustFail failing is enough
 	}{
 		{"no read deadline", "hub/strategohub/manager.go",
-			"ReadTimeout:     o.timeout,", "ReadTimeout:     0,",
+			"ReadTimeout: o.backstop,", "ReadTimeout: 0,",
 			[]string{"manager_partial_line", "manager_silent_setup"}, false},
 		{"equal ranks: the attacker wins", "games/stratego/game.go",
 			"case att.Rank() == def.Rank():\n\t\treturn BothDie", "case att.Rank() == def.Rank():\n\t\treturn Kills",
