@@ -340,26 +340,31 @@ func cpuPoll(limit time.Duration) time.Duration {
 }
 
 // watchCPU ends player p's read (its deadline set in the past) once b's limit of CPU time
-// has been used since the call, until the returned function is called, which returns once
-// the watch has stopped and reports whether it ended the read.
+// has been used, until the returned function is called, which returns once the watch has
+// stopped and reports whether it ended the read. The CPU time counts from the watch's
+// first look, one poll (cpuPoll) after the call: a read that ends sooner costs no look (a
+// look may scan every process, and most lines come at once), and a player is given at
+// most that poll's worth of CPU more than its limit, never less.
 func (h *Hub) watchCPU(p *player, b cpuBound) (stop func() (fired bool)) {
-	start, ok := b.cpu()
-	if !ok {
-		return func() bool { return false }
-	}
 	done, stopped := make(chan struct{}), make(chan struct{})
 	fired := false
 	go func() {
 		defer close(stopped)
 		tick := time.NewTicker(cpuPoll(b.limit))
 		defer tick.Stop()
+		start, started := time.Duration(0), false
 		for {
 			select {
 			case <-done:
 				return
 			case <-tick.C:
 			}
-			if now, ok := b.cpu(); ok && now-start >= b.limit {
+			now, ok := b.cpu()
+			switch {
+			case !ok:
+			case !started:
+				start, started = now, true
+			case now-start >= b.limit:
 				fired = true
 				p.deadline.SetReadDeadline(time.Unix(1, 0))
 				return

@@ -15,7 +15,6 @@ import (
 	"gauntlet/games/stratego"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
-	"gauntlet/harness/hygiene"
 	"gauntlet/players/strategoplayers"
 )
 
@@ -218,15 +217,19 @@ func TestSignalsEndTheManager(t *testing.T) {
 			if got := cmd.ProcessState.ExitCode(); got != 128+int(sig) || out.Len() != 0 {
 				t.Errorf("exit %d (%v), stdout %q, stderr %q; want %d and no result", got, cmd.ProcessState, out.String(), errb.String(), 128+int(sig))
 			}
-			for _, g := range []int{pgid, r, b} {
-				left, _ := buildtest.GroupMembers(g)
-				for _, pid := range left {
-					// A zombie its new parent has not reaped yet is dead.
-					if p, err := hygiene.ReadProc(pid); err == nil && !p.Zombie() {
-						t.Errorf("process %d of group %d outlived the manager (%c)", pid, g, p.State)
+			// Killed, they end a moment later: awaited (a process left alive never ends,
+			// and fails at the backstop).
+			buildtest.Await(t, "the groups of the manager and its AIs to end", func() bool {
+				for _, g := range []int{pgid, r, b} {
+					left, _ := buildtest.GroupMembers(g)
+					for _, pid := range left {
+						if !dead(pid) {
+							return false
+						}
 					}
 				}
-			}
+				return true
+			})
 		})
 	}
 }
