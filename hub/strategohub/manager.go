@@ -6,12 +6,16 @@
 // the reference hubs, hubrt.Play; this package keeps the flags, starting the AIs (or a
 // human's side on the terminal) and the final lines.
 //
-// Unlike the 2012 manager it never hangs: the timeout covers whole lines (a partial line
-// without a newline times out), no write waits for an AI, the idle AI is stopped (SIGSTOP)
-// and resumed (SIGCONT) around its opponent's turns, after QUIT each AI has 2 seconds to
-// exit before SIGKILL, and SIGINT or SIGTERM kills both AIs and ends the manager. A single
-// '\r' before the newline is tolerated (an AI written on Windows); anything else malformed
-// is ILLEGAL. docs/stratego.md has the protocol and every decision.
+// It prints what the 2012 manager printed (its result lines, its -o log, its reading of the
+// arguments, measured on it), but it never hangs: the time for a line counts the AI's CPU
+// time (a busy machine does not decide a verdict), with ten times as much on the clock as
+// the backstop for an AI that uses none, over whole lines (a partial line without a newline
+// times out); no write waits for an AI; each AI leads a process group of its own, stopped
+// (SIGSTOP) and resumed (SIGCONT) around its opponent's turns and killed when the AI ends;
+// after QUIT each AI has 2 seconds to exit before SIGKILL, and SIGINT or SIGTERM kills both
+// AIs and ends the manager. A single '\r' before the newline is tolerated (an AI written on
+// Windows); anything else malformed is ILLEGAL. docs/stratego.md has the protocol and every
+// decision.
 package strategohub
 
 import (
