@@ -52,7 +52,8 @@ func aiSubmission(t *testing.T, script string) string {
 // that answers too late (TIMEOUT); an AI that surrenders at once, which the protocol
 // allows, passes every case. How an AI exits after QUIT is not fixed by the manual: one
 // that ignores QUIT until it is killed, or exits 99, passes the ai/end cases on their
-// alternative (PASS-LENIENT) and loses no mark anywhere else. An AI-only submission is
+// alternative (PASS-LENIENT) and loses no mark anywhere else, and so does one written for
+// the 2012 manager's QUIT (docs/stratego.md). An AI-only submission is
 // graded out of the AI's 20 marks, without BUILD-FAIL cases for the manager.
 func TestStrategoAISuiteFailsBadAIs(t *testing.T) {
 	if testing.Short() {
@@ -91,6 +92,10 @@ func TestStrategoAISuiteFailsBadAIs(t *testing.T) {
 			}
 		}},
 		{"ignores QUIT", shellAI("echo SURRENDER", "sleep 30"), lenientEnd},
+		// Written for the 2012 manager's end: QUIT and the result line, in place of the
+		// next line it reads, and a kill at once: it takes the words after QUIT as the
+		// result line's and waits to be killed. The suite's QUIT word serves it as well.
+		{"written for 2012's QUIT", shellAI("echo SURRENDER", `set -- $line $conf; name=$2 colour=$3 outcome=$4; sleep 30`), lenientEnd},
 		{"exits 99 on QUIT", shellAI("echo SURRENDER", "exit 99"), lenientEnd},
 		{"surrenders at once", shellAI("echo SURRENDER", "exit 0"), func(t *testing.T, rep *grade.Report) {
 			for _, c := range rep.Cases {
@@ -180,7 +185,7 @@ func TestStrategoManagerSuiteFailsMutants(t *testing.T) {
 		anyOf                bool     // one of mustFail failing is enough
 	}{
 		{"no read deadline", "hub/strategohub/manager.go",
-			"ReadTimeout:     o.timeout,", "ReadTimeout:     0,",
+			"ReadTimeout: o.backstop,", "ReadTimeout: 0,",
 			[]string{"manager_partial_line", "manager_silent_setup"}, false},
 		{"equal ranks: the attacker wins", "games/stratego/game.go",
 			"case att.Rank() == def.Rank():\n\t\treturn BothDie", "case att.Rank() == def.Rank():\n\t\treturn Kills",

@@ -2,6 +2,7 @@ package stratego
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -10,6 +11,9 @@ import (
 // counts them (a turn is a move of each side): the game is drawn when turn 5000 would
 // begin, after 4999 turns (9,998 moves).
 const DefaultTurnLimit = 5000
+
+// NoTurnLimit, as a turn limit, lets a game go on for ever (the manager's -m inf).
+const NoTurnLimit = -1
 
 // NeitherName is the result line's name when it names both sides.
 const NeitherName = "neither"
@@ -20,7 +24,8 @@ type Outcome string
 // The outcomes. The result line names one side: the winner for VICTORY, the side that
 // surrendered, made the illegal move or the bad setup for SURRENDER, ILLEGAL and BAD_SETUP
 // (Both when both sides set up badly), and the side that made the last move for DRAW and
-// DRAW_DEFAULT (the side on whose turn the game ended: BLUE for DRAW_DEFAULT).
+// DRAW_DEFAULT (the side on whose turn the game ended: BLUE for DRAW_DEFAULT, but RED
+// for a limit of 1, which ends the game before RED's first move).
 const (
 	Victory     Outcome = "VICTORY"
 	Surrender   Outcome = "SURRENDER"
@@ -78,14 +83,19 @@ type Game struct {
 	outcome Outcome
 	about   Colour // the side the outcome names
 	reason  string
+	byFlag  bool // a VICTORY by taking the flag (the -o log says so)
 }
 
 // New starts a game from both setups; RED moves first. limit is the turn limit in turns
-// (0: DefaultTurnLimit): the game is drawn (DRAW_DEFAULT) once limit-1 turns, each a move
-// of RED then one of BLUE, are over; a limit of 1 draws it before any move.
+// (0: DefaultTurnLimit; below 0, NoTurnLimit: none): the game is drawn (DRAW_DEFAULT) once
+// limit-1 turns, each a move of RED then one of BLUE, are over; a limit of 1 draws it
+// before any move.
 func New(red, blue Setup, limit int) *Game {
-	if limit <= 0 {
+	switch {
+	case limit == 0:
 		limit = DefaultTurnLimit
+	case limit < 0:
+		limit = math.MaxInt / 4 // never reached: 2*(limit-1) moves would outlast the machine
 	}
 	g := &Game{limit: limit}
 	for i := range SetupRows {
@@ -95,7 +105,7 @@ func New(red, blue Setup, limit int) *Game {
 		}
 	}
 	if limit == 1 {
-		g.end(DrawDefault, Blue)
+		g.end(DrawDefault, Red) // no turn began: the 2012 manager names RED, whose turn it was
 	}
 	return g
 }
@@ -214,8 +224,10 @@ func (c Confirmation) String() string {
 
 // Play makes a legal move (see Check) of the side to move. A surrender ends the game; a
 // move that takes the flag wins it; after a move, a side left without a piece that may
-// move loses (a draw if neither has one), and the turn limit draws the game. The game must
-// not be over.
+// move loses (a draw if neither has one), and the turn limit draws the game. As in 2012, a
+// BLUE move that leaves BLUE itself without a movable piece ends the game in the next turn
+// (RED's VICTORY in turn N+1), or as the limit's DRAW_DEFAULT when that turn is the limit.
+// The game must not be over.
 func (g *Game) Play(m Move) (Confirmation, error) {
 	if g.over {
 		return Confirmation{}, fmt.Errorf("stratego: the game is over")
@@ -252,12 +264,20 @@ func (g *Game) Play(m Move) (Confirmation, error) {
 	case c.Combat == Kills && def.Piece == Flag:
 		c.Combat = VictoryFlag
 		g.endIn(turn, Victory, mover)
+		g.byFlag = true
 	case !g.board.CanMove(Red) && !g.board.CanMove(Blue):
 		g.endIn(turn, Draw, mover)
 	case !g.board.CanMove(g.turn):
 		g.endIn(turn, Victory, mover)
+	case !g.board.CanMove(mover) && mover == Red:
+		g.endIn(turn, Victory, Blue)
 	case !g.board.CanMove(mover):
-		g.endIn(turn, Victory, g.turn)
+		// BLUE's own move left it no piece that may move: as in 2012, the game ends when
+		// the next turn begins (RED wins in turn N+1), unless the turn limit ends it there
+		// first (BLUE DRAW_DEFAULT).
+		if !g.checkLimit() {
+			g.endIn(turn+1, Victory, Red)
+		}
 	default:
 		g.checkLimit()
 	}
@@ -265,11 +285,13 @@ func (g *Game) Play(m Move) (Confirmation, error) {
 }
 
 // checkLimit draws the game when the turn limit is reached: after BLUE's move (or pass)
-// that ends turn limit-1, the result line counting the limit.
-func (g *Game) checkLimit() {
+// that ends turn limit-1, the result line counting the limit. It reports whether it did.
+func (g *Game) checkLimit() bool {
 	if g.moves >= 2*(g.limit-1) {
 		g.end(DrawDefault, g.turn.Other())
+		return true
 	}
+	return false
 }
 
 // Pass gives the turn to the other side without a move (the manager's -i: an illegal move

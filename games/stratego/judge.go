@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"gauntlet/games/judge"
 )
@@ -25,13 +26,17 @@ func NewJudge(names [2]string, turnLimit int) judge.Judge {
 
 // ManagerOptions are the manager's rules that its flags change.
 type ManagerOptions struct {
-	TurnLimit int // -m: the turn limit (0: none)
+	TurnLimit int // -m: the turn limit (0: DefaultTurnLimit; NoTurnLimit: none)
 	// IgnoreIllegal (-i): an illegal or malformed move is not made; the mover is told
 	// "<its line> ILLEGAL", which is also its opponent's next query, and the turn passes.
 	IgnoreIllegal bool
-	// Record makes the judge write the game's record (judge.Record): each move's
-	// confirmation, and at an ILLEGAL, BAD_SETUP or INTERNAL_ERROR end its account (Why).
+	// Record makes the judge write the game's record (judge.Record), the manager's -o log
+	// as the 2012 manager wrote it: the setup blocks, a line a move ("1 RED: 5 3 DOWN 2 OK"),
+	// and the line saying on whose turn and why the game ended (log.go).
 	Record bool
+	// Timeout is the time a line is due in, which the record's reason for a silence names
+	// ("Response timeout after 2.000000 seconds.").
+	Timeout time.Duration
 }
 
 // NewManager is NewJudge with the manager's options; the reference manager (hub/strategohub)
@@ -54,6 +59,7 @@ type managerJudge struct {
 	g        *Game
 	awaiting int // the seat awaited, or -1
 	over     bool
+	cause    string // the record's reason for an ILLEGAL end, in the 2012 manager's words
 }
 
 func (j *managerJudge) Seats() int              { return 2 }
@@ -119,27 +125,32 @@ func (j *managerJudge) Take(line string) ([]judge.Out, *judge.Violation) {
 		err = j.g.Check(m)
 	}
 	if err != nil && j.opts.IgnoreIllegal {
-		// -i: the move is not made, the mover is told so, and the turn passes.
-		told := line + " ILLEGAL"
+		// -i: the move is not made, the mover is told so, and the turn passes. As in 2012,
+		// an illegal move comes back with ILLEGAL after it, a malformed line as it came.
+		told := moveLogText(line, err)
+		outs := j.record(nil, moveLog(j.g.Turns(), c, told))
 		j.g.Pass()
-		outs := []judge.Out{{To: int(c), Line: told}}
+		outs = append(outs, judge.Out{To: int(c), Line: told})
 		if over, _, _ := j.g.Over(); over {
 			return append(outs, j.end()...), nil
 		}
 		return append(outs, j.turn(told)...), nil
 	}
 	if err != nil {
+		outs := j.record(nil, moveLog(j.g.Turns(), c, moveLogText(line, err)))
+		j.cause = illegalCause(j.g, err)
 		j.g.Forfeit(c, Illegal, MoveReason(line, err))
-		return j.end(), &judge.Violation{Seat: int(c), Line: line, Rule: Rule(err)}
+		return append(outs, j.end()...), &judge.Violation{Seat: int(c), Line: line, Rule: Rule(err)}
 	}
+	turn := j.g.Turns()
 	conf, _ := j.g.Play(m)
 	outs := []judge.Out{}
 	if m.Surrender {
 		// A surrender is not confirmed (its confirmation would be no line of the
-		// protocol); the record has the move itself.
-		outs = j.record(outs, m.String())
+		// protocol); the record has it as the 2012 manager logged it.
+		outs = j.record(outs, moveLog(turn, c, m.String()+" "+string(OK)))
 	} else {
-		outs = j.record(outs, conf.String())
+		outs = j.record(outs, moveLog(turn, c, conf.String()))
 		outs = append(outs, judge.Out{To: int(c), Line: conf.String()})
 	}
 	if over, _, _ := j.g.Over(); over {
@@ -155,6 +166,8 @@ func (j *managerJudge) setupDone(c Colour) []judge.Out {
 		return j.askSetup(Blue)
 	}
 	j.g, _ = Begin(j.answers, j.limit)
+	// The setup blocks as one entry of the record: -t waits once for them, not per row.
+	outs := j.record(nil, strings.Join(setupLog(j.names, j.answers), "\n"))
 	if over, _, about := j.g.Over(); over {
 		why := j.g.Reason()
 		silent := false
@@ -167,9 +180,9 @@ func (j *managerJudge) setupDone(c Colour) []judge.Out {
 		if silent {
 			j.g.Forfeit(about, BadSetup, why)
 		}
-		return j.end()
+		return append(outs, j.end()...)
 	}
-	return j.turn("START")
+	return append(outs, j.turn("START")...)
 }
 
 // Lose ends the awaited side's part when its line cannot be had: during the setups its
@@ -184,8 +197,10 @@ func (j *managerJudge) Lose(l judge.Lost) []judge.Out {
 		j.silence[c] = l.Why
 		return j.setupDone(c)
 	}
+	outs := j.record(nil, moveLog(j.g.Turns(), c, ""))
+	j.cause = silenceCause(l.Timeout, j.opts.Timeout)
 	j.g.Forfeit(c, Illegal, l.Why)
-	return j.end()
+	return append(outs, j.end()...)
 }
 
 // Playing reports whether the setups are over and the moves have begun (the manager stops
@@ -195,7 +210,7 @@ func (j *managerJudge) Playing() bool { return j.g != nil && !j.over }
 // Game is the game being played, once both setups are in (nil before).
 func (j *managerJudge) Game() *Game { return j.g }
 
-// record adds line to outs as a line of the game's record, with ManagerOptions.Record.
+// record adds line to outs as an entry of the game's record, with ManagerOptions.Record.
 func (j *managerJudge) record(outs []judge.Out, line string) []judge.Out {
 	if j.opts.Record {
 		outs = append(outs, judge.Out{To: judge.Record, Line: line})
@@ -222,10 +237,7 @@ func (j *managerJudge) Abort() []judge.Out {
 // end tells both sides QUIT and their word, and logs the result line.
 func (j *managerJudge) end() []judge.Out {
 	j.over, j.awaiting = true, -1
-	var outs []judge.Out
-	if why := j.g.Why(); why != "" {
-		outs = j.record(outs, why)
-	}
+	outs := j.record(nil, endLog(j.g, j.cause))
 	return append(outs,
 		judge.Out{To: int(Red), Line: "QUIT " + j.g.EndWord(Red)},
 		judge.Out{To: int(Blue), Line: "QUIT " + j.g.EndWord(Blue)},

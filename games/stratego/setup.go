@@ -13,8 +13,10 @@ type Setup [SetupRows][Size]Piece
 // the pieces placed before it, as the 2012 manager placed them: row by row, left to right,
 // each piece until the first one that breaks a rule (a character that is no piece, one
 // piece more than its count), and none of a row of the wrong length or after it; nothing
-// at all from an answer of fewer or more than 4 rows. A bad setup's pieces stay on the
-// board (Begin).
+// at all from an answer of fewer or more than 4 rows. A '.' (the view's empty square) is
+// an empty square, as the 2012 manager read it: the pieces after it are placed too, and
+// the setup is bad only for the pieces it lacks (RuleSetupCounts). A bad setup's pieces
+// stay on the board (Begin).
 func ParseSetup(lines []string) (Setup, error) {
 	var s Setup
 	if len(lines) != SetupRows {
@@ -27,6 +29,9 @@ func ParseSetup(lines []string) (Setup, error) {
 		}
 		for x := range Size {
 			p := Piece(line[x])
+			if p == ViewEmpty {
+				continue // an empty square
+			}
 			if !p.Valid() {
 				return s, formatError(RuleSetupPiece, line)
 			}
@@ -34,6 +39,11 @@ func ParseSetup(lines []string) (Setup, error) {
 				return s, formatError(RuleSetupCounts, strings.Join(lines, "\n"))
 			}
 			s[y][x] = p
+		}
+	}
+	for p, n := range Counts {
+		if count[p] != n {
+			return s, formatError(RuleSetupCounts, strings.Join(lines, "\n"))
 		}
 	}
 	return s, nil

@@ -246,6 +246,25 @@ func TestEnds(t *testing.T) {
 	if over, o, about := g.Over(); !over || o != Draw || about != Red || g.Result(names) != "red-ai RED DRAW 1 0 0" {
 		t.Errorf("both die: %v %s %s %q", over, o, about, g.Result(names))
 	}
+	// RED's last movable piece dies attacking: BLUE wins in the same turn.
+	g = sparse(t, map[[2]int]Piece{{0, 4}: '5', {9, 0}: Flag}, map[[2]int]Piece{{0, 5}: '3', {9, 9}: Flag}, Red)
+	if c, _ := g.Play(Move{X: 0, Y: 4, Dir: Down, N: 1}); c.String() != "0 4 DOWN DIES 5 3" || g.Result(names) != "blue-ai BLUE VICTORY 1 0 8" {
+		t.Errorf("RED's last movable piece dies: %q, %q", c.String(), g.Result(names))
+	}
+	// BLUE's last movable piece dies attacking in turn 1: as in 2012, the game ends when
+	// turn 2 begins, RED winning in turn 2 ("./hunter-3 RED VICTORY 137 76 0" where BLUE's
+	// last marshal died with the 272nd move), or drawn there when turn 2 is the limit
+	// ("./random-88 BLUE DRAW_DEFAULT 694 54 0" at -m 694 where RED won in turn 694).
+	for limit, want := range map[int]string{0: "red-ai RED VICTORY 2 15 0", 3: "red-ai RED VICTORY 2 15 0", 2: "blue-ai BLUE DRAW_DEFAULT 2 15 0"} {
+		g = sparse(t, map[[2]int]Piece{{0, 3}: '3', {5, 0}: '4', {9, 0}: Flag}, map[[2]int]Piece{{0, 4}: '5', {9, 9}: Flag}, Red)
+		if limit > 0 {
+			g.limit = limit
+		}
+		g.Play(Move{X: 5, Y: 0, Dir: Left, N: 1})
+		if c, _ := g.Play(Move{X: 0, Y: 4, Dir: Up, N: 1}); c.String() != "0 4 UP DIES 5 3" || g.Result(names) != want {
+			t.Errorf("limit %d: BLUE's last movable piece dies: %q, %q, want %q", limit, c.String(), g.Result(names), want)
+		}
+	}
 	// The turn limit, counted in turns of two moves: with a limit of 3 the game is drawn
 	// after BLUE's move of turn 2, the result line counting 3 and naming BLUE.
 	g = sparse(t, map[[2]int]Piece{{0, 0}: '3', {9, 0}: Flag}, map[[2]int]Piece{{0, 9}: '3', {9, 9}: Flag}, Red)
@@ -262,8 +281,9 @@ func TestEnds(t *testing.T) {
 	if over, o, _ := g.Over(); !over || o != DrawDefault || g.Result(names) != "blue-ai BLUE DRAW_DEFAULT 3 8 8" || g.Moves() != 4 {
 		t.Errorf("turn limit: %v %s %q after %d moves", over, o, g.Result(names), g.Moves())
 	}
-	// A limit of 1 draws before any move.
-	if g := New(Setup{}, Setup{}, 1); g.Result(names) != "blue-ai BLUE DRAW_DEFAULT 1 0 0" {
+	// A limit of 1 draws before any move, naming RED, whose turn it was (the 2012 manager's
+	// "random-1 RED DRAW_DEFAULT 1 148 148" at -m 1).
+	if g := New(Setup{}, Setup{}, 1); g.Result(names) != "red-ai RED DRAW_DEFAULT 1 0 0" {
 		t.Errorf("limit 1: %q", g.Result(names))
 	}
 	// BLUE takes the flag with its 138th move, the 276th of the game: turn 138.
@@ -329,6 +349,13 @@ func TestBeginBadSetups(t *testing.T) {
 		{"RED: two marshals", swap(0, "2", "1"), tableSetup, "red-ai RED BAD_SETUP 0 10 148", [2]string{"ILLEGAL", "DEFAULT"}, ""},
 		// Rows before a row of the wrong length stay: BLUE's rows 0 and 1 (69 + 48).
 		{"BLUE: a short row", tableSetup, swap(2, "9", ""), "blue-ai BLUE BAD_SETUP 0 148 117", [2]string{"DEFAULT", "ILLEGAL"}, ""},
+		// A '.' is an empty square (2012): the pieces after it are placed, the setup lacking
+		// only the piece it replaced (the 2012 manager's values, measured).
+		{"BLUE: '.' for the marshal", tableSetup, swap(0, "1", "."), "blue-ai BLUE BAD_SETUP 0 148 138", [2]string{"DEFAULT", "ILLEGAL"},
+			`BLUE BAD_SETUP: BLUE: ".23344455s|5566667777|8888899999|999BBBBBBF": ` + RuleSetupCounts},
+		{"BLUE: '.' for the spy", tableSetup, swap(0, "s", "."), "blue-ai BLUE BAD_SETUP 0 148 147", [2]string{"DEFAULT", "ILLEGAL"}, ""},
+		{"BLUE: '.' for the flag", tableSetup, swap(3, "F", "."), "blue-ai BLUE BAD_SETUP 0 148 148", [2]string{"DEFAULT", "ILLEGAL"}, ""},
+		{"BLUE: '.' for a colonel", tableSetup, swap(0, "3", "."), "blue-ai BLUE BAD_SETUP 0 148 140", [2]string{"DEFAULT", "ILLEGAL"}, ""},
 		{"BLUE: silent", tableSetup, tableSetup[:2], "blue-ai BLUE BAD_SETUP 0 148 0", [2]string{"DEFAULT", "ILLEGAL"}, "BLUE BAD_SETUP: BLUE: 2 setup rows of 4"},
 		{"both silent", nil, nil, "neither BOTH BAD_SETUP 0 0 0", [2]string{"ILLEGAL", "ILLEGAL"}, "BOTH BAD_SETUP: RED: 0 setup rows of 4; BLUE: 0 setup rows of 4"},
 	}

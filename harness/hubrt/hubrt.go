@@ -66,6 +66,10 @@ type player struct {
 	// group, for a player whose process group ends with it (child.Spec.GroupEndsWithIt),
 	// is that group: reaped means gone, with it.
 	group int
+	// leads, for a player started as the leader of a process group of its own
+	// (child.Spec.Group), is that group: Pause and Resume signal all of it, and whatever
+	// is left of it is killed when the player ends.
+	leads int
 	exit  Exit
 	cpu   time.Duration // its CPU time, its reaped children's included, once reaped
 }
@@ -159,6 +163,7 @@ func startPlayer(s child.Spec) (*player, error) {
 	}
 	p := &player{
 		group:    map[bool]int{true: cmd.Process.Pid}[s.GroupEndsWithIt],
+		leads:    map[bool]int{true: cmd.Process.Pid}[s.Group && !s.GroupEndsWithIt],
 		cmd:      cmd,
 		stdin:    newInput(inW),
 		out:      lineio.NewReader(outR),
@@ -225,6 +230,11 @@ func (h *Hub) readLocal(p *player, kind readKind) readResult {
 
 func (p *player) reap() {
 	child.AwaitExit(p.cmd.Process) // in the poller: no thread blocked in wait per player
+	if p.leads > 0 {
+		// What the player left in its group goes with it, killed while the player is not
+		// yet reaped (its pid, the group's id, cannot be taken by another process).
+		syscall.Kill(-p.leads, syscall.SIGKILL)
+	}
 	err := p.cmd.Wait()
 	if p.group > 0 {
 		child.GroupGone(p.group, 3*time.Second)
@@ -317,10 +327,11 @@ func (h *Hub) Caught() os.Signal {
 
 // read performs one read of player i, given up with ErrInterrupted when a watched signal
 // arrives and with ErrTimeout once the player's own time on it, computing or waiting but
-// not held by a busy machine, reaches d (d <= 0: never; cpuBound). The read is the caller's own, on the
-// pipe's deadline: no goroutine and no hand-over between threads per line. A read given up
-// loses what came of its line; the hub reads nothing more from that player.
-func (h *Hub) read(i int, kind readKind, d time.Duration) readResult {
+// not held by a busy machine, reaches d (d <= 0: never; cpuBound), or with ErrWallTimeout
+// once wall (0: WallBackstop times d) has passed on the clock. The read is the caller's
+// own, on the pipe's deadline: no goroutine and no hand-over between threads per line. A
+// read given up loses what came of its line; the hub reads nothing more from that player.
+func (h *Hub) read(i int, kind readKind, d, wall time.Duration) readResult {
 	p := h.players[i]
 	// The deadline first, then the look at interrupt: a signal after the look sets its own
 	// deadline after this one (Interrupt).
@@ -334,8 +345,10 @@ func (h *Hub) read(i int, kind readKind, d time.Duration) readResult {
 	if p.local != nil {
 		return h.readLocal(p, kind)
 	}
-	if d > 0 {
-		defer boundRead(p, d).stop()
+	var bound *cpuBound
+	if d > 0 || wall > 0 {
+		bound = boundRead(p, d, wall)
+		defer bound.stop()
 	}
 	var res readResult
 	if kind == readByte {
@@ -347,6 +360,9 @@ func (h *Hub) read(i int, kind readKind, d time.Duration) readResult {
 		if h.interrupted() {
 			return readResult{err: ErrInterrupted}
 		}
+		if bound != nil && bound.onTheClock() {
+			return readResult{err: ErrWallTimeout}
+		}
 		return readResult{err: ErrTimeout}
 	}
 	return res
@@ -354,14 +370,14 @@ func (h *Hub) read(i int, kind readKind, d time.Duration) readResult {
 
 // ReadHandshake reads one byte from player i: the handshake sent without a newline.
 func (h *Hub) ReadHandshake(i int) (byte, error) {
-	res := h.read(i, readByte, 0)
+	res := h.read(i, readByte, 0, 0)
 	return res.b, res.err
 }
 
 // ReadLine reads the next line from player i, without its '\n'. A last line ended by EOF is
 // returned as a line; the read after it returns io.EOF.
 func (h *Hub) ReadLine(i int) (string, error) {
-	res := h.read(i, readLine, 0)
+	res := h.read(i, readLine, 0, 0)
 	return res.line, res.err
 }
 
@@ -421,11 +437,16 @@ func (h *Hub) WaitUntil(deadline time.Time) []Exit {
 // it.
 var ErrTimeout = errors.New("no whole line in time")
 
+// ErrWallTimeout is ErrTimeout (errors.Is) for a read that the clock's backstop ended, not
+// the player's own time: a player the machine never ran, or one blocked writing to a hub
+// the machine held, past the backstop.
+var ErrWallTimeout = fmt.Errorf("%w on the clock", ErrTimeout)
+
 // ReadLineWithin is ReadLine with a time limit covering the whole line, d of the player's
 // own time (computing or waiting, not held by a busy machine: cpuBound): a player that
 // sends part of a line and then nothing times out like one that sends nothing.
 func (h *Hub) ReadLineWithin(i int, d time.Duration) (string, error) {
-	res := h.read(i, readLine, d)
+	res := h.read(i, readLine, d, 0)
 	return res.line, res.err
 }
 
@@ -439,12 +460,36 @@ func (h *Hub) Signal(i int, sig syscall.Signal) {
 	}
 }
 
-// Pause stops player i (SIGSTOP) until Resume, unless it has been reaped. Its process
-// only: the players do not lead process groups, which share the hub's.
-func (h *Hub) Pause(i int) { h.Signal(i, syscall.SIGSTOP) }
+// signalAll sends sig to player i's process group when it leads one (child.Spec.Group),
+// else to its process, unless it has been reaped.
+func (h *Hub) signalAll(i int, sig syscall.Signal) {
+	p := h.players[i]
+	select {
+	case <-p.done:
+	default:
+		if p.leads > 0 {
+			syscall.Kill(-p.leads, sig)
+			return
+		}
+		p.cmd.Process.Signal(sig)
+	}
+}
+
+// Pid is player i's process id, 0 for a local seat. A player started as the leader of a
+// process group (child.Spec.Group, or a boxed one) has its pid as the group's id.
+func (h *Hub) Pid(i int) int {
+	if p := h.players[i]; p.cmd != nil {
+		return p.cmd.Process.Pid
+	}
+	return 0
+}
+
+// Pause stops player i (SIGSTOP) until Resume, unless it has been reaped: its whole
+// process group when it leads one (child.Spec.Group), else its process only.
+func (h *Hub) Pause(i int) { h.signalAll(i, syscall.SIGSTOP) }
 
 // Resume lets player i go on after Pause (SIGCONT), unless it has been reaped.
-func (h *Hub) Resume(i int) { h.Signal(i, syscall.SIGCONT) }
+func (h *Hub) Resume(i int) { h.signalAll(i, syscall.SIGCONT) }
 
 // CloseInput closes player i's stdin: it reads end of file.
 func (h *Hub) CloseInput(i int) { h.players[i].stdin.close() }

@@ -3,6 +3,7 @@ package hubrt
 import (
 	"bufio"
 	"errors"
+	"io"
 	"time"
 
 	"gauntlet/games/judge"
@@ -49,6 +50,10 @@ type Policy struct {
 	// SeatTimeout, when not nil, gives each seat's ReadTimeout (the referee runner's
 	// referee and players have their own times).
 	SeatTimeout func(seat int) time.Duration
+	// ReadBackstop, when not zero, is the time on the clock a read may take whatever the
+	// player does (ErrWallTimeout past it): by default WallBackstop times the read's limit,
+	// which counts the player's own time, not the time a busy machine held it (cpuBound).
+	ReadBackstop time.Duration
 	// PauseIdle stops (SIGSTOP) every player but the one whose handshake or line is
 	// awaited, and lets that one go on (SIGCONT) before each read, so that a player
 	// computes only on its own turn; at the end every player is let go on before the
@@ -70,6 +75,10 @@ type Policy struct {
 	// Pace, when not zero, is a wait after each line of the record (Stratego's -t: a person
 	// can follow the moves); a watched signal ends it.
 	Pace time.Duration
+	// PaceInput, when not nil, makes the wait after each line of the record last until a
+	// line is read from it (Stratego's -t inf: the person presses Enter), instead of Pace;
+	// once it ends, there is no more wait. A watched signal ends a wait.
+	PaceInput io.Reader
 	// CloseAtEnd closes every player's input when the game ends, before the grace: end of
 	// file is the players' sign that it is over (the referee protocol has no last line).
 	CloseAtEnd bool
@@ -118,6 +127,7 @@ type game struct {
 	p      Policy
 	last   time.Time // when the last line was sent to a player
 	paused []bool    // the players stopped by PauseIdle
+	enters chan bool // PaceInput's lines (true), closed at its end; nil before the first wait
 }
 
 func (g *game) play() Ending {
@@ -198,14 +208,14 @@ func (g *game) flush() {
 // readHandshake reads seat s's handshake, within ReadTimeout.
 func (g *game) readHandshake(s int) (byte, error) {
 	g.await(s)
-	res := g.h.read(s, readByte, g.timeout(s))
+	res := g.h.read(s, readByte, g.timeout(s), g.p.ReadBackstop)
 	return res.b, res.err
 }
 
-// readLine reads seat s's line, within ReadTimeout.
+// readLine reads seat s's line, within ReadTimeout (and ReadBackstop).
 func (g *game) readLine(s int) (string, error) {
 	g.await(s)
-	res := g.h.read(s, readLine, g.timeout(s))
+	res := g.h.read(s, readLine, g.timeout(s), g.p.ReadBackstop)
 	return res.line, res.err
 }
 
@@ -260,8 +270,14 @@ func (g *game) emit(outs []judge.Out) {
 	}
 }
 
-// pace waits Policy.Pace after a line of the record, or until a watched signal.
+// pace waits Policy.Pace after a line of the record, or for a line of PaceInput, or
+// until a watched signal.
 func (g *game) pace() {
+	if g.p.PaceInput != nil && !g.j.Over() {
+		g.flush()
+		g.awaitEnter()
+		return
+	}
 	if g.p.Pace <= 0 || g.j.Over() {
 		return
 	}
@@ -270,6 +286,32 @@ func (g *game) pace() {
 	defer t.Stop()
 	select {
 	case <-t.C:
+	case <-g.h.interrupt:
+	}
+}
+
+// awaitEnter waits for the next line of PaceInput (none once it has ended), or until a
+// watched signal.
+func (g *game) awaitEnter() {
+	if g.enters == nil {
+		g.enters = make(chan bool)
+		go func() {
+			defer close(g.enters)
+			r := bufio.NewReader(g.p.PaceInput)
+			for {
+				if _, err := r.ReadString('\n'); err != nil {
+					return
+				}
+				select {
+				case g.enters <- true:
+				case <-g.h.interrupt:
+					return
+				}
+			}
+		}()
+	}
+	select {
+	case <-g.enters:
 	case <-g.h.interrupt:
 	}
 }

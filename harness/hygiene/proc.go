@@ -63,6 +63,23 @@ var ErrGone = errors.New("process gone")
 // ReadProc reads /proc/PID/stat and its owner. It uses raw system calls and a buffer on the
 // stack: the sandbox scans every process of the machine ten times a second while runs go.
 func ReadProc(pid int) (Proc, error) {
+	p, err := readStat(pid)
+	if err != nil {
+		return Proc{}, err
+	}
+	// The owner of the folder /proc/PID is the process's effective uid. Not that of its
+	// files: the kernel shows those as root's while the process is not dumpable, which a
+	// process may choose (prctl) to hide whose it is.
+	var st syscall.Stat_t
+	if err := syscall.Stat(procRoot+"/"+strconv.Itoa(pid), &st); err != nil {
+		return Proc{}, ErrGone
+	}
+	p.UID = st.Uid
+	return p, nil
+}
+
+// readStat reads /proc/PID/stat alone (ReadProc without the owner).
+func readStat(pid int) (Proc, error) {
 	path := procRoot + "/" + strconv.Itoa(pid) + "/stat"
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
@@ -81,14 +98,6 @@ func ReadProc(pid int) (Proc, error) {
 	if err != nil {
 		return Proc{}, fmt.Errorf("%s: %w", path, err)
 	}
-	// The owner of the folder /proc/PID is the process's effective uid. Not that of its
-	// files: the kernel shows those as root's while the process is not dumpable, which a
-	// process may choose (prctl) to hide whose it is.
-	var st syscall.Stat_t
-	if err := syscall.Stat(procRoot+"/"+strconv.Itoa(pid), &st); err != nil {
-		return Proc{}, ErrGone
-	}
-	p.UID = st.Uid
 	return p, nil
 }
 

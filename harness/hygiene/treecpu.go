@@ -108,7 +108,7 @@ func TreeCPU(root int) (time.Duration, error) {
 // children files of each thread (/proc/PID/task/TID/children): the cost is the tree's, not
 // the machine's. Where the kernel has no such files, it reads every process of /proc.
 func treeOf(root int) ([]Proc, error) {
-	p, err := ReadProc(root)
+	p, err := readStat(root)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +117,7 @@ func treeOf(root int) ([]Proc, error) {
 		kids, err := childrenOf(tree[i].Pid)
 		if err != nil {
 			if i == 0 && errors.Is(err, fs.ErrNotExist) {
-				if _, gone := ReadProc(root); gone != nil {
+				if _, gone := readStat(root); gone != nil {
 					return nil, gone
 				}
 				return scanTreeOf(root)
@@ -125,7 +125,7 @@ func treeOf(root int) ([]Proc, error) {
 			continue // gone meanwhile
 		}
 		for _, k := range kids {
-			if q, err := ReadProc(k); err == nil && q.PPid == tree[i].Pid {
+			if q, err := readStat(k); err == nil && q.PPid == tree[i].Pid {
 				tree = append(tree, q)
 			}
 		}

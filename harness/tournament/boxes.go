@@ -46,8 +46,9 @@ type Boxes struct {
 	made     int // folders made
 }
 
-// home is a competitor's folder, and the games it is handed to at the moment: a
-// competitor in two games at once (-j) gets a second folder of its own meanwhile.
+// home is a competitor's folder. Run plays a competitor's games one at a time, so it has
+// one folder for the whole tournament; a caller that put it in two games at once would
+// have a second made for it meanwhile.
 type home struct {
 	dirs []string // free folders of the competitor
 }

@@ -70,7 +70,7 @@ func StopSignal(stop <-chan struct{}) (sigs <-chan os.Signal, stopped func() boo
 // Options tune a tournament.
 type Options struct {
 	Rounds   int             // each ordered pair plays this many games (default 1)
-	Jobs     int             // games at once (default 2)
+	Jobs     int             // games at once (default 2), never two of one competitor
 	Save     string          // a JSON-lines file: results already there are not played again
 	Progress io.Writer       // a line per finished game, or nil
 	Stop     <-chan struct{} // closed: start no more games (and the Match ends those running: ErrStopped)
@@ -129,26 +129,51 @@ func Run(players []string, m Match, opt Options) ([]Result, error) {
 	sem := make(chan struct{}, opt.Jobs)
 	var wg sync.WaitGroup
 	finished := len(done)
-loop:
+	// A competitor plays one game at a time, whatever opt.Jobs: the games at once are
+	// between competitors all different, so that each keeps one folder for the whole
+	// tournament (Boxes), and a bot that learns from its past games sees all of them.
+	busy := map[string]bool{}
+	freed := sync.NewCond(&mu)
+	var pending []pairing
 	for _, p := range schedule {
-		// The matches already running write done: read it under their lock.
-		mu.Lock()
-		_, ok := done[key(p.round, p.a, p.b)]
-		mu.Unlock()
-		if ok {
-			continue
+		if _, ok := done[key(p.round, p.a, p.b)]; !ok {
+			pending = append(pending, p)
 		}
+	}
+loop:
+	for len(pending) > 0 {
 		select {
 		case sem <- struct{}{}:
 		case <-opt.Stop:
 			break loop
 		}
-		select {
-		case <-opt.Stop:
-			<-sem
-			break loop
-		default:
+		// The first pairing whose competitors are both free; while there is none, a game
+		// is running, and its end frees some.
+		mu.Lock()
+		i := -1
+		for {
+			select {
+			case <-opt.Stop:
+				mu.Unlock()
+				<-sem
+				break loop
+			default:
+			}
+			for j, p := range pending {
+				if !busy[p.a] && !busy[p.b] {
+					i = j
+					break
+				}
+			}
+			if i >= 0 {
+				break
+			}
+			freed.Wait()
 		}
+		p := pending[i]
+		pending = append(pending[:i:i], pending[i+1:]...)
+		busy[p.a], busy[p.b] = true, true
+		mu.Unlock()
 		wg.Add(1)
 		go func(p pairing) {
 			defer wg.Done()
@@ -156,6 +181,8 @@ loop:
 			r, err := m(p.a, p.b)
 			mu.Lock()
 			defer mu.Unlock()
+			busy[p.a], busy[p.b] = false, false
+			freed.Broadcast()
 			if errors.Is(err, ErrStopped) {
 				return
 			}

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -94,5 +96,41 @@ func TestTableAlignsLongNames(t *testing.T) {
 	WriteTable(&b, []Standing{{Player: "ai", Games: 2, Wins: 1, Draws: 1, Points: 1.5, Elo: 191, EloError: 400}})
 	if got := b.String(); got != "rank program                  games  wins draws illeg limit  points     elo          +/-\n1    ai                           2     1     1     0     0     1.5     191          400\n" {
 		t.Errorf("short names:\n%s", got)
+	}
+}
+
+// A competitor plays one game at a time, whatever Jobs: two games at once are between four
+// different competitors, so that each keeps one folder (Boxes) for the whole tournament
+// (before 2026-12-07, -j 2 had a competitor in two games at once, with a second folder,
+// and a bot that learns from its games, as ramen did in 2012, saw half of them). Each
+// game here lasts a moment, so that games that shared a competitor would overlap; whether
+// they do never decides the verdict of a correct scheduler: it never starts them.
+func TestACompetitorPlaysOneGameAtATime(t *testing.T) {
+	var mu sync.Mutex
+	running := map[string]bool{}
+	var overlaps []string
+	var played atomic.Int32
+	m := func(a, b string) (Result, error) {
+		mu.Lock()
+		for _, p := range []string{a, b} {
+			if running[p] {
+				overlaps = append(overlaps, p)
+			}
+			running[p] = true
+		}
+		mu.Unlock()
+		time.Sleep(5 * time.Millisecond)
+		mu.Lock()
+		running[a], running[b] = false, false
+		mu.Unlock()
+		played.Add(1)
+		return Result{Line: a + " vs " + b}, nil
+	}
+	res, err := Run([]string{"a", "b", "c", "d", "e"}, m, Options{Rounds: 2, Jobs: 4})
+	if err != nil || len(res) != 40 || played.Load() != 40 {
+		t.Fatalf("%d results, %d played, %v", len(res), played.Load(), err)
+	}
+	if len(overlaps) > 0 {
+		t.Errorf("competitors in two games at once: %v", overlaps)
 	}
 }

@@ -164,7 +164,7 @@ func TestEngineAgreesWithIndependentReplay(t *testing.T) {
 		if err != nil || sim.Violation != nil || len(sim.Log()) != 1 {
 			t.Fatalf("seed %d: %v %v %q", seed, err, sim.Violation, sim.Log())
 		}
-		got, err := replay(sim.Sent(0)[:4], sim.Sent(1)[:4], sim.Record(), limit, names)
+		got, err := replay(sim.Record(), limit, names)
 		if err != nil || got != sim.Log()[0] {
 			t.Fatalf("seed %d: the engine ends %q after %d moves; the independent replay gives %q, %v", seed, sim.Log()[0], len(sim.Record()), got, err)
 		}
@@ -178,23 +178,37 @@ func TestEngineAgreesWithIndependentReplay(t *testing.T) {
 
 // SIGTERM and SIGINT end the manager at once, with both AIs killed (the idle one was
 // stopped) and no result line. Before 2026-11-28 the manager died of either signal and left
-// both AIs behind, one of them stopped forever.
+// both AIs behind, one of them stopped forever. Each AI leads a process group of its own
+// (found by the pid it writes), which the manager stops and kills whole.
 func TestSignalsEndTheManager(t *testing.T) {
 	t.Parallel() // managers of their own, in processes of their own
 	manager := filepath.Join(buildtest.Programs(t, "gauntlet/cmd/stratego"), "stratego")
+	pids := t.TempDir()
 	// RED sets up and moves; BLUE sets up and never moves: its turn never ends, and RED,
-	// idle, is stopped.
-	red := script(t, "read q; printf '"+strings.ReplaceAll(setupRows, "\n", "\\n")+"'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo '0 3 DOWN'; exec sleep 600\n")
-	blue := script(t, "read q; printf '"+strings.ReplaceAll(setupRows, "\n", "\\n")+"'; exec sleep 600\n")
+	// idle, is stopped, with the sleep it left running.
+	red := script(t, "echo $$ > "+pids+"/red; sleep 600 & read q; printf '"+strings.ReplaceAll(setupRows, "\n", "\\n")+"'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo '0 3 DOWN'; exec sleep 600\n")
+	blue := script(t, "echo $$ > "+pids+"/blue; read q; printf '"+strings.ReplaceAll(setupRows, "\n", "\\n")+"'; exec sleep 600\n")
+	pidOf := func(side string) int {
+		b, _ := os.ReadFile(filepath.Join(pids, side))
+		n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+		return n
+	}
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
+			os.Remove(filepath.Join(pids, "red"))
+			os.Remove(filepath.Join(pids, "blue"))
 			cmd := exec.Command(manager, "-T", "1h", red, blue)
 			var out, errb bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errb
 			pgid := buildtest.StartInGroup(t, cmd)
+			var r, b int
 			buildtest.Await(t, "BLUE to move and RED stopped", func() bool {
-				pids, stopped := buildtest.GroupMembers(pgid)
-				return len(pids) == 3 && stopped == 1
+				if r, b = pidOf("red"), pidOf("blue"); r == 0 || b == 0 {
+					return false
+				}
+				rs, rStopped := buildtest.GroupMembers(r)
+				bs, bStopped := buildtest.GroupMembers(b)
+				return len(rs) == 2 && rStopped == 2 && len(bs) == 1 && bStopped == 0
 			})
 			cmd.Process.Signal(sig)
 			if !buildtest.Ends(cmd) {
@@ -203,9 +217,19 @@ func TestSignalsEndTheManager(t *testing.T) {
 			if got := cmd.ProcessState.ExitCode(); got != 128+int(sig) || out.Len() != 0 {
 				t.Errorf("exit %d (%v), stdout %q, stderr %q; want %d and no result", got, cmd.ProcessState, out.String(), errb.String(), 128+int(sig))
 			}
-			if left, _ := buildtest.GroupMembers(pgid); len(left) > 0 {
-				t.Errorf("processes %v of the manager's group outlived it", left)
-			}
+			// Killed, they end a moment later: awaited (a process left alive never ends,
+			// and fails at the backstop).
+			buildtest.Await(t, "the groups of the manager and its AIs to end", func() bool {
+				for _, g := range []int{pgid, r, b} {
+					left, _ := buildtest.GroupMembers(g)
+					for _, pid := range left {
+						if !dead(pid) {
+							return false
+						}
+					}
+				}
+				return true
+			})
 		})
 	}
 }

@@ -6,18 +6,21 @@
 // the reference hubs, hubrt.Play; this package keeps the flags, starting the AIs (or a
 // human's side on the terminal) and the final lines.
 //
-// Unlike the 2012 manager it never hangs: the timeout covers whole lines (a partial line
-// without a newline times out), no write waits for an AI, the idle AI is stopped (SIGSTOP)
-// and resumed (SIGCONT) around its opponent's turns, after QUIT each AI has 2 seconds to
-// exit before SIGKILL, and SIGINT or SIGTERM kills both AIs and ends the manager. A single
-// '\r' before the newline is tolerated (an AI written on Windows); anything else malformed
-// is ILLEGAL. docs/stratego.md has the protocol and every decision.
+// It prints what the 2012 manager printed (its result lines, its -o log, its reading of the
+// arguments, measured on it), but it never hangs: the time for a line counts the AI's own
+// time, computing or waiting, not the time a busy machine held it (a busy machine does not
+// decide a verdict), with ten times as much on the clock as the backstop, over whole lines
+// (a partial line without a newline times out); no write waits for an AI; each AI leads a process group of its own, stopped
+// (SIGSTOP) and resumed (SIGCONT) around its opponent's turns and killed when the AI ends;
+// after QUIT each AI has 2 seconds to exit before SIGKILL, and SIGINT or SIGTERM kills both
+// AIs and ends the manager. A single '\r' before the newline is tolerated (an AI written on
+// Windows); anything else malformed is ILLEGAL. docs/stratego.md has the protocol and every
+// decision.
 package strategohub
 
 import (
 	"bufio"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -28,28 +31,25 @@ import (
 
 	"gauntlet/games/judge"
 	"gauntlet/games/stratego"
+	"gauntlet/harness/child"
 	"gauntlet/harness/csignal"
 	"gauntlet/harness/hubrt"
 	"gauntlet/harness/limitkill"
+	"gauntlet/harness/transcript"
 )
 
 // Grace is how long the AIs have to exit after QUIT.
 const Grace = 2 * time.Second
 
-// DefaultTimeout is how long an AI has for each line it owes.
+// DefaultTimeout is the CPU time an AI has for each line it owes (-T).
 const DefaultTimeout = 2 * time.Second
 
-// Human, as an AI's name, lets a person play that side from the manager's stdin.
+// Human, as an AI's name, lets a person play that side from the manager's stdin; the
+// 2012 manager's "@human" too.
 const Human = "human"
 
-const usage = `usage: stratego [-i] [-o FILE|stdout] [-t STALL] [-m TURNS] [-T TIMEOUT] RED BLUE
-       stratego -h
-
-Runs a game of Stratego between the AI programs RED and BLUE (or "human": that side's
-moves are read from stdin, its queries shown on stderr) and prints the result line:
-NAME COLOUR OUTCOME TURNS RED_VALUE BLUE_VALUE. Exit status 0; 1 on a usage or internal
-error (with a message on stderr).
-`
+// isHuman reports whether an AI's name is a person's side.
+func isHuman(name string) bool { return name == Human || name == "@"+Human }
 
 // Main runs the manager on the process's arguments and streams.
 func Main() int {
@@ -58,15 +58,6 @@ func Main() int {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	return runStop(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, nil, sigs, limitkill.SoftCPU())
-}
-
-// options are the manager's settings.
-type options struct {
-	ignoreIllegal bool
-	out           string
-	stall         time.Duration
-	turns         int
-	timeout       time.Duration
 }
 
 // Run runs the manager with args (without the program name) and returns its exit status.
@@ -106,10 +97,14 @@ func runStop(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hu
 		return 1
 	}
 	defer h.InterruptOn(stop)()
-	j := stratego.NewManager(names, stratego.ManagerOptions{TurnLimit: o.turns, IgnoreIllegal: o.ignoreIllegal, Record: record != nil})
+	j := stratego.NewManager(names, stratego.ManagerOptions{TurnLimit: o.turns, IgnoreIllegal: o.ignoreIllegal, Record: record != nil, Timeout: o.timeout})
 	var result strings.Builder
 	resultW := bufio.NewWriter(&result)
-	e := hubrt.Play(j, h, resultW, policy(o, j, record))
+	p := policy(o, j, h, record)
+	if o.stallEnter {
+		p.PaceInput = stdin
+	}
+	e := hubrt.Play(j, h, resultW, p)
 	if e.How == hubrt.Interrupted {
 		sig := h.Caught().(syscall.Signal)
 		fmt.Fprintf(stderr, "stratego: stopped by %v: both AIs killed, no result\n", sig)
@@ -119,33 +114,17 @@ func runStop(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hu
 	// limit ended the side it blames (an AI killed by its CPU time reads as an end of file).
 	if why := j.Game().Why(); why != "" {
 		why += limitNote(j.Game(), names, e.Exits, h, cpuLimit)
+		why += signalNote(j.Game(), names, e.Exits)
 		fmt.Fprintf(stderr, "stratego: %s\n", why)
 	}
-	// The result line after every AI has been reaped (Play reaps them).
+	// The result line after every AI has been reaped (Play reaps them); a log in a file
+	// ends with it too, as the 2012 manager's did.
+	if record != nil && o.out != "stdout" {
+		record.WriteString(result.String())
+		record.Flush()
+	}
 	io.WriteString(stdout, result.String())
 	return 0
-}
-
-// parseArgs reads the flags and the two AIs; status is the exit status when the manager
-// ends there (a usage error, -h), else -1.
-func parseArgs(args []string, stdout, stderr io.Writer) (o options, names [2]string, status int) {
-	fs := flag.NewFlagSet("stratego", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.BoolVar(&o.ignoreIllegal, "i", false, "")
-	fs.StringVar(&o.out, "o", "", "")
-	fs.DurationVar(&o.stall, "t", 0, "")
-	fs.IntVar(&o.turns, "m", stratego.DefaultTurnLimit, "")
-	fs.DurationVar(&o.timeout, "T", DefaultTimeout, "")
-	help := fs.Bool("h", false, "")
-	if err := fs.Parse(args); err != nil || (!*help && fs.NArg() != 2) || o.turns <= 0 || o.timeout <= 0 {
-		io.WriteString(stderr, usage)
-		return o, names, 1
-	}
-	if *help {
-		io.WriteString(stdout, usage)
-		return o, names, 0
-	}
-	return o, [2]string{fs.Arg(0), fs.Arg(1)}, -1
 }
 
 // openRecord opens -o's move log: nil without -o, stdout for "stdout", else the file.
@@ -163,41 +142,61 @@ func openRecord(out string, stdout io.Writer) (*bufio.Writer, func(), error) {
 	return bufio.NewWriter(f), func() { f.Close() }, nil
 }
 
-// startSides starts the AIs; a human side is a local seat on stdin and stderr.
+// startSides starts the AIs, each leading a process group of its own, which the manager
+// stops while it is not the AI's turn and kills when the AI ends (what the AI started
+// goes with it); a human side is a local seat on stdin and stderr.
 func startSides(names [2]string, stdin io.Reader, stderr io.Writer, launch hubrt.Launch) (*hubrt.Hub, error) {
 	locals := make([]*hubrt.Local, 2)
 	for c, name := range names {
-		if name == Human {
+		if isHuman(name) {
 			locals[c] = &hubrt.Local{In: stdin, Out: stderr}
 		}
 	}
-	return hubrt.StartSeats(names[:], locals, func(int) []string { return nil }, launch)
+	grouped := func(i int, s *child.Spec) error {
+		if launch != nil {
+			if err := launch(i, s); err != nil {
+				return err
+			}
+		}
+		s.Group = true
+		return nil
+	}
+	return hubrt.StartSeats(names[:], locals, func(int) []string { return nil }, grouped)
 }
 
-// policy is how the loop runs the manager's game: every line within the timeout, the
-// idle AI stopped from the first move on (during the setups each one's clock runs from its
-// own query), the -o record and -t's pace, and a signal killing both AIs.
-func policy(o options, j *stratego.Manager, record *bufio.Writer) hubrt.Policy {
+// policy is how the loop runs the manager's game: every line within the timeout of the
+// AI's own time (what it computed or waited, not what a busy machine held it: hubrt's
+// cpuBound), with -W on the clock as the backstop; the idle AI stopped from the first move
+// on (during the setups each one's clock runs from its own query), the -o record and -t's
+// pace, and a signal killing both AIs.
+func policy(o options, j *stratego.Manager, h *hubrt.Hub, record *bufio.Writer) hubrt.Policy {
 	return hubrt.Policy{
 		ReadStatus:      func(error) int { return 0 },
 		Grace:           Grace,
 		ReadTimeout:     o.timeout,
+		ReadBackstop:    o.backstop,
 		PauseIdle:       true,
 		PauseSeat:       func(int) bool { return j.Playing() },
-		Lost:            func(_ int, err error) judge.Lost { return lost(err, o.timeout) },
+		Lost:            func(_ int, err error) judge.Lost { return lost(err, o) },
 		Record:          record,
 		Pace:            o.stall,
 		KillOnInterrupt: true,
 	}
 }
 
-// lost is the account of an AI's line not had: silence, a partial line, end of file.
-func lost(err error, timeout time.Duration) judge.Lost {
+// eofWhy is the account of an AI whose output ended.
+const eofWhy = "end of file"
+
+// lost is the account of an AI's line not had: a line not whole within its own time, or
+// within the clock's backstop, end of file.
+func lost(err error, o options) judge.Lost {
 	switch {
+	case errors.Is(err, hubrt.ErrWallTimeout):
+		return judge.Lost{Timeout: true, Why: fmt.Sprintf("no whole line within %v on the clock", o.backstop)}
 	case errors.Is(err, hubrt.ErrTimeout):
-		return judge.Lost{Timeout: true, Why: fmt.Sprintf("no whole line within %v", timeout)}
+		return judge.Lost{Timeout: true, Why: fmt.Sprintf("no whole line within %v", o.timeout)}
 	case errors.Is(err, io.EOF):
-		return judge.Lost{Why: "end of file"}
+		return judge.Lost{Why: eofWhy}
 	}
 	return judge.Lost{Why: err.Error()}
 }
@@ -210,7 +209,7 @@ func limitNote(g *stratego.Game, names [2]string, exits []hubrt.Exit, h *hubrt.H
 	_, _, about := g.Over()
 	note := ""
 	for c := stratego.Red; c <= stratego.Blue; c++ {
-		if about != c && about != stratego.Both || names[c] == Human || int(c) >= len(exits) {
+		if about != c && about != stratego.Both || isHuman(names[c]) || int(c) >= len(exits) {
 			continue
 		}
 		e := exits[c]
@@ -229,6 +228,22 @@ func limitNote(g *stratego.Game, names [2]string, exits []hubrt.Exit, h *hubrt.H
 		note += fmt.Sprintf(" (%s %s %s)", c, how, l.Words())
 	}
 	return note
+}
+
+// signalNote names the signal that ended the side an ILLEGAL end for an end of file names,
+// e.g. " (RED was killed by SIGSEGV)": the AI died, the manager did not end it (its SIGKILL
+// after the grace is left out, as is a limit's signal, which limitNote names); "" for none.
+func signalNote(g *stratego.Game, names [2]string, exits []hubrt.Exit) string {
+	_, o, about := g.Over()
+	if o != stratego.Illegal || g.Reason() != eofWhy || about == stratego.Both || int(about) >= len(exits) || isHuman(names[about]) {
+		return ""
+	}
+	switch sig := exits[about].Signal; sig {
+	case 0, syscall.SIGKILL, syscall.SIGXCPU, syscall.SIGXFSZ:
+		return ""
+	default:
+		return fmt.Sprintf(" (%s was killed by %s)", about, transcript.SignalName(sig))
+	}
 }
 
 // limitNamed reports whether an account of the end (with limitNote's notes) says that a

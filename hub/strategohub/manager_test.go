@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,9 +71,9 @@ func TestReferenceAIsPlayToTheEnd(t *testing.T) {
 }
 
 // Every fault of an AI ends the game with the outcome the protocol gives it, and none hangs
-// the manager: each run ends within its line timeout (2 s here, so that the reference AI
-// under load is never late), the 2 s an AI has to exit after QUIT, and a second (a
-// generous bound: a hang would be 30 s).
+// the manager: each run ends within its line's time (0.5 s of CPU time, which the
+// reference AI never needs however busy the machine, and 5 s on the clock for an AI that
+// uses none) and the 2 s an AI has to exit after QUIT.
 func TestFaultyAIs(t *testing.T) {
 	buildtest.Long(t)
 	ai := random(t)
@@ -86,14 +87,15 @@ func TestFaultyAIs(t *testing.T) {
 		why  string // a regexp of the manager's stderr
 	}{
 		// BLUE is still asked for its setup after RED's failed (its pieces count: 148).
-		{"silent at setup", "exec sleep 3600\n", `^\S+ RED BAD_SETUP 0 0 148$`, `^stratego: RED BAD_SETUP: RED: 0 setup rows of 4 \(RED: no whole line within 2s\)\n$`},
+		{"silent at setup", "exec sleep 3600\n", `^\S+ RED BAD_SETUP 0 0 148$`, `^stratego: RED BAD_SETUP: RED: 0 setup rows of 4 \(RED: no whole line within 5s\)\n$`},
 		// The first marshal of the bad setup stays on the board (10).
 		{"bad setup counts", "read q; printf '1111111111\\n1111111111\\n1111111111\\n1111111111\\n'; " + quitter, `RED BAD_SETUP 0 10 148$`, `^stratego: RED BAD_SETUP: RED: "1111111111\|1111111111\|1111111111\|1111111111": a setup places exactly the 40 pieces`},
-		{"partial line then silence", setup + board + "printf '0 3 DO'; exec sleep 3600\n", `RED ILLEGAL 1 `, `^stratego: RED ILLEGAL: no whole line within 2s\n$`},
+		{"partial line then silence", setup + board + "printf '0 3 DO'; exec sleep 3600\n", `RED ILLEGAL 1 `, `^stratego: RED ILLEGAL: no whole line within 5s\n$`},
 		{"malformed move", setup + board + "echo 'MOVE PLEASE'; " + quitter, `RED ILLEGAL 1 `, `^stratego: RED ILLEGAL: "MOVE PLEASE": a move is X Y DIRECTION`},
 		{"illegal move (a bomb)", setup + board + "echo '3 3 DOWN'; " + quitter, `RED ILLEGAL 1 `, `^stratego: RED ILLEGAL: "3 3 DOWN": bombs and the flag do not move\n$`},
 		{"carriage returns are tolerated", "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\r\\n") + "'; " + board + "printf 'SURRENDER\\r\\n'; " + quitter, `RED SURRENDER 1 148 `, `^$`},
 		{"dies mid-game", setup + "read s; kill -9 $$\n", `RED ILLEGAL 1 `, `^stratego: RED ILLEGAL: end of file\n$`},
+		{"killed by a signal", setup + "read s; kill -SEGV $$\n", `RED ILLEGAL 1 `, `^stratego: RED ILLEGAL: end of file \(RED was killed by SIGSEGV\)\n$`},
 		{"ignores QUIT", setup + board + "echo SURRENDER; exec sleep 3600\n", `RED SURRENDER 1 `, `^$`},
 	}
 	for _, tc := range tests {
@@ -103,7 +105,7 @@ func TestFaultyAIs(t *testing.T) {
 			if tc.red != "" {
 				red = script(t, tc.red)
 			}
-			got, why, status, _ := runErr(t, "-T", "2s", red, ai)
+			got, why, status, _ := runErr(t, "-T", "0.5", red, ai)
 			if status != 0 || !regexp.MustCompile(tc.want).MatchString(got) {
 				t.Errorf("exit %d, result %q, want %q", status, got, tc.want)
 			}
@@ -128,12 +130,15 @@ func TestIgnoreIllegal(t *testing.T) {
 	}
 }
 
-// The -o log holds each move's confirmation, then the reason of an ILLEGAL end.
+// The -o log is the 2012 manager's (measured on it): the setup blocks, "N RED: " and "N
+// BLU: " before each move, an illegal move with ILLEGAL after it, the line saying on whose
+// turn and why the game ended, and the result line.
 func TestMoveLogNamesTheReason(t *testing.T) {
 	body := "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\n") + "'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo '0 3 DOWN'; read c; " +
 		"read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo '0 4 LEFT'; while read line; do case \"$line\" in QUIT*) exit 0;; esac; done\n"
 	logFile := filepath.Join(t.TempDir(), "log")
-	got, status, _ := run(t, "-o", logFile, "-T", "5s", script(t, body), random(t))
+	red := script(t, body)
+	got, status, _ := run(t, "-o", logFile, "-T", "5s", red, random(t))
 	// The piece values after the turn depend on the random opponent's one move (it may
 	// take a piece): only the ending and the turn are this test's.
 	if status != 0 || !strings.Contains(got, "/ai RED ILLEGAL 2 ") {
@@ -141,7 +146,9 @@ func TestMoveLogNamesTheReason(t *testing.T) {
 	}
 	log, err := os.ReadFile(logFile)
 	lines := strings.Split(strings.TrimSuffix(string(log), "\n"), "\n")
-	if err != nil || len(lines) != 3 || lines[0] != "0 3 DOWN OK" || lines[2] != `RED ILLEGAL: "0 4 LEFT": a piece stays on the board` {
+	want := append([]string{red + " RED SETUP"}, strings.Fields(setupRows)...)
+	if err != nil || len(lines) != 15 || !slices.Equal(lines[:5], want) || lines[5] != random(t)+" BLUE SETUP" || lines[10] != "1 RED: 0 3 DOWN OK" || !strings.HasPrefix(lines[11], "1 BLU: ") ||
+		lines[12] != "2 RED: 0 4 LEFT ILLEGAL" || lines[13] != "Game ends on RED's turn - REASON: Selected unit cannot move that way" || lines[14] != got {
 		t.Errorf("log %q, %v", log, err)
 	}
 }
@@ -159,17 +166,58 @@ func TestBlueRunsDuringRedsSetup(t *testing.T) {
 	}
 }
 
+// The arguments as the 2012 manager read them: no arguments prints its two usage lines on
+// stderr and exits 0; -h and --help print the manual on stdout and exit 0; a switch not
+// known (-x) is ignored; -T and -t take whole or decimal seconds (the competition ran
+// "stratego -m 1000 -o LOG -T 2 red blue") or inf, -m inf; one AI is a usage error (1).
 func TestUsage(t *testing.T) {
+	var out, errb bytes.Buffer
+	if status := Run(nil, strings.NewReader(""), &out, &errb); status != 0 || out.Len() != 0 || errb.String() != "Usage: stratego [options] red blue\n       stratego --help\n" {
+		t.Errorf("no arguments: exit %d, stdout %q, stderr %q", status, out.String(), errb.String())
+	}
+	for _, h := range []string{"-h", "--help"} {
+		out.Reset()
+		if status := Run([]string{h}, strings.NewReader(""), &out, &out); status != 0 || !strings.Contains(out.String(), "SYNOPSIS") {
+			t.Errorf("%s: exit %d, %q", h, status, out.String())
+		}
+	}
 	if _, status, _ := run(t, "onlyone"); status != 1 {
 		t.Errorf("one AI: exit %d, want 1", status)
 	}
-	var out bytes.Buffer
-	if status := Run([]string{"-h"}, strings.NewReader(""), &out, &out); status != 0 || !strings.Contains(out.String(), "usage: stratego") {
-		t.Errorf("-h: exit %d, %q", status, out.String())
+	if _, status, _ := run(t, "--frobnicate", "a", "b"); status != 1 {
+		t.Errorf("--frobnicate: exit %d, want 1 (as 2012: an unrecognised switch)", status)
 	}
 	if _, status, _ := run(t, "/no/such/ai", "/no/such/ai"); status != 1 {
 		t.Errorf("missing AIs: exit %d, want 1 (an error of the match)", status)
 	}
+	surrender := script(t, "read q; printf '"+strings.ReplaceAll(setupRows, "\n", "\\n")+"'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo SURRENDER; while read l; do case \"$l\" in QUIT*) exit 0;; esac; done\n")
+	for _, args := range [][]string{
+		{"-m", "1000", "-o", filepath.Join(t.TempDir(), "LOG"), "-T", "2"},
+		{"-T", "0.5", "-t", "0"}, {"-T", "inf"}, {"-T", "-1"}, {"-T", "2s"}, {"-t", "0.01"}, {"-m", "inf"}, {"-x"}, {"-p", "-r", "-b"},
+	} {
+		got, status, _ := run(t, append(args, surrender, random(t))...)
+		if status != 0 || !strings.HasSuffix(got, "/ai RED SURRENDER 1 148 148") {
+			t.Errorf("%q: exit %d, result %q", args, status, got)
+		}
+	}
+	for _, args := range [][]string{{"-T", "0"}, {"-T", "fast"}, {"-m", "many"}, {"-t"}, {"-g"}} {
+		if _, status, _ := run(t, append(args, surrender, random(t))...); status != 1 {
+			t.Errorf("%q: exit %d, want 1", args, status)
+		}
+	}
+}
+
+// -t inf (or a negative stall) waits for a line on stdin after each move, as 2012 waited
+// for Enter: with one line on stdin the game goes on past one wait, and at the end of
+// stdin it goes on without waiting.
+func TestStallForEnter(t *testing.T) {
+	surrenderSecond := script(t, "read q; printf '"+strings.ReplaceAll(setupRows, "\n", "\\n")+"'; board() { i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; }; read s; board; echo '0 3 DOWN'; read c; read s; board; echo SURRENDER; while read l; do case \"$l\" in QUIT*) exit 0;; esac; done\n")
+	var out, errb bytes.Buffer
+	buildtest.Returns(t, "the manager waits for a line that never comes", func() {
+		if status := Run([]string{"-t", "inf", surrenderSecond, random(t)}, strings.NewReader("\n"), &out, &errb); status != 0 || !strings.HasSuffix(out.String(), "/ai RED SURRENDER 2 148 148\n") && !strings.Contains(out.String(), "/ai RED ILLEGAL 2 ") {
+			t.Errorf("exit %d, stdout %q, stderr %q", status, out.String(), errb.String())
+		}
+	})
 }
 
 // BenchmarkGameAsProcesses plays a whole game of two random AI processes through the
