@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"gauntlet/harness/child"
 )
 
 // The players of these tests stand beside busy loops, on a machine that may be busy too:
@@ -41,7 +43,11 @@ func TestReadLimitIsCPUTime(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			h, err := Start([]string{script(t, t.TempDir(), "p", tc.body)}, noArgs)
+			// In a group of its own, which goes with it: the busy child too.
+			h, err := StartWith([]string{script(t, t.TempDir(), "p", tc.body)}, noArgs, func(_ int, s *child.Spec) error {
+				s.Group = true
+				return nil
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
