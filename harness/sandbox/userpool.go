@@ -148,7 +148,7 @@ func (p *UserPool) Close() {
 			l.Release()
 		}
 	}
-	p.idle = nil
+	p.idle = map[string][]*Lease{} // a user still lent may come back after this
 }
 
 // Net returns the network namespace that goes with borrowed user l, made on the first

@@ -48,6 +48,25 @@ func TestUserPoolClearsAUserBeforeLendingItAgain(t *testing.T) {
 	pool.Return(again, mark)
 }
 
+// A user still lent when the pool is closed (a grader's end, with a case's deferred Return
+// still to come) comes back to it without a panic, and is lent again.
+func TestUserPoolTakesBackAUserAfterClose(t *testing.T) {
+	boxOrSkip(t)
+	var pool sandbox.UserPool
+	defer pool.Close()
+	user, mark, err := pool.Borrow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool.Close()
+	pool.Return(user, mark)
+	again, mark, err := pool.Borrow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool.Return(again, mark)
+}
+
 // A process of the user that the harness adopted (it is a subreaper) and that died before
 // the user came back, as a program's child killed with its group does, is reaped when the
 // user is returned: a zombie holds its pid, and counts against its user's process limit,
