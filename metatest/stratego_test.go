@@ -185,7 +185,7 @@ func TestStrategoManagerSuiteFailsMutants(t *testing.T) {
 		anyOf                bool     // one of mustFail failing is enough
 	}{
 		{"no read deadline", "hub/strategohub/manager.go",
-			"ReadTimeout: o.backstop,", "ReadTimeout: 0,",
+			"ReadTimeout:     o.timeout,\n\t\tReadBackstop:    o.backstop,", "ReadTimeout:     0,\n\t\tReadBackstop:    0,",
 			[]string{"manager_partial_line", "manager_silent_setup"}, false},
 		{"equal ranks: the attacker wins", "games/stratego/game.go",
 			"case att.Rank() == def.Rank():\n\t\treturn BothDie", "case att.Rank() == def.Rank():\n\t\treturn Kills",
