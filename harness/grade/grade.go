@@ -1166,7 +1166,7 @@ func Escape(text string) string {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case r == utf8.RuneError && size <= 1, r < 0x20 && r != '\n' && r != '\t', r == 0x7f,
-			r >= 0x80 && r < 0xa0:
+			r >= 0x80 && r < 0xa0, bidiControl(r):
 			for _, c := range []byte(text[i : i+max(size, 1)]) {
 				fmt.Fprintf(&b, "\\x%02x", c)
 			}
@@ -1176,6 +1176,14 @@ func Escape(text string) string {
 		i += max(size, 1)
 	}
 	return b.String()
+}
+
+// bidiControl says whether r is one of Unicode's bidirectional formatting characters (the
+// embeddings, overrides and isolates U+202A-U+202E and U+2066-U+2069, the marks U+200E,
+// U+200F and U+061C): shown as they are, a subject's text with U+202E would print the
+// rest of a report's line backwards, in a terminal or a browser.
+func bidiControl(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
 }
 
 // MaxLog bounds the log an outcome keeps: the start and the end of a longer one (where

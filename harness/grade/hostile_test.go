@@ -261,6 +261,7 @@ func TestEscape(t *testing.T) {
 		{"\x1b[2J\x1b]0;pwned\x07", `\x1b[2J\x1b]0;pwned\x07`},
 		{"bad \xff byte, ok é", `bad \xff byte, ok é`},
 		{"\r\x00\x7f\u0085", `\x0d\x00\x7f\xc2\x85`},
+		{"abc\u202edef\u2066g\u200fh", `abc\xe2\x80\xaedef\xe2\x81\xa6g\xe2\x80\x8fh`},
 	}
 	for _, tc := range tests {
 		if got := Escape(tc.in); got != tc.want {
