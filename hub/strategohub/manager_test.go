@@ -138,16 +138,19 @@ func TestMoveLogNamesTheReason(t *testing.T) {
 		"read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo '0 4 LEFT'; while read line; do case \"$line\" in QUIT*) exit 0;; esac; done\n"
 	logFile := filepath.Join(t.TempDir(), "log")
 	red := script(t, body)
-	got, status, _ := run(t, "-o", logFile, "-T", "5s", red, random(t))
-	// The piece values after the turn depend on the random opponent's one move (it may
-	// take a piece): only the ending and the turn are this test's.
+	// The random opponent with a seed of its own: with another seed its one move may be a
+	// scout's, up the free column to RED's flag (BLUE VICTORY 1, one run in many).
+	blue := script(t, "exec "+random(t)+" 1\n")
+	got, status, _ := run(t, "-o", logFile, "-T", "5s", red, blue)
+	// The piece values after the turn depend on the opponent's one move (it may take a
+	// piece): only the ending and the turn are this test's.
 	if status != 0 || !strings.Contains(got, "/ai RED ILLEGAL 2 ") {
 		t.Fatalf("exit %d, result %q", status, got)
 	}
 	log, err := os.ReadFile(logFile)
 	lines := strings.Split(strings.TrimSuffix(string(log), "\n"), "\n")
 	want := append([]string{red + " RED SETUP"}, strings.Fields(setupRows)...)
-	if err != nil || len(lines) != 15 || !slices.Equal(lines[:5], want) || lines[5] != random(t)+" BLUE SETUP" || lines[10] != "1 RED: 0 3 DOWN OK" || !strings.HasPrefix(lines[11], "1 BLU: ") ||
+	if err != nil || len(lines) != 15 || !slices.Equal(lines[:5], want) || lines[5] != blue+" BLUE SETUP" || lines[10] != "1 RED: 0 3 DOWN OK" || !strings.HasPrefix(lines[11], "1 BLU: ") ||
 		lines[12] != "2 RED: 0 4 LEFT ILLEGAL" || lines[13] != "Game ends on RED's turn - REASON: Selected unit cannot move that way" || lines[14] != got {
 		t.Errorf("log %q, %v", log, err)
 	}
