@@ -570,6 +570,11 @@ func ByRerun(tb testing.TB, why string) {
 	tb.Skipf("runs in a rerun as another user: %s", why)
 }
 
+// boxMaskedVar is sandbox.MaskedVar (which buildtest cannot import): set, the boxes of a
+// test run mask none of the judge's files (the VM tests: the search is minutes there), and
+// a rerun as another user keeps it.
+const boxMaskedVar = "GAUNTLET_BOX_MASKED"
+
 // Unprivileged is the user AsUnprivileged runs a test as: nobody's uid and group.
 const Unprivileged = 65534
 
@@ -654,6 +659,9 @@ func asUser(tb testing.TB, uid int, cgroupDir string, env []string, run string, 
 	cmd := exec.Command(bin, args...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + work, "TMPDIR=" + work,
 		RequireBoxVar + "=" + os.Getenv(RequireBoxVar), prebuiltVar + "=" + prebuilt}
+	if v, ok := os.LookupEnv(boxMaskedVar); ok {
+		cmd.Env = append(cmd.Env, boxMaskedVar+"="+v) // as its parent's boxes, the rerun's
+	}
 	cmd.Env = append(cmd.Env, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid), Groups: []uint32{}},
 		Pdeathsig: syscall.SIGKILL}
