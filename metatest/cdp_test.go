@@ -238,7 +238,7 @@ func (d *devtools) eval(expr string, out any) {
 func (d *devtools) click(selector string) {
 	d.t.Helper()
 	var box struct{ X, Y float64 }
-	d.eval(fmt.Sprintf(`(function () { var r = document.querySelector(%q).getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()`, selector), &box)
+	d.eval(fmt.Sprintf(`(function () { var e = document.querySelector(%q); e.scrollIntoView({block: "nearest", inline: "nearest"}); var r = e.getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()`, selector), &box)
 	d.call(d.session, "Input.dispatchMouseEvent", map[string]any{"type": "mouseMoved", "x": box.X, "y": box.Y}, nil)
 	for _, kind := range []string{"mousePressed", "mouseReleased"} {
 		d.call(d.session, "Input.dispatchMouseEvent", map[string]any{"type": kind, "x": box.X, "y": box.Y, "button": "left", "clickCount": 1}, nil)

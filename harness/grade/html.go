@@ -342,6 +342,7 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; font-size: .85em; }
 #students { font-size: .9em; }
 #students td, #students th { padding: .2em .5em; }
 #students th { cursor: pointer; user-select: none; background: #f3f3f3; white-space: nowrap; }
+.wide { overflow-x: auto; }
 #students th:hover { background: #e6e6e6; }
 #students th[aria-sort=ascending]::after { content: " \25B2"; }
 #students th[aria-sort=descending]::after { content: " \25BC"; }
@@ -362,12 +363,12 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; font-size: .85em; }
 {{with .Cohort}}
 <h1>gauntlet grade {{.Game}}: a cohort of {{len .Rows}} submissions</h1>
 <p class="legend">Click a column's header to sort by it (again: the other way); a submission's name leads to its report below.</p>
-<table id="students">
-<thead><tr><th scope="col">submission</th><th scope="col">state</th><th scope="col">build</th>{{range .Categories}}<th scope="col" class="num" title="{{.Name}}: {{printf "%g" .Marks}} marks">{{.Name}} ({{printf "%g" .Marks}})</th>{{end}}<th scope="col" class="num">total/{{printf "%g" .MaxMarks}}</th><th scope="col" class="num">failed runs</th></tr></thead>
+<div class="wide"><table id="students">
+<thead><tr><th scope="col">submission</th><th scope="col">state</th><th scope="col">build</th><th scope="col" class="num">total/{{printf "%g" .MaxMarks}}</th><th scope="col" class="num">failed runs</th>{{range .Categories}}<th scope="col" class="num" title="{{.Name}}: {{printf "%g" .Marks}} marks">{{.Name}} ({{printf "%g" .Marks}})</th>{{end}}</tr></thead>
 <tbody>
-{{range .Rows}}<tr data-order="{{.Order}}"><td>{{if .Anchor}}<a href="#{{.Anchor}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td><td{{if .Problem}} title="{{.Problem}}"{{end}}>{{.State}}</td><td data-sort="{{.Build.Sort}}"{{with .Build.Class}} class="{{.}}"{{end}}{{with .Build.Title}} title="{{.}}"{{end}}>{{.Build.Text}}</td>{{range .Marks}}<td data-sort="{{.Sort}}" class="num {{.Class}}"{{with .Title}} title="{{.}}"{{end}}>{{.Text}}</td>{{end}}<td data-sort="{{.Total.Sort}}" class="num marks {{.Total.Class}}">{{.Total.Text}}</td><td data-sort="{{.Failed.Sort}}" class="num"{{with .Failed.Title}} title="{{.}}"{{end}}>{{.Failed.Text}}</td></tr>
+{{range .Rows}}<tr data-order="{{.Order}}"><td>{{if .Anchor}}<a href="#{{.Anchor}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td><td{{if .Problem}} title="{{.Problem}}"{{end}}>{{.State}}</td><td data-sort="{{.Build.Sort}}"{{with .Build.Class}} class="{{.}}"{{end}}{{with .Build.Title}} title="{{.}}"{{end}}>{{.Build.Text}}</td><td data-sort="{{.Total.Sort}}" class="num marks {{.Total.Class}}">{{.Total.Text}}</td><td data-sort="{{.Failed.Sort}}" class="num"{{with .Failed.Title}} title="{{.}}"{{end}}>{{.Failed.Text}}</td>{{range .Marks}}<td data-sort="{{.Sort}}" class="num {{.Class}}"{{with .Title}} title="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{end}}</tbody>
-</table>
+</table></div>
 <script>
 (function () {
   var table = document.getElementById("students");
