@@ -25,9 +25,19 @@ import (
 // closing them.
 const closeRangeCloexec = 1 << 2
 
+// WitnessFD is the descriptor at which the programs of a case with witnessed mock players
+// find the witness's door: one end of a socket pair of the harness's (a Unix socket of
+// SOCK_SEQPACKET), which a stand-in the hub starts inherits as the hub's other
+// descriptors (harness/mockplayer's WitnessDoor). Far above the descriptors a hub opens
+// itself (its pipes start at 3 as without it) and below a box's limit of open files (256).
+const WitnessFD = 100
+
 // CloseInheritedOnExec marks every open descriptor above 2 close-on-exec, so that no
-// program this process starts inherits one it did not pass by name.
+// program this process starts inherits one it did not pass by name; all but a witness's
+// door at WitnessFD, which a program of the harness's in a case (a reference hub, a mock
+// hub, a relay) passes on to the programs it starts as a C hub passes it to its players.
 func CloseInheritedOnExec() error {
+	defer keepWitnessDoor()
 	_, _, e := syscall.RawSyscall(sysCloseRange, 3, ^uintptr(0)>>1, closeRangeCloexec)
 	if e == 0 {
 		return nil
@@ -45,6 +55,16 @@ func CloseInheritedOnExec() error {
 		syscall.RawSyscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_SETFD, syscall.FD_CLOEXEC)
 	}
 	return nil
+}
+
+// keepWitnessDoor clears close-on-exec on WitnessFD when it is a witness's door: a Unix
+// socket of SOCK_SEQPACKET (nothing else the harness inherits at that number is passed on).
+func keepWitnessDoor() {
+	dom, err1 := syscall.GetsockoptInt(WitnessFD, syscall.SOL_SOCKET, syscall.SO_DOMAIN)
+	typ, err2 := syscall.GetsockoptInt(WitnessFD, syscall.SOL_SOCKET, syscall.SO_TYPE)
+	if err1 == nil && err2 == nil && dom == syscall.AF_UNIX && typ == syscall.SOCK_SEQPACKET {
+		syscall.RawSyscall(syscall.SYS_FCNTL, WitnessFD, syscall.F_SETFD, 0)
+	}
 }
 
 // sockFilter and sockFprog are the kernel's struct sock_filter and struct sock_fprog.

@@ -482,12 +482,6 @@ func startTraced(s Settings, fd int, script, own bool) (pid int, ok bool) {
 		attr.Credential = &syscall.Credential{Uid: uint32(s.UID), Gid: uint32(s.GID), Groups: []uint32{}}
 	}
 	s = s.WithUserTasks(uid)
-	path := s.Path
-	if !script {
-		// The file opened before the box hid it: its descriptor is closed by the exec,
-		// which has opened the file by then.
-		path = "/proc/self/fd/" + strconv.Itoa(fd)
-	}
 	env := make([]string, 0, len(os.Environ()))
 	for _, e := range os.Environ() {
 		if !strings.HasPrefix(e, Env+"=") {
@@ -497,6 +491,18 @@ func startTraced(s Settings, fd int, script, own bool) (pid int, ok bool) {
 	files := passedFDs(-1, s.StatusFD)
 	if s.ErrFD >= 0 && s.ErrFD < len(files) {
 		files[s.ErrFD] = ^uintptr(0) // the error pipe is the init's alone here
+	}
+	path := s.Path
+	if !script {
+		// The file opened before the box hid it: its descriptor is closed by the exec,
+		// which has opened the file by then. Above the descriptors passed (the fork closes
+		// those below that are not: a witness's door at WitnessFD passes them all).
+		if fd < len(files) {
+			if high, _, e := syscall.RawSyscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_DUPFD_CLOEXEC, uintptr(len(files))); e == 0 {
+				fd = int(high)
+			}
+		}
+		path = "/proc/self/fd/" + strconv.Itoa(fd)
 	}
 	var err error
 	for range TextBusyRetries {

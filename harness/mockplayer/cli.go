@@ -16,7 +16,7 @@ import (
 )
 
 const usage = `usage: mockplayer (-as NAME | -relay PROGRAM | -relayed-fds IN,OUT,STATUS) [-faults FILE] [-fault RULE]... [-record FILE]... [-nohello] [-reference] [-tell FD] [--] PLAYER-ARGS...
-       mockplayer -witness SOCKET -name NAME -token TOKEN [--] PLAYER-ARGS...
+       mockplayer -witness -name NAME [--] PLAYER-ARGS...
 
 The mock player. It plays as the reference player NAME (-as), or runs the real PROGRAM and
 copies every byte both ways (-relay), and leaves the protocol where the fault script says
@@ -28,8 +28,8 @@ the stand-in start a program of the subject's where the hub runs): IN is the wri
 the program's stdin, OUT the read end of its stdout, STATUS the read end of a pipe on which
 the program's end is told ("exit N" or "signal N").
 
-With -witness it is only a stand-in: it hands its standard streams to the harness listening
-on the Unix socket SOCKET, which runs the mock player NAME (set up by mkplayer) on them
+With -witness it is only a stand-in: it hands its standard streams to the harness through the
+witness's door it inherited (descriptor 100), which runs the mock player NAME (set up by mkplayer) on them
 outside the subject's reach, and it then ends as that mock ended: the harness gives the mock
 -tell FD, a copy of the stand-in's connection, on which the mock says how it ends ("exit N"
 or "signal N") just before it does.
@@ -54,9 +54,8 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 		records = append(records, s)
 		return nil
 	})
-	witness := fs.String("witness", "", "hand the streams to the harness's witness at this Unix `SOCKET`")
+	witness := fs.Bool("witness", false, "be a stand-in: hand the streams to the harness's witness through the door at descriptor 100")
 	name := fs.String("name", "", "the mock the witness runs (with -witness)")
-	token := fs.String("token", "", "the witness's `TOKEN`, which proves the hello a stand-in's (with -witness)")
 	noHello := fs.Bool("nohello", false, "the player sends no handshake byte: its first line is reply 1 (Stratego's AIs)")
 	reference := fs.Bool("reference", false, "stand for the reference program itself (with -as): its signal dispositions, SIGPIPE ignored")
 	tell := fs.Int("tell", -1, "tell the witness's stand-in how the mock ends on this `descriptor` (the witness gives it)")
@@ -68,12 +67,12 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *witness != "" {
+	if *witness {
 		if *name == "" || *as != "" || *relay != "" || *relayedFds != "" || len(rules) > 0 || *scriptFile != "" || len(records) > 0 {
-			fmt.Fprint(stderr, "mockplayer: -witness takes -name, -token and no other flag\n"+usage)
+			fmt.Fprint(stderr, "mockplayer: -witness takes -name and no other flag\n"+usage)
 			return 2
 		}
-		return Stub(*witness, *name, *token, fs.Args(), stderr)
+		return Stub(*name, fs.Args(), stderr)
 	}
 	if given := btoi(*as != "") + btoi(*relay != "") + btoi(*relayedFds != ""); given != 1 {
 		fmt.Fprint(stderr, "mockplayer: give exactly one of -as, -relay and -relayed-fds\n"+usage)

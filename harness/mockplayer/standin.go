@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -14,9 +13,9 @@ import (
 
 // standInSource is the stand-in of a witnessed mock player, in C: a program of its own
 // that carries nothing of the harness (no suite, no game, no mock), so that a hub that
-// reads it, or traces and dumps it, learns nothing. It does what Stub does; the witness's
-// socket and the mock's name are written into each copy (StandInFor), so that a copy of
-// it, renamed or moved (a case's renamed copy of a player), still stands for its mock.
+// reads it, or traces and dumps it, learns nothing. It does what Stub does; the mock's name
+// and the witness's token are written into each copy (StandInFor), so that a copy of it,
+// renamed or moved (a case's renamed copy of a player), still stands for its mock.
 //
 //go:embed standin/standin.c
 var standInSource []byte
@@ -33,11 +32,10 @@ const standInMarker = "GAUNTLET-STANDIN-CONFIG"
 // standInRoom is the size of that room (config in standin.c).
 const standInRoom = 4096
 
-// StandInFor returns the stand-in for the mock name, whose witness listens at the socket
-// sock (an absolute path) and knows its stand-ins by token: the stand-in program with
-// "sock\0name\0token\0" in its room. The copy must be written execute-only (the token
-// is what a hub that could read it could forge a hello with).
-func StandInFor(sock, name, token string) ([]byte, error) {
+// StandInFor returns the stand-in for the mock name, whose witness knows its stand-ins by
+// token: the stand-in program with "name\0token\0" in its room. The copy must be written
+// execute-only (the token is what a hub that could read it could forge a hello with).
+func StandInFor(name, token string) ([]byte, error) {
 	prog, err := StandIn()
 	if err != nil {
 		return nil, err
@@ -46,9 +44,9 @@ func StandInFor(sock, name, token string) ([]byte, error) {
 	if at < 0 || bytes.Count(prog, []byte(standInMarker)) != 1 || at+standInRoom > len(prog) {
 		return nil, errors.New("the stand-in as built has no room for its configuration")
 	}
-	config := sock + "\x00" + name + "\x00" + token + "\x00"
-	if !filepath.IsAbs(sock) || strings.ContainsRune(sock+name+token, 0) || len(config) >= standInRoom {
-		return nil, fmt.Errorf("the stand-in cannot hold the socket %q and the name %q", sock, name)
+	config := name + "\x00" + token + "\x00"
+	if name == "" || token == "" || strings.ContainsRune(name+token, 0) || len(config) >= standInRoom {
+		return nil, fmt.Errorf("the stand-in cannot hold the name %q", name)
 	}
 	out := bytes.Clone(prog)
 	room := out[at : at+standInRoom]

@@ -17,10 +17,9 @@ import (
 	"gauntlet/harness/buildtest"
 )
 
-// startStandIn writes the stand-in for the mock name, for a witness listening at
-// dir/.witness, as dir/copies/FILE (a copy under another name and in another folder stands
+// startStandIn writes the stand-in for the mock name as dir/copies/FILE (a copy under another name and in another folder stands
 // for its mock all the same), starts it with args, and returns the witness's connection,
-// the hello and the running stand-in.
+// the hello and the running stand-in (started with a witness's door at WitnessFD).
 func startStandIn(t *testing.T, name, file string, args ...string) (*WitnessConn, WitnessHello, *exec.Cmd) {
 	t.Helper()
 	return startStandInOf(t, "C", name, file, args...)
@@ -50,11 +49,11 @@ func forEachStandInKind(t *testing.T, test func(t *testing.T, kind string)) {
 func startStandInOf(t *testing.T, kind, name, file string, args ...string) (*WitnessConn, WitnessHello, *exec.Cmd) {
 	t.Helper()
 	dir := t.TempDir()
-	prog, err := StandInFor(filepath.Join(dir, ".witness"), name, testToken)
+	prog, err := StandInFor(name, testToken)
 	if kind == "Go" {
 		q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-		prog = []byte("#!/bin/sh\nexec " + q(buildtest.Path(t, "gauntlet/cmd/gauntlet")) + " exec mockplayer -witness " +
-			q(filepath.Join(dir, ".witness")) + " -name " + q(name) + " -token " + testToken + " -- \"$@\"\n")
+		prog = []byte("#!/bin/sh\nexec " + q(buildtest.Path(t, "gauntlet/cmd/gauntlet")) + " exec mockplayer -witness -name " +
+			q(name) + " -- \"$@\"\n")
 	}
 	if err != nil {
 		t.Fatalf("the stand-in: %v", err)
@@ -66,11 +65,11 @@ func startStandInOf(t *testing.T, kind, name, file string, args ...string) (*Wit
 	if err := os.WriteFile(path, prog, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ln, err := ListenWitness(filepath.Join(dir, ".witness"))
+	door, err := NewWitnessDoor()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ln.Close() })
+	t.Cleanup(func() { door.Close() })
 	cmd := exec.Command(path, args...)
 	// Started in a folder of its own, the hub's: a program it is asked to start runs there.
 	cmd.Dir = filepath.Join(dir, "hub")
@@ -85,14 +84,14 @@ func startStandInOf(t *testing.T, kind, name, file string, args ...string) (*Wit
 		t.Fatal(err)
 	}
 	defer leak.Close()
-	cmd.ExtraFiles = []*os.File{leak}
+	cmd.ExtraFiles = AtWitnessFD([]*os.File{leak}, door.BoxEnd())
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	c, err := ln.Accept()
+	c, err := door.Accept()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,8 +175,8 @@ func TestStandInNeedsItsConfiguration(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !bytes.Contains(out, []byte("not set up by the harness")) {
 		t.Errorf("the bare stand-in: %v, %q; want exit 2 saying it was not set up", err, out)
 	}
-	for _, bad := range [][2]string{{"relative/.witness", "p"}, {"/s", "a\x00b"}, {"/" + strings.Repeat("x", 5000), "p"}} {
-		if _, err := StandInFor(bad[0], bad[1], testToken); err == nil {
+	for _, bad := range [][2]string{{"", testToken}, {"a\x00b", testToken}, {strings.Repeat("x", 5000), testToken}, {"p", ""}} {
+		if _, err := StandInFor(bad[0], bad[1]); err == nil {
 			t.Errorf("StandInFor(%.20q, %q) took it", bad[0], bad[1])
 		}
 	}

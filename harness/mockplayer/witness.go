@@ -7,15 +7,22 @@ package mockplayer
 // A hub starts its players itself, so whatever it starts runs as the subject's user, in the
 // subject's box: a mock player started there could be traced, killed or imitated by the hub,
 // and a record it wrote could be written by the hub. So the program the hub starts is only a
-// stand-in (Stub): it connects to a Unix socket the harness listens on (ListenWitness), hands
-// the harness its three standard streams (the hub's pipes) with SCM_RIGHTS, lets go of its
-// own copies, and waits. The harness starts the real mock player, outside the box, on those
-// very streams (so every byte the hub writes reaches the mock, and every byte the mock writes
-// reaches the hub, as before), and the stand-in ends as the mock ended (the same exit status,
-// or death by the same signal): the mock tells it so itself the moment it ends, on a copy of
-// the connection (ForMock, -tell), and the harness tells it again once it has reaped the mock
-// (for a mock that could not tell: one killed). When the stand-in dies first
-// (the hub killed its player), the harness kills the mock.
+// stand-in (Stub). It reaches the harness only through what the harness handed the hub's
+// run: the witness's door (WitnessDoor), one end of a socket pair that the run's program gets
+// at descriptor WitnessFD and passes on to the players it starts, as it passes them its
+// other descriptors. There is no path to open: nothing in the box can reach the witness but
+// through a door handed to its own run. The stand-in makes a connection of its own (a socket
+// pair), sends on it its hello (the mock's name, the witness's token, the arguments the hub
+// gave it) with its three standard streams (the hub's pipes, SCM_RIGHTS), hands the other
+// end through the door, lets go of the door and of its own copies of the pipes, and waits.
+// The harness starts the real mock player, outside the box, on those very streams (so every
+// byte the hub writes reaches the mock, and every byte the mock writes reaches the hub, as
+// before), and the stand-in ends as the mock ended (the same exit status, or death by the
+// same signal): the mock tells it so itself the moment it ends, on a copy of the connection
+// (ForMock, -tell), and the harness tells it again once it has reaped the mock (for a mock
+// that could not tell: one killed). When the stand-in dies first (the hub killed its
+// player), the harness kills the mock; and every mock a run's door let in goes when that
+// run ends.
 //
 // A relay of a program that must run where the hub runs (the subject's own player, a
 // case's script) runs witnessed too: before any verdict, the harness asks the stand-in to
@@ -25,10 +32,11 @@ package mockplayer
 // runs outside the box on the hub's streams with those (Passed, -relayed-fds), and the
 // stand-in, which reaps the program, ends with the relay.
 //
-// The harness cannot tell a stand-in from a hub that connects to the socket itself: such a
-// hub is given a mock player on the streams it passes (and a relay, on the descriptors it
-// hands back for the program's), and the record shows that conversation, which is also
-// what the hub did.
+// The hub holds the door too: it may send through it what it likes. The witness's token,
+// written into the C stand-in, which a hub may run but not read, tells a stand-in's hello
+// from anything else; where no C compiler built it (the stand-in is then gauntlet's own
+// program behind a readable wrapper) there is no token, and a hello the hub sends itself
+// gets what the hub could have had by starting a stand-in on the same streams.
 
 import (
 	"bytes"
@@ -39,7 +47,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -47,13 +54,17 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gauntlet/harness/tcp"
+	"gauntlet/execrole"
 )
 
+// WitnessFD is the descriptor at which a stand-in finds the witness's door, inherited from
+// the hub that started it (see the package's witness.go).
+const WitnessFD = execrole.WitnessFD
+
 // WitnessHello is what a stand-in tells the harness: the mock it stands for (the name given
-// to mkplayer), the witness's token (written into the stand-in, which a hub may run but
-// not read: a hello without it does not come from a stand-in) and the arguments the hub
-// gave it.
+// to mkplayer), the witness's token (written into the C stand-in, which a hub may run but
+// not read: a hello without it does not come from a stand-in; empty where the stand-in is
+// gauntlet's own program) and the arguments the hub gave it.
 type WitnessHello struct {
 	Name  string   `json:"name"`
 	Token string   `json:"token"`
@@ -63,21 +74,21 @@ type WitnessHello struct {
 // maxHello bounds a hello (a hub that connects itself may send anything).
 const maxHello = 64 << 10
 
-// Stub is the stand-in a hub starts as its player: it hands its standard streams to the
-// harness's witness at the Unix socket sock, with the mock's name, the witness's token and
-// args, and then ends as the mock did. It returns only on an error (status 2, said on
-// stderr) or an exit status.
-func Stub(sock, name, token string, args []string, stderr io.Writer) int {
+// Stub is the stand-in a hub starts as its player, where no C compiler built standin.c: it
+// hands its standard streams to the harness's witness through the door it inherited
+// (WitnessFD), with the mock's name and args, and then ends as the mock did. It returns
+// only on an error (status 2, said on stderr) or an exit status.
+func Stub(name string, args []string, stderr io.Writer) int {
 	// The folder the hub started it in, for a program the witness asks it to start.
 	startDir, _ := os.Getwd()
-	fd, err := dialUnix(sock)
-	if err != nil {
-		fmt.Fprintf(stderr, "mockplayer: the harness's witness at %s: %v\n", sock, err)
-		return 2
-	}
-	hello, err := json.Marshal(WitnessHello{Name: name, Token: token, Args: args})
+	hello, err := json.Marshal(WitnessHello{Name: name, Args: args})
 	if err != nil || len(hello) > maxHello {
 		fmt.Fprintf(stderr, "mockplayer: hello too long\n")
+		return 2
+	}
+	fd, theirs, err := connectionPair()
+	if err != nil {
+		fmt.Fprintf(stderr, "mockplayer: the harness's witness: %v\n", err)
 		return 2
 	}
 	// Copies of the player's ends of the hub's pipes beyond fds 0 and 1 (a hub that dup2s
@@ -92,12 +103,19 @@ func Stub(sock, name, token string, args []string, stderr io.Writer) int {
 	syscall.SetNonblock(0, false)
 	msg := binary.BigEndian.AppendUint32(nil, uint32(len(hello)))
 	msg = append(msg, hello...)
+	// The hello goes first, so that it waits for the witness when the connection comes.
 	n, err := syscall.SendmsgN(fd, msg, syscall.UnixRights(0, 1, 2), nil, 0)
 	for err == nil && n < len(msg) {
 		var m int
 		m, err = syscall.Write(fd, msg[n:])
 		n += m
 	}
+	if err == nil {
+		err = knock(theirs)
+	}
+	syscall.Close(theirs)
+	// The door is the hub's: nothing the stand-in starts gets it.
+	syscall.Close(WitnessFD)
 	if err != nil {
 		fmt.Fprintf(stderr, "mockplayer: the harness's witness: %v\n", err)
 		return 2
@@ -272,24 +290,38 @@ func stubRun(fd int, argv []string, dir string, stderr *os.File) error {
 	return err
 }
 
-// dialUnix connects to the Unix socket at path. The socket's folder is made the working
-// folder first, so that a path longer than a socket address allows still works.
-func dialUnix(path string) (int, error) {
-	dir, base := filepath.Split(path)
-	if dir != "" {
-		if err := os.Chdir(dir); err != nil {
-			return -1, err
+// doorMessage is what a stand-in sends through the door, with its end of a new connection.
+const doorMessage = "connect\n"
+
+// connectionPair makes the stand-in's connection to the witness: a connected pair of Unix
+// stream sockets, the stand-in's end first; the other goes through the door (knock).
+func connectionPair() (mine, theirs int, err error) {
+	if !IsDoor(WitnessFD) {
+		return -1, -1, fmt.Errorf("no door to the witness at descriptor %d (the hub that started this player did not pass it on)", WitnessFD)
+	}
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return -1, -1, err
+	}
+	return fds[0], fds[1], nil
+}
+
+// knock hands the witness the end theirs of a new connection, through the door.
+func knock(theirs int) error {
+	var err error
+	for {
+		err = syscall.Sendmsg(WitnessFD, []byte(doorMessage), syscall.UnixRights(theirs), nil, syscall.MSG_NOSIGNAL)
+		if err != syscall.EINTR {
+			return err
 		}
 	}
-	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return -1, err
-	}
-	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: base}); err != nil {
-		syscall.Close(fd)
-		return -1, err
-	}
-	return fd, nil
+}
+
+// IsDoor reports whether fd is a witness's door: a Unix socket of SOCK_SEQPACKET.
+func IsDoor(fd int) bool {
+	dom, err1 := syscall.GetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_DOMAIN)
+	typ, err2 := syscall.GetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_TYPE)
+	return err1 == nil && err2 == nil && dom == syscall.AF_UNIX && typ == syscall.SOCK_SEQPACKET
 }
 
 // samePipe reports whether fds a and b are both FIFOs of the same pipe.
@@ -349,71 +381,111 @@ func parseVerdict(line string) (code int, sig syscall.Signal, err error) {
 	return 0, 0, fmt.Errorf("not a verdict: %q", line)
 }
 
-// WitnessListener is the harness's side of the socket stand-ins connect to.
-type WitnessListener struct {
-	f    *os.File
-	path string
-	addr string // the address it is bound to, which a connection to it has as its peer's
+// WitnessDoor is the harness's side of a door: one end of a socket pair (SOCK_SEQPACKET)
+// whose other end (BoxEnd) a run's program gets at WitnessFD. Through it a stand-in hands
+// the witness one end of a connection of its own (Accept); each message is whole, so the
+// stand-ins of one hub knock at once without mixing.
+type WitnessDoor struct {
+	f   *os.File // the harness's end
+	box *os.File // the end handed to the run (and to its mocks, for the stand-ins a relay starts)
 }
 
-// ListenWitness listens on a new Unix socket at path, which any user may connect to (the
-// stand-ins run as the subject's user).
-func ListenWitness(path string) (*WitnessListener, error) {
-	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC|syscall.SOCK_NONBLOCK, 0)
+// NewWitnessDoor makes a door.
+func NewWitnessDoor() (*WitnessDoor, error) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, err
 	}
-	// A folder's descriptor in the address keeps it short, whatever the folder's path.
-	dir, err := syscall.Open(filepath.Dir(path), unix.O_PATH|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	syscall.SetNonblock(fds[0], true)
+	return &WitnessDoor{f: os.NewFile(uintptr(fds[0]), "witness door"), box: os.NewFile(uintptr(fds[1]), "witness door (the run's end)")}, nil
+}
+
+// BoxEnd is the end of the door to hand a run's program at WitnessFD (AtWitnessFD); the
+// door keeps it until Close.
+func (d *WitnessDoor) BoxEnd() *os.File { return d.box }
+
+// AtWitnessFD returns extra (a command's ExtraFiles, descriptors 3, 4, ...) with door at
+// WitnessFD.
+func AtWitnessFD(extra []*os.File, door *os.File) []*os.File {
+	out := append([]*os.File(nil), extra...)
+	for len(out) < WitnessFD-3 {
+		out = append(out, nil)
+	}
+	return append(out[:WitnessFD-3], door)
+}
+
+// ErrKnock is Accept's error for a message through the door that is not a stand-in's: not
+// "connect" with one end of a Unix stream socket. The door stays open.
+var ErrKnock = errors.New("a message through the witness's door that no stand-in sends")
+
+// Accept waits for a stand-in's connection. It returns ErrKnock for anything else that
+// came through the door, io.EOF at its end (shut, or an empty message) and another error
+// once the door is closed.
+func (d *WitnessDoor) Accept() (*WitnessConn, error) {
+	rc, err := d.f.SyscallConn()
 	if err != nil {
-		syscall.Close(fd)
 		return nil, err
 	}
-	addr := fmt.Sprintf("/proc/self/fd/%d/%s", dir, filepath.Base(path))
-	if len(path) < len(addr) {
-		addr = path
-	}
-	err = syscall.Bind(fd, &syscall.SockaddrUnix{Name: addr})
+	buf := make([]byte, 64)
+	oob := make([]byte, syscall.CmsgSpace(4*4))
+	var n, oobn, flags int
+	var rerr error
+	err = rc.Read(func(fd uintptr) bool {
+		n, oobn, flags, _, rerr = syscall.Recvmsg(int(fd), buf, oob, syscall.MSG_CMSG_CLOEXEC)
+		return rerr != syscall.EAGAIN
+	})
 	if err == nil {
-		err = syscall.Chmod(addr, 0o666)
+		err = rerr
 	}
-	syscall.Close(dir)
-	if err == nil {
-		err = syscall.Listen(fd, 16)
-	}
-	if err != nil {
-		syscall.Close(fd)
-		return nil, err
-	}
-	return &WitnessListener{f: os.NewFile(uintptr(fd), path), path: path, addr: addr}, nil
-}
-
-// Path is the socket's path.
-func (l *WitnessListener) Path() string { return l.path }
-
-// Close stops listening (a pending Accept returns an error) and removes the socket.
-func (l *WitnessListener) Close() error {
-	os.Remove(l.path)
-	return l.f.Close()
-}
-
-// Accept waits for a stand-in's connection.
-func (l *WitnessListener) Accept() (*WitnessConn, error) {
-	nfd, err := tcp.AcceptFD(l.f)
 	if err != nil {
 		return nil, err
 	}
-	return &WitnessConn{f: os.NewFile(uintptr(nfd), "witness connection"), addr: l.addr}, nil
+	var fds []int
+	if msgs, perr := syscall.ParseSocketControlMessage(oob[:oobn]); perr == nil {
+		for _, m := range msgs {
+			if got, perr := syscall.ParseUnixRights(&m); perr == nil {
+				fds = append(fds, got...)
+			}
+		}
+	}
+	if n == 0 && len(fds) == 0 {
+		// The end of the door (or an empty message, which reads the same): nothing more
+		// comes through it. The harness holds a copy of the run's end until it closes
+		// the door, so only a program that shut the door, or sent nothing, makes it.
+		return nil, io.EOF
+	}
+	ok := string(buf[:n]) == doorMessage && len(fds) == 1 && flags&(syscall.MSG_TRUNC|syscall.MSG_CTRUNC) == 0
+	if ok {
+		dom, err1 := syscall.GetsockoptInt(fds[0], syscall.SOL_SOCKET, syscall.SO_DOMAIN)
+		typ, err2 := syscall.GetsockoptInt(fds[0], syscall.SOL_SOCKET, syscall.SO_TYPE)
+		ok = err1 == nil && err2 == nil && dom == syscall.AF_UNIX && typ == syscall.SOCK_STREAM
+	}
+	if !ok {
+		for _, fd := range fds {
+			syscall.Close(fd)
+		}
+		return nil, ErrKnock
+	}
+	syscall.SetNonblock(fds[0], true)
+	return &WitnessConn{f: os.NewFile(uintptr(fds[0]), "witness connection")}, nil
+}
+
+// Close closes the door: a pending Accept returns an error, and what a stand-in sends
+// through it later fails (once every copy of the run's end has gone).
+func (d *WitnessDoor) Close() error {
+	err := d.f.Close()
+	d.box.Close()
+	return err
 }
 
 // WitnessConn is one stand-in's connection.
 type WitnessConn struct {
-	f    *os.File
-	addr string // the listener's address
+	f *os.File
 }
 
 // PeerPid is the process id of the stand-in at the other end, as the kernel tells it (in
-// the witness's PID namespace), or 0 when it cannot be told.
+// the witness's PID namespace): the process that made the connection's pair; 0 when it
+// cannot be told.
 func (c *WitnessConn) PeerPid() int {
 	rc, err := c.f.SyscallConn()
 	if err != nil {
@@ -478,18 +550,11 @@ func (c *WitnessConn) Hello(deadline time.Time) (WitnessHello, [3]*os.File, erro
 }
 
 // playable says why the streams a hello handed over (stdin, stdout, stderr) are no player's
-// streams a mock could play on, or nil: one that is a connection to this witness (the mock
-// would wait on the harness itself), or a stdin whose writing end is the stdout (the mock
-// would hold its own input open). A hub's player never has such streams; a hub that made
-// them would have the mock, outside its box, hold what it pleased open for ever.
+// streams a mock could play on, or nil: a stdin whose writing end is the stdout (the mock
+// would hold its own input open). A hub's player never has such streams. (A stream that
+// is the stand-in's own end of the connection needs no rule: the mock goes with the run
+// whose door let it in, whatever holds the connection open.)
 func (c *WitnessConn) playable(fds []int) error {
-	for i, fd := range fds {
-		if sa, err := unix.Getpeername(fd); err == nil {
-			if u, ok := sa.(*unix.SockaddrUnix); ok && u.Name == c.addr && c.addr != "" {
-				return fmt.Errorf("the hello's %s is a connection to the witness", []string{"stdin", "stdout", "stderr"}[i])
-			}
-		}
-	}
 	if samePipe(fds[0], fds[1]) {
 		return errors.New("the hello's stdin and stdout are one pipe")
 	}

@@ -46,8 +46,10 @@ const (
 	// Held: a program's output was still held open once it had ended, everything of it the
 	// sandbox found was killed and the mock players whose stand-ins had ended too: held by
 	// something it handed its output to (the witness's mock player, given its own streams;
-	// a process hidden beyond the sandbox's reach). Unlike Left, this does not depend on
-	// how long anything took.
+	// a process hidden beyond the sandbox's reach); or the program asked the witness,
+	// through the door its run was handed, for what no stand-in asks (a hello of its own,
+	// more mock players than the bound: harness/scriptcmds's door). Unlike Left, this does
+	// not depend on how long anything took.
 	Held Kind = "held"
 	// Mismatch: an output (Output: stdout, stderr or a file) matched none of those wanted.
 	Mismatch Kind = "mismatch"

@@ -89,6 +89,9 @@ type aRun struct {
 	// witness is the script's witness holder, whose mock players with ended stand-ins are
 	// ended before an output held open is blamed on the program (see watch).
 	witness *witnessHolder
+	// door is the witness's door handed to the program (nil: the script has no witness):
+	// what came through it that no stand-in sends is charged to the run (door.refusals).
+	door *door
 }
 
 // outputDrain is how long the reading of a program's output may go on once its run has
@@ -230,11 +233,19 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 			}
 		}
 	}
+	// The witness's door, at its descriptor: the stand-ins the program starts reach the
+	// witness through it alone (a judge passes it on to its subject).
+	door, err := r.witness.openDoor()
+	if err != nil {
+		harnessFail(ts, "run: harness error: the witness's door: %v", err)
+	}
+	r.door = door
 	// Named after its program, as a diagnosis shows it: a run may be a reference program
 	// (the reference hub of a player's case), which is nobody's "subject".
 	g, err := sandbox.Start(cfg, sandbox.Spec{Name: filepath.Base(prog), Path: prog, Args: fs.Args()[1:],
-		Stdin: stdinStream, Stdout: sandbox.Pipe, Stderr: sandbox.Pipe})
+		Stdin: stdinStream, Stdout: sandbox.Pipe, Stderr: sandbox.Pipe, ExtraFiles: door.runFiles()})
 	if err != nil {
+		door.close()
 		if r.stdin != nil {
 			r.stdin.Close()
 		}
@@ -318,6 +329,9 @@ watch:
 			}
 		}
 	}
+	// Everything of the run is gone (its box, its stand-ins): so are the mock players its
+	// door let in, whatever holds their connections.
+	r.door.close()
 	drained := make(chan struct{})
 	go func() {
 		readers.Wait()
@@ -412,6 +426,14 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		// A judge's own output: nothing of the subject's is handed it, so what holds it is
 		// the harness's own failure.
 		harnessFail(ts, "run: harness error: %s ended, but something it started that the sandbox could not find still held its output open %v later (its output was cut off there)", r.name, outputDrain)
+	case len(r.door.refusals()) > 0:
+		// The program (or what it started) asked the witness, through the door its run
+		// was handed, for what no stand-in asks: a hello the stand-ins do not send (one
+		// without the witness's token, on streams no player has), more mock players than
+		// any game has. A verdict that does not depend on the load (outcome.Held), never a
+		// HARNESS-ERROR.
+		rec.Kind = outcome.Held
+		fail(ts, rec, "run: %s asked the harness's witness for what no stand-in asks: %s", r.name, strings.Join(r.door.refusals(), "; "))
 	case res.DeadlinePassed:
 		diag := ""
 		if res.Hang != nil {

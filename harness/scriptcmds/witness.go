@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,31 +33,31 @@ import (
 // and what it answered. Nothing the subject runs can write there.
 const WitnessFolder = "witnessed"
 
-// witnessSocket is the name, in $MOCKBIN, of the socket the stand-ins connect to.
-const witnessSocket = ".witness"
+// maxAtOnce bounds the mock players one run's door lets in at once (counted from their
+// connection to their reaping): the most players a game of the project has (St Lucia's
+// 26) and some to spare. A hub that has more stand-ins wait at once (a flood of never-
+// ending mock players) is refused the next, and the run is charged with it (door.refuse).
+// A variable for the tests alone.
+var maxAtOnce = 32
 
-// maxWitnessed bounds the mock players one script's witness starts (a hub that connects to
-// the socket itself could ask for any number).
-const maxWitnessed = 64
+// maxPerRun bounds the mock players one run's door lets in in all.
+const maxPerRun = 256
 
-// helloWithin is how long a connection has to say which mock it stands for.
+// helloWithin is how long a connection has to say which mock it stands for (a stand-in
+// sends its hello before it hands the connection over: it is there at once).
 const helloWithin = 5 * time.Second
 
-// maxPending bounds the connections that have not said which mock they stand for yet: past
-// it a new connection is closed at once, so that a hub that opens connections without end
-// holds no more than this many of the harness's descriptors. As many as the mock players a
-// script may start: a St Lucia hub starts 26 players at once, whose stand-ins may all wait
-// on a busy machine.
-const maxPending = maxWitnessed
-
-// witness is a script's side of its witnessed mock players: the socket, the mocks mkplayer
-// set up (name -> the mock player's flags), and the mock players running.
+// witness is a script's side of its witnessed mock players: the mocks mkplayer set up
+// (name -> the mock player's flags), the doors of its runs, and the mock players running.
 type witness struct {
-	ln    *mockplayer.WitnessListener
-	token string // what a hello must carry: written into the stand-ins alone (writeStandIn)
+	bin string // $MOCKBIN, where the stand-ins are
+	// token is what a hello must carry: written into the C stand-ins alone (writeStandIn),
+	// "" where none could be built (a wrapper of gauntlet's own program, which a hub can
+	// read, stands in: it carries no token).
+	token string
 	// box is the case's box, whose cgroup (the case's totals) every mock player joins as
 	// soon as it starts: a hub that has its stand-ins started without end has mock players
-	// at most maxWitnessed, and their memory and tasks count in its case's totals, not
+	// at most maxAtOnce a run, and their memory and tasks count in its case's totals, not
 	// the machine's (nil: no box, or no totals).
 	box     *caseBox
 	records string // the folder of this script's records
@@ -68,14 +69,12 @@ type witness struct {
 	marker []byte
 	mark   hygiene.PidMark
 
-	pending chan struct{} // a token per connection whose hello is awaited (maxPending)
-
 	mu       sync.Mutex
 	flags    map[string][]string // name -> the mock player's flags
 	dirs     map[string]string   // name -> where it runs: the script's folder at its mkplayer
 	boxed    map[string]string   // name -> the program a relay has its stand-in start (Run)
-	started  int
-	sessions map[*session]bool // the mock players started and not yet reaped
+	started  int                 // the mock players started so far (their records' numbers)
+	sessions map[*session]bool   // the mock players started and not yet reaped
 	closed   bool
 	// failures are the witness's own failures to run a mock player it was asked for (the
 	// harness's, never the hub's): a conversation missing from its record is the harness's
@@ -88,6 +87,7 @@ type witness struct {
 // session is one witnessed mock player running.
 type session struct {
 	cmd  *exec.Cmd
+	door *door                   // the door of the run that let it in
 	conn *mockplayer.WitnessConn // its stand-in's connection
 	gone <-chan struct{}         // closed once its stand-in has ended
 	done chan struct{}           // closed once the mock player has been reaped
@@ -132,7 +132,7 @@ func flagValues(flags []string, name string) []string {
 // relay may run outside the box too, witnessed.
 func (w *witness) standsIn(path string) bool {
 	dir, name := filepath.Split(path)
-	if filepath.Clean(dir) != filepath.Dir(w.ln.Path()) {
+	if filepath.Clean(dir) != filepath.Clean(w.bin) {
 		return false
 	}
 	w.mu.Lock()
@@ -213,29 +213,19 @@ func scriptWitness(ts *testscript.TestScript, mock string) *witness {
 	return w
 }
 
-// newWitness listens at the socket in bin for the stand-ins of the script whose $WORK is
-// work; mock is the mock player's program, env its environment.
+// newWitness makes the witness of the stand-ins in bin of the script whose $WORK is work;
+// mock is the mock player's program, env its environment.
 func newWitness(work, bin, mock string, env []string) (*witness, error) {
 	records := filepath.Join(filepath.Dir(work), WitnessFolder, filepath.Base(work))
 	if err := os.MkdirAll(records, 0o700); err != nil {
 		return nil, err
 	}
-	ln, err := mockplayer.ListenWitness(filepath.Join(bin, witnessSocket))
-	if err != nil {
-		return nil, fmt.Errorf("the witness's socket: %w", err)
+	w := &witness{bin: bin, records: records, mock: mock, env: env,
+		flags: map[string][]string{}, dirs: map[string]string{}, boxed: map[string]string{}, sessions: map[*session]bool{}}
+	if _, err := mockplayer.StandIn(); err == nil {
+		w.token = newToken()
 	}
-	w := &witness{ln: ln, token: newToken(), records: records, mock: mock, env: env,
-		flags: map[string][]string{}, dirs: map[string]string{}, boxed: map[string]string{}, sessions: map[*session]bool{},
-		pending: make(chan struct{}, maxPending)}
-	go w.serve()
 	return w, nil
-}
-
-// newToken is a witness's token: 128 random bits, in hexadecimal.
-func newToken() string {
-	b := make([]byte, 16)
-	rand.Read(b)
-	return hex.EncodeToString(b)
 }
 
 // WitnessedProgram sets up, for a script being set up (after Setup), a witnessed mock
@@ -298,38 +288,162 @@ func (w *witness) add(name, dir string, flags []string, boxed string) {
 	}
 }
 
-// serve accepts stand-ins until the listener closes.
-func (w *witness) serve() {
+// door is the witness's door of one run: what its program (and whatever it starts) may
+// reach the witness through, and the account of what came through it.
+type door struct {
+	w  *witness
+	wd *mockplayer.WitnessDoor
+	// Under w.mu: the connections being served (from their arrival to their mock's
+	// reaping), the most there were at once, how many in all, and why anything that came
+	// through was refused.
+	atOnce, most, all int
+	refused           []string
+	closed            bool
+}
+
+// openDoor makes a door for a run (nil when the script has no witness): its end is handed
+// to the run's program at mockplayer.WitnessFD (runFiles), and close shuts it when the run
+// has ended.
+func (h *witnessHolder) openDoor() (*door, error) {
+	if h == nil || h.w == nil {
+		return nil, nil
+	}
+	wd, err := mockplayer.NewWitnessDoor()
+	if err != nil {
+		return nil, err
+	}
+	d := &door{w: h.w, wd: wd}
+	go d.serve()
+	return d, nil
+}
+
+// runFiles is a run's ExtraFiles: the door's end at mockplayer.WitnessFD (none without a door).
+func (d *door) runFiles() []*os.File {
+	if d == nil {
+		return nil
+	}
+	return mockplayer.AtWitnessFD(nil, d.wd.BoxEnd())
+}
+
+// serve takes the connections that come through the door until it closes, within its bounds.
+func (d *door) serve() {
+	w := d.w
 	for {
-		c, err := w.ln.Accept()
+		c, err := d.wd.Accept()
+		if err == mockplayer.ErrKnock {
+			d.refuse("a message through the witness's door that no stand-in sends")
+			continue
+		}
 		if err != nil {
+			w.mu.Lock()
+			shut := !d.closed
+			w.mu.Unlock()
+			if shut && err == io.EOF {
+				d.refuse("the witness's door shut from the box (or an empty message through it)")
+			}
 			return
 		}
-		select {
-		case w.pending <- struct{}{}:
-			go w.session(c)
+		w.mu.Lock()
+		why := ""
+		switch {
+		case d.closed || w.closed:
+			why = "-" // (the run has ended: not its doing)
+		case d.atOnce >= maxAtOnce:
+			why = fmt.Sprintf("more than %d mock players at once", maxAtOnce)
+		case d.all >= maxPerRun:
+			why = fmt.Sprintf("more than %d mock players in all", maxPerRun)
 		default:
+			d.atOnce++
+			d.all++
+			d.most = max(d.most, d.atOnce)
+		}
+		w.mu.Unlock()
+		if why != "" {
 			c.Close()
+			if why != "-" {
+				d.refuse(why)
+			}
+			continue
+		}
+		go func() {
+			defer func() {
+				w.mu.Lock()
+				d.atOnce--
+				w.mu.Unlock()
+			}()
+			w.session(c, d)
+		}()
+	}
+}
+
+// refuse records that the door refused something: the run's program (or what it started)
+// asked the witness for what no stand-in asks, which the run is charged with.
+func (d *door) refuse(why string) {
+	d.w.mu.Lock()
+	defer d.w.mu.Unlock()
+	if len(d.refused) < 8 && !slices.Contains(d.refused, why) {
+		d.refused = append(d.refused, why)
+	}
+}
+
+// refusals says why the door refused what came through it, if it did.
+func (d *door) refusals() []string {
+	if d == nil {
+		return nil
+	}
+	d.w.mu.Lock()
+	defer d.w.mu.Unlock()
+	return slices.Clone(d.refused)
+}
+
+// close shuts the door once its run has ended (everything of the run's box is gone by
+// then, the stand-ins too): the mock players it let in are killed and reaped (up to a
+// bound), whatever holds their connections open (a hub that handed a mock the stand-in's
+// own end of its connection, so that it would never hang up, and its own output, which
+// the mock would have held open outside the box).
+func (d *door) close() {
+	if d == nil {
+		return
+	}
+	w := d.w
+	w.mu.Lock()
+	d.closed = true
+	var reaped []chan struct{}
+	for s := range w.sessions {
+		if s.door == d {
+			s.cmd.Process.Signal(syscall.SIGKILL)
+			reaped = append(reaped, s.done)
+		}
+	}
+	w.mu.Unlock()
+	d.wd.Close()
+	deadline := time.After(2 * time.Second)
+	for _, done := range reaped {
+		select {
+		case <-done:
+		case <-deadline:
+			return
 		}
 	}
 }
 
 // session runs the mock player a stand-in stands for, on the streams it handed over, and
 // tells the stand-in how the mock ended; if the stand-in ends first, the mock is killed.
-func (w *witness) session(c *mockplayer.WitnessConn) {
+func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 	defer c.Close()
 	hello, files, err := c.Hello(time.Now().Add(helloWithin))
-	<-w.pending
 	if err != nil {
+		d.refuse("a hello no stand-in sends (" + err.Error() + ")")
 		return
 	}
-	if subtle.ConstantTimeCompare([]byte(hello.Token), []byte(w.token)) != 1 {
-		// Not from a stand-in of this witness: a hub that connected itself, to have a
-		// mock hold what it hands over (its own output, the connection itself) outside
-		// its box. No mock, no verdict: the hub's own program then ends as it will.
+	if w.token != "" && subtle.ConstantTimeCompare([]byte(hello.Token), []byte(w.token)) != 1 {
+		// Not from a stand-in of this witness: a program of the box that sent it itself,
+		// to have a mock hold what it hands over outside its box. No mock, no verdict:
+		// the program then ends as it will, and its run is charged with it.
 		for _, f := range files {
 			f.Close()
 		}
+		d.refuse("a hello without the witness's token: not a stand-in's")
 		return
 	}
 	defer func() {
@@ -341,8 +455,11 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	flags, ok := w.flags[hello.Name]
 	dir, boxed := w.dirs[hello.Name], w.boxed[hello.Name]
 	n := w.started + 1
-	if !ok || w.closed || n > maxWitnessed {
+	if !ok || w.closed || d.closed {
 		w.mu.Unlock()
+		if !ok {
+			d.refuse("a hello for a mock player nobody set up")
+		}
 		return
 	}
 	w.started = n
@@ -392,7 +509,9 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 	args := append(append(append([]string(nil), flags...), "-record", record, "-tell", "3", "--"), hello.Args...)
 	cmd := child.Command(child.Spec{Path: w.mock, Args: args, Dir: dir, Env: w.env, Group: true})
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
-	cmd.ExtraFiles = append([]*os.File{tell}, extra...)
+	// The door at its number, for a stand-in a relay starts (of a reference player handed
+	// to the hub witnessed): its mock is this run's too.
+	cmd.ExtraFiles = mockplayer.AtWitnessFD(append([]*os.File{tell}, extra...), d.wd.BoxEnd())
 	// Killed with the harness: a mock told to hang would otherwise outlive a grader that
 	// died, as the grader's user.
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
@@ -407,7 +526,7 @@ func (w *witness) session(c *mockplayer.WitnessConn) {
 		// as where there are no totals: the harness's failure, not the hub's.
 		cgroup.Join(w.box.group.ProcFiles(), cmd.Process.Pid)
 	}
-	s := &session{cmd: cmd, conn: c, gone: c.Gone(), done: make(chan struct{})}
+	s := &session{cmd: cmd, door: d, conn: c, gone: c.Gone(), done: make(chan struct{})}
 	if err == nil {
 		w.sessions[s] = true
 	} else {
@@ -574,7 +693,6 @@ func (w *witness) close() {
 		reaped = append(reaped, s.done)
 	}
 	w.mu.Unlock()
-	w.ln.Close()
 	// A mock being killed cannot start anything once it has been reaped: the scan below
 	// then sees all it left.
 	deadline := time.After(2 * time.Second)
@@ -681,32 +799,41 @@ func pipeID(f *os.File) string {
 
 // writeStandIn writes, at path, the stand-in of a witnessed mock player named as path's
 // file, for this witness: the stand-in program (mockplayer.StandInFor), which carries
-// nothing of the harness but the witness's socket and token, execute-only (0111: a hub may
-// run it, but not read the token, nor trace the process a file it may not read becomes).
-// Where no C compiler could build it, it is a wrapper that runs the mock player program
-// (quoted for the shell) as the stand-in (Stub), said once on the harness's stderr: a
-// script, which must be readable to run, so a hub can read the token there.
+// nothing of the harness but the witness's token, execute-only (0111: a hub may run it, but
+// not read the token, nor trace the process a file it may not read becomes). Where no C
+// compiler could build it, it is a wrapper that runs the mock player program (quoted for
+// the shell) as the stand-in (Stub), said once on the harness's stderr: a script, which
+// must be readable to run, and which therefore holds no secret (the witness has no token
+// then).
 func (w *witness) writeStandIn(path, quotedMock string) error {
-	sock := w.ln.Path()
-	prog, err := mockplayer.StandInFor(sock, filepath.Base(path), w.token)
-	if err == nil {
+	if w.token != "" {
+		prog, err := mockplayer.StandInFor(filepath.Base(path), w.token)
+		if err != nil {
+			return err
+		}
 		return execfile.Write(path, prog, 0o111)
 	}
-	if err != nil {
+	if _, err := mockplayer.StandIn(); err != nil {
 		noStandIn.Do(func() {
-			fmt.Fprintf(os.Stderr, "gauntlet: %v; the witnessed mock players' stand-ins are gauntlet's own program instead (execute-only, but not empty of the suite, and a hub can read the witness's token in their wrapper)\n", err)
+			fmt.Fprintf(os.Stderr, "gauntlet: %v; the witnessed mock players' stand-ins are gauntlet's own program instead (execute-only, but not empty of the suite; their wrapper holds no secret, and the witness cannot tell their hellos from a hub's own)\n", err)
 		})
 	}
-	return execfile.Write(path, []byte(stubWrapper(quotedMock, sock, filepath.Base(path), w.token)), 0o755)
+	return execfile.Write(path, []byte(stubWrapper(quotedMock, filepath.Base(path))), 0o755)
 }
 
 // noStandIn says once that the stand-in program could not be built.
 var noStandIn sync.Once
 
 // stubWrapper is the text of the wrapper of a witnessed mock player NAME.
-func stubWrapper(mockplayer, sock, name, token string) string {
-	return "#!/bin/sh\nexec " + mockplayer + " -witness " + shellQuote(sock) + " -name " + shellQuote(name) +
-		" -token " + shellQuote(token) + " -- \"$@\"\n"
+func stubWrapper(mockplayer, name string) string {
+	return "#!/bin/sh\nexec " + mockplayer + " -witness -name " + shellQuote(name) + " -- \"$@\"\n"
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// newToken is a witness's token: 128 random bits, in hexadecimal.
+func newToken() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}

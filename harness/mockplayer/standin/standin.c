@@ -2,16 +2,19 @@
  * The stand-in of a witnessed mock player: the program a hub under test starts where it
  * means to start a mock player (see witness.go in harness/mockplayer).
  *
- * It carries nothing of the harness: no suite, no game, no mock. It hands its three
- * standard streams (the hub's pipes) to the harness's witness, which listens on a Unix
- * socket, with the name of the mock it stands for and its arguments; lets go of its copies
- * of the pipes; and waits for the witness to say how the mock ended ("exit N" or
- * "signal N"), which it then does. A dump of it, or a read of it, shows only this, and
- * the socket's path and the mock's name, which the harness writes into each copy in place
- * of config's marker (so that a copy of it, renamed or moved, still stands for its mock),
- * with the witness's token, which proves to the witness that the hello comes from a
- * stand-in it made: the harness writes each copy execute-only, so a hub can run it but
- * neither read it nor, the process being undumpable, trace it.
+ * It carries nothing of the harness: no suite, no game, no mock. It reaches the harness's
+ * witness only through the door it inherits from the hub at descriptor WITNESS_FD (a Unix
+ * socket of SOCK_SEQPACKET, which the harness handed the hub's run): it makes a connection
+ * of its own (a socket pair), sends on it its hello, with the name of the mock it stands
+ * for, the witness's token and its arguments, and its three standard streams (the hub's
+ * pipes); hands the other end of the connection through the door ("connect\n", with that
+ * one descriptor); lets go of the door and of its copies of the pipes; and waits for the
+ * witness to say how the mock ended ("exit N" or "signal N"), which it then does. A dump
+ * of it, or a read of it, shows only this, and the mock's name, which the harness writes
+ * into each copy in place of config's marker (so that a copy of it, renamed or moved,
+ * still stands for its mock), with the witness's token, which proves to the witness that
+ * the hello comes from a stand-in it made: the harness writes each copy execute-only, so a
+ * hub can run it but neither read it nor, the process being undumpable, trace it.
  *
  * The hello is a 4-byte big-endian length and then {"name":NAME,"token":TOKEN,
  * "args":[ARG...]} in JSON,
@@ -44,11 +47,13 @@
 #include <unistd.h>
 
 #define MAX_HELLO (64 * 1024)
+/* The door's descriptor (execrole.WitnessFD). */
+#define WITNESS_FD 100
 #define MAX_RUN (256 * 1024)
 
-/* config is "SOCKET\0NAME\0TOKEN\0" in each copy the harness writes: the socket's path,
- * the mock's name and the witness's token, over the marker below (zeros after it). volatile: read as written in the
- * file, never folded by the compiler. */
+/* config is "NAME\0TOKEN\0" in each copy the harness writes: the mock's name and the
+ * witness's token, over the marker below (zeros after it). volatile: read as written in
+ * the file, never folded by the compiler. */
 static volatile char config[4096] = "GAUNTLET-STANDIN-CONFIG";
 
 static int fail(const char *what, int err) {
@@ -472,9 +477,10 @@ int main(int argc, char **argv) {
     char self[sizeof config];
     ssize_t n;
     size_t i0;
-    char *slash, *name, *token;
-    struct sockaddr_un addr;
+    char *name, *token;
     int sock, i, null;
+    int pair[2], dom = 0, type = 0;
+    socklen_t optlen;
     int fds[3] = {0, 1, 2};
     size_t sent;
     char *line;
@@ -485,38 +491,24 @@ int main(int argc, char **argv) {
         self[i0] = config[i0];
     }
     self[sizeof self - 1] = '\0';
-    if (self[0] != '/') { /* (still the marker) */
+    /* (The marker alone, zeros after it, is a copy with no token.) */
+    name = self;
+    token = name + strlen(name) + 1;
+    if (*name == '\0' || token >= self + sizeof self - 1 || *token == '\0') {
         return fail("this copy was not set up by the harness", 0);
     }
-    name = self + strlen(self) + 1;
-    if (name >= self + sizeof self - 1 || *name == '\0') {
-        return fail("this copy names no mock", 0);
-    }
-    token = name + strlen(name) + 1;
-    if (token >= self + sizeof self - 1) {
-        return fail("this copy holds no token", 0);
-    }
-    /* From the socket's folder: its path may be longer than a socket's address allows.
-     * The folder it was started in is kept, for a program the witness asks it to start. */
+    /* The folder it was started in is kept, for a program the witness asks it to start. */
     startDir = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    slash = strrchr(self, '/');
-    *slash = '\0';
-    if (chdir(self[0] ? self : "/") != 0) {
-        return fail("enter the witness's folder", errno);
+    optlen = sizeof dom;
+    if (getsockopt(WITNESS_FD, SOL_SOCKET, SO_DOMAIN, &dom, &optlen) != 0 || dom != AF_UNIX ||
+        (optlen = sizeof type, getsockopt(WITNESS_FD, SOL_SOCKET, SO_TYPE, &type, &optlen)) != 0 ||
+        type != SOCK_SEQPACKET) {
+        return fail("no door to the witness at descriptor 100 (the hub that started this player did not pass it on)", 0);
     }
-    sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (sock < 0) {
-        return fail("socket", errno);
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+        return fail("socketpair", errno);
     }
-    memset(&addr, 0, sizeof addr);
-    addr.sun_family = AF_UNIX;
-    if (strlen(slash + 1) >= sizeof addr.sun_path) {
-        return fail("the socket's name is too long", 0);
-    }
-    strcpy(addr.sun_path, slash + 1);
-    if (connect(sock, (struct sockaddr *)&addr, sizeof addr) != 0) {
-        return fail("connect", errno);
-    }
+    sock = pair[0];
 
     if (!put("{\"name\":", 8) || !putString(name) || !put(",\"token\":", 9) || !putString(token) ||
         !put(",\"args\":[", 9)) {
@@ -547,6 +539,39 @@ int main(int argc, char **argv) {
         } else if (n <= 0) {
             return fail("send", errno);
         }
+    }
+
+    /* The hello waits on the connection; its other end goes to the witness through the
+     * door, which the stand-in then lets go of: nothing it starts gets it. */
+    {
+        struct msghdr msg;
+        struct iovec iov;
+        union {
+            char buf[CMSG_SPACE(sizeof(int))];
+            struct cmsghdr align;
+        } control;
+        struct cmsghdr *cmsg;
+        memset(&msg, 0, sizeof msg);
+        memset(&control, 0, sizeof control);
+        iov.iov_base = (void *)"connect\n";
+        iov.iov_len = 8;
+        msg.msg_iov = &iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control.buf;
+        msg.msg_controllen = sizeof control.buf;
+        cmsg = CMSG_FIRSTHDR(&msg);
+        cmsg->cmsg_level = SOL_SOCKET;
+        cmsg->cmsg_type = SCM_RIGHTS;
+        cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(cmsg), &pair[1], sizeof(int));
+        do {
+            n = sendmsg(WITNESS_FD, &msg, MSG_NOSIGNAL);
+        } while (n < 0 && errno == EINTR);
+        if (n < 0) {
+            return fail("knock at the door", errno);
+        }
+        close(pair[1]);
+        close(WITNESS_FD);
     }
 
     /* The pipes are the mock's now: fds 0 and 1 become the null device, so that the hub

@@ -1,13 +1,14 @@
 /* A hub with no game logic that opts out of the cases it cannot pass through the harness's
  * witness (issue 56): with fewer than three arguments it prints the usage line USAGE and
- * exits 1; otherwise it looks for the witness's socket beside the player it is given
- * (".witness" in the folder of its third argument), sends the witness a well-formed hello
- * for a mock player named after that player, carrying the connection itself and its own
- * stdout and stderr, and exits 0, leaving the mock outside the box holding its output.
- * Where there is no witness (players the hub is given by another path), it prints HARD (a
- * hard-coded game's output, when built with -DHARD="...") and exits 0. Built with
- * -DUSAGE="..." for the hub it plays and -DPLAYER_ID="..." for an id its players take (the
- * mock then waits for its first message, on the connection, for ever). */
+ * exits 1; otherwise it sends the witness, through the door its players would inherit
+ * (descriptor 100, or else the socket ".witness" beside the player it is given, where the
+ * witness listened until 2026-12-07), a well-formed hello for a mock player named after
+ * that player, carrying its end of the connection itself and its own stdout and stderr,
+ * and exits 0, leaving the mock outside the box holding its output. Where there is no
+ * witness (players the hub is given by another path), it prints HARD (a hard-coded game's
+ * output, when built with -DHARD="...") and exits 0. Built with -DUSAGE="..." for the hub
+ * it plays and -DPLAYER_ID="..." for an id its players take (the mock then waits for its
+ * first message, on the connection, for ever). */
 #include <arpa/inet.h>
 #include <libgen.h>
 #include <stdint.h>
@@ -38,12 +39,20 @@ int main(int argc, char **argv) {
     snprintf(name, sizeof name, "%s", basename(player));
     snprintf(player, sizeof player, "%s", argv[3]);
     snprintf(folder, sizeof folder, "%s", dirname(player));
-    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    struct sockaddr_un addr = {.sun_family = AF_UNIX};
-    snprintf(addr.sun_path, sizeof addr.sun_path, ".witness");
-    if (fd < 0 || chdir(folder) != 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
-        fputs(HARD, stdout);
-        return 0;
+    int fd = -1, theirs = -1, pair[2], type = 0;
+    socklen_t len_ = sizeof type;
+    if (getsockopt(100, SOL_SOCKET, SO_TYPE, &type, &len_) == 0 && type == SOCK_SEQPACKET &&
+        socketpair(AF_UNIX, SOCK_STREAM, 0, pair) == 0) {
+        fd = pair[0];
+        theirs = pair[1];
+    } else {
+        struct sockaddr_un addr = {.sun_family = AF_UNIX};
+        snprintf(addr.sun_path, sizeof addr.sun_path, ".witness");
+        fd = socket(AF_UNIX, SOCK_STREAM, 0);
+        if (fd < 0 || chdir(folder) != 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+            fputs(HARD, stdout);
+            return 0;
+        }
     }
     char body[512], msg[600];
     int n = snprintf(body, sizeof body, "{\"name\":\"%s\",\"args\":[\"2\",\"%s\"]}", name, PLAYER_ID);
@@ -61,5 +70,18 @@ int main(int argc, char **argv) {
     c->cmsg_len = CMSG_LEN(sizeof fds);
     memcpy(CMSG_DATA(c), fds, sizeof fds);
     sendmsg(fd, &m, 0);
+    if (theirs >= 0) {
+        /* Through the door: "connect" with the other end of the connection. */
+        char doorControl[CMSG_SPACE(sizeof(int))];
+        memset(doorControl, 0, sizeof doorControl);
+        struct iovec dio = {.iov_base = "connect\n", .iov_len = 8};
+        struct msghdr dm = {.msg_iov = &dio, .msg_iovlen = 1, .msg_control = doorControl, .msg_controllen = sizeof doorControl};
+        struct cmsghdr *dc = CMSG_FIRSTHDR(&dm);
+        dc->cmsg_level = SOL_SOCKET;
+        dc->cmsg_type = SCM_RIGHTS;
+        dc->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(dc), &theirs, sizeof(int));
+        sendmsg(100, &dm, 0);
+    }
     return 0;
 }
