@@ -740,3 +740,44 @@ run -status 0 $HUB d p $MOCKBIN/p0
 		})
 	}
 }
+
+// Where no C compiler builds the stand-in, its wrapper (a script, which the hub can read)
+// holds no secret a hub could forge a stand-in's hello with: it names the mock player's
+// program and the mock, and the stand-in reaches the witness through the door it inherits
+// all the same. Until 2026-12-07 the wrapper showed the witness's socket and token. (The
+// test runs again without a compiler: CC names none.)
+func TestStandInWrapperHoldsNoSecret(t *testing.T) {
+	if os.Getenv("CC") != "/nonexistent/cc" {
+		t.Parallel()
+		cmd := exec.Command(os.Args[0], "-test.run=^TestStandInWrapperHoldsNoSecret$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "CC=/nonexistent/cc")
+		if out, err := cmd.CombinedOutput(); err != nil || !bytes.Contains(out, []byte("--- PASS: TestStandInWrapperHoldsNoSecret")) {
+			t.Fatalf("without a C compiler: %v\n%s", err, out)
+		}
+		return
+	}
+	if _, err := mockplayer.StandIn(); err == nil {
+		t.Fatal("the stand-in was built with CC=/nonexistent/cc")
+	}
+	script := `mkplayer seven -as 2310A -fault 'after 2 exit 7'
+! grep '(-token|-witness [^-]|[0-9a-f]{32})' $MOCKBIN/seven
+grep ' -witness -name ''seven'' -- "\$@"' $MOCKBIN/seven
+run -status 7 -stdin hub.txt $MOCKBIN/seven 2 1
+-- hub.txt --
+7;::-Mo1V11V22Mo1Mo1::-
+HAP0,1,0,3,0
+YT
+`
+	// The wrapper runs the mock player's published file, as a grader's does.
+	r, records := runWitnessedAfter(t, script, func(env *testscript.Env) error {
+		mock, err := lookPath("mockplayer", env.Getenv("PATH"))
+		env.Setenv(MockPlayerVar, mock)
+		return err
+	})
+	if !r.Passed {
+		t.Fatalf("script failed:\n%s", r.Log)
+	}
+	if files, _ := filepath.Glob(filepath.Join(records, "*.json")); len(files) != 1 {
+		t.Errorf("records %v, want one", files)
+	}
+}
