@@ -166,13 +166,13 @@ func gradeCheatingAs(t *testing.T, gauntlet string, wrap, env []string, game, di
 }
 
 // TestWitnessHoldScoresNothing grades, as root, the hub that opts out through the witness
-// (harness/sandbox/testdata/hostile/witnesshold.c): it hands the mock player outside its box
+// (harness/sandbox/testdata/hostile/witnesshold.c): it sends the witness, through the door
+// its players would inherit, a hello of its own that hands the mock player outside its box
 // its own connection and its stdout and stderr, and exits, answering only the usage and
 // one hard-coded game (the spec's, which the dealer's renamed-copies case plays). Before
 // 2026-12-07 each case it held so was a HARNESS-ERROR, left out of the marks: issue 56
-// reported 10.29/42 for dealer2310 and 11.71/40 for St Lucia. Its output held open is now
-// its own doing, charged to it (HYGIENE: a verdict that does not depend on the load, not
-// run again).
+// reported 10.29/42 for dealer2310 and 11.71/40 for St Lucia. Its hello is now refused
+// and charged to it (HYGIENE: a verdict that does not depend on the load, not run again).
 func TestWitnessHoldScoresNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("whole grades: full mode only")

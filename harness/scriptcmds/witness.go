@@ -55,13 +55,16 @@ type witness struct {
 	// "" where none could be built (a wrapper of gauntlet's own program, which a hub can
 	// read, stands in: it carries no token).
 	token string
-	// box is the case's box, whose cgroup (the case's totals) every mock player joins as
-	// soon as it starts: a hub that has its stand-ins started without end has mock players
-	// at most maxAtOnce a run, and their memory and tasks count in its case's totals, not
-	// the machine's (nil: no box, or no totals).
+	// box is the case's box (nil: none). Where it has a cgroup (the machine gives totals),
+	// every mock player joins, as soon as it starts, a cgroup of the mocks' own (group,
+	// made with the first of them, mockLimits): a hub that has its stand-ins started
+	// without end has at most maxAtOnce mock players a run, within the mocks' totals, not
+	// the machine's; and the case's own totals are the subject's alone.
 	box     *caseBox
-	records string // the folder of this script's records
-	mock    string // the mock player's program
+	group   *cgroup.Group // the mocks' cgroup (nil: none yet, or none to be had)
+	noGroup bool          // the mocks' cgroup could not be made: they join the case's
+	records string        // the folder of this script's records
+	mock    string        // the mock player's program
 	env     []string
 	// marker is the case's marker entry in an environment ("GAUNTLET_CASE=ID\x00") and
 	// mark the pid mark of the script's start: what the mock players leave is found by them
@@ -520,11 +523,11 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 	if err == nil {
 		os.WriteFile(strings.TrimSuffix(record, ".json")+linkSuffix, []byte(link+fmt.Sprintf("mock %d\n", cmd.Process.Pid)), 0o600)
 	}
-	if err == nil && w.box != nil && w.box.group != nil {
-		// Into the case's totals (before it has read a line of the hub's: what it holds
+	if g := w.mockGroup(); err == nil && g != nil {
+		// Into the mocks' totals (before it has read a line of the hub's: what it holds
 		// then is its runtime's). A group that cannot be joined leaves it the machine's,
 		// as where there are no totals: the harness's failure, not the hub's.
-		cgroup.Join(w.box.group.ProcFiles(), cmd.Process.Pid)
+		cgroup.Join(g.ProcFiles(), cmd.Process.Pid)
 	}
 	s := &session{cmd: cmd, door: d, conn: c, gone: c.Gone(), done: make(chan struct{})}
 	if err == nil {
@@ -574,6 +577,35 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 		}
 	}
 	c.Verdict(code, sig)
+}
+
+// mockLimits are the totals of a script's mock players together (their own cgroup): as
+// many as may run at once (maxAtOnce), each with room to spare (a mock player holds about
+// 10 MB, and a dozen threads).
+var mockLimits = cgroup.Limits{Memory: int64(maxAtOnce) * 32 << 20, Processes: maxAtOnce * 32}
+
+// mockGroups numbers the mocks' cgroups of this process (their names).
+var mockGroups atomic.Int64
+
+// mockGroup returns the mocks' cgroup, made at its first use, where the case has totals
+// (w.box.group): nil where it has none. Where it cannot be made, the mocks join the case's
+// group, as they did before they had one of their own. Called with w.mu held.
+func (w *witness) mockGroup() *cgroup.Group {
+	switch {
+	case w.group != nil:
+		return w.group
+	case w.box == nil || w.box.group == nil:
+		return nil
+	case w.noGroup:
+		return w.box.group
+	}
+	g, err := cgroup.New(fmt.Sprintf("mocks-%d", mockGroups.Add(1)), mockLimits)
+	if err != nil {
+		w.noGroup = true
+		return w.box.group
+	}
+	w.group = g
+	return g
 }
 
 // ownFailures returns the witness's own failures so far (see witness.failures).
@@ -703,6 +735,10 @@ wait:
 		case <-deadline:
 			break wait
 		}
+	}
+	if w.group != nil {
+		// (Killed first: what a mock left in it, a spawn fault's grandchild.)
+		w.group.Remove()
 	}
 	if len(w.marker) > 0 {
 		var pids []int

@@ -16,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"gauntlet/harness/buildtest"
+	"gauntlet/harness/cgroup"
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/hygiene"
 	"gauntlet/harness/mockplayer"
@@ -779,5 +780,123 @@ YT
 	}
 	if files, _ := filepath.Glob(filepath.Join(records, "*.json")); len(files) != 1 {
 		t.Errorf("records %v, want one", files)
+	}
+}
+
+// Where the case has cgroup totals, each mock player joins, as soon as it starts, a cgroup
+// of the mocks' own, whose totals bound their memory and tasks (mockLimits), not the
+// case's, which are the subject's alone; the group goes with the witness. Until 2026-12-07
+// the mocks joined the case's group (and before that none).
+func TestWitnessedMocksHaveACgroupOfTheirOwn(t *testing.T) {
+	t.Parallel()
+	buildtest.NeedBox(t, cgroup.Problem())
+	if _, err := mockplayer.StandIn(); err != nil {
+		t.Skip("no C stand-in: the witness has no token")
+	}
+	caseGroup, err := cgroup.New("witness-test-case", cgroup.Limits{Memory: 256 << 20, Processes: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer caseGroup.Remove()
+	work := filepath.Join(t.TempDir(), "script-case")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	mock := filepath.Join(bin, "mockplayer")
+	if err := os.Symlink(buildtest.Path(t, "gauntlet/cmd/gauntlet"), mock); err != nil {
+		t.Fatal(err)
+	}
+	w, err := newWitness(work, bin, mock, os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.box = &caseBox{group: caseGroup}
+	closed := false
+	defer func() {
+		if !closed {
+			w.close()
+		}
+	}()
+	w.add("p", work, []string{"-as", "2310A"}, "")
+	d, err := (&witnessHolder{w: w}).openDoor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.close()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inR.Close()
+	defer inW.Close()
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(pair[0])
+	msg := []byte(`{"name":"p","token":"` + w.token + `","args":["2","0"]}`)
+	msg = append([]byte{0, 0, byte(len(msg) >> 8), byte(len(msg))}, msg...)
+	if err := syscall.Sendmsg(pair[0], msg, syscall.UnixRights(int(inR.Fd()), int(null.Fd()), int(null.Fd())), nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Sendmsg(int(d.wd.BoxEnd().Fd()), []byte("connect\n"), syscall.UnixRights(pair[1]), nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	syscall.Close(pair[1])
+	// The mock waits for its first line: it runs until then (its start is not timed).
+	pid := 0
+	for pid == 0 {
+		w.mu.Lock()
+		for s := range w.sessions {
+			pid = s.cmd.Process.Pid
+		}
+		group := w.group
+		w.mu.Unlock()
+		if pid == 0 {
+			runtime.Gosched()
+			continue
+		}
+		if group == nil {
+			t.Fatal("the mock player started, with no cgroup of the mocks'")
+		}
+	}
+	member := func(procFiles []string) bool {
+		for _, f := range procFiles {
+			b, _ := os.ReadFile(f)
+			if !slices.Contains(strings.Fields(string(b)), strconv.Itoa(pid)) {
+				return false
+			}
+		}
+		return true
+	}
+	w.mu.Lock()
+	group := w.group
+	w.mu.Unlock()
+	if !member(group.ProcFiles()) || member(caseGroup.ProcFiles()) {
+		t.Errorf("the mock player (pid %d) is not in the mocks' group alone", pid)
+	}
+	limit := ""
+	for _, f := range group.ProcFiles() {
+		for _, name := range []string{"memory.max", "memory.limit_in_bytes"} {
+			if b, err := os.ReadFile(filepath.Join(filepath.Dir(f), name)); err == nil {
+				limit = strings.TrimSpace(string(b))
+			}
+		}
+	}
+	if limit != strconv.FormatInt(mockLimits.Memory, 10) {
+		t.Errorf("the mocks' memory total: %q, want %d", limit, mockLimits.Memory)
+	}
+	// The group goes with the witness (its mock killed first).
+	dir := filepath.Dir(group.ProcFiles()[0])
+	w.close()
+	closed = true
+	if _, err := os.Stat(dir); err == nil {
+		t.Errorf("the mocks' group %s outlived the witness", dir)
 	}
 }
