@@ -57,14 +57,19 @@ func CloseInheritedOnExec() error {
 	return nil
 }
 
-// keepWitnessDoor clears close-on-exec on WitnessFD when it is a witness's door: a Unix
-// socket of SOCK_SEQPACKET (nothing else the harness inherits at that number is passed on).
+// keepWitnessDoor clears close-on-exec on WitnessFD when it is a witness's door (nothing
+// else the harness inherits at that number is passed on).
 func keepWitnessDoor() {
-	dom, err1 := syscall.GetsockoptInt(WitnessFD, syscall.SOL_SOCKET, syscall.SO_DOMAIN)
-	typ, err2 := syscall.GetsockoptInt(WitnessFD, syscall.SOL_SOCKET, syscall.SO_TYPE)
-	if err1 == nil && err2 == nil && dom == syscall.AF_UNIX && typ == syscall.SOCK_SEQPACKET {
+	if IsWitnessDoor(WitnessFD) {
 		syscall.RawSyscall(syscall.SYS_FCNTL, WitnessFD, syscall.F_SETFD, 0)
 	}
+}
+
+// IsWitnessDoor reports whether fd is a witness's door: a Unix socket of SOCK_SEQPACKET.
+func IsWitnessDoor(fd int) bool {
+	dom, err1 := syscall.GetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_DOMAIN)
+	typ, err2 := syscall.GetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_TYPE)
+	return err1 == nil && err2 == nil && dom == syscall.AF_UNIX && typ == syscall.SOCK_SEQPACKET
 }
 
 // sockFilter and sockFprog are the kernel's struct sock_filter and struct sock_fprog.

@@ -296,7 +296,7 @@ const doorMessage = "connect\n"
 // connectionPair makes the stand-in's connection to the witness: a connected pair of Unix
 // stream sockets, the stand-in's end first; the other goes through the door (knock).
 func connectionPair() (mine, theirs int, err error) {
-	if !IsDoor(WitnessFD) {
+	if !execrole.IsWitnessDoor(WitnessFD) {
 		return -1, -1, fmt.Errorf("no door to the witness at descriptor %d (the hub that started this player did not pass it on)", WitnessFD)
 	}
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
@@ -315,13 +315,6 @@ func knock(theirs int) error {
 			return err
 		}
 	}
-}
-
-// IsDoor reports whether fd is a witness's door: a Unix socket of SOCK_SEQPACKET.
-func IsDoor(fd int) bool {
-	dom, err1 := syscall.GetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_DOMAIN)
-	typ, err2 := syscall.GetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_TYPE)
-	return err1 == nil && err2 == nil && dom == syscall.AF_UNIX && typ == syscall.SOCK_SEQPACKET
 }
 
 // samePipe reports whether fds a and b are both FIFOs of the same pipe.

@@ -99,8 +99,9 @@ var netjoinPath = sync.OnceValues(func() (string, error) {
 		return "", fmt.Errorf("the rootless network helper: memfd_create: %w", err)
 	}
 	// Far above the descriptors a start passes (ExtraFiles, which the child's fork puts at
-	// 3, 4, ... over whatever was there, before it execs the helper by this link).
-	for _, least := range []int{512, 64} { // (64: a limit of open files below 513)
+	// 3, 4, ... over whatever was there, before it execs the helper by this link: up to a
+	// witness's door at execrole.WitnessFD).
+	for _, least := range []int{512, execrole.WitnessFD + 16} { // (a limit of open files below 513)
 		if high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, least); err == nil {
 			unix.Close(fd)
 			fd = high
