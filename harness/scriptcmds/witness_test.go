@@ -241,32 +241,66 @@ noprocs -allow sleep
 // A hub that floods the witness with never-ending mock players (issue 56: 64 per case, up
 // to 489 at once on a grading machine) has at most maxAtOnce of them run at once: the
 // stand-ins past the bound are refused (they exit 2), and the run is charged with it, a
-// verdict that does not depend on the load (outcome.Held), however the hub ends. Until
-// 2026-12-07 every one of its 64 mock players ran. (The bound is lowered to 4 here, to
-// start few mock players; the test is not parallel, as it sets it.)
+// verdict that does not depend on the load (outcome.Held), however the hub ends: unboxed,
+// boxed as root and in a rootless box. Until 2026-12-07 every one of its 64 mock players
+// ran. (The bound is lowered to 4 here, to start few mock players; the test is not
+// parallel, as it sets it.)
 func TestWitnessFloodIsBoundedAndCharged(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash (wait -n)")
-	}
 	defer func(n int) { maxAtOnce = n }(maxAtOnce)
 	maxAtOnce = 4
+	// The hub starts 64 stand-ins at once and ends once 60 of them have: the 4 others run.
 	script := `mkplayer h -as 2310A -fault 'start hang'
-run -status 0 -timeout 60s bash -c 'for i in $(seq 64); do $0 2 1 </dev/null >/dev/null 2>&1 & done; for i in $(seq 60); do wait -n; done; exit 0' $MOCKBIN/h
--- hub.txt --
+run -status 0 -timeout 60s sh -c 'mkfifo ended; exec 3<>ended; for i in $(seq 64); do ($0 2 1 </dev/null >/dev/null 2>&1; echo >&3) & done; head -n 60 <&3 >/dev/null; exit 0' $MOCKBIN/h
 `
-	r, records := runWitnessed(t, script)
-	if r.Passed {
-		t.Fatalf("the flood passed:\n%s", r.Log)
+	bin := t.TempDir()
+	buildtest.SearchableByOthers(t, bin)
+	data, err := os.ReadFile(buildtest.Path(t, "gauntlet/cmd/gauntlet"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(r.Log, "more than 4 mock players at once") {
-		t.Errorf("the run was not charged with the flood:\n%s", r.Log)
+	if err := execfile.Write(filepath.Join(bin, "mockplayer"), data, 0o755); err != nil {
+		t.Fatal(err)
 	}
-	rec, ok, err := outcome.Last(filepath.Join(filepath.Dir(filepath.Dir(records)), outcome.File))
-	if err != nil || !ok || rec.Kind != outcome.Held {
-		t.Errorf("the case's record: %+v %v %v, want %s", rec, ok, err, outcome.Held)
+	check := func(t *testing.T, boxed bool) {
+		dir := t.TempDir()
+		if boxed {
+			dir = boxedCaseDir(t)
+		}
+		r := runCase(t, dir, script, testscript.Params{
+			Setup: func(env *testscript.Env) error {
+				env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
+				if boxed {
+					env.Setenv(BoxKeepVar, bin)
+					env.Setenv(SandboxUserVar, "1")
+				}
+				return Setup(env)
+			},
+		})
+		if r.Passed {
+			t.Fatalf("the flood passed:\n%s", r.Log)
+		}
+		if !strings.Contains(r.Log, "more than 4 mock players at once") || strings.Contains(r.Log, "did not finish within") {
+			t.Errorf("the run was not charged with the flood (or its hub did not see 60 stand-ins end):\n%s", r.Log)
+		}
+		rec, ok, err := outcome.Last(filepath.Join(dir, outcome.File))
+		if err != nil || !ok || rec.Kind != outcome.Held {
+			t.Errorf("the case's record: %+v %v %v, want %s", rec, ok, err, outcome.Held)
+		}
+		if files, _ := filepath.Glob(filepath.Join(dir, WitnessFolder, "*", "*.json")); len(files) != 4 {
+			t.Errorf("%d mock players started, want 4 (the bound)", len(files))
+		}
 	}
-	if files, _ := filepath.Glob(filepath.Join(records, "*.json")); len(files) != 4 {
-		t.Errorf("%d mock players started, want 4 (the bound)", len(files))
+	if !sandbox.Rootless() {
+		t.Run("unboxed", func(t *testing.T) { check(t, false) })
+	}
+	t.Run("boxed", func(t *testing.T) {
+		needBox(t)
+		check(t, true)
+	})
+	if os.Geteuid() == 0 {
+		t.Run("rootless", func(t *testing.T) {
+			buildtest.AsUnprivileged(t, "^TestWitnessFloodIsBoundedAndCharged$", "gauntlet/cmd/gauntlet")
+		})
 	}
 }
 
