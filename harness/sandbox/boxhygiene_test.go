@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/hygiene"
 	"gauntlet/harness/sandbox"
 )
@@ -64,8 +65,27 @@ func TestBoxRefusesUserNamespaces(t *testing.T) {
 // stand-ins for a dealer's players) until the init counted in a /proc of its own.
 func TestBoxedProgramLeadsItsSessionAndLeavesNoChildUncounted(t *testing.T) {
 	boxOrSkip(t)
+	t.Run("own network", func(t *testing.T) { checkSessionAndOrphans(t, &sandbox.Box{}) })
+	// A case's runs that share a network start otherwise (rootless, through the join
+	// helper: netjoin.go), to the same init.
+	t.Run("shared network", func(t *testing.T) {
+		buildtest.NeedBox(t, sandbox.NetProblem())
+		checkSessionAndOrphans(t, &sandbox.Box{Net: newNet(t)})
+	})
+	// Unboxed, nothing counts them.
+	res, err := sandbox.Run(testConfig(), sandbox.Spec{Path: prog("unreaped"), Args: []string{"reap"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Procs[0].Orphans != -1 {
+		t.Errorf("unboxed, Orphans = %d, want -1 (not counted)", res.Procs[0].Orphans)
+	}
+}
+
+// checkSessionAndOrphans runs unreaped in box (TestBoxedProgramLeadsItsSessionAndLeavesNoChildUncounted).
+func checkSessionAndOrphans(t *testing.T, box *sandbox.Box) {
 	cfg := testConfig()
-	cfg.Box = &sandbox.Box{}
+	cfg.Box = box
 	for _, c := range []struct {
 		args    []string
 		orphans int
@@ -87,14 +107,6 @@ func TestBoxedProgramLeadsItsSessionAndLeavesNoChildUncounted(t *testing.T) {
 			t.Errorf("%v: the child that waits for ever was not found left running: %v", c.args, res.Hygiene)
 		}
 		assertNothingLeft(t, res)
-	}
-	// Unboxed, nothing counts them.
-	res, err := sandbox.Run(testConfig(), sandbox.Spec{Path: prog("unreaped"), Args: []string{"reap"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Procs[0].Orphans != -1 {
-		t.Errorf("unboxed, Orphans = %d, want -1 (not counted)", res.Procs[0].Orphans)
 	}
 }
 
