@@ -75,6 +75,11 @@ type Box struct {
 	// tmpfs mounts on the host.
 	Disk int64
 	work *workDisk // the covered working folder (the init's)
+	// init says the role is the init of the box's PID namespace (PIDInit), which counts
+	// the processes its program leaves it (StatusOrphans) in procs, when above 0: an open
+	// /proc of the namespace without hidepid, which no mount of the box holds (initProcs).
+	init  bool
+	procs int
 }
 
 // Settings is what the harness tells the role.
@@ -466,6 +471,7 @@ func run(q string) int {
 	}
 	if s.Box != nil {
 		s.Box.ownUserNS = s.Rootless
+		s.Box.init = s.PID == PIDInit
 		if s.PID != PIDInit {
 			s.Box.Disk = 0 // only an init outlives the program, to copy its folder back
 		}

@@ -257,7 +257,7 @@ func reap(s Settings, pid int) int {
 			// Every process of the namespace but the init is the program's or one of its
 			// descendants': those there now, alive or not yet waited for, are the init's
 			// to reap, as are those it already reaped (StatusOrphans).
-			orphans += processesBut(1)
+			orphans += processesBut(s.Box, 1)
 			// The program's folder back on the host first (a rootless box's: workdisk.go),
 			// so that the harness finds it there once it has the program's end.
 			var flags byte
@@ -275,12 +275,18 @@ func reap(s Settings, pid int) int {
 	return 0
 }
 
-// processesBut counts the processes this process's /proc shows (the box's, in its PID
-// namespace), but pid.
-func processesBut(pid int) int {
-	dir, err := syscall.Open("/proc", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return 0
+// processesBut counts the processes of this process's PID namespace but pid: in b's /proc
+// of the init's (initProcs), which it then closes, or, without one, in the /proc the box
+// holds, which shows only those this process may trace.
+func processesBut(b *Box, pid int) int {
+	dir := -1
+	if b != nil && b.procs > 0 {
+		dir, b.procs = b.procs, 0
+	} else {
+		var err error
+		if dir, err = syscall.Open("/proc", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0); err != nil {
+			return 0
+		}
 	}
 	defer syscall.Close(dir)
 	skip := strconv.Itoa(pid)
