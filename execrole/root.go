@@ -9,11 +9,11 @@ import (
 	"syscall"
 )
 
-// The box's root (since 2026-11-28): an allow-list. Until then a box was the whole host
-// with /tmp, /var/tmp and /dev/shm replaced and a few folders covered, so everything the
-// box did not know about was readable: a world-readable checkout of the suites, a course's
-// reference solution, the grader's scratch space with every other case, and, in
-// /proc/self/mountinfo, the folder of every case box on the machine. Now a box is a new
+// The box's root: an allow-list. A box that were the whole host with a few folders
+// replaced or covered would show everything it did not know about: a world-readable
+// checkout of the suites, a course's reference solution, the grader's scratch space with
+// every other case, and, in /proc/self/mountinfo, the folder of every case box on the
+// machine. So a box is a new
 // root, made in the run's own mount namespace and entered with pivot_root, holding only:
 //
 //   - System, read-only: what C programs, make and the compilers need (and ReadOnly, the
@@ -246,7 +246,7 @@ func enterBox(b *Box) (err error) {
 // then the only way to it. The init counts there what its program left it (StatusOrphans):
 // the box's own /proc hides from a rootless init every process it may not trace, and a
 // rootless init may trace none that is not dumpable (one run from a file its user may only
-// execute: the witness's stand-ins for a hub's players), which went uncounted (issue 57).
+// execute: the witness's stand-ins for a hub's players), which would go uncounted.
 // A kernel before 5.8 has one set of options for every /proc of a PID namespace: the box's
 // hidepid, mounted after, then holds for this one too, and such a rootless init still
 // misses them (a root init, which may trace every process, never does).

@@ -26,9 +26,9 @@ import (
 // user (the fork's SysProcAttr.Credential) and the box (namespaces made on that thread just
 // before the fork, and left right after it). So a program starts directly: the role's
 // start of the Go runtime (about 3 ms of CPU here, most of a trivial case) is gone from
-// every such start (issue 15). The harness's own programs (the reference and mock
-// programs) do too: through the role they went on as the program in the role's process
-// (one start of the runtime either way), but only after the role had moved every thread of
+// every such start. The harness's own programs (the reference and mock programs) do too:
+// through the role they would go on as the program in the role's process (one start of
+// the runtime either way), but only after the role had moved every thread of
 // that runtime into the case's network namespace and cgroups and to the sandbox user, one
 // stop of the world each; started directly, a grade took 6-12% less CPU. In a box or as a
 // sandbox user they start without the address-space limit, as they did in the role's
