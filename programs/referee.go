@@ -13,7 +13,7 @@ import (
 	"gauntlet/harness/mockhub/refereeprobe"
 	"gauntlet/harness/mutants"
 	"gauntlet/harness/tournament"
-	"gauntlet/hub/refereehub"
+	"gauntlet/judges/refereejudges"
 )
 
 // The referee protocol's match runner and the project's example referees and players.
@@ -76,7 +76,7 @@ func init() {
 			Usage:   "-referee REFEREE [flags] PLAYER PLAYER...",
 			Referee: true,
 			Match: func(boxes *tournament.Boxes, stop <-chan struct{}, referee, perMove, _ string) tournament.Match {
-				return refereehub.Match(boxes, stop, referee, "-t", perMove, "-T", perMove)
+				return refereejudges.Match(boxes, stop, referee, "-t", perMove, "-T", perMove)
 			},
 		},
 		// Each referee has cases of its own, named after it.

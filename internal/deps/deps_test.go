@@ -61,9 +61,13 @@ var rules = []struct {
 	// programs (they are handed what they need of a game).
 	{"gauntlet/fuzz/...", "std " + script + " gauntlet/games/... gauntlet/harness/... gauntlet/fuzz/..."},
 
+	// Each game's harness-side code (its tournament match, ...): above its reference
+	// programs, which must not link it.
+	{"gauntlet/judges/...", "std gauntlet/games/... gauntlet/harness/... gauntlet/hub/... gauntlet/players/... gauntlet/fuzz/..."},
+
 	// What each program runs, and the registry of every game above all of it.
-	{"gauntlet/programs/standalone", "std gauntlet/games/... gauntlet/harness/... gauntlet/hub/... gauntlet/players/..."},
-	{"gauntlet/programs", "std gauntlet/games/... gauntlet/harness/... gauntlet/hub/... gauntlet/players/... gauntlet/fuzz/... gauntlet/programs/standalone"},
+	{"gauntlet/programs/standalone", "std gauntlet/games/... gauntlet/harness/... gauntlet/hub/... gauntlet/players/... gauntlet/judges/..."},
+	{"gauntlet/programs", "std gauntlet/games/... gauntlet/harness/... gauntlet/hub/... gauntlet/players/... gauntlet/fuzz/... gauntlet/judges/... gauntlet/programs/standalone"},
 
 	// The binaries: everything.
 	{"gauntlet/cmd/...", "std " + sys + " " + script + " gauntlet/..."},

@@ -1,4 +1,10 @@
-package refereehub
+// Package refereejudges is the referee protocol's harness-side code: what the harness
+// judges its programs with that the reference runner must not link. Now its tournament
+// match, which boxes the programs (harness/tournament, and so the sandbox), beside the
+// protocol's registration (programs) and apart from the reference runner
+// (hub/refereehub), whose binary links no sandbox (internal/deps,
+// TestReferenceProgramsLinkNoSandbox).
+package refereejudges
 
 import (
 	"bytes"
@@ -7,6 +13,7 @@ import (
 	"strings"
 
 	"gauntlet/harness/tournament"
+	"gauntlet/hub/refereehub"
 )
 
 // Match is a tournament match: one game of the reference runner between players a (who
@@ -23,7 +30,7 @@ func Match(boxes *tournament.Boxes, stop <-chan struct{}, referee string, args .
 		defer done()
 		sigs, stopped, release := tournament.StopSignal(stop)
 		defer release()
-		if status := runStop(append(append([]string(nil), args...), referee, a, b), &out, &errb, launch, sigs); status != 0 {
+		if status := refereehub.RunStop(append(append([]string(nil), args...), referee, a, b), &out, &errb, launch, sigs); status != 0 {
 			if stopped() {
 				return tournament.Result{}, tournament.ErrStopped
 			}
