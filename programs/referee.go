@@ -10,7 +10,6 @@ import (
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
 	"gauntlet/harness/mockhub"
-	"gauntlet/harness/mockhub/refereeprobe"
 	"gauntlet/harness/mutants"
 	"gauntlet/harness/tournament"
 	"gauntlet/judges/refereejudges"
@@ -80,10 +79,10 @@ func init() {
 			},
 		},
 		// Each referee has cases of its own, named after it.
-		Mutants: &mutants.Set{Mutants: mutants.Referee, Cases: mutants.CasesNamedAfter},
+		Mutants: &mutants.Set{Mutants: refereejudges.Mutants, Cases: mutants.CasesNamedAfter},
 		// A referee of any game is probed as the match runner would: a conversation's
 		// `referee check=PART ...` line (the protocol/ cases, gauntlet fuzz referee).
-		Probes: map[string]mockhub.Probe{"referee": refereeprobe.Parse},
+		Probes: map[string]mockhub.Probe{"referee": refereejudges.Parse},
 	})
 }
 

@@ -63,7 +63,7 @@ var rules = []struct {
 
 	// Each game's harness-side code (its tournament match, ...): above its reference
 	// programs, which must not link it.
-	{"gauntlet/judges/...", "std gauntlet/games/... gauntlet/harness/... gauntlet/hub/... gauntlet/players/... gauntlet/fuzz/..."},
+	{"gauntlet/judges/...", "std gauntlet/games/... gauntlet/harness/... gauntlet/hub/... gauntlet/players/... gauntlet/fuzz/... gauntlet/judges/..."},
 
 	// What each program runs, and the registry of every game above all of it.
 	{"gauntlet/programs/standalone", "std gauntlet/games/... gauntlet/harness/... gauntlet/hub/... gauntlet/players/... gauntlet/judges/..."},
@@ -136,7 +136,7 @@ func TestRulesCatchABadImport(t *testing.T) {
 		{"gauntlet/harness/live", "gauntlet/harness/grade", false},
 		{"gauntlet/harness/mockhub", "gauntlet/games/referee", false},
 		{"gauntlet/harness/mockhub", "gauntlet/games/judge", true},
-		{"gauntlet/harness/mockhub/refereeprobe", "gauntlet/games/referee", true},
+		{"gauntlet/judges/refereejudges", "gauntlet/games/referee", true},
 		{"gauntlet/cmd/gauntlet", "gauntlet/programs", true},
 	} {
 		allow, ok := ruleOf(tc.pkg)

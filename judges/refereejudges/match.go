@@ -1,9 +1,3 @@
-// Package refereejudges is the referee protocol's harness-side code: what the harness
-// judges its programs with that the reference runner must not link. Now its tournament
-// match, which boxes the programs (harness/tournament, and so the sandbox), beside the
-// protocol's registration (programs) and apart from the reference runner
-// (hub/refereehub), whose binary links no sandbox (internal/deps,
-// TestReferenceProgramsLinkNoSandbox).
 package refereejudges
 
 import (

@@ -1,8 +1,3 @@
-// Package strategojudges is Stratego's harness-side code: what the harness judges the
-// game's programs with that the reference programs must not link. Now its tournament
-// match, which boxes the AIs (harness/tournament, and so the sandbox), beside the game's
-// registration (programs) and apart from the reference manager (hub/strategohub), whose
-// binary links no sandbox (internal/deps, TestReferenceProgramsLinkNoSandbox).
 package strategojudges
 
 import (
