@@ -33,7 +33,7 @@ var generic = []string{
 var gameWords = []string{
 	"stlucia", "lucia", "eait", "habs", "mabs",
 	"dealer2310", "2310",
-	"clue",
+	"clue", "mockclients",
 	"stratego",
 	"referee", "tictactoe", "connectfour",
 	"pingpong",
