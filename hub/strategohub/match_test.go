@@ -1,47 +1,29 @@
-package strategojudges
+package strategohub_test
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
+	"gauntlet/hub/strategohub"
+	"gauntlet/judges/strategojudges"
 )
 
-// A setup that places the 40 pieces, for the scripted AIs.
-const setupRows = `123344455s
-5566667777
-8888899999
-999BBBBBBF
-`
-
-// script is an AI that is a shell script of body.
-func script(t *testing.T, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "ai")
-	if err := execfile.Write(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-// random is the reference random AI.
-func random(t *testing.T) string {
-	return filepath.Join(buildtest.Programs(t, "gauntlet/cmd/stratego-random"), "stratego-random")
-}
+// The tournament's match (judges/strategojudges, which the manager's binary must not
+// link) reads the manager's result line and its stderr: these tests play it through the
+// manager, with the manager's tests' scripted AIs (export_test.go).
 
 // A tournament game's line carries the reason of an ILLEGAL end, and a BAD_SETUP of both
 // sides is an illegal end of each.
 func TestMatchNamesTheReason(t *testing.T) {
 	quitter := "while read line; do case \"$line\" in QUIT*) exit 0;; esac; done\n"
-	bomb := script(t, "read q; printf '"+strings.ReplaceAll(setupRows, "\n", "\\n")+"'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo '3 3 DOWN'; "+quitter)
-	r, err := Match(nil, nil, "-T", "5s")(bomb, random(t))
+	bomb := strategohub.ScriptAI(t, "read q; printf '"+strings.ReplaceAll(strategohub.SetupRows, "\n", "\\n")+"'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo '3 3 DOWN'; "+quitter)
+	r, err := strategojudges.Match(nil, nil, "-T", "5s")(bomb, strategohub.RandomAI(t))
 	if err != nil || !strings.HasSuffix(r.Line, ` RED ILLEGAL 1 148 148 (RED ILLEGAL: "3 3 DOWN": bombs and the flag do not move)`) || !r.Illegal[0] || r.Illegal[1] || r.Points != [2]float64{-0.1, 0.2} {
 		t.Errorf("%+v, %v", r, err)
 	}
-	bad := script(t, "read q; printf 'XXXXXXXXXX\\nXXXXXXXXXX\\nXXXXXXXXXX\\nXXXXXXXXXX\\n'; "+quitter)
-	r, err = Match(nil, nil, "-T", "5s")(bad, bad)
+	bad := strategohub.ScriptAI(t, "read q; printf 'XXXXXXXXXX\\nXXXXXXXXXX\\nXXXXXXXXXX\\nXXXXXXXXXX\\n'; "+quitter)
+	r, err = strategojudges.Match(nil, nil, "-T", "5s")(bad, bad)
 	if err != nil || !strings.HasPrefix(r.Line, "neither BOTH BAD_SETUP 0 0 0 (BOTH BAD_SETUP: RED: ") || !r.Illegal[0] || !r.Illegal[1] || r.Points != [2]float64{-0.1, -0.1} {
 		t.Errorf("%+v, %v", r, err)
 	}
@@ -55,7 +37,7 @@ func TestMatchNamesTheReason(t *testing.T) {
 // wrapper's 152 is read by the same note, limitkill's tests have every way a limit shows).
 func TestLimitKillIsNamed(t *testing.T) {
 	t.Parallel()
-	start := "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\n") + "'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; "
+	start := "read q; printf '" + strings.ReplaceAll(strategohub.SetupRows, "\n", "\\n") + "'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; "
 	for _, tc := range []struct {
 		name, body, want string
 		long             bool
@@ -68,7 +50,7 @@ func TestLimitKillIsNamed(t *testing.T) {
 			if tc.long {
 				buildtest.Long(t)
 			}
-			r, err := Match(nil, nil, "-T", "5m")(script(t, tc.body), random(t))
+			r, err := strategojudges.Match(nil, nil, "-T", "5m")(strategohub.ScriptAI(t, tc.body), strategohub.RandomAI(t))
 			if want := " RED ILLEGAL 1 148 148 (RED ILLEGAL: end of file " + tc.want + ")"; err != nil || !strings.HasSuffix(r.Line, want) || !r.Illegal[0] || !r.Limit[0] || r.Limit[1] {
 				t.Errorf("%+v, %v; want the line to end %q", r, err, want)
 			}
