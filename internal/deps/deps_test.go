@@ -104,6 +104,21 @@ var rules = []rule{
 	{"gauntlet/internal/vmtest/...", "std " + sys + " gauntlet/internal/vmtest/..."},
 }
 
+// testOnly are the packages only tests may import (but each other): the table's rows that
+// say "tests only".
+var testOnly = []string{"gauntlet/games/grammar/grammartest", "gauntlet/harness/buildtest/...", "gauntlet/metatest/...", "gauntlet/internal/deps", "gauntlet/internal/vmtest/..."}
+
+// forTestsOnly says whether a non-test file of package p may not import imp: imp is for
+// tests only, and p is not of the same test-only folder.
+func forTestsOnly(p, imp string) bool {
+	for _, pattern := range testOnly {
+		if match(pattern, imp) && !match(pattern, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // A rule: the packages pkg matches may import what allow's patterns match.
 type rule struct{ pkg, allow string }
 
@@ -132,6 +147,9 @@ func TestImportRules(t *testing.T) {
 		for _, imp := range p.imports {
 			if !allowed(imp.path, r.allow, game) {
 				t.Errorf("%s imports %s (%s), which its layer may not: it may import %s (docs/architecture.md, \"Layers\")", p.path, imp.path, imp.pos, own(r.allow, game))
+			}
+			if forTestsOnly(p.path, imp.path) {
+				t.Errorf("%s imports %s (%s), which is for tests only: import it from a _test.go file", p.path, imp.path, imp.pos)
 			}
 		}
 		if r, game, ok := ruleOf(testRules, p.path); ok {
@@ -212,6 +230,22 @@ func TestRulesCatchABadImport(t *testing.T) {
 		}
 		if got := allowed(tc.imp, r.allow, game); got != tc.ok {
 			t.Errorf("%s importing %s: allowed %v, want %v", tc.pkg, tc.imp, got, tc.ok)
+		}
+	}
+	// A package for tests only is imported by tests alone (and by its own folder).
+	for _, tc := range []struct {
+		pkg, imp string
+		bad      bool
+	}{
+		{"gauntlet/cmd/gauntlet", "gauntlet/harness/buildtest", true},
+		{"gauntlet/harness/sandbox", "gauntlet/harness/buildtest", true},
+		{"gauntlet/games/clue", "gauntlet/games/grammar/grammartest", true},
+		{"gauntlet/harness/buildtest/delegate", "gauntlet/harness/buildtest", false},
+		{"gauntlet/internal/vmtest/vminit", "gauntlet/internal/vmtest/vmspec", false},
+		{"gauntlet/harness/sandbox", "gauntlet/harness/cbuild", false},
+	} {
+		if got := forTestsOnly(tc.pkg, tc.imp); got != tc.bad {
+			t.Errorf("%s importing %s: for tests only %v, want %v", tc.pkg, tc.imp, got, tc.bad)
 		}
 	}
 	// An engine's test may import its own engine (an external test), not another's.

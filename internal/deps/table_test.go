@@ -15,7 +15,8 @@ import (
 // pattern, whose allow list is the row's last column (its backquoted patterns; the words
 // around them are notes), and every rule has its row. A row whose last column quotes no
 // pattern is data (no Go package), and no rule may place it. So a change of the layers
-// is written twice, in the doc and in the rules, and neither can drift from the other.
+// is written twice, in the doc and in the rules, and neither can drift from the other. The
+// rows whose job says "tests only" are testOnly's packages.
 func TestTableIsTheRules(t *testing.T) {
 	doc, err := os.ReadFile(filepath.Join(root(t), "docs", "architecture.md"))
 	if err != nil {
@@ -28,12 +29,22 @@ func TestTableIsTheRules(t *testing.T) {
 	for _, msg := range tableMismatches(rows, rules) {
 		t.Error(msg)
 	}
+	var said []string
+	for _, row := range rows {
+		if row.testOnly {
+			said = append(said, row.pkgs...)
+		}
+	}
+	if slices.Sort(said); !slices.Equal(said, slices.Sorted(slices.Values(testOnly))) {
+		t.Errorf("the rows that say \"tests only\" are %q, internal/deps's testOnly %q", said, testOnly)
+	}
 }
 
 // A tableRow is a row of the layers table: the patterns of its folder column and of its
 // last column, as import paths and allow-list patterns.
 type tableRow struct {
 	pkgs, allow []string
+	testOnly    bool // its job says "tests only"
 	line        string
 }
 
@@ -58,7 +69,7 @@ func layersTable(doc string) ([]tableRow, error) {
 		if len(cells) != 3 {
 			return nil, fmt.Errorf("a row of the layers table has %d columns, not 3: %s", len(cells), line)
 		}
-		r := tableRow{line: line}
+		r := tableRow{line: line, testOnly: strings.Contains(cells[1], "tests only")}
 		for _, m := range quoted.FindAllStringSubmatch(cells[0], -1) {
 			r.pkgs = append(r.pkgs, inModule(m[1]))
 		}
