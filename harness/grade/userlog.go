@@ -3,6 +3,8 @@ package grade
 import (
 	"slices"
 	"strings"
+
+	"gauntlet/harness/scriptcmds"
 )
 
 // UserLog rewrites a case run's testscript log for people. It leaves out the environment
@@ -75,7 +77,7 @@ func typedCommand(fields []string, g Game, p Pairing) string {
 			default:
 				w = "ref/" + prog.Name
 			}
-		case i == 0 && (w == "mockhub" || w == "mockplayer" || w == "mockclients"):
+		case i == 0 && (w == "mockplayer" || scriptcmds.IsJudge(w)):
 			words = append(words, "gauntlet", "exec")
 		}
 		words = append(words, shellQuote(w))

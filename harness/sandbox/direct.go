@@ -20,8 +20,8 @@ import (
 )
 
 // Most of what the exec role does for a program can be done from outside while the program
-// is stopped at its exec (child.StartStopped, a trace that ends before the program's first
-// instruction): its limits, its niceness, its cgroups, an empty signal mask. And the rest
+// is stopped at its exec (a child.Tracer's StartStopped, a trace that ends before the
+// program's first instruction): its limits, its niceness, its cgroups, an empty signal mask. And the rest
 // can be given to it by the thread it is forked from: no_new_privs (that thread has it), the
 // user (the fork's SysProcAttr.Credential) and the box (namespaces made on that thread just
 // before the fork, and left right after it). So a program starts directly: the role's
@@ -41,6 +41,9 @@ import (
 // (actas.go).
 
 var (
+	// tracer starts the programs started directly: its thread has no_new_privs and the
+	// exec role's keyring filter, which they inherit, as the role would give them.
+	tracer = child.NewTracer(execrole.DenyKeyrings)
 	// noTracing is set once a traced start was refused: every start after it uses the role.
 	noTracing atomic.Bool
 	// directStarts counts the programs started without the role (for the tests).
@@ -155,7 +158,7 @@ func startDirect(s execrole.Settings, dir string, alone bool, newCmd func() *exe
 		if prepare != nil {
 			cmd.Dir = "" // the thread's, inherited
 		}
-		err := child.StartStopped(cmd, prepare, atExec)
+		err := tracer.StartStopped(cmd, prepare, atExec)
 		var pe *fs.PathError
 		switch {
 		case err == nil:
