@@ -308,7 +308,7 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 // replayCommand is the command line that runs regression file against the program at
 // prog, the subject fuzzed as the game's program(s) named refs: gauntlet run with the
 // program's folder taken as it is (-no-build: make there would build, or remove, the
-// program fuzzed: issue 60), the program named as the spec names it (-prog) when its file
+// program fuzzed), the program named as the spec names it (-prog) when its file
 // is named otherwise. Paths are made absolute and quoted for a POSIX shell when they need
 // it, so that it runs as printed from any folder.
 func replayCommand(file, prog string, refs ...string) string {

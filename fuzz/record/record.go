@@ -188,7 +188,7 @@ func (s *stream) loop(r io.ReadCloser) {
 
 // readBuffers are the streams' read buffers, a pipe's capacity each: a campaign reads four
 // streams a case, and making a buffer for each was 3% of the fuzzer's own CPU in a
-// profile, besides the garbage it left the collector (issue 15).
+// profile, besides the garbage it left the collector.
 var readBuffers = sync.Pool{New: func() any {
 	b := make([]byte, 64<<10)
 	return &b

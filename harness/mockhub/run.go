@@ -121,8 +121,8 @@ func Run(c *Conversation, prog string, opt Options) (Result, error) {
 			// The player's own file does not run (a program hidden in a folder its user
 			// cannot search, a script whose interpreter is missing, not a program at all):
 			// the player fails the case at its first step, as a player that starts and
-			// says nothing would. It is not the judge's error (until 2026-11-28 such
-			// cases were HARNESS-ERROR and left the marks).
+			// says nothing would. It is not the judge's error (a HARNESS-ERROR would leave
+			// the case out of the marks).
 			st := &c.Steps[0]
 			got := "a player that cannot be started (" + why.Error() + ")"
 			return Result{Failed: st, Want: "the player to start", Got: got, Status: "not started", Kind: outcome.Diverged,
@@ -254,8 +254,8 @@ func spec(prog string, args []string, wire child.Wire, stderr io.Writer, subj *S
 	s := child.Spec{Path: prog, Args: args, Wire: wire, Timeout: timeout, Stderr: stderr, Group: true}
 	if subj != nil {
 		// Graded: the judge's environment is the script's, which names the harness's
-		// programs (the mock player played as the reference player in the subject's place
-		// before 2026-11-28); the subject gets only what a program of a game looks at.
+		// programs (given them, a subject could play the mock player as the reference
+		// player in its place); the subject gets only what a program of a game looks at.
 		env := child.SubjectEnv(os.Environ(), "/tmp")
 		s.Dir = subj.Dir
 		if subj.UID != 0 {

@@ -222,7 +222,7 @@ var own = []mutants.Mutant{
 		File: "games/stlucia/player.go",
 		Old:  "case MsgWinner, MsgShutdown:",
 		New:  "case MsgWinner:"},
-	// Two behaviours of one real MABS at once (issue 57): it takes a turn's unsorted dice
+	// Two behaviours of one real MABS at once: it takes a turn's unsorted dice
 	// as they are (an accepted reading) and exits 5 on a shutdown (a bug, which the
 	// player_end_shutdown_* cases of players/game play mark). The unsorted-turn cases of
 	// players/comms errors send a shutdown after the turn only to end the run: the bug
