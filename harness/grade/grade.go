@@ -632,6 +632,8 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 		}
 	}
 	witnessed := map[string]string{} // the witnessed reference players' wrappers -> their names
+	runs := scriptcmds.NewRuns()     // what each run ran, for the log's "as typed" lines
+	typed := typing{programs: map[string]string{}}
 	params := testscript.Params{
 		Files:               []string{file},
 		WorkdirRoot:         dir,
@@ -648,7 +650,12 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 					val = subj.Programs[prog.Name]
 				}
 				env.Setenv(prog.Var, val)
+				typed.programs[val] = "ref/" + prog.Name
+				if val == subj.Programs[prog.Name] {
+					typed.programs[val] = "./" + prog.Name
+				}
 			}
+			env.Values[scriptcmds.RunsKey{}] = runs
 			env.Setenv(scriptcmds.TimeoutVar, opt.Timeout.String())
 			if opt.activity != nil {
 				env.Values[scriptcmds.ActivityKey{}] = opt.activity
@@ -682,6 +689,7 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 			if err := scriptcmds.Setup(env); err != nil {
 				return err
 			}
+			typed.mockBin = env.Getenv("MOCKBIN")
 			if p == TheirHub {
 				for _, prog := range g.Programs {
 					if len(prog.Mock) == 0 || g.theirsIn(prog.Var, p) {
@@ -693,6 +701,7 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 					}
 					env.Setenv(prog.Var, path)
 					witnessed[path] = prog.Name
+					typed.programs[path] = "ref/" + prog.Name
 				}
 			}
 			return nil
@@ -706,7 +715,7 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 		return o
 	}
 	r := res[0]
-	o.Log, o.Lenient = Escape(boundLog(r.Log)), r.Lenient
+	o.Log, o.Lenient = Escape(boundLog(withoutRunMarks(r.Log, runs))), r.Lenient
 	switch {
 	case r.Passed && len(r.Lenient) > 0:
 		o.Verdict, o.Detail = PassLenient, strings.Join(r.Lenient, "; ")
@@ -752,7 +761,7 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 				paths[pub] = prog.Name
 			}
 		}
-		o.Log = Escape(boundLog(UserLog(r.Log, g, p, paths)))
+		o.Log = Escape(boundLog(UserLog(r.Log, runs, typed, paths)))
 		if opt.Keep != "" && o.Verdict != HarnessError {
 			if err := keepCase(opt.Keep, o, dir, opt.Rerun); err != nil {
 				o.Detail += Escape(" (not kept: " + err.Error() + ")")

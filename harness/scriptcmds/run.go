@@ -120,6 +120,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 	if fs.NArg() == 0 {
 		harnessFail(ts, "%s", usage("run"))
 	}
+	recordRun(ts, RunRecord{Program: fs.Arg(0), Args: fs.Args()[1:], Judge: judges[filepath.Base(fs.Arg(0))]})
 	r := &aRun{name: fs.Arg(0), status: *status, timeout: *timeout, noFiles: *noFiles, reaped: *reaped,
 		allowLeft: allowLeft, done: make(chan struct{})}
 	if *sigName != "" {
