@@ -13,7 +13,8 @@ import (
 	"gauntlet/harness/outcome"
 )
 
-// Verdict is the outcome of one case, from DESIGN.md's list.
+// Verdict is the outcome of one case: the list of docs/architecture.md ("Verdicts and the
+// fault catalogue"), decided as docs/grading.md says ("How a failure becomes a verdict").
 type Verdict string
 
 // The verdicts. HarnessError is never blamed on the subject: such a case counts neither for
