@@ -15,16 +15,19 @@ const divergenceContext = 10
 
 // Divergence renders, from a failed case's log, what the subject did up to its first
 // divergence from what was expected, with that point marked (transcript.Divergence.Text):
-// for a player driven by the mock hub, the conversation (the mock hub prints it); for a
+// for a player driven by the mock hub, the conversation, from the judge's own output
+// (judged: scriptcmds.JudgeOutputFile, which the harness saves apart from the log); for a
 // wrong stdout or stderr, that output line by line, the wanted line under the first wrong
 // one. The expected side is the engine's (the conversations and golden outputs of the
 // suites are generated from it or checked against it) or the spec's own text. It returns ""
-// when the log holds neither.
-func Divergence(log string) string {
-	if i := strings.Index(log, mockhub.DivergenceHeader+"\n"); i >= 0 {
+// when there is neither. What failed is the script's line that testscript's last line of
+// the log names (failureOf), never a command line read in the log, where the subject's
+// output may print one (with a diff after it) as well as any other text.
+func Divergence(log string, script []byte, judged string) string {
+	if i := strings.Index("\n"+judged, "\n"+mockhub.DivergenceHeader+"\n"); i >= 0 {
 		var b strings.Builder
 		b.WriteString(mockhub.DivergenceHeader + "\n")
-		for _, l := range strings.Split(log[i+len(mockhub.DivergenceHeader)+1:], "\n") {
+		for _, l := range strings.Split(judged[i+len(mockhub.DivergenceHeader)+1:], "\n") {
 			if !strings.HasPrefix(l, "  ") {
 				break
 			}
@@ -32,17 +35,13 @@ func Divergence(log string) string {
 		}
 		return b.String()
 	}
-	log = "\n" + log // every command line, even the first, starts after a '\n'
-	failAt := strings.LastIndex(log, "FAIL: ")
-	if failAt < 0 {
+	// What the failed command logged (a comparison's diffs), after its echo.
+	f := failureOf(log, script)
+	before, out, ok := f.echo(log)
+	if !ok {
 		return ""
 	}
-	cmdAt := strings.LastIndex(log[:failAt], "\n> ")
-	if cmdAt < 0 {
-		return ""
-	}
-	cmd := log[cmdAt+3:]
-	cmd = cmd[:strings.IndexByte(cmd+"\n", '\n')]
+	cmd := f.cmd
 	fields := scriptWords(cmd)
 	// cmpexcept REGEXP STREAM ... compares the stream without the lines REGEXP matches: its
 	// diff numbers the lines kept, so the whole output is filtered the same way.
@@ -58,7 +57,7 @@ func Divergence(log string) string {
 	if len(fields) < 2 || (fields[0] != "cmp" && fields[0] != "cmpalt" && fields[0] != "cmpaltenv" && fields[0] != "cmpprefix" && fields[0] != "cmpexcept") || (fields[1] != "stdout" && fields[1] != "stderr") {
 		return ""
 	}
-	d, ok := lastDiff(log[:failAt])
+	d, ok := lastDiff(out)
 	if !ok {
 		return ""
 	}
@@ -77,7 +76,7 @@ func Divergence(log string) string {
 	}
 	// The whole output is in the log, printed by the command that produced it; the diff
 	// only holds a few lines of context. Use the whole output when it agrees with the diff.
-	lines := outputBlock(log[:cmdAt], fields[1])
+	lines := outputBlock(before, fields[1])
 	if skip != nil && lines != nil {
 		lines = slices.DeleteFunc(lines, skip.MatchString)
 	}

@@ -38,13 +38,17 @@ type Result struct {
 	Kind   outcome.Kind
 	Signal string
 	Limit  string
+	// LineDue and Partial are the record's (outcome.Record): nothing of a line that was due
+	// came, or a line without its newline and then nothing more.
+	LineDue, Partial bool
 }
 
 // Record is the result's account for the grader (see package outcome): the kind, the
 // step, what was wanted and what came, and the report's first line as its message.
 func (r Result) Record() outcome.Record {
 	line, _, _ := strings.Cut(r.Report(), "\n")
-	rec := outcome.Record{Kind: r.Kind, Want: r.Want, Got: r.Got, Signal: r.Signal, Limit: r.Limit, Message: line}
+	rec := outcome.Record{Kind: r.Kind, Want: r.Want, Got: r.Got, Signal: r.Signal, Limit: r.Limit,
+		LineDue: r.LineDue, Partial: r.Partial, Message: line}
 	if r.Failed != nil {
 		rec.Step = r.Steps + 1
 	}
@@ -163,6 +167,8 @@ func Run(c *Conversation, prog string, opt Options) (Result, error) {
 	res.Status = p.finish()
 	if !res.OK {
 		res.Kind, res.Signal, res.Limit = p.kind(res.Failed)
+		res.LineDue = res.Kind == outcome.Silent && p.nothing && (res.Failed.Kind == Expect || res.Failed.Kind == Hello)
+		res.Partial = p.partial
 	}
 	return res, nil
 }
@@ -209,6 +215,9 @@ type proc struct {
 	silent       bool
 	exitSignal   syscall.Signal
 	stillRunning bool
+	// nothing: nothing came of the line the failed step awaited; partial: a line without
+	// its newline came, and then nothing more (silence or EOF).
+	nothing, partial bool
 }
 
 // start starts a player that talks over wire (pipes, or TCP as the mock hub's client or
@@ -472,12 +481,15 @@ func (p *proc) take(want string, n int, timedOut bool, timeout time.Duration) (s
 	p.silent = timedOut
 	switch {
 	case timedOut && got == "":
+		p.nothing = true
 		return want, fmt.Sprintf("nothing within %v", timeout), false
 	case timedOut:
+		p.partial = true
 		return want, fmt.Sprintf("%q and then nothing within %v", got, timeout), false
 	case p.eof && got == "":
 		return want, "EOF", false
 	case p.eof && !hasLine([]byte(got)):
+		p.partial = true
 		return want, fmt.Sprintf("%q and then EOF", got), false
 	}
 	return want, strconv.Quote(got), false

@@ -392,18 +392,17 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		ts.Logf("run: note: %s", w)
 	}
 	var leftovers []string
+	zombie := false
 	for _, f := range res.Hygiene.Findings {
 		if f.Kind == hygiene.LeftRunning && r.allowLeft[commandName(f.Command)] {
 			ts.Logf("run: allowed and killed: %s", f)
 			continue
 		}
-		if f.Kind != hygiene.LeftRunning && f.Kind != hygiene.Zombie {
-			if r.noFiles {
-				leftovers = append(leftovers, f.String())
-			}
+		if f.Kind != hygiene.LeftRunning && f.Kind != hygiene.Zombie && !r.noFiles {
 			continue
 		}
 		leftovers = append(leftovers, f.String())
+		zombie = zombie || f.Kind == hygiene.Zombie
 	}
 	rec := outcome.Record{Program: r.name, Got: got}
 	switch {
@@ -449,7 +448,7 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		// the marks: a hub opted out of every case it could not pass so). Alone, a verdict
 		// that does not depend on the machine's load (outcome.Held); with processes left
 		// running, one that does (outcome.Left, which the grader confirms alone).
-		rec.Kind = outcome.Left
+		rec.Kind, rec.Zombie = outcome.Left, zombie
 		if r.heldOpen {
 			leftovers = append(leftovers, fmt.Sprintf("its output still held open %v after it ended, by something it handed its output to that outlived it (its output was cut off there)", outputDrain))
 			if len(leftovers) == 1 {

@@ -247,7 +247,7 @@ var judgeFailures = []struct {
 	want         outcome.Record
 }{
 	{"diverged", judgeScript("echo Y"), outcome.Record{Kind: outcome.Diverged, Step: 2, Want: `"X\n"`, Got: `"Y\n"`}},
-	{"silent", judgeScript("sleep 5"), outcome.Record{Kind: outcome.Silent, Step: 2, Want: `"X\n"`, Got: "nothing within 300ms", Signal: "SIGKILL"}}, // killed by the mock hub at the end
+	{"silent", judgeScript("sleep 5"), outcome.Record{Kind: outcome.Silent, Step: 2, Want: `"X\n"`, Got: "nothing within 300ms", Signal: "SIGKILL", LineDue: true}}, // killed by the mock hub at the end
 	{"wrong exit", judgeScript("echo X; exit 4"), outcome.Record{Kind: outcome.Exit, Step: 3, Want: "exit status 0", Got: "exit status 4"}},
 	{"killed", judgeScript("echo X; kill -SEGV $$"), outcome.Record{Kind: outcome.Signal, Step: 3, Want: "exit status 0", Got: "killed by SIGSEGV", Signal: "SIGSEGV"}},
 	{"cpu limit", judgeScript("kill -XCPU $$"), outcome.Record{Kind: outcome.Limit, Step: 2, Want: `"X\n"`, Got: "EOF", Signal: "SIGXCPU", Limit: "cpu"}},
@@ -408,5 +408,24 @@ func TestCmpAltPrefixAlternative(t *testing.T) {
 	}
 	if r := runScript(t, "run sh -c 'printf \"a\\\\nb\\\\nmore\\\\n\"'\ncmpalt stdout w.txt alt.txt\n"+files); r.Passed {
 		t.Fatalf("an alternative without -prefix was taken as a prefix:\n%s", r.Log)
+	}
+}
+
+// A run that left a zombie says so in its record (outcome.Record.Zombie), from the
+// sandbox's finding: the grader's hint rests on it, not on the words of the message, which
+// name the processes as their programs chose. One that left only a process running does not.
+func TestLeftRecordsAZombie(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		script string
+		zombie bool
+	}{
+		{"run sh -c 'sleep 0 & exec sleep 3'\n", true}, // (the zombie lives 3 s, as the sandbox's own test's)
+		{"run sh -c 'sleep 30 & exit 0'\n", false},
+	} {
+		r, recs := runScriptRecords(t, tc.script)
+		if r.Passed || len(recs) != 1 || recs[0].Kind != outcome.Left || recs[0].Zombie != tc.zombie {
+			t.Errorf("%s: passed %v, records %+v; want a left record, zombie %v\n%s", tc.script, r.Passed, recs, tc.zombie, r.Log)
+		}
 	}
 }
