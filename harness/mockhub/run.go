@@ -250,15 +250,18 @@ func cannotRun(err error) error {
 	return nil
 }
 
-// spec is the start of a subject program a judge runs: its own process group and, as a
-// root mock hub's subject, its own user (no supplementary groups) and folder.
+// spec is the start of a subject program a judge runs: its own process group, the
+// environment of a subject (child.SubjectEnv: the judge's environment is the script's,
+// which names the harness's programs and settings; the mock player played as the
+// reference player in the subject's place before 2026-11-28), and, as a root mock hub's
+// subject, its own user (no supplementary groups) and folder.
 func spec(prog string, args []string, wire child.Wire, stderr io.Writer, subj *Subject, timeout time.Duration) child.Spec {
-	s := child.Spec{Path: prog, Args: args, Wire: wire, Timeout: timeout, Stderr: stderr, Group: true}
+	s := child.Spec{Path: prog, Args: args, Wire: wire, Timeout: timeout, Stderr: stderr, Group: true,
+		Env: child.SubjectEnv(os.Environ(), "")}
 	if subj != nil {
-		// Graded: the judge's environment is the script's, which names the harness's
-		// programs (the mock player played as the reference player in the subject's place
-		// before 2026-11-28); the subject gets only what a program of a game looks at.
+		// Graded: in a box, whose /tmp is the subject's own.
 		env := child.SubjectEnv(os.Environ(), "/tmp")
+		s.Env = nil
 		s.Dir = subj.Dir
 		if subj.UID != 0 {
 			s.User = &syscall.Credential{Uid: subj.UID, Gid: subj.GID, Groups: []uint32{}}
