@@ -148,18 +148,13 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 	}
 	// The program runs in the sandbox (its own session and process group, resource limits,
 	// the deadline, the hygiene audit) in the script's folder: as a sandbox user of its own
-	// that is handed the folder when SandboxUserVar asks for it, else as the harness's own
-	// user.
-	var limits sandbox.Limits
-	if j := ts.Getenv(LimitsVar); j != "" {
-		if err := json.Unmarshal([]byte(j), &limits); err != nil {
-			harnessFail(ts, "run: harness error: $%s: %v", LimitsVar, err)
-		}
-	}
+	// that is handed the folder when the grader's settings ask for one (Settings.SandboxUser),
+	// else as the harness's own user.
+	set := settings(ts)
 	cfg := sandbox.Config{
-		Limits:      limits,
+		Limits:      set.Limits,
 		WorkDir:     ts.MkAbs("."),
-		Identity:    sandbox.Identity{Same: ts.Getenv(SandboxUserVar) != "1"},
+		Identity:    sandbox.Identity{Same: !set.SandboxUser},
 		GiveWorkDir: true,
 		Deadline:    *timeout,
 	}
