@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"gauntlet/harness/mockhub"
+	"gauntlet/harness/scriptcmds"
 	"gauntlet/harness/transcript"
 )
 
@@ -23,7 +24,7 @@ const divergenceContext = 10
 // when there is neither. What failed is the script's line that testscript's last line of
 // the log names (failureOf), never a command line read in the log, where the subject's
 // output may print one (with a diff after it) as well as any other text.
-func Divergence(log string, script []byte, judged string) string {
+func Divergence(log string, script []byte, judged string, runs *scriptcmds.Runs) string {
 	if i := strings.Index("\n"+judged, "\n"+mockhub.DivergenceHeader+"\n"); i >= 0 {
 		var b strings.Builder
 		b.WriteString(mockhub.DivergenceHeader + "\n")
@@ -37,7 +38,7 @@ func Divergence(log string, script []byte, judged string) string {
 	}
 	// What the failed command logged (a comparison's diffs), after its echo.
 	f := failureOf(log, script)
-	before, out, ok := f.echo(log)
+	_, out, ok := f.echo(log)
 	if !ok {
 		return ""
 	}
@@ -74,9 +75,14 @@ func Divergence(log string, script []byte, judged string) string {
 			div.Got += " " + noNewline
 		}
 	}
-	// The whole output is in the log, printed by the command that produced it; the diff
-	// only holds a few lines of context. Use the whole output when it agrees with the diff.
-	lines := outputBlock(before, fields[1])
+	// The diff only holds a few lines of context; the whole output is what the command
+	// that made it the script's recorded (scriptcmds.Runs), used when it agrees with the
+	// diff (never the log's blocks of output, where the subject's stderr may print a block
+	// of stdout of its own).
+	var lines []string
+	if text, ok := runs.Output(fields[1]); ok {
+		lines = outputLines(text)
+	}
 	if skip != nil && lines != nil {
 		lines = slices.DeleteFunc(lines, skip.MatchString)
 	}
@@ -98,22 +104,9 @@ func Divergence(log string, script []byte, judged string) string {
 		div.Text("  ", divergenceContext)
 }
 
-// outputBlock finds the last block of the named stream ("stdout" or "stderr") that a
-// command printed in a log and returns its lines, or nil. log ends where the next command
-// would be echoed. testscript prints a block as "[stderr]\n", the text, and a '\n' of its
-// own, so a final newline of the text cannot be told from its absence: either way the
-// lines are the same.
-func outputBlock(log, stream string) []string {
-	i := strings.LastIndex("\n"+log, "\n["+stream+"]\n")
-	if i < 0 {
-		return nil
-	}
-	text := log[i+len(stream)+3:] + "\n> "
-	for _, end := range []string{"\n> ", "\n[stdout]\n", "\n[stderr]\n"} {
-		if j := strings.Index(text, end); j >= 0 {
-			text = text[:j]
-		}
-	}
+// outputLines are the lines of an output: a final newline ends the last line, and does not
+// start another.
+func outputLines(text string) []string {
 	text = strings.TrimSuffix(text, "\n")
 	if text == "" {
 		return []string{}

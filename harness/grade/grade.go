@@ -726,7 +726,7 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 			}
 			return theirNames[prog]
 		})
-		o.Divergence = Escape(Divergence(r.Log, c.Script, string(judged)))
+		o.Divergence = Escape(Divergence(r.Log, c.Script, string(judged), runs))
 		o.Conversation = MockConversation(scriptcmds.WitnessRecords(dir))
 		if o.Conversation == "" {
 			o.Conversation = JudgeExchange(string(judged))

@@ -379,8 +379,7 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		writeNoFollow(filepath.Join(filepath.Dir(ts.Getenv("WORK")), JudgeOutputFile), r.out.bytes(), 0o644, -1, -1)
 	}
 	judged := r.judgeRecord(ts)
-	ts.Stdout().Write(r.out.bytes())
-	ts.Stderr().Write(r.errOut.bytes())
+	setOutput(ts, r.out.bytes(), r.errOut.bytes())
 	got := describeSandboxExit(pr.Exit)
 	ts.Logf("run: %s: %s in %v", r.name, got, res.Duration.Round(time.Millisecond))
 	for _, w := range runNotes(res.Warnings, r.judge) {

@@ -25,6 +25,10 @@ type Runs struct {
 	mark string
 	mu   sync.Mutex
 	list []RunRecord
+	// out: the stdout and stderr a command of these last made the script's (a run that
+	// ended, a transcript), as the commands after it compare them; set says there is one.
+	out [2][]byte
+	set bool
 }
 
 // RunRecord is one program run: as the script named it (its variables expanded) and its
@@ -68,6 +72,44 @@ func (r *Runs) At(line string) (rec *RunRecord, marked bool) {
 	}
 	c := r.list[i]
 	return &c, true
+}
+
+// Output returns the stdout or stderr ("stdout", "stderr") that a command of these last
+// made the script's: a run's, as it wrote it, or a transcript's. ok is false when none
+// did, or r is nil. A command of testscript's own that sets them (exec, env, wait) is not
+// seen: the caller checks the text against what it compares.
+func (r *Runs) Output(stream string) (text string, ok bool) {
+	if r == nil {
+		return "", false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case !r.set:
+		return "", false
+	case stream == "stdout":
+		return string(r.out[0]), true
+	case stream == "stderr":
+		return string(r.out[1]), true
+	}
+	return "", false
+}
+
+// SetOutput records the stdout and stderr that a command made the script's.
+func (r *Runs) SetOutput(stdout, stderr []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.out, r.set = [2][]byte{stdout, stderr}, true
+}
+
+// setOutput makes stdout and stderr the script's, and records them in its account when
+// its grader keeps one.
+func setOutput(ts *testscript.TestScript, stdout, stderr []byte) {
+	ts.Stdout().Write(stdout)
+	ts.Stderr().Write(stderr)
+	if r, _ := ts.Value(RunsKey{}).(*Runs); r != nil {
+		r.SetOutput(stdout, stderr)
+	}
 }
 
 // Add records a run and returns the line that marks its place in the log.

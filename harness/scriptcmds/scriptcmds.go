@@ -657,5 +657,5 @@ func Transcript(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		lists = append(lists, events)
 	}
-	ts.Stdout().Write([]byte(transcript.Conversation(transcript.Merge(lists...), *who)))
+	setOutput(ts, []byte(transcript.Conversation(transcript.Merge(lists...), *who)), nil)
 }
