@@ -17,6 +17,7 @@ import (
 	"gauntlet/fuzz/blackbox"
 	"gauntlet/fuzz/judgerun"
 	"gauntlet/fuzz/livefuzz"
+	"gauntlet/fuzz/pipegame"
 	"gauntlet/fuzz/record"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/term"
@@ -91,8 +92,8 @@ Games whose programs choose their own moves are fuzzed against the game's judge 
 
 func fuzzUsageText() string {
 	var games []string
-	for _, name := range blackbox.Games() {
-		g, _ := blackbox.Lookup(name)
+	for _, name := range pipegame.Games() {
+		g, _ := pipegame.Lookup(name)
 		games = append(games, fmt.Sprintf("%s (hub %s; players %s)", name, g.Hub(), strings.Join(g.Players(), ", ")))
 	}
 	var judged []string
@@ -156,7 +157,7 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	if slices.Contains(judgedGames(), args[0]) {
 		return fuzzJudged(args[0], args[1:], stdout, stderr)
 	}
-	g, ok := blackbox.Lookup(args[0])
+	g, ok := pipegame.Lookup(args[0])
 	if !ok {
 		all := fuzzGames()
 		return usageErr("no game %q%s (games: %s)", args[0], didYouMean(args[0], all), strings.Join(all, ", "))

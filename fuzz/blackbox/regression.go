@@ -97,7 +97,7 @@ func (f *fuzzer) regression(c shrinker, subj Subject, ref *record.Result, sig Si
 			}
 			b.WriteString("\n")
 		}
-		for _, name := range c.Setup.fileNames() {
+		for _, name := range c.Setup.FileNames() {
 			if err := addFile(name, []byte(c.Setup.Files[name])); err != nil {
 				return nil, err
 			}

@@ -16,7 +16,7 @@ const SubjectPathVar = "GAUNTLET_SUBJECT_PATH"
 
 // SystemPath is the PATH of every subject's program: the system's program folders, as a
 // course's machine has them. Never its starter's PATH, which names the grader's own folders
-// (its scratch's bin, /root/go/bin: issue 56).
+// (its scratch's bin, /root/go/bin).
 const SystemPath = "/usr/local/bin:/usr/bin:/bin"
 
 // SubjectPath is the PATH of a subject whose case gives it the folders own (those of
@@ -28,9 +28,9 @@ func SubjectPath(own ...string) string {
 // SubjectVars are the variables a subject's program is given of its starter's
 // environment, whoever starts it (a script command, a judge): what a program of a game may
 // look at, and the case's marker. Everything else in a grader's or a judge's environment
-// names the harness's settings or its programs: a subject given $GAUNTLET_MOCKPLAYER ran
-// the mock player as the reference player in its place, and $DEALER named the reference
-// dealer (the box issue of 2026-11-28). PATH is not among them: a subject's is made
+// names the harness's settings or its programs: a subject given $GAUNTLET_MOCKPLAYER could
+// run the mock player as the reference player in its place, and $DEALER names the
+// reference dealer. PATH is not among them: a subject's is made
 // (SubjectEnv).
 var SubjectVars = []string{"HOME", "LANG", "LC_ALL", CaseMarkerVar}
 

@@ -95,7 +95,7 @@ type Subject struct {
 	// programs, never the case's script (see harness/sandbox's rootless.go).
 	Keep []string `json:",omitempty"`
 	// Hide lists folders of Keep that the subject's box covers (the grader's own folder
-	// of programs, which the judge runs from: scriptcmds' BoxHideVar).
+	// of programs, which the judge runs from: scriptcmds.Settings.BoxHide).
 	Hide []string `json:",omitempty"`
 	// Disk, for such a judge, bounds all the files of the subject's folder together
 	// (sandbox.Box.WorkDisk: the case's -case-disk, as a root grader's box/ is a tmpfs).
@@ -210,6 +210,9 @@ type proc struct {
 	// limitKill is the limit that ended the player (limitkill.None: none).
 	limitKill limitkill.Limit
 	killed    bool
+	// pid is the player program's pid for a signal step: the command's own, or, in a box
+	// of the judge's (subjectConfig), the program's below its supervisor (0: not found).
+	pid func() int
 	// What the failed step saw: a timeout (silent), an exit step's player killed by a
 	// signal (exitSignal) or still running at the step's end.
 	silent       bool
@@ -229,6 +232,10 @@ func start(prog string, args []string, wire child.Wire, stderr io.Writer, subj *
 		return nil, fmt.Errorf("cannot start %s: %w", prog, err)
 	}
 	p := &proc{cmd: c.Cmd, stdin: c.In, out: make(chan chunk, 16), exited: make(chan struct{})}
+	p.pid = func() int { return c.Cmd.Process.Pid }
+	if cfg, boxed := subjectConfig(subj); boxed {
+		p.pid = func() int { return sandbox.ProgramPid(cfg, c.Cmd) }
+	}
 	go p.read(c.Out)
 	go p.wait()
 	return p, nil
@@ -267,17 +274,25 @@ func spec(prog string, args []string, wire child.Wire, stderr io.Writer, subj *S
 			s.User = &syscall.Credential{Uid: subj.UID, Gid: subj.GID, Groups: []uint32{}}
 			s.Env = env
 		} else {
-			// A judge that is not root boxes the subject (which has the judge's user)
-			// apart from the case's script: a box of its own, in the judge's network
-			// namespace (the case's own), under the limits the judge has.
-			box := &sandbox.Box{Keep: subj.Keep, Hide: subj.Hide, SameNet: true, WorkDisk: subj.Disk}
-			cfg := sandbox.Config{Identity: sandbox.Identity{Same: true}, Box: box, Limits: sandbox.Limits{
-				CPU: sandbox.Unlimited, AddressSpace: sandbox.Unlimited, Processes: sandbox.Unlimited,
-				FileSize: sandbox.Unlimited, OpenFiles: sandbox.Unlimited}}
+			cfg, _ := subjectConfig(subj)
 			s.Build = func(path string, args []string) *exec.Cmd { return sandbox.Command(cfg, env, path, args...) }
 		}
 	}
 	return s
+}
+
+// subjectConfig is the sandbox of the subject subj, and whether it has one: a judge that is
+// not root boxes the subject (which has the judge's user) apart from the case's script, in
+// a box of its own, in the judge's network namespace (the case's own), under the limits
+// the judge has.
+func subjectConfig(subj *Subject) (sandbox.Config, bool) {
+	if subj == nil || subj.UID != 0 {
+		return sandbox.Config{}, false
+	}
+	box := &sandbox.Box{Keep: subj.Keep, Hide: subj.Hide, SameNet: true, WorkDisk: subj.Disk}
+	return sandbox.Config{Identity: sandbox.Identity{Same: true}, Box: box, Limits: sandbox.Limits{
+		CPU: sandbox.Unlimited, AddressSpace: sandbox.Unlimited, Processes: sandbox.Unlimited,
+		FileSize: sandbox.Unlimited, OpenFiles: sandbox.Unlimited}}, true
 }
 
 // Command is the command of a subject program a judge starts and wires itself (see spec).
@@ -376,7 +391,13 @@ func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool)
 	case Close:
 		p.stdin.Close()
 	case Signal:
-		syscall.Kill(p.cmd.Process.Pid, syscall.Signal(st.Signal))
+		// To the player alone, as a hub's kill(pid, sig); a boxed player not found below
+		// its supervisor gets it through its group, which the supervisor ignores.
+		if pid := p.pid(); pid > 0 {
+			syscall.Kill(pid, syscall.Signal(st.Signal))
+		} else {
+			syscall.Kill(-p.cmd.Process.Pid, syscall.Signal(st.Signal))
+		}
 	case Sleep:
 		time.Sleep(st.Delay)
 	case Hello:

@@ -76,7 +76,7 @@ type ProcResult struct {
 	// (execrole.StatusOrphans): those it started, or their descendants, that were still
 	// there (alive, or dead and not waited for) or had been orphaned before. The box
 	// reaps them whatever the program did, so this is what tells a hub that killed and
-	// reaped its players (0) from one that died and left them to the box (issue 57).
+	// reaped its players (0) from one that died and left them to the box.
 	// -1 when the program had no box's init to count them (an unboxed run).
 	Orphans int
 }

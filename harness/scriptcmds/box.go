@@ -32,7 +32,17 @@ const JudgeOutputFile = "judge-output.txt"
 
 // judges are the programs that judge the subject from inside a case: they run as the
 // harness's user (root), not as the subject, and start the subject's program themselves.
-var judges = map[string]bool{"mockhub": true, "mockclients": true}
+// The mock hub is one; a game's own (Clue's mock clients) comes with its game's
+// registration (RegisterJudge), so that this package names no game's program.
+var judges = map[string]bool{"mockhub": true}
+
+// RegisterJudge makes the program named a judge of the cases (a game's own mock program,
+// which starts the subject's program itself). Call it from an init function.
+func RegisterJudge(name string) { judges[name] = true }
+
+// IsJudge says whether the program named is a judge of the cases: the mock hub, or a
+// program registered with RegisterJudge.
+func IsJudge(name string) bool { return judges[name] }
 
 // caseBox is how a graded case keeps the oracle out of the subject's reach (see
 // Settings.SandboxUser). The folder above $WORK (made by the grader, searchable only) holds:

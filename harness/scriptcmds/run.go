@@ -34,7 +34,7 @@ import (
 //
 // The program runs in its own process group, in the script's current directory, with the
 // script's environment (a variable the script set itself must be named with -env NAME).
-// At the deadline (default 10s, or $GAUNTLET_TIMEOUT) the whole group is killed and the command fails. When the
+// At the deadline (default 10s, or the grader's Settings.Timeout) the whole group is killed and the command fails. When the
 // program has exited, anything still running in its group is killed and the command fails:
 // a program must not leave processes behind. (`noprocs` also finds those that left the group.)
 //
@@ -120,7 +120,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 	if fs.NArg() == 0 {
 		harnessFail(ts, "%s", usage("run"))
 	}
-	recordRun(ts, RunRecord{Program: fs.Arg(0), Args: fs.Args()[1:], Judge: judges[filepath.Base(fs.Arg(0))]})
+	recordRun(ts, RunRecord{Program: fs.Arg(0), Args: fs.Args()[1:], Judge: IsJudge(filepath.Base(fs.Arg(0)))})
 	r := &aRun{name: fs.Arg(0), status: *status, timeout: *timeout, noFiles: *noFiles, reaped: *reaped,
 		allowLeft: allowLeft, done: make(chan struct{})}
 	if *sigName != "" {

@@ -1,10 +1,12 @@
-package mutants
+package dealer2310judges
 
-// Dealer2310 is the mutant library of the 2310 game: single-behaviour bugs in the
+import "gauntlet/harness/mutants"
+
+// Mutants is the mutant library of the 2310 game: single-behaviour bugs in the
 // reference dealer and players, each naming the marking category it belongs to. A
 // mutant of a file shared by several programs (games/dealer2310) is built into one program
 // only, so it is that program's bug.
-var Dealer2310 = []Mutant{
+var Mutants = []mutants.Mutant{
 	{Name: "A-args-too-many", Prog: "2310A", Category: "2310A/arg checking",
 		File: "games/dealer2310/args.go",
 		Old:  "if len(args) != 2 {\n\t\treturn 0, 0, PlayerExitUsage",
