@@ -227,6 +227,6 @@ func (c *HubCase) run(hub, refDir, mockplayer, tmp string, opt record.Options) (
 		return nil, err
 	}
 	opt.Dir = dir
-	opt.Env = sandbox.SubjectEnv("PATH=" + child.SubjectPath(bin, refDir))
+	opt.Env = sandbox.ProgramEnv("PATH=" + child.SubjectPath(bin, refDir))
 	return record.Run(hub, c.args(bin), nil, opt)
 }

@@ -123,12 +123,12 @@ func (j *Judges) run(judge string, args ...string) (stdout, stderr string, code 
 		if err != nil {
 			return "", "", 0, err
 		}
-		env = sandbox.SubjectEnv(mockhub.SubjectEnv + "=" + string(subj))
+		env = sandbox.ProgramEnv(mockhub.SubjectEnv + "=" + string(subj))
 		cfg.Box = &sandbox.Box{Keep: j.keep, Writable: []string{work}, Nested: true}
 	} else if j.lease != nil {
 		// The judge hands this environment on to the program, less mockhub.SubjectEnv's
 		// entry, which says as whom the program runs.
-		env = sandbox.SubjectEnv(fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, j.lease.UID(), j.lease.GID(), filepath.Join(j.dir, "work")))
+		env = sandbox.ProgramEnv(fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, j.lease.UID(), j.lease.GID(), filepath.Join(j.dir, "work")))
 		cfg.Box = &sandbox.Box{Keep: j.keep}
 	}
 	spec.Build = func(path string, args []string) *exec.Cmd {

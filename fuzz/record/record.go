@@ -109,7 +109,7 @@ type Result struct {
 // Options tune a run. Zero fields take the defaults.
 type Options struct {
 	Dir         string        // working directory (default: the caller's)
-	Env         []string      // environment (default: sandbox.SubjectEnv(), not the caller's)
+	Env         []string      // environment (default: sandbox.ProgramEnv(), not the caller's)
 	StepTimeout time.Duration // longest wait at one step, and for one write (default 2s)
 	// QuickTimeout is the wait at each later await once one has timed out: a program that
 	// stopped answering is not waited for in full again and again (default 200ms).
@@ -273,7 +273,7 @@ func Run(prog string, args []string, script []Step, opt Options) (*Result, error
 	}
 	env := opt.Env
 	if env == nil {
-		env = sandbox.SubjectEnv()
+		env = sandbox.ProgramEnv()
 	}
 	cfg := sandbox.Config{Limits: opt.limits(), Identity: opt.Identity, Box: opt.Box}
 	c, err := child.Start(child.Spec{Path: path, Args: args, Dir: opt.Dir, ErrPipe: true,

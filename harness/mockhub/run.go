@@ -38,13 +38,17 @@ type Result struct {
 	Kind   outcome.Kind
 	Signal string
 	Limit  string
+	// LineDue and Partial are the record's (outcome.Record): nothing of a line that was due
+	// came, or a line without its newline and then nothing more.
+	LineDue, Partial bool
 }
 
 // Record is the result's account for the grader (see package outcome): the kind, the
 // step, what was wanted and what came, and the report's first line as its message.
 func (r Result) Record() outcome.Record {
 	line, _, _ := strings.Cut(r.Report(), "\n")
-	rec := outcome.Record{Kind: r.Kind, Want: r.Want, Got: r.Got, Signal: r.Signal, Limit: r.Limit, Message: line}
+	rec := outcome.Record{Kind: r.Kind, Want: r.Want, Got: r.Got, Signal: r.Signal, Limit: r.Limit,
+		LineDue: r.LineDue, Partial: r.Partial, Message: line}
 	if r.Failed != nil {
 		rec.Step = r.Steps + 1
 	}
@@ -91,7 +95,7 @@ type Subject struct {
 	// programs, never the case's script (see harness/sandbox's rootless.go).
 	Keep []string `json:",omitempty"`
 	// Hide lists folders of Keep that the subject's box covers (the grader's own folder
-	// of programs, which the judge runs from: scriptcmds' BoxHideVar).
+	// of programs, which the judge runs from: scriptcmds.Settings.BoxHide).
 	Hide []string `json:",omitempty"`
 	// Disk, for such a judge, bounds all the files of the subject's folder together
 	// (sandbox.Box.WorkDisk: the case's -case-disk, as a root grader's box/ is a tmpfs).
@@ -163,6 +167,8 @@ func Run(c *Conversation, prog string, opt Options) (Result, error) {
 	res.Status = p.finish()
 	if !res.OK {
 		res.Kind, res.Signal, res.Limit = p.kind(res.Failed)
+		res.LineDue = res.Kind == outcome.Silent && p.nothing && (res.Failed.Kind == Expect || res.Failed.Kind == Hello)
+		res.Partial = p.partial
 	}
 	return res, nil
 }
@@ -212,6 +218,9 @@ type proc struct {
 	silent       bool
 	exitSignal   syscall.Signal
 	stillRunning bool
+	// nothing: nothing came of the line the failed step awaited; partial: a line without
+	// its newline came, and then nothing more (silence or EOF).
+	nothing, partial bool
 }
 
 // start starts a player that talks over wire (pipes, or TCP as the mock hub's client or
@@ -248,15 +257,18 @@ func cannotRun(err error) error {
 	return nil
 }
 
-// spec is the start of a subject program a judge runs: its own process group and, as a
-// root mock hub's subject, its own user (no supplementary groups) and folder.
+// spec is the start of a subject program a judge runs: its own process group, the
+// environment of a subject (child.SubjectEnv: the judge's environment is the script's,
+// which names the harness's programs and settings: given them, a subject could play the
+// mock player as the reference player in its place), and, as a root mock hub's
+// subject, its own user (no supplementary groups) and folder.
 func spec(prog string, args []string, wire child.Wire, stderr io.Writer, subj *Subject, timeout time.Duration) child.Spec {
-	s := child.Spec{Path: prog, Args: args, Wire: wire, Timeout: timeout, Stderr: stderr, Group: true}
+	s := child.Spec{Path: prog, Args: args, Wire: wire, Timeout: timeout, Stderr: stderr, Group: true,
+		Env: child.SubjectEnv(os.Environ(), "")}
 	if subj != nil {
-		// Graded: the judge's environment is the script's, which names the harness's
-		// programs (given them, a subject could play the mock player as the reference
-		// player in its place); the subject gets only what a program of a game looks at.
+		// Graded: in a box, whose /tmp is the subject's own.
 		env := child.SubjectEnv(os.Environ(), "/tmp")
+		s.Env = nil
 		s.Dir = subj.Dir
 		if subj.UID != 0 {
 			s.User = &syscall.Credential{Uid: subj.UID, Gid: subj.GID, Groups: []uint32{}}
@@ -493,12 +505,15 @@ func (p *proc) take(want string, n int, timedOut bool, timeout time.Duration) (s
 	p.silent = timedOut
 	switch {
 	case timedOut && got == "":
+		p.nothing = true
 		return want, fmt.Sprintf("nothing within %v", timeout), false
 	case timedOut:
+		p.partial = true
 		return want, fmt.Sprintf("%q and then nothing within %v", got, timeout), false
 	case p.eof && got == "":
 		return want, "EOF", false
 	case p.eof && !hasLine([]byte(got)):
+		p.partial = true
 		return want, fmt.Sprintf("%q and then EOF", got), false
 	}
 	return want, strconv.Quote(got), false

@@ -484,9 +484,7 @@ player A -> hub | echo ping
 	res := runCase(t, boxedCaseDir(t), script, testscript.Params{
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
-			env.Setenv(BoxKeepVar, bin)
-			env.Setenv(SandboxUserVar, "1")
-			return Setup(env)
+			return Settings{SandboxUser: true, BoxKeep: []string{bin}}.Setup(env)
 		},
 	})
 	if !res.Passed {

@@ -208,7 +208,7 @@ func (b *Boxes) Game() (launch hubrt.Launch, done func()) {
 				Box: &sandbox.Box{Keep: b.keep, Net: b.net}}
 		}
 		s.Dir = dir
-		env := sandbox.SubjectEnv()
+		env := sandbox.ProgramEnv()
 		s.Path = path
 		s.Build = func(path string, args []string) *exec.Cmd { return sandbox.Command(cfg, env, path, args...) }
 		s.Starter = sandbox.Starter(cfg, env, path)
