@@ -668,8 +668,8 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 					// A subject is handed the programs it may run as published files; the
 					// grader's folder, every program by its name, is the judges' alone.
 					// (A root grader's is its own, 0700: no sandbox user enters it.)
-					// Before 2026-12-07 a rootless subject's program ran the reference
-					// program of its own name from there and scored 42/42.
+					// Shown there, a rootless subject's program could run the reference
+					// program of its own name and score 42/42.
 					set.BoxHide = []string{opt.BinDir}
 				}
 			}
@@ -764,9 +764,9 @@ func waitingSlots(jobs int) int { return max(8, 4*jobs) }
 // quietSlots is how many cases found quiet (moveWhenQuiet) may wait at once: 128, or fewer
 // where the machine has less than 128 MiB of memory for each (a quiet case's programs hold
 // a few MiB: a budget, not a use). A submission whose programs never answer then grades
-// in about its cases' timeouts over this many, not over -j (issue 40: a dealer2310
-// submission that never answers took over half an hour at -j 2, 33 to 59 s now; see
-// docs/grading.md).
+// in about its cases' timeouts over this many, not over -j (a dealer2310 submission that
+// never answers takes 33 to 59 s at -j 2, where over -j it would take over half an hour;
+// see docs/grading.md).
 func quietSlots() int {
 	n := 128
 	if mem := memTotal(); mem > 0 {
@@ -807,19 +807,18 @@ const (
 //     case that worked to the end (one that went quiet, its programs waiting on input that
 //     never came, would wait as long alone). A case that passes alone takes that outcome, saying what it did
 //     beside the others; one that fails again takes the outcome alone, "confirmed alone"
-//     (issue 40: five real "left running" verdicts flipped to PASS when their case ran
-//     alone). One whose run again is a HARNESS-ERROR was not confirmed, and is that
+//     (five real "left running" verdicts flipped to PASS when their case ran alone). One whose run again is a HARNESS-ERROR was not confirmed, and is that
 //     HARNESS-ERROR: a verdict never costs marks unconfirmed;
 //   - a HARNESS-ERROR, the harness's own failure, which may have been a passing one: it
 //     takes the verdict of its run again, or stays a HARNESS-ERROR when the failure
 //     persists, and the grade is then incomplete (Report.Incomplete): no mark is given
-//     over the cases that were judged (issue 56: a hub that made every case it could not
-//     pass a HARNESS-ERROR scored 10.29/42 with no logic).
+//     over the cases that were judged (else a hub that made every case it could not pass
+//     a HARNESS-ERROR would score 10.29/42 with no logic).
 //
 // "Alone" is the subject's alone: none of its other case runs runs beside the one run
 // again, but other subjects' cases go on (a cohort's), so that one submission's reruns
-// never stop the others' grading (issue 56: 12 reruns under a lock that stopped every
-// other submission, 187 s). Nothing is run again once the grade was stopped (opt.Stop).
+// never stop the others' grading (12 reruns under a lock that stopped every other
+// submission would cost them 187 s). Nothing is run again once the grade was stopped (opt.Stop).
 func Rerun(g Game, outs []Outcome, subj Subject, opt Options) {
 	opt, boxErr := opt.forGame(g)
 	defer sandbox.CaseUsers.Retire(opt.owner)

@@ -438,8 +438,8 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		// it and the witness the mock players whose stand-ins had ended, is held by something
 		// it handed its output to beyond the sandbox's reach (the witness's mock player it
 		// gave its own streams to, a process it hid outside its box): the program's own doing,
-		// charged to it as what it left behind (until 2026-12-07 a HARNESS-ERROR, left out of
-		// the marks: a hub opted out of every case it could not pass so). Alone, a verdict
+		// charged to it as what it left behind (a HARNESS-ERROR would leave the case out of
+		// the marks: a hub could opt out of every case it could not pass so). Alone, a verdict
 		// that does not depend on the machine's load (outcome.Held); with processes left
 		// running, one that does (outcome.Left, which the grader confirms alone).
 		rec.Kind, rec.Zombie = outcome.Left, zombie
@@ -467,8 +467,7 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 // (kind Left, a HYGIENE the grader confirms alone): a file or a link where the harness puts
 // a folder or an input, modes that refuse the harness (a rootless grade's subject is the
 // grader's own user), its disk filled. Any other error, or one before anything of the
-// subject ran, is the harness's (until 2026-12-07 every such error was, and left the
-// case out of the marks).
+// subject ran, is the harness's.
 func (b *caseBox) folderFail(ts *testscript.TestScript, what string, err error) {
 	switch {
 	case !b.subjectRan:

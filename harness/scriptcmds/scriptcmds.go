@@ -558,8 +558,8 @@ type markedProc struct {
 }
 
 // reapAdopted waits for p, just killed, when the harness adopted it (markedProc.adopted):
-// else it would stay a zombie of the grader's until the grader ends (issue 60: a cohort's
-// grader held 17 zombie sleeps, up to 20 minutes old).
+// else it would stay a zombie of the grader's until the grader ends (a cohort's grader
+// could hold many, up to 20 minutes old).
 func reapAdopted(p markedProc) {
 	if p.adopted {
 		syscall.Wait4(p.pid, nil, 0, nil)
@@ -644,8 +644,8 @@ func Transcript(ts *testscript.TestScript, neg bool, args []string) {
 			// is missing is a player that never ran (a hub that started another program in
 			// its place: player 0's for every player), one that does not read is a mock cut
 			// off mid-line or a line too long; either is the subject's doing, unless the
-			// witness failed to run a mock it was asked for (issue 57: such a case was a
-			// HARNESS-ERROR, left out of the marks).
+			// witness failed to run a mock it was asked for (a HARNESS-ERROR would leave
+			// the case out of the marks).
 			if own := witnessFailures(ts); len(own) > 0 {
 				harnessFail(ts, "transcript: harness error: %s: %v (the witness: %s)", name, err, strings.Join(own, "; "))
 			}

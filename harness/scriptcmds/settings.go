@@ -12,10 +12,8 @@ import (
 // -mem, ...) and how the case is boxed. The commands run in the grader's own process
 // (testscript calls them), so the settings are handed to them as this value, which
 // Settings.Setup keeps in the script's Values: never through the script's environment,
-// where a setting was text to parse (the limits as JSON) and a name every program the
-// script started could read (until 2026-12-07: GAUNTLET_TIMEOUT, GAUNTLET_LIMITS,
-// GAUNTLET_SANDBOX_USER, GAUNTLET_SANDBOX_OWNER, GAUNTLET_BOX_KEEP, GAUNTLET_BOX_HIDE,
-// GAUNTLET_NO_BOX and GAUNTLET_MOCKPLAYER, the judges' environment included). The zero
+// where a setting would be text to parse (the limits as JSON) and a name every program
+// the script started could read, the judges included. The zero
 // value is a case of trusted programs under go test: the default deadline and limits, as
 // the harness's own user, without a box.
 type Settings struct {
