@@ -12,8 +12,8 @@ import (
 // Descriptors: Go opens every file close-on-exec and a child gets only its three streams
 // and the ones passed to it by name, but a descriptor the harness itself inherited open
 // (from the shell or the service that started it: fd 7 on a root-only file, a make
-// jobserver's pipe) is not close-on-exec, so it reached every program the harness started,
-// make and the subject's included, until 2026-11-28. CloseInheritedOnExec, run from Init
+// jobserver's pipe) is not close-on-exec, so it would reach every program the harness
+// starts, make and the subject's included. CloseInheritedOnExec, run from Init
 // before anything else, marks every descriptor above 2 close-on-exec.
 //
 // Keyrings: a user's kernel keyrings outlive its processes, so a sandbox user lent to one

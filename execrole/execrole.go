@@ -13,9 +13,9 @@
 // even golang.org/x/sys/unix on amd64 and arm64, sys_linux.go): Go initialises a binary's
 // packages in dependency order, taking the first ready one by import path, so this package
 // runs before the game, grader and test packages of the binary that carries it
-// (TestRunsBeforeTheBinarysPackages). The role used to wait for every package of the
-// gauntlet binary to initialise; it now costs about 1.7 ms less CPU on every program the
-// harness starts (BenchmarkRoleStart, issue 15).
+// (TestRunsBeforeTheBinarysPackages), rather than wait for every package of the gauntlet
+// binary to initialise: about 1.7 ms less CPU on every program the harness starts
+// (BenchmarkRoleStart).
 package execrole
 
 import (
@@ -75,6 +75,11 @@ type Box struct {
 	// tmpfs mounts on the host.
 	Disk int64
 	work *workDisk // the covered working folder (the init's)
+	// init says the role is the init of the box's PID namespace (PIDInit), which counts
+	// the processes its program leaves it (StatusOrphans) in procs, when above 0: an open
+	// /proc of the namespace without hidepid, which no mount of the box holds (initProcs).
+	init  bool
+	procs int
 }
 
 // Settings is what the harness tells the role.
@@ -466,6 +471,7 @@ func run(q string) int {
 	}
 	if s.Box != nil {
 		s.Box.ownUserNS = s.Rootless
+		s.Box.init = s.PID == PIDInit
 		if s.PID != PIDInit {
 			s.Box.Disk = 0 // only an init outlives the program, to copy its folder back
 		}
@@ -701,7 +707,7 @@ func IgnoresASignal() bool {
 // cgroup v1 (a tasks file beside it) each thread moves itself, by writing 0 to the tasks
 // file: the kernel then takes no lock on every thread group of the machine, where a pid
 // written to cgroup.procs waits for an RCU grace period whenever no other move came in the
-// last one (8 to 13 ms on the 2-core VM of issue 15: 268 such waits, 2.2 s, in one grade).
+// last one (8 to 13 ms on a 2-core VM: 268 such waits, 2.2 s, in one grade).
 // When the role will exec (allThreads false), this thread alone moves: the exec ends the
 // others, and this thread is the one that execs. When the process stays the program, every
 // thread of the runtime moves, at once (the world stopped), so that no thread outside can
@@ -735,7 +741,7 @@ func joinCgroup(procs string, allThreads bool) error {
 // this thread changes: Linux keeps credentials per thread, the exec ends the other threads
 // (which run nothing but the runtime until then), and this thread is the one that execs.
 // Telling every thread stops the world and waits on each of them, a tenth of the role's
-// CPU (issue 15).
+// CPU.
 func setIDs(call uintptr, id int, allThreads bool) error {
 	if allThreads {
 		switch call {

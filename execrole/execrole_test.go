@@ -129,6 +129,7 @@ func childCPU() time.Duration {
 const probeEnv = "EXECROLE_TEST_PROBE"
 
 func TestMain(m *testing.M) {
+	buildtest.DefaultSignals() // under nohup, say: the starts as from a terminal
 	if os.Getenv(probeEnv) == "1" {
 		comm, _ := os.ReadFile("/proc/self/comm")
 		// Every thread's name, each once: the role names the threads that were started

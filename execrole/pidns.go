@@ -9,7 +9,7 @@ import (
 	"unsafe"
 )
 
-// A box's PID namespace (since 2026-11-28). Every boxed program runs in a PID namespace of
+// A box's PID namespace. Every boxed program runs in a PID namespace of
 // its own, whose processes see only each other: not the grader, not another case, and
 // nothing is left of them once the namespace's first process (its init) ends, since the
 // kernel then kills every process in it. A program must not be that init: the kernel
@@ -72,7 +72,7 @@ func StatusFlags(b []byte) byte {
 // alive or dead but not waited for then, and those the init had already reaped, orphaned
 // by a parent that ended without waiting for them. A hub that kills and reaps its players
 // leaves none; one that dies first leaves them to the box, which reaps them whatever the
-// hub did (issue 57).
+// hub did.
 func StatusOrphans(b []byte) int {
 	if len(b) != StatusSize {
 		return -1
@@ -160,7 +160,7 @@ func initProgram(s Settings, progFD int, script, own bool) int {
 	// Every signal at its default action, the faults' too: the kernel then keeps from the
 	// init every signal sent from inside its namespace, so that nothing the program does
 	// (kill(1, SIGSEGV) from a rootless box's program, which has the init's user) can end
-	// it, or make the Go runtime print its internals (issue 56). A fault of the init's own
+	// it, or make the Go runtime print its internals on the subject's stderr. A fault of the init's own
 	// still ends it, by the kernel, without a word.
 	setAction(0, func(int) bool { return false })
 	if s.NoTrace {
@@ -257,7 +257,7 @@ func reap(s Settings, pid int) int {
 			// Every process of the namespace but the init is the program's or one of its
 			// descendants': those there now, alive or not yet waited for, are the init's
 			// to reap, as are those it already reaped (StatusOrphans).
-			orphans += processesBut(1)
+			orphans += processesBut(s.Box, 1)
 			// The program's folder back on the host first (a rootless box's: workdisk.go),
 			// so that the harness finds it there once it has the program's end.
 			var flags byte
@@ -275,12 +275,18 @@ func reap(s Settings, pid int) int {
 	return 0
 }
 
-// processesBut counts the processes this process's /proc shows (the box's, in its PID
-// namespace), but pid.
-func processesBut(pid int) int {
-	dir, err := syscall.Open("/proc", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return 0
+// processesBut counts the processes of this process's PID namespace but pid: in b's /proc
+// of the init's (initProcs), which it then closes, or, without one, in the /proc the box
+// holds, which shows only those this process may trace.
+func processesBut(b *Box, pid int) int {
+	dir := -1
+	if b != nil && b.procs > 0 {
+		dir, b.procs = b.procs, 0
+	} else {
+		var err error
+		if dir, err = syscall.Open("/proc", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0); err != nil {
+			return 0
+		}
 	}
 	defer syscall.Close(dir)
 	skip := strconv.Itoa(pid)

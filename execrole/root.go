@@ -9,11 +9,11 @@ import (
 	"syscall"
 )
 
-// The box's root (since 2026-11-28): an allow-list. Until then a box was the whole host
-// with /tmp, /var/tmp and /dev/shm replaced and a few folders covered, so everything the
-// box did not know about was readable: a world-readable checkout of the suites, a course's
-// reference solution, the grader's scratch space with every other case, and, in
-// /proc/self/mountinfo, the folder of every case box on the machine. Now a box is a new
+// The box's root: an allow-list. A box that were the whole host with a few folders
+// replaced or covered would show everything it did not know about: a world-readable
+// checkout of the suites, a course's reference solution, the grader's scratch space with
+// every other case, and, in /proc/self/mountinfo, the folder of every case box on the
+// machine. So a box is a new
 // root, made in the run's own mount namespace and entered with pivot_root, holding only:
 //
 //   - System, read-only: what C programs, make and the compilers need (and ReadOnly, the
@@ -195,6 +195,12 @@ func enterBox(b *Box) (err error) {
 	if err := os.MkdirAll(root+"/sys", 0o555); err != nil {
 		return errors.New("/sys: " + err.Error())
 	}
+	if b.init {
+		// Before the box's own /proc: on a kernel before 5.8 the two would share its options.
+		if b.procs, err = initProcs(root + "/proc"); err != nil {
+			return err
+		}
+	}
 	if err := syscall.Mount("proc", root+"/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "hidepid=invisible"); err != nil {
 		// Kernels before 5.8 know only the number.
 		if err := syscall.Mount("proc", root+"/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "hidepid=2"); err != nil {
@@ -233,6 +239,32 @@ func enterBox(b *Box) (err error) {
 		return errors.New("loopback: " + err.Error())
 	}
 	return nil
+}
+
+// initProcs mounts a /proc of the box's PID namespace without hidepid at dir, opens it
+// for the init alone (close-on-exec) and detaches it again: the descriptor it returns is
+// then the only way to it. The init counts there what its program left it (StatusOrphans):
+// the box's own /proc hides from a rootless init every process it may not trace, and a
+// rootless init may trace none that is not dumpable (one run from a file its user may only
+// execute: the witness's stand-ins for a hub's players), which would go uncounted.
+// A kernel before 5.8 has one set of options for every /proc of a PID namespace: the box's
+// hidepid, mounted after, then holds for this one too, and such a rootless init still
+// misses them (a root init, which may trace every process, never does).
+func initProcs(dir string) (int, error) {
+	if err := syscall.Mount("proc", dir, "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
+		return -1, errors.New("the init's /proc: " + err.Error())
+	}
+	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if uerr := syscall.Unmount(dir, syscall.MNT_DETACH); uerr != nil {
+		if err == nil {
+			syscall.Close(fd)
+		}
+		return -1, errors.New("detach the init's /proc: " + uerr.Error())
+	}
+	if err != nil {
+		return -1, errors.New("the init's /proc: " + err.Error())
+	}
+	return fd, nil
 }
 
 // maskFiles covers each file of masks, in the new root being built at root, with an empty

@@ -9,7 +9,7 @@ import (
 	"unsafe"
 )
 
-// A rootless box's working folder (since 2026-11-28). A root grader bounds all the files a
+// A rootless box's working folder. A root grader bounds all the files a
 // build or a case writes by making their folder a tmpfs of its own on the host (a build's
 // copy: sandbox.MemoryFolderOf; a case's box/: scriptcmds). A grader that is not root
 // cannot mount on the host, and before this its build and case folders were plain folders

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/fuzz/cluefuzz"
 	"gauntlet/fuzz/judgerun"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/grade"
+	"gauntlet/judges/cluefuzz"
 )
 
 // The Clue suites fail a client mutant that walks through walls into the staircase

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/mutants"
 )
@@ -174,7 +175,10 @@ const sighupMutantVar = "GAUNTLET_TEST_SIGHUP_MUTANT"
 // to the box's init, which reaps them as the dealer should have: nothing is left running
 // and no zombie is seen, so only the box's count of what the dealer left it (sandbox's
 // ProcResult.Orphans) fails it in the SIGHUP cases that ask for the players killed and
-// reaped (run -reaped). Root only, for now (below).
+// reaped (run -reaped). Root and rootless: rootless, the killed players, the witness's
+// execute-only stand-ins, are not dumpable, and the box's /proc hid them from its init,
+// which counted none of those still exiting when the dealer ended (the mutant passed the
+// three cases there) until the init counted in a /proc of its own (execrole's initProcs).
 func TestDealerLeavingItsPlayersToTheBoxFailsSIGHUP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a mutant dealer and grades it, root and rootless: full mode only")
@@ -207,8 +211,9 @@ func TestDealerLeavingItsPlayersToTheBoxFailsSIGHUP(t *testing.T) {
 	if len(ids) != 3 {
 		t.Errorf("graded %d cases, want the 3 SIGHUP cases that ask for the players reaped:\n%s", len(ids), text)
 	}
-	// Not again by a grader that is not root: since the judge's files are masked and the
-	// grader's bin/ covered in a rootless subject's box (issue 56), the mutant passes the
-	// three cases there, rootless, with its dead players still left to the box (a known gap:
-	// docs/security.md, "Still open"). sighupMutantVar is kept for that rerun once closed.
+	if !rerun && os.Geteuid() == 0 {
+		// Again by a grader that is not root (rootless boxes).
+		buildtest.SearchableByOthers(t, dir)
+		buildtest.AsUnprivilegedWith(t, []string{sighupMutantVar + "=" + dir}, "^TestDealerLeavingItsPlayersToTheBoxFailsSIGHUP$", "gauntlet/cmd/gauntlet")
+	}
 }

@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"gauntlet/fuzz/judgerun"
-	"gauntlet/fuzz/refereefuzz"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
 	"gauntlet/harness/grade"
+	"gauntlet/judges/refereefuzz"
 )
 
 // The referee suite fails a tic-tac-toe referee that accepts a move onto an occupied cell
@@ -57,7 +57,7 @@ done
 }
 
 // A referee of a game gauntlet does not know, written from docs/referee.md alone (the Nim
-// referee of harness/mockhub/refereeprobe/testdata, a shell script), is graded with marks
+// referee of judges/refereejudges/testdata, a shell script), is graded with marks
 // by category: full marks on the protocol/ cases. Three mutants of it each lose the marks
 // of their own category only: one that accepts an illegal move the second time it is sent
 // in the same position (it keeps a file per move in its working folder), one whose scores
@@ -67,7 +67,7 @@ func TestAnyRefereeIsGraded(t *testing.T) {
 		t.Skip("grades submissions: full mode only")
 	}
 	t.Parallel()
-	src, err := os.ReadFile("../harness/mockhub/refereeprobe/testdata/nim-referee/referee.sh")
+	src, err := os.ReadFile("../judges/refereejudges/testdata/nim-referee/referee.sh")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestRefereeFuzzerFindsMutants(t *testing.T) {
 	}
 	t.Parallel()
 	gauntlet := buildtest.Path(t, "gauntlet/cmd/gauntlet")
-	src, err := os.ReadFile("../harness/mockhub/refereeprobe/testdata/nim-referee/referee.sh")
+	src, err := os.ReadFile("../judges/refereejudges/testdata/nim-referee/referee.sh")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ func init() {
 	progs := []Program{
 		{Name: "clue-server", Role: "hub"},
 		{Name: "clue-client", Role: "client"},
-		// The six mock clients that judge a Clue server (harness/mockclients).
+		// The six mock clients that judge a Clue server (judges/cluejudges).
 		{Name: "mockclients", Role: "mock"},
 	}
 	for _, k := range game.BrainNames {

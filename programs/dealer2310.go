@@ -2,6 +2,7 @@ package programs
 
 import (
 	"fmt"
+	"gauntlet/judges/dealer2310judges"
 	"time"
 
 	game "gauntlet/games/dealer2310"
@@ -39,7 +40,7 @@ func init() {
 			Keys:  "path=FILE deck=FILE players=N seat=N [others=STRATEGY,...] (others default to 2310A)",
 			Setup: dealerLive,
 		}},
-		Mutants: &mutants.Set{Mutants: mutants.Dealer2310, Cases: mutants.CasesOfRole("2310dealer", "(dealer_|game_)")},
+		Mutants: &mutants.Set{Mutants: dealer2310judges.Mutants, Cases: mutants.CasesOfRole("2310dealer", "(dealer_|game_)")},
 	})
 }
 

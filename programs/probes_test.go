@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"gauntlet/harness/mockhub"
-	"gauntlet/harness/mockhub/refereeprobe"
+	"gauntlet/judges/refereejudges"
 )
 
 // The referee protocol's registration teaches the mock hub its probe: every binary that
@@ -15,7 +15,7 @@ func TestRefereeProbeIsRegistered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := c.Probe.Spec.(*refereeprobe.Spec); c.Probe.Word != "referee" || !ok {
+	if _, ok := c.Probe.Spec.(*refereejudges.Spec); c.Probe.Word != "referee" || !ok {
 		t.Errorf("probe %+v, want the referee probe", c.Probe)
 	}
 	if got, want := c.Format(), "referee check=all games=1 mutate=1 seed=5 sessions=400 time=12s\n"; got != want {

@@ -10,10 +10,9 @@ import (
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
 	"gauntlet/harness/mockhub"
-	"gauntlet/harness/mockhub/refereeprobe"
 	"gauntlet/harness/mutants"
 	"gauntlet/harness/tournament"
-	"gauntlet/hub/refereehub"
+	"gauntlet/judges/refereejudges"
 )
 
 // The referee protocol's match runner and the project's example referees and players.
@@ -76,14 +75,14 @@ func init() {
 			Usage:   "-referee REFEREE [flags] PLAYER PLAYER...",
 			Referee: true,
 			Match: func(boxes *tournament.Boxes, stop <-chan struct{}, referee, perMove, _ string) tournament.Match {
-				return refereehub.Match(boxes, stop, referee, "-t", perMove, "-T", perMove)
+				return refereejudges.Match(boxes, stop, referee, "-t", perMove, "-T", perMove)
 			},
 		},
 		// Each referee has cases of its own, named after it.
-		Mutants: &mutants.Set{Mutants: mutants.Referee, Cases: mutants.CasesNamedAfter},
+		Mutants: &mutants.Set{Mutants: refereejudges.Mutants, Cases: mutants.CasesNamedAfter},
 		// A referee of any game is probed as the match runner would: a conversation's
 		// `referee check=PART ...` line (the protocol/ cases, gauntlet fuzz referee).
-		Probes: map[string]mockhub.Probe{"referee": refereeprobe.Parse},
+		Probes: map[string]mockhub.Probe{"referee": refereejudges.Parse},
 	})
 }
 

@@ -12,6 +12,7 @@ import (
 	"gauntlet/harness/live"
 	"gauntlet/harness/mockhub"
 	"gauntlet/harness/mutants"
+	"gauntlet/harness/scriptcmds"
 	"gauntlet/harness/tournament"
 )
 
@@ -89,8 +90,13 @@ var suites = map[string]fs.FS{}
 // RegisterGame makes a game known to every command. Call it from an init function; a
 // name or program registered twice panics.
 func RegisterGame(r Registration) {
-	for i := range r.Programs {
+	for i, p := range r.Programs {
 		r.Programs[i].Game = r.Grade.Name
+		if p.Role == "mock" {
+			// A game's own mock program judges the subject from inside a case (Clue's
+			// mock clients): it runs as the harness's user and starts the subject itself.
+			scriptcmds.RegisterJudge(p.Name)
+		}
 	}
 	register(r.Programs...)
 	for i := range r.Examples {

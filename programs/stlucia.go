@@ -2,6 +2,7 @@ package programs
 
 import (
 	"fmt"
+	"gauntlet/judges/stluciajudges"
 	"time"
 
 	"gauntlet/games/judge"
@@ -50,7 +51,7 @@ func init() {
 			Keys:  "rolls=FILE winscore=N players=N seat=LABEL [others=STRATEGY,...] (others default to EAIT)",
 			Setup: stluciaLive,
 		}},
-		Mutants: &mutants.Set{Mutants: mutants.StLucia, Cases: mutants.CasesOfRole("stlucia", "(hub_|game_)")},
+		Mutants: &mutants.Set{Mutants: stluciajudges.Mutants, Cases: mutants.CasesOfRole("stlucia", "(hub_|game_)")},
 	})
 }
 

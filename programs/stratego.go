@@ -10,7 +10,7 @@ import (
 	"gauntlet/harness/grade"
 	"gauntlet/harness/live"
 	"gauntlet/harness/tournament"
-	"gauntlet/hub/strategohub"
+	"gauntlet/judges/strategojudges"
 )
 
 // Stratego's manager and reference AIs. The suite grades an AI, which a submission builds
@@ -49,7 +49,7 @@ func init() {
 			Usage: "[flags] AI AI...",
 			Turns: true,
 			Match: func(boxes *tournament.Boxes, stop <-chan struct{}, _, perMove, turns string) tournament.Match {
-				return strategohub.Match(boxes, stop, "-T", perMove, "-m", turns)
+				return strategojudges.Match(boxes, stop, "-T", perMove, "-m", turns)
 			},
 			CPU: strategoTournamentCPU,
 		},

@@ -150,10 +150,11 @@ func params(dir string) testscript.Params {
 			}
 			// The mock player by its path too, as the grader publishes it (a case that
 			// copies a player tells the mock player apart by it).
-			if p, err := lookPathIn("mockplayer", env.Getenv("PATH")); err == nil && env.Getenv(scriptcmds.MockPlayerVar) == "" {
-				env.Setenv(scriptcmds.MockPlayerVar, p)
+			var set scriptcmds.Settings
+			if p, err := lookPathIn("mockplayer", env.Getenv("PATH")); err == nil {
+				set.MockPlayer = p
 			}
-			return scriptcmds.Setup(env)
+			return set.Setup(env)
 		},
 		Cmds:                scriptcmds.Commands(),
 		RequireExplicitExec: true,

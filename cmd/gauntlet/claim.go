@@ -11,8 +11,8 @@ import (
 // With -steal, the shards of a cohort that share one -out folder also pull work from each
 // other: a shard that has graded its own part goes on with the submissions of the other
 // parts that no shard has started, so that one part slowed by a submission that takes
-// long does not hold the whole array (issue 60: the part holding a hung student took
-// 1590 s, the other 267 s). Who grades what is settled by claims: before it builds a
+// long does not hold the whole array (the part holding a hung student would take 1590 s,
+// the other 267 s). Who grades what is settled by claims: before it builds a
 // submission, a shard makes -out/.claims/NAME with O_EXCL, and keeps its time fresh while
 // it grades. The plan stays what it is (deterministic: the manifests, gauntlet merge);
 // only who writes a report changes, and every report lands in the shared -out.

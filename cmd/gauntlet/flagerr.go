@@ -10,7 +10,7 @@ import (
 
 // parseFlags parses args with fs, as fs.Parse does, but a bad flag gets its error in one
 // line, a did-you-mean for a flag that is not one, and a line saying where the flags are
-// listed, never the whole flag list after it (75 lines for gauntlet grade: issue 60). -h
+// listed, never the whole flag list after it (75 lines for gauntlet grade). -h
 // and -help still print the command's usage (fs.Usage).
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	usage, out := fs.Usage, fs.Output()

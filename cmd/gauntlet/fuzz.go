@@ -17,6 +17,7 @@ import (
 	"gauntlet/fuzz/blackbox"
 	"gauntlet/fuzz/judgerun"
 	"gauntlet/fuzz/livefuzz"
+	"gauntlet/fuzz/pipegame"
 	"gauntlet/fuzz/record"
 	"gauntlet/harness/sandbox"
 	"gauntlet/harness/term"
@@ -91,8 +92,8 @@ Games whose programs choose their own moves are fuzzed against the game's judge 
 
 func fuzzUsageText() string {
 	var games []string
-	for _, name := range blackbox.Games() {
-		g, _ := blackbox.Lookup(name)
+	for _, name := range pipegame.Games() {
+		g, _ := pipegame.Lookup(name)
 		games = append(games, fmt.Sprintf("%s (hub %s; players %s)", name, g.Hub(), strings.Join(g.Players(), ", ")))
 	}
 	var judged []string
@@ -156,7 +157,7 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	if slices.Contains(judgedGames(), args[0]) {
 		return fuzzJudged(args[0], args[1:], stdout, stderr)
 	}
-	g, ok := blackbox.Lookup(args[0])
+	g, ok := pipegame.Lookup(args[0])
 	if !ok {
 		all := fuzzGames()
 		return usageErr("no game %q%s (games: %s)", args[0], didYouMean(args[0], all), strings.Join(all, ", "))
@@ -307,7 +308,7 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 // replayCommand is the command line that runs regression file against the program at
 // prog, the subject fuzzed as the game's program(s) named refs: gauntlet run with the
 // program's folder taken as it is (-no-build: make there would build, or remove, the
-// program fuzzed: issue 60), the program named as the spec names it (-prog) when its file
+// program fuzzed), the program named as the spec names it (-prog) when its file
 // is named otherwise. Paths are made absolute and quoted for a POSIX shell when they need
 // it, so that it runs as printed from any folder.
 func replayCommand(file, prog string, refs ...string) string {

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"gauntlet/fuzz/blackbox"
-	_ "gauntlet/fuzz/cluefuzz" // registers its judged fuzzer
 	"gauntlet/fuzz/judgerun"
 	"gauntlet/fuzz/livefuzz"
-	_ "gauntlet/fuzz/refereefuzz" // registers its judged fuzzer
+	"gauntlet/fuzz/pipegame"
+	_ "gauntlet/judges/cluefuzz"    // registers its judged fuzzer
+	_ "gauntlet/judges/refereefuzz" // registers its judged fuzzer
 	"gauntlet/programs"
 )
 
@@ -165,7 +165,7 @@ func gamesWithRoles() []string {
 // fuzzGames lists every game `gauntlet fuzz` takes: the differential fuzzer's
 // (fuzz/blackbox) and the judged ones, sorted.
 func fuzzGames() []string {
-	games := append(blackbox.Games(), judgedGames()...)
+	games := append(pipegame.Games(), judgedGames()...)
 	slices.Sort(games)
 	return slices.Compact(games)
 }

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/fuzz/blackbox"
 	"gauntlet/fuzz/judgerun"
+	"gauntlet/fuzz/pipegame"
 	"gauntlet/programs"
 )
 
@@ -21,7 +21,7 @@ func TestEveryBuiltInGameIsFuzzed(t *testing.T) {
 			t.Errorf("%s cannot be fuzzed: no fuzz/blackbox adapter, no judged fuzzer (judgerun.Register) and no live Conversation (fuzz games: %v)", g, games)
 		}
 	}
-	for _, g := range blackbox.Games() {
+	for _, g := range pipegame.Games() {
 		if !programs.BuiltIn(g) {
 			t.Errorf("the differential fuzzer has an adapter for %s, which is no game built into gauntlet", g)
 		}

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"gauntlet/fuzz/pipegame"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
 )
@@ -22,7 +23,7 @@ import (
 func BenchmarkPlayerCampaign(b *testing.B) {
 	ref := refDir(b)
 	subject := filepath.Join(buildtest.Programs(b, "gauntlet/cmd/2310A"), "2310A")
-	g, ok := Lookup("dealer2310")
+	g, ok := pipegame.Lookup("dealer2310")
 	if !ok {
 		b.Fatal("no game dealer2310")
 	}
@@ -59,7 +60,7 @@ func BenchmarkOneBugMutantCampaign(b *testing.B) {
 	if err := execfile.Write(mutant, []byte(wrapper), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	g, ok := Lookup("dealer2310")
+	g, ok := pipegame.Lookup("dealer2310")
 	if !ok {
 		b.Fatal("no game dealer2310")
 	}

@@ -11,7 +11,8 @@ import (
 	"gauntlet/harness/limitkill"
 )
 
-// The verdict kinds of a difference, in order of precedence (names from DESIGN.md).
+// The verdict kinds of a difference, in order of precedence (named as the grader names its
+// verdicts: docs/architecture.md, "Verdicts and the fault catalogue").
 const (
 	KindTimeout     = "TIMEOUT"      // the subject hung where the reference ended
 	KindCrash       = "CRASH"        // the subject died of a signal the reference did not

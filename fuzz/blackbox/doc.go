@@ -23,5 +23,6 @@
 // fails on the subject, and Verify checks both through the suite runner.
 //
 // Every case is made from the seed and its run number alone, so a run is reproducible from
-// -seed. Games plug in through the Game interface (stlucia.go, dealer2310.go).
+// -seed. Games plug in through the Game interface (fuzz/pipegame): each game's adapter is its
+// own code, in its judges/<game>judges (fuzz.go), and registers itself there.
 package blackbox

@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"gauntlet/fuzz/pipegame"
 	"gauntlet/fuzz/record"
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/execfile"
@@ -44,7 +45,7 @@ func vars(g Game) func(program string) (string, bool) {
 
 func game(t *testing.T, name string) Game {
 	t.Helper()
-	g, ok := Lookup(name)
+	g, ok := pipegame.Lookup(name)
 	if !ok {
 		t.Fatalf("no game %s", name)
 	}
@@ -303,7 +304,7 @@ func fastFaults() []string {
 // TestReproducible: a case is a function of the seed and its number alone.
 func TestReproducible(t *testing.T) {
 	for _, role := range []Role{RolePlayer, RoleHub} {
-		for _, name := range Games() {
+		for _, name := range pipegame.Games() {
 			g := game(t, name)
 			ref := g.Hub()
 			kinds := HubFaults

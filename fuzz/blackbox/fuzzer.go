@@ -146,7 +146,7 @@ type fuzzer struct {
 	// alone is held for reading by every case the workers play ahead, and for writing by
 	// the run that confirms a difference: that run plays with nothing else of the campaign
 	// under way, so that a difference the load made is not confirmed by the load (under
-	// load, a one-bug mutant's campaign kept 22 rules where it kept 2 quiet, issue 40).
+	// load, a one-bug mutant's campaign would keep 22 rules where it keeps 2 quiet).
 	alone sync.RWMutex
 }
 
@@ -287,7 +287,7 @@ func firstLine(b []byte) string {
 // that starts alone with its user may start without the exec role (sandbox.Identity.Alone).
 // The boxes share one network namespace, made for the campaign, with only its loopback:
 // the games fuzzed here talk over pipes, and a namespace made and freed for every program
-// was a fifth of a campaign's CPU (issue 15). Like the sandbox users, it is the campaign's
+// would be a fifth of a campaign's CPU. Like the sandbox users, it is the campaign's
 // alone.
 func (f *fuzzer) box() (release func(), err error) {
 	problem := sandbox.BoxProblem
@@ -498,8 +498,8 @@ const aheadPerJob = 4
 // waitingPerJob is how many cases that wait on purpose (a pause, a signal's settling, a
 // mock player that sleeps or hangs: waits) may be under way per job beside the Jobs busy
 // ones. They spend their time asleep, so they do not take a busy case's slot: in a
-// campaign against 2310A a third of the cases wait, and they held the slots two thirds
-// of the time (issue 15).
+// campaign against 2310A a third of the cases wait, and they would hold the slots two
+// thirds of the time.
 const waitingPerJob = 4
 
 // playAhead starts the workers. At most Jobs busy cases and waitingPerJob times Jobs

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"gauntlet/fuzz/pipegame"
 	dl "gauntlet/games/dealer2310"
 	"gauntlet/games/judge"
 	st "gauntlet/games/stlucia"
@@ -30,13 +31,13 @@ var parsers = map[string]func(line string) bool{
 // parse; Boundary and Message lines always do; Solicits marks exactly the lines the
 // conversations answer; setups are finite games.
 func TestAdapters(t *testing.T) {
-	for _, name := range Games() {
-		g, _ := Lookup(name)
+	for _, name := range pipegame.Games() {
+		g, _ := pipegame.Lookup(name)
 		parses := parsers[name]
 		t.Run(name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, 2))
 			for i := 0; i < 100; i++ {
-				player := pick(r, g.Players()...)
+				player := pipegame.Pick(r, g.Players()...)
 				args, events, err := g.Conversation(r, player)
 				if err != nil {
 					t.Fatal(err)
@@ -80,8 +81,8 @@ func TestAdapters(t *testing.T) {
 // TestMutationsDeterministic: every mutation kind applies to a conversation, and the same
 // seed gives the same mutated case.
 func TestMutationsDeterministic(t *testing.T) {
-	for _, name := range Games() {
-		g, _ := Lookup(name)
+	for _, name := range pipegame.Games() {
+		g, _ := pipegame.Lookup(name)
 		for _, kind := range PlayerMutations {
 			build := func() *PlayerCase {
 				r := rand.New(rand.NewPCG(7, 7))
@@ -136,11 +137,11 @@ func TestNewPlayerCase(t *testing.T) {
 }
 
 func TestHubFaultRulesParse(t *testing.T) {
-	for _, name := range Games() {
-		g, _ := Lookup(name)
+	for _, name := range pipegame.Games() {
+		g, _ := pipegame.Lookup(name)
 		r := rand.New(rand.NewPCG(3, 3))
 		for i := 0; i < 200; i++ {
-			kind := pick(r, HubFaults...)
+			kind := pipegame.Pick(r, HubFaults...)
 			if kind == "args" {
 				continue
 			}
@@ -160,7 +161,7 @@ func TestHubFaultRulesParse(t *testing.T) {
 // their counts right) and cut a roll file as a stream of dice.
 func TestSmaller(t *testing.T) {
 	s := HubSetup{Files: map[string]string{"game.deck": "6ABCDEA\n", "game.path": "5;::-Mo1V11::-::-\n"}}
-	g, _ := Lookup("dealer2310")
+	g, _ := pipegame.Lookup("dealer2310")
 	decks, paths := map[string]bool{}, map[string]bool{}
 	for _, v := range g.Smaller(s) {
 		if _, err := dl.ParseDeckFile([]byte(v.Files["game.deck"])); err != nil {
@@ -181,7 +182,7 @@ func TestSmaller(t *testing.T) {
 			t.Errorf("no path %q among %v", want, paths)
 		}
 	}
-	g, _ = Lookup("stlucia")
+	g, _ = pipegame.Lookup("stlucia")
 	vs := g.Smaller(HubSetup{Files: map[string]string{"game.roll": "12\nHA\n"}})
 	var got []string
 	for _, v := range vs {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gauntlet/fuzz/pipegame"
 	"gauntlet/fuzz/record"
 	"gauntlet/harness/child"
 	"gauntlet/harness/execfile"
@@ -57,7 +58,7 @@ func (c *HubCase) waits() bool {
 }
 
 func (c *HubCase) clone() *HubCase {
-	d := &HubCase{Setup: c.Setup.clone(), Kind: c.Kind, Notes: append([]string(nil), c.Notes...)}
+	d := &HubCase{Setup: c.Setup.Clone(), Kind: c.Kind, Notes: append([]string(nil), c.Notes...)}
 	for _, f := range c.Faults {
 		d.Faults = append(d.Faults, append([]string(nil), f...))
 	}
@@ -137,14 +138,14 @@ func hubFault(g Game, r *rand.Rand, kind string) []string {
 	rep := func(action string) string { return fmt.Sprintf("reply %d %s", reply, action) }
 	switch kind {
 	case "hello":
-		return []string{pick(r, "hello exit 0", "hello close", `hello send "x"`, `hello send "`+g.Hello()+g.Hello()+`"`,
+		return []string{pipegame.Pick(r, "hello exit 0", "hello close", `hello send "x"`, `hello send "`+g.Hello()+g.Hello()+`"`,
 			`hello send "`+g.Hello()+`\n"`, "hello sleep 200ms")}
 	case "quit":
-		return []string{fmt.Sprintf("after %d %s", after, pick(r, "exit 0", "exit 1", "exit 3", "close"))}
+		return []string{fmt.Sprintf("after %d %s", after, pipegame.Pick(r, "exit 0", "exit 1", "exit 3", "close"))}
 	case "garbage":
-		return []string{rep(pick(r, `line "garbage"`, `line ""`, `line " "`, `line "!"`))}
+		return []string{rep(pipegame.Pick(r, `line "garbage"`, `line ""`, `line " "`, `line "!"`))}
 	case "long":
-		return []string{rep(fmt.Sprintf("long %d", pick(r, 1000, 65536, 1<<20, 1<<20+1)))}
+		return []string{rep(fmt.Sprintf("long %d", pipegame.Pick(r, 1000, 65536, 1<<20, 1<<20+1)))}
 	case "binary":
 		b := make([]byte, 1+r.IntN(8))
 		for i := range b {
@@ -162,7 +163,7 @@ func hubFault(g Game, r *rand.Rand, kind string) []string {
 	case "slow":
 		return []string{rep("sleep 300ms")}
 	case "signal":
-		return []string{fmt.Sprintf("after %d signal %s", after, pick(r, "SEGV", "KILL", "TERM", "ABRT"))}
+		return []string{fmt.Sprintf("after %d signal %s", after, pipegame.Pick(r, "SEGV", "KILL", "TERM", "ABRT"))}
 	case "hang":
 		return []string{"end hang"}
 	}
@@ -226,6 +227,6 @@ func (c *HubCase) run(hub, refDir, mockplayer, tmp string, opt record.Options) (
 		return nil, err
 	}
 	opt.Dir = dir
-	opt.Env = sandbox.SubjectEnv("PATH=" + child.SubjectPath(bin, refDir))
+	opt.Env = sandbox.ProgramEnv("PATH=" + child.SubjectPath(bin, refDir))
 	return record.Run(hub, c.args(bin), nil, opt)
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"gauntlet/fuzz/pipegame"
 	"gauntlet/harness/faults"
 )
 
@@ -103,24 +104,6 @@ func firstSame(vs []shrinker, same func(shrinker) bool) int {
 	return slices.Index(holds, true)
 }
 
-// chunks returns the ways to cut a list of n items: for sizes n/2, n/4, ..., 1, every run of
-// that many consecutive items, as [from, to) pairs. Cutting big runs first makes a long
-// input short in few tries (the idea of delta debugging).
-func chunks(n int) [][2]int {
-	var out [][2]int
-	for size := n / 2; ; size /= 2 {
-		if size < 1 {
-			size = 1
-		}
-		for from := 0; from < n; from += size {
-			out = append(out, [2]int{from, min(from+size, n)})
-		}
-		if size == 1 {
-			return out
-		}
-	}
-}
-
 // shorter returns shorter versions of s: halves of a long string, else s without each one
 // of its bytes in turn.
 func shorter(s string) []string {
@@ -160,7 +143,7 @@ func (c *PlayerCase) variants(g Game, pass int) []shrinker {
 				msgs = append(msgs, i)
 			}
 		}
-		for _, ch := range chunks(len(msgs)) {
+		for _, ch := range pipegame.Chunks(len(msgs)) {
 			drop := map[int]bool{}
 			for _, k := range msgs[ch[0]:ch[1]] {
 				drop[k] = true

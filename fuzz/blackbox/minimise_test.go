@@ -1,6 +1,7 @@
 package blackbox
 
 import (
+	"gauntlet/fuzz/pipegame"
 	"reflect"
 	"slices"
 	"strings"
@@ -21,8 +22,8 @@ func TestChunks(t *testing.T) {
 		{5, [][2]int{{0, 2}, {2, 4}, {4, 5}, {0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}}},
 	}
 	for _, tc := range tests {
-		if got := chunks(tc.n); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("chunks(%d) = %v, want %v", tc.n, got, tc.want)
+		if got := pipegame.Chunks(tc.n); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("pipegame.Chunks(%d) = %v, want %v", tc.n, got, tc.want)
 		}
 	}
 }
@@ -65,7 +66,7 @@ func TestShorterRule(t *testing.T) {
 // player "fails" when it is sent a line containing "Q" after a SIGHUP. The minimiser must
 // keep exactly those two steps, shorten the line to "Q", and drop the rest.
 func TestMinimisePlayerCase(t *testing.T) {
-	g, _ := Lookup("stlucia")
+	g, _ := pipegame.Lookup("stlucia")
 	c := &PlayerCase{Ref: "EAIT", Args: []string{"2", "A"}}
 	for i := 0; i < 40; i++ {
 		c.Steps = append(c.Steps, Step{Op: OpSend, Text: "points B 1"})
@@ -117,7 +118,7 @@ func TestMinimisePlayerCase(t *testing.T) {
 
 // TestMinimiseHubCase: seats, file bytes and fault rules go; the rule's string shortens.
 func TestMinimiseHubCase(t *testing.T) {
-	g, _ := Lookup("stlucia")
+	g, _ := pipegame.Lookup("stlucia")
 	c := NewHubCase(HubSetup{
 		Files:   map[string]string{"game.roll": "123HAP\nAAAPPP123\n"},
 		Args:    []string{"game.roll", "10"},

@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"gauntlet/fuzz/pipegame"
 	"gauntlet/harness/faults"
 	"gauntlet/harness/lineio"
 )
@@ -95,7 +96,7 @@ func (c *PlayerCase) Mutate(g Game, r *rand.Rand, kind string) bool {
 		}
 		relay(string(b))
 	case "huge":
-		n := pick(r, hugeSizes...)
+		n := pipegame.Pick(r, hugeSizes...)
 		text := old + " "
 		if n > len(text) {
 			text += strings.Repeat("x", n-len(text))
@@ -127,7 +128,7 @@ func (c *PlayerCase) Mutate(g Game, r *rand.Rand, kind string) bool {
 		c.note(kind, fmt.Sprintf("%q without newline, then EOF, at step %d", old[:cut], i+1))
 		return true
 	case "signal":
-		sig := pick(r, signals...)
+		sig := pipegame.Pick(r, signals...)
 		c.insert(i, Step{Op: OpSignal, Sig: sig})
 		c.note(kind, fmt.Sprintf("SIG%s before step %d %q", faults.SignalWord(sig), i+1, old))
 		return true

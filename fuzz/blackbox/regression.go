@@ -97,7 +97,7 @@ func (f *fuzzer) regression(c shrinker, subj Subject, ref *record.Result, sig Si
 			}
 			b.WriteString("\n")
 		}
-		for _, name := range c.Setup.fileNames() {
+		for _, name := range c.Setup.FileNames() {
 			if err := addFile(name, []byte(c.Setup.Files[name])); err != nil {
 				return nil, err
 			}
@@ -174,7 +174,7 @@ type ScriptBox struct {
 // Verify runs a regression file through the suite runner twice: with every program the
 // reference, where it must pass, and with the subject in place of its reference, where it
 // must fail. It returns "" when both hold, else what went wrong. With box, the subject runs
-// as a sandbox user in a case box, as in a grade (scriptcmds.SandboxUserVar): never as the
+// as a sandbox user in a case box, as in a grade (scriptcmds.Settings.SandboxUser): never as the
 // fuzzer's user when the campaign itself boxed it. vars names the programs' suite
 // variables (Options.Vars).
 func Verify(g Game, vars func(program string) (string, bool), refDir, file string, subj Subject, box *ScriptBox) string {
@@ -222,14 +222,11 @@ func runScript(g Game, vars func(program string) (string, bool), refDir, file st
 				}
 				env.Setenv(scriptVar(g, vars, p), prog)
 			}
+			var set scriptcmds.Settings
 			if box != nil {
-				env.Setenv(scriptcmds.SandboxUserVar, "1")
-				env.Setenv(scriptcmds.BoxKeepVar, strings.Join(box.Keep, string(os.PathListSeparator)))
-				if mp := box.Published["mockplayer"]; mp != "" {
-					env.Setenv(scriptcmds.MockPlayerVar, mp)
-				}
+				set = scriptcmds.Settings{SandboxUser: true, BoxKeep: box.Keep, MockPlayer: box.Published["mockplayer"]}
 			}
-			return scriptcmds.Setup(env)
+			return set.Setup(env)
 		},
 	})
 	if len(res) != 1 {

@@ -1,14 +1,12 @@
 package blackbox
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"gauntlet/fuzz/record"
 	"gauntlet/games/contract"
-	"gauntlet/games/grammar"
 	"gauntlet/harness/transcript"
 )
 
@@ -95,29 +93,6 @@ func exitRule(role Role, row contract.Row) Rule {
 		w += " with " + strconv.Quote(row.Message)
 	}
 	return Rule{ID: fmt.Sprintf("%s/exit-%d", role, row.Status), Words: w}
-}
-
-// errorRule names the rule an engine's error names: a codec error's Rule, or the error's
-// text without its package prefix; "" for no error.
-func errorRule(err error) string {
-	if err == nil {
-		return ""
-	}
-	var ge *grammar.Error
-	if errors.As(err, &ge) {
-		return ge.Rule
-	}
-	msg := err.Error()
-	if _, rest, ok := strings.Cut(msg, ": "); ok {
-		return rest
-	}
-	return msg
-}
-
-// isCodecError reports whether err is a codec's typed error (grammar.Error).
-func isCodecError(err error) bool {
-	var ge *grammar.Error
-	return errors.As(err, &ge)
 }
 
 // refined adds to an exit rule the rule of the line the reference refused, when the game

@@ -10,8 +10,8 @@ import (
 
 // The summary describes a minimised case as it is written in its regression file, by what
 // it does: its Notes are the mutations made to the conversation it came from, by the steps
-// of that conversation, which minimising removes (issue 60: "1 steps; boundary: step 174
-// ... became ..." described a case of one step by its 174th).
+// of that conversation, which minimising removes, never by the steps of the conversation
+// it came from ("1 steps; boundary: step 174 ... became ..." for a case of one step).
 
 // writtenSteps is at most how many steps Written lists.
 const writtenSteps = 6

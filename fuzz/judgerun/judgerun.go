@@ -43,7 +43,7 @@ type Judges struct {
 // New sets up the judges of prog (an absolute path), run by the gauntlet binary given; log
 // gets a note on how the program runs. Close releases what it holds.
 func New(gauntlet, prog string, log io.Writer) (*Judges, error) {
-	dir, _, err := sandbox.MakeScratch("", "gauntlet-fuzz-clue-")
+	dir, _, err := sandbox.MakeScratch("", "gauntlet-fuzz-judges-")
 	if err != nil {
 		return nil, err
 	}
@@ -123,12 +123,12 @@ func (j *Judges) run(judge string, args ...string) (stdout, stderr string, code 
 		if err != nil {
 			return "", "", 0, err
 		}
-		env = sandbox.SubjectEnv(mockhub.SubjectEnv + "=" + string(subj))
+		env = sandbox.ProgramEnv(mockhub.SubjectEnv + "=" + string(subj))
 		cfg.Box = &sandbox.Box{Keep: j.keep, Writable: []string{work}, Nested: true}
 	} else if j.lease != nil {
 		// The judge hands this environment on to the program, less mockhub.SubjectEnv's
 		// entry, which says as whom the program runs.
-		env = sandbox.SubjectEnv(fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, j.lease.UID(), j.lease.GID(), filepath.Join(j.dir, "work")))
+		env = sandbox.ProgramEnv(fmt.Sprintf("%s=%d:%d:%s", mockhub.SubjectEnv, j.lease.UID(), j.lease.GID(), filepath.Join(j.dir, "work")))
 		cfg.Box = &sandbox.Box{Keep: j.keep}
 	}
 	spec.Build = func(path string, args []string) *exec.Cmd {
@@ -159,26 +159,23 @@ func (j *Judges) Conversation(conv string) (report, stderr string, err error) {
 	return strings.SplitN(out, "\n", 2)[0], errText, nil
 }
 
-// Clients runs the mock clients against the program, a Clue server (args: mockclients'
-// flags, "--", the server's arguments); legal reports an injected line the rules allow
-// there (no case).
-func (j *Judges) Clients(args ...string) (report string, legal bool, err error) {
+// Judge runs the judge program named (a mock program of the binary, such as a game's mock
+// clients) with args, the program under test put after their "--" (as a judge's command
+// line takes it: its flags, "--", the program, the program's arguments), and returns the
+// judge's first line of output, its stderr and its exit status. An error is the harness's:
+// the judge could not run.
+func (j *Judges) Judge(program string, args ...string) (report, stderr string, code int, err error) {
 	for i, a := range args {
 		if a == "--" {
 			args = append(append(append([]string(nil), args[:i+1]...), j.prog), args[i+1:]...)
 			break
 		}
 	}
-	out, errText, code, err := j.run("mockclients", args...)
-	switch {
-	case err != nil:
-		return "", false, err
-	case code == 2 && strings.Contains(errText, "is a legal answer"):
-		return "", true, nil
-	case code == 2:
-		return "", false, fmt.Errorf("the mock clients failed: %s", errText)
+	out, errText, code, err := j.run(program, args...)
+	if err != nil {
+		return "", "", 0, err
 	}
-	return strings.SplitN(out, "\n", 2)[0], false, nil
+	return strings.SplitN(out, "\n", 2)[0], errText, code, nil
 }
 
 // Signature keeps one finding per kind of failure: the report without its numbers and

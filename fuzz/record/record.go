@@ -109,7 +109,7 @@ type Result struct {
 // Options tune a run. Zero fields take the defaults.
 type Options struct {
 	Dir         string        // working directory (default: the caller's)
-	Env         []string      // environment (default: sandbox.SubjectEnv(), not the caller's)
+	Env         []string      // environment (default: sandbox.ProgramEnv(), not the caller's)
 	StepTimeout time.Duration // longest wait at one step, and for one write (default 2s)
 	// QuickTimeout is the wait at each later await once one has timed out: a program that
 	// stopped answering is not waited for in full again and again (default 200ms).
@@ -188,7 +188,7 @@ func (s *stream) loop(r io.ReadCloser) {
 
 // readBuffers are the streams' read buffers, a pipe's capacity each: a campaign reads four
 // streams a case, and making a buffer for each was 3% of the fuzzer's own CPU in a
-// profile, besides the garbage it left the collector (issue 15).
+// profile, besides the garbage it left the collector.
 var readBuffers = sync.Pool{New: func() any {
 	b := make([]byte, 64<<10)
 	return &b
@@ -273,7 +273,7 @@ func Run(prog string, args []string, script []Step, opt Options) (*Result, error
 	}
 	env := opt.Env
 	if env == nil {
-		env = sandbox.SubjectEnv()
+		env = sandbox.ProgramEnv()
 	}
 	cfg := sandbox.Config{Limits: opt.limits(), Identity: opt.Identity, Box: opt.Box}
 	c, err := child.Start(child.Spec{Path: path, Args: args, Dir: opt.Dir, ErrPipe: true,

@@ -131,8 +131,8 @@ func makeBoxed(dir string, lease *sandbox.Lease, opt Options, targets ...string)
 			}
 		}
 	}
-	// Totals over the whole build, every process of it together (one make held 4.5 GB
-	// before 2026-11-28, each of its processes within the per-process limit).
+	// Totals over the whole build, every process of it together (a make can hold 4.5 GB,
+	// each of its processes within the per-process limit).
 	var group *cgroup.Group
 	memory := limits.CaseMemory
 	if memory <= 0 {
@@ -214,8 +214,8 @@ func describeEnd(p sandbox.ProcResult) string {
 
 // chownTree gives every file and folder of dir to uid:gid, without following links. Given
 // to root (the build taken back), nothing of it stays writable by group or others either:
-// a case's user must not change a program or a file the programs read between cases
-// (before 2026-11-28 a built file left world-writable was, and a program rewrote itself).
+// a case's user must not change a program or a file the programs read between cases (a
+// built file left world-writable would let a program rewrite itself).
 func chownTree(dir string, uid, gid int) error {
 	return filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -249,9 +249,8 @@ func chownTree(dir string, uid, gid int) error {
 // A link is followed as a box would follow it, never as the grader's own process does:
 // one whose way goes through /proc or /dev (/proc/self/exe, /dev/fd/N), which a box makes
 // anew for the process that follows it, is no program, whatever it leads to in the
-// grader (before 2026-12-07 `ln -s /proc/self/exe 2310dealer` was the grader's own
-// binary, and a three-line Makefile earned every dealer mark with gauntlet in a bound
-// folder); nor is a link to a file every box masks (the judge's binary or a reference
+// grader (where `ln -s /proc/self/exe 2310dealer` is the grader's own binary: followed
+// there, a three-line Makefile would earn every dealer mark); nor is a link to a file every box masks (the judge's binary or a reference
 // program installed where the boxes look: sandbox.Masked).
 func program(src, rel string, keep []string) (string, bool) {
 	if !filepath.IsLocal(rel) {

@@ -121,7 +121,7 @@ func Build(src, scratch string, names []string, opt Options) (*Result, error) {
 	if opt.Boxed && !opt.NoBox && !sandbox.Rootless() {
 		// The copy is a tmpfs of its own (the grader is root): all the files the build
 		// writes together are bounded by Disk, and none reaches the host's disk (a make
-		// wrote 3 GB there before 2026-11-28). The caller removes it with
+		// can write gigabytes). The caller removes it with
 		// sandbox.RemoveTree (its scratch space's removal unmounts it).
 		dir, _, err = sandbox.MemoryFolderOf(scratch, "build-", opt.disk())
 	} else {

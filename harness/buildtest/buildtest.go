@@ -482,10 +482,9 @@ func HostileProgram(tb testing.TB, name string) string {
 // SearchableByOthers lets other users search dir and the folders above it that the test
 // made (t.TempDir's folder and the one testing made above it, both under the system's temp
 // folder), as the sandbox users that run a case must. It never changes a folder the test
-// did not make: one of those that others cannot search fails the test, which names it.
-// (Until 2026-11-28 two tests added the search bits to every folder up to /, with the
-// folder's plain permissions, which took the sticky bit off /tmp when the tests ran as
-// root.)
+// did not make: one of those that others cannot search fails the test, which names it
+// (adding the search bits to every folder up to / with a folder's plain permissions would
+// take the sticky bit off /tmp when the tests run as root).
 func SearchableByOthers(tb testing.TB, dir string) {
 	tb.Helper()
 	tmp := filepath.Clean(os.TempDir())

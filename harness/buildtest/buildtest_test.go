@@ -156,3 +156,31 @@ func TestTopLevelResult(t *testing.T) {
 		t.Error("a skipped test at the output's start is not a skip")
 	}
 }
+
+// TestMain is the probe of TestDefaultSignalsUnderNohup when it starts the test binary:
+// DefaultSignals, then the signals still ignored.
+func TestMain(m *testing.M) {
+	if os.Getenv(defaultSignalsProbeEnv) == "1" {
+		DefaultSignals()
+		fmt.Printf("ignored: %v\n", IgnoredSignals())
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+const defaultSignalsProbeEnv = "GAUNTLET_TEST_DEFAULT_SIGNALS_PROBE"
+
+// A test binary started with SIGHUP ignored (as under nohup) runs its tests with it at
+// its default action, as the exec role's tests need.
+func TestDefaultSignalsUnderNohup(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("/bin/sh", "-c", `trap '' HUP INT; exec "$0"`, self)
+	cmd.Env = append(os.Environ(), defaultSignalsProbeEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || string(out) != "ignored: []\n" {
+		t.Errorf("%v: %q, want no signal ignored", err, out)
+	}
+}

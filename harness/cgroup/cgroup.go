@@ -243,9 +243,8 @@ func OwnedName(name string) string {
 // RemoveStale removes the groups New made for processes that no longer exist (a grader
 // killed, or one that ended before it removed its groups): each is emptied and removed,
 // with the groups below it (under v2, a gone grader's parent group and its case groups;
-// under v1, what a user the group was delegated to made there). Until 2026-11-28 every
-// grade left its case groups behind (1,707 empty ones were found on one machine). It
-// returns how many it removed.
+// under v1, what a user the group was delegated to made there), so that no grade leaves
+// its case groups behind whatever ended it. It returns how many it removed.
 func RemoveStale() int {
 	return current().removeStale()
 }

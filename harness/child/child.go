@@ -2,7 +2,7 @@
 // one thread kept for it when the program has a parent-death signal (see spawn.go). Start
 // also wires a program the harness talks to: a reference hub's players (harness/hubrt), the
 // program a mock hub judges and the server the mock clients judge (harness/mockhub,
-// harness/mockclients), the mock player's relay (harness/mockplayer) and the fuzzer's
+// judges/cluejudges), the mock player's relay (harness/mockplayer) and the fuzzer's
 // recorder (fuzz/record). A program run to its end and audited (a script's run command, a
 // grade's case: harness/sandbox.Group), a judge the fuzzer runs (fuzz/judgerun) and
 // `gauntlet play`'s hub are made as commands and started with StartCmd or Run. The program

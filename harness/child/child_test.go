@@ -195,12 +195,17 @@ func TestSubjectEnvKeepsOnlyWhatAProgramNeeds(t *testing.T) {
 	env := []string{"PATH=/grader/bin:/root/go/bin:/usr/bin", "HOME=/none", "GAUNTLET_MOCKPLAYER=/x", "TMPDIR=/work/.tmp",
 		"GAUNTLET_CASE=m", "SECRET=s", "EXTRA=e"}
 	got := strings.Join(SubjectEnv(env, "/tmp", "EXTRA"), " ")
-	if want := "PATH=/usr/local/bin:/usr/bin:/bin HOME=/none GAUNTLET_CASE=m EXTRA=e TMPDIR=/tmp"; got != want {
+	if want := "PATH=/usr/local/bin:/usr/bin:/bin HOME=/none GAUNTLET_CASE=m EXTRA=e LANG=C TMPDIR=/tmp"; got != want {
 		t.Errorf("SubjectEnv = %q, want %q", got, want)
 	}
 	env = append(env, SubjectPathVar+"=/case/bin")
 	got = strings.Join(SubjectEnv(env, ""), " ")
-	if want := "PATH=/case/bin:/usr/local/bin:/usr/bin:/bin HOME=/none TMPDIR=/work/.tmp GAUNTLET_CASE=m"; got != want {
+	if want := "PATH=/case/bin:/usr/local/bin:/usr/bin:/bin HOME=/none TMPDIR=/work/.tmp GAUNTLET_CASE=m LANG=C"; got != want {
 		t.Errorf("SubjectEnv with the case's folder = %q, want %q", got, want)
+	}
+	// Without a HOME or LANG of its starter's: a HOME that does not exist, the C locale.
+	got = strings.Join(SubjectEnv([]string{"PATH=/usr/bin", "LANG=fr_FR.UTF-8", "GAUNTLET_TIMEOUT=1s"}, "/tmp"), " ")
+	if want := "PATH=/usr/local/bin:/usr/bin:/bin LANG=fr_FR.UTF-8 HOME=/nonexistent TMPDIR=/tmp"; got != want {
+		t.Errorf("SubjectEnv without a HOME = %q, want %q", got, want)
 	}
 }

@@ -16,7 +16,7 @@ const SubjectPathVar = "GAUNTLET_SUBJECT_PATH"
 
 // SystemPath is the PATH of every subject's program: the system's program folders, as a
 // course's machine has them. Never its starter's PATH, which names the grader's own folders
-// (its scratch's bin, /root/go/bin: issue 56).
+// (its scratch's bin, /root/go/bin).
 const SystemPath = "/usr/local/bin:/usr/bin:/bin"
 
 // SubjectPath is the PATH of a subject whose case gives it the folders own (those of
@@ -28,18 +28,22 @@ func SubjectPath(own ...string) string {
 // SubjectVars are the variables a subject's program is given of its starter's
 // environment, whoever starts it (a script command, a judge): what a program of a game may
 // look at, and the case's marker. Everything else in a grader's or a judge's environment
-// names the harness's settings or its programs: a subject given $GAUNTLET_MOCKPLAYER ran
-// the mock player as the reference player in its place, and $DEALER named the reference
-// dealer (the box issue of 2026-11-28). PATH is not among them: a subject's is made
+// names the harness's settings or its programs: a subject given $GAUNTLET_MOCKPLAYER could
+// run the mock player as the reference player in its place, and $DEALER names the
+// reference dealer. PATH is not among them: a subject's is made
 // (SubjectEnv).
 var SubjectVars = []string{"HOME", "LANG", "LC_ALL", CaseMarkerVar}
 
+// NoHome is a subject's HOME when its starter's environment has none: a folder that does
+// not exist (never the grader's own, which holds its keys and sessions).
+const NoHome = "/nonexistent"
+
 // SubjectEnv is the environment of a subject's program started by one whose environment is
 // env (NAME=value entries): the one policy for every subject, whoever starts it (a script
-// command, a judge; sandbox.SubjectEnv starts from it where no case makes one). It holds
+// command, a judge, a fuzzer's or a tournament's run through sandbox.ProgramEnv). It holds
 // PATH (SubjectPath of env's SubjectPathVar, else SystemPath, never env's PATH), then
-// SubjectVars and the names of extra as env has them, and TMPDIR tmp (a box's private
-// /tmp) or, with tmp empty, as env has it.
+// SubjectVars and the names of extra as env has them, HOME NoHome and LANG C where env has
+// none, and TMPDIR tmp (a box's private /tmp) or, with tmp empty, as env has it.
 func SubjectEnv(env []string, tmp string, extra ...string) []string {
 	path := SystemPath
 	for _, kv := range env {
@@ -48,6 +52,7 @@ func SubjectEnv(env []string, tmp string, extra ...string) []string {
 		}
 	}
 	out := []string{"PATH=" + path}
+	home, lang := false, false
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
 		switch {
@@ -58,7 +63,14 @@ func SubjectEnv(env []string, tmp string, extra ...string) []string {
 			}
 		case slices.Contains(SubjectVars, name) || slices.Contains(extra, name):
 			out = append(out, kv)
+			home, lang = home || name == "HOME", lang || name == "LANG"
 		}
+	}
+	if !home {
+		out = append(out, "HOME="+NoHome)
+	}
+	if !lang {
+		out = append(out, "LANG=C")
 	}
 	if tmp != "" {
 		out = append(out, "TMPDIR="+tmp)

@@ -11,8 +11,6 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
-
-	"gauntlet/execrole"
 )
 
 // A spawner is a goroutine that programs gauntlet starts with a parent-death signal are
@@ -23,8 +21,8 @@ import (
 // goroutine would risk a thread the runtime retires (one left locked, as a namespace switch
 // leaves it) and a program killed for no reason in the middle of a case.
 //
-// There are two: plain, for StartCmd, and tracer, for StartStopped, whose thread traces the
-// programs it starts through their exec and has no_new_privs set.
+// There are two kinds: plain, for StartCmd, and a Tracer's, for StartStopped, whose thread
+// traces the programs it starts through their exec and has no_new_privs set.
 type spawner struct {
 	once  sync.Once
 	reqs  chan spawnReq
@@ -45,26 +43,41 @@ type spawnReq struct {
 // start succeeded or not.
 type Prepare func() (undo func() error, err error)
 
-var (
-	plain    spawner
-	tracerMu sync.Mutex
-	tracer   *spawner // replaced when its thread is no longer fit (see StartStopped)
-)
+var plain spawner
 
-// newTracer is the spawner of StartStopped: its thread has no_new_privs and the keyring
-// filter (execrole.DenyKeyrings), which the programs it starts inherit, as the exec role
-// would give them before their exec.
-func newTracer() *spawner {
-	return &spawner{setup: func() error {
-		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0); e != 0 {
-			return fmt.Errorf("no_new_privs: %w", e)
-		}
-		// No keyrings for what it starts, as the exec role denies them.
-		if err := execrole.DenyKeyrings(); err != nil {
-			return fmt.Errorf("seccomp: %w", err)
-		}
-		return nil
-	}}
+// A Tracer starts programs stopped at their exec (StartStopped), from a spawner whose
+// thread has no_new_privs and what confine gives it (the sandbox's: the exec role's keyring
+// filter, execrole.DenyKeyrings), which the programs it starts inherit, as the exec role
+// would give them before their exec. The confinement comes from the caller so that this
+// package, which every reference hub links, links no exec role.
+type Tracer struct {
+	confine func() error // nil: no_new_privs alone
+	mu      sync.Mutex
+	s       *spawner // replaced when its thread is no longer fit (see StartStopped)
+}
+
+// NewTracer returns a Tracer whose thread is confined by confine (nil: no_new_privs
+// alone) before its first start.
+func NewTracer(confine func() error) *Tracer { return &Tracer{confine: confine} }
+
+// spawner returns the tracer's spawner, a new one when it has none.
+func (t *Tracer) spawner() *spawner {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.s == nil {
+		t.s = &spawner{setup: func() error {
+			if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0); e != 0 {
+				return fmt.Errorf("no_new_privs: %w", e)
+			}
+			if t.confine != nil {
+				if err := t.confine(); err != nil {
+					return fmt.Errorf("confining the tracer's thread: %w", err)
+				}
+			}
+			return nil
+		}}
+	}
+	return t.s
 }
 
 // ErrUnfit is a start's error when the spawner's thread could not be put back as it was
@@ -122,9 +135,9 @@ func StartCmd(cmd *exec.Cmd) error {
 // goes on once atExec returns nil, with an empty signal mask. What atExec sets by the pid
 // (resource limits, niceness, a cgroup) is in force before the program runs, without a
 // step of the harness's own between fork and exec. The program also runs with
-// no_new_privs, which it inherits from the thread. If atExec fails, or the program ends
-// before it runs, it is killed and reaped (its streams must all be files: nothing calls
-// cmd.Wait) and the error returned. An error that is ErrNoTracing may mean that this
+// no_new_privs and the Tracer's confinement, which it inherits from the thread. If atExec
+// fails, or the program ends before it runs, it is killed and reaped (its streams must all
+// be files: nothing calls cmd.Wait) and the error returned. An error that is ErrNoTracing may mean that this
 // machine lets no program be traced (a seccomp filter, Yama): start it another way.
 //
 // prepare, when not nil, runs on that thread just before the fork, to give the program
@@ -132,24 +145,19 @@ func StartCmd(cmd *exec.Cmd) error {
 // right after the fork. If undo fails, the thread is retired (ErrUnfit) and a new one
 // serves the next start; so does an atExec whose error is ErrUnfit (it changed the thread
 // and could not change it back).
-func StartStopped(cmd *exec.Cmd, prepare Prepare, atExec func(pid int) error) error {
+func (t *Tracer) StartStopped(cmd *exec.Cmd, prepare Prepare, atExec func(pid int) error) error {
 	if cmd.SysProcAttr == nil || cmd.SysProcAttr.Pdeathsig == 0 {
 		return errors.New("child: StartStopped needs a parent-death signal")
 	}
 	for tries := 0; ; tries++ {
-		tracerMu.Lock()
-		if tracer == nil {
-			tracer = newTracer()
-		}
-		s := tracer
-		tracerMu.Unlock()
+		s := t.spawner()
 		err := s.start(spawnReq{cmd: cmd, atExec: atExec, prepare: prepare})
 		if s.unfit.Load() {
-			tracerMu.Lock()
-			if tracer == s {
-				tracer = nil
+			t.mu.Lock()
+			if t.s == s {
+				t.s = nil
 			}
-			tracerMu.Unlock()
+			t.mu.Unlock()
 		}
 		// A start that reached a thread found unfit before it is tried once more.
 		if !errors.Is(err, ErrUnfit) || tries > 0 {

@@ -53,6 +53,23 @@ type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
 
+// testTracer is the tests' Tracer: no_new_privs alone.
+var testTracer = NewTracer(nil)
+
+// A Tracer's confinement runs on its thread before the first start: one that fails fails
+// every start of that thread, with its error.
+func TestTracerConfines(t *testing.T) {
+	refused := errors.New("refused")
+	tr := NewTracer(func() error { return refused })
+	for range 2 {
+		cmd := exec.Command("true")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		if err := tr.StartStopped(cmd, nil, func(int) error { return nil }); !errors.Is(err, refused) {
+			t.Fatalf("StartStopped: %v, want the confinement's error", err)
+		}
+	}
+}
+
 // StartStopped runs atExec while the program is stopped at its exec, then lets it go; a
 // program whose atExec fails is killed and reaped, and the error returned.
 func TestStartStopped(t *testing.T) {
@@ -61,7 +78,7 @@ func TestStartStopped(t *testing.T) {
 	var out []byte
 	cmd.Stdout = writerFunc(func(b []byte) (int, error) { out = append(out, b...); return len(b), nil })
 	var state string
-	err := StartStopped(cmd, nil, func(pid int) error {
+	err := testTracer.StartStopped(cmd, nil, func(pid int) error {
 		st, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 		state = strings.Fields(string(st[bytes.LastIndexByte(st, ')')+1:]))[0]
 		return err
@@ -82,7 +99,7 @@ func TestStartStopped(t *testing.T) {
 	sleeper := exec.Command("sleep", "30")
 	sleeper.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	pid := 0
-	err = StartStopped(sleeper, nil, func(p int) error { pid = p; return errors.New("no") })
+	err = testTracer.StartStopped(sleeper, nil, func(p int) error { pid = p; return errors.New("no") })
 	if err == nil || err.Error() != "no" {
 		t.Fatalf("StartStopped: %v, want atExec's error", err)
 	}
@@ -143,7 +160,7 @@ func probeSigmask() int {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	var out bytes.Buffer
 	cmd.Stdout = &out
-	if err := StartStopped(cmd, nil, func(int) error { return nil }); err != nil {
+	if err := testTracer.StartStopped(cmd, nil, func(int) error { return nil }); err != nil {
 		fmt.Println(err)
 		return 1
 	}

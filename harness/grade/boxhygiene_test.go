@@ -83,3 +83,18 @@ func TestSubjectGetsAPathOfItsOwn(t *testing.T) {
 		t.Errorf("the subject's PATH is %q, want the case's bin, then /usr/local/bin:/usr/bin:/bin (the grader's BinDir is %s)", m[1], opt.BinDir)
 	}
 }
+
+// A mock hub's signal step reaches the player it judges, as a hub's kill(pid, sig) would.
+// Rootless, the judge starts its subject through a supervisor (sandbox.Command), which
+// ignores every signal it can: the step went to the supervisor, and a player that should
+// have died of SIGTERM was still running at the next step (only the suites' SIGKILL, which
+// the supervisor cannot ignore, got through). Root and rootless.
+func TestMockHubSignalReachesThePlayer(t *testing.T) {
+	// As root: rootless first (as an unprivileged user), then here, boxed as root.
+	buildtest.AsUnprivileged(t, "^TestMockHubSignalReachesThePlayer$", "gauntlet/cmd/gauntlet")
+	subj, opt := boxedSetup(t, "#!/bin/sh\nprintf '^'\nexec sleep 30\n")
+	o := gradeOne(t, subj, opt, "run -status 0 mockhub conv $PLAYER\nstdout '^ok: '\n-- conv --\nhello \"^\"\nsignal TERM\nexit signal TERM\n")
+	if o.Verdict != Pass {
+		t.Errorf("the player did not die of the mock hub's SIGTERM: %s (%s)\n%s", o.Verdict, o.Detail, o.Log)
+	}
+}

@@ -76,7 +76,7 @@ func MockConversation(files []string) string {
 }
 
 // exchangedHeader introduces, in the mock clients' report of a failure, the last lines they
-// exchanged with the Clue server under test (harness/mockclients).
+// exchanged with the Clue server under test (judges/cluejudges).
 const exchangedHeader = "the last lines exchanged:"
 
 // JudgeExchange renders the lines a judge that plays the clients of a server under test

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"gauntlet/harness/mockhub"
+	"gauntlet/harness/scriptcmds"
 	"gauntlet/harness/transcript"
 )
 
@@ -15,16 +16,19 @@ const divergenceContext = 10
 
 // Divergence renders, from a failed case's log, what the subject did up to its first
 // divergence from what was expected, with that point marked (transcript.Divergence.Text):
-// for a player driven by the mock hub, the conversation (the mock hub prints it); for a
+// for a player driven by the mock hub, the conversation, from the judge's own output
+// (judged: scriptcmds.JudgeOutputFile, which the harness saves apart from the log); for a
 // wrong stdout or stderr, that output line by line, the wanted line under the first wrong
 // one. The expected side is the engine's (the conversations and golden outputs of the
 // suites are generated from it or checked against it) or the spec's own text. It returns ""
-// when the log holds neither.
-func Divergence(log string) string {
-	if i := strings.Index(log, mockhub.DivergenceHeader+"\n"); i >= 0 {
+// when there is neither. What failed is the script's line that testscript's last line of
+// the log names (failureOf), never a command line read in the log, where the subject's
+// output may print one (with a diff after it) as well as any other text.
+func Divergence(log string, script []byte, judged string, runs *scriptcmds.Runs) string {
+	if i := strings.Index("\n"+judged, "\n"+mockhub.DivergenceHeader+"\n"); i >= 0 {
 		var b strings.Builder
 		b.WriteString(mockhub.DivergenceHeader + "\n")
-		for _, l := range strings.Split(log[i+len(mockhub.DivergenceHeader)+1:], "\n") {
+		for _, l := range strings.Split(judged[i+len(mockhub.DivergenceHeader)+1:], "\n") {
 			if !strings.HasPrefix(l, "  ") {
 				break
 			}
@@ -32,17 +36,13 @@ func Divergence(log string) string {
 		}
 		return b.String()
 	}
-	log = "\n" + log // every command line, even the first, starts after a '\n'
-	failAt := strings.LastIndex(log, "FAIL: ")
-	if failAt < 0 {
+	// What the failed command logged (a comparison's diffs), after its echo.
+	f := failureOf(log, script)
+	_, out, ok := f.echo(log)
+	if !ok {
 		return ""
 	}
-	cmdAt := strings.LastIndex(log[:failAt], "\n> ")
-	if cmdAt < 0 {
-		return ""
-	}
-	cmd := log[cmdAt+3:]
-	cmd = cmd[:strings.IndexByte(cmd+"\n", '\n')]
+	cmd := f.cmd
 	fields := scriptWords(cmd)
 	// cmpexcept REGEXP STREAM ... compares the stream without the lines REGEXP matches: its
 	// diff numbers the lines kept, so the whole output is filtered the same way.
@@ -58,7 +58,7 @@ func Divergence(log string) string {
 	if len(fields) < 2 || (fields[0] != "cmp" && fields[0] != "cmpalt" && fields[0] != "cmpaltenv" && fields[0] != "cmpprefix" && fields[0] != "cmpexcept") || (fields[1] != "stdout" && fields[1] != "stderr") {
 		return ""
 	}
-	d, ok := lastDiff(log[:failAt])
+	d, ok := lastDiff(out)
 	if !ok {
 		return ""
 	}
@@ -75,9 +75,14 @@ func Divergence(log string) string {
 			div.Got += " " + noNewline
 		}
 	}
-	// The whole output is in the log, printed by the command that produced it; the diff
-	// only holds a few lines of context. Use the whole output when it agrees with the diff.
-	lines := outputBlock(log[:cmdAt], fields[1])
+	// The diff only holds a few lines of context; the whole output is what the command
+	// that made it the script's recorded (scriptcmds.Runs), used when it agrees with the
+	// diff (never the log's blocks of output, where the subject's stderr may print a block
+	// of stdout of its own).
+	var lines []string
+	if text, ok := runs.Output(fields[1]); ok {
+		lines = outputLines(text)
+	}
 	if skip != nil && lines != nil {
 		lines = slices.DeleteFunc(lines, skip.MatchString)
 	}
@@ -99,22 +104,9 @@ func Divergence(log string) string {
 		div.Text("  ", divergenceContext)
 }
 
-// outputBlock finds the last block of the named stream ("stdout" or "stderr") that a
-// command printed in a log and returns its lines, or nil. log ends where the next command
-// would be echoed. testscript prints a block as "[stderr]\n", the text, and a '\n' of its
-// own, so a final newline of the text cannot be told from its absence: either way the
-// lines are the same.
-func outputBlock(log, stream string) []string {
-	i := strings.LastIndex("\n"+log, "\n["+stream+"]\n")
-	if i < 0 {
-		return nil
-	}
-	text := log[i+len(stream)+3:] + "\n> "
-	for _, end := range []string{"\n> ", "\n[stdout]\n", "\n[stderr]\n"} {
-		if j := strings.Index(text, end); j >= 0 {
-			text = text[:j]
-		}
-	}
+// outputLines are the lines of an output: a final newline ends the last line, and does not
+// start another.
+func outputLines(text string) []string {
 	text = strings.TrimSuffix(text, "\n")
 	if text == "" {
 		return []string{}

@@ -1,6 +1,12 @@
 package grade
 
-import "testing"
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"gauntlet/harness/scriptcmds"
+)
 
 func TestDivergence(t *testing.T) {
 	const header = "stderr, line by line, up to the first divergence from the expected:\n"
@@ -41,8 +47,86 @@ func TestDivergence(t *testing.T) {
 			"> cmp a b\ndiff a b\n--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n\nFAIL: x.txtar:1: a and b differ\n", ""},
 	}
 	for _, tc := range tests {
-		if got := Divergence(tc.log); got != tc.want {
+		script, judged := scriptOf(tc.log)
+		if got := Divergence(tc.log, script, judged, runsOf(tc.log)); got != tc.want {
 			t.Errorf("%s:\n%s\nwant\n%s", tc.name, got, tc.want)
 		}
+	}
+}
+
+// runsOf is the account of runs (scriptcmds.Runs) of a log made by hand: the output of its
+// last run, as the log's blocks show it (testscript ends each with a newline of its own).
+func runsOf(log string) *scriptcmds.Runs {
+	runs := scriptcmds.NewRuns()
+	var out [2]string
+	found := false
+	for _, block := range strings.Split("\n"+log, "\n> ")[1:] {
+		line, rest, _ := strings.Cut(block, "\n")
+		if !strings.HasPrefix(line, "run ") {
+			continue
+		}
+		found, out = true, [2]string{}
+		if o, ok := strings.CutPrefix(rest, "[stdout]\n"); ok {
+			out[0], rest, _ = strings.Cut(o, "\n[stderr]\n")
+			rest = "[stderr]\n" + rest
+		}
+		if e, ok := strings.CutPrefix(rest, "[stderr]\n"); ok {
+			out[1] = e
+		}
+	}
+	if found {
+		runs.SetOutput([]byte(strings.TrimSuffix(out[0], "\n")), []byte(strings.TrimSuffix(out[1], "\n")))
+	}
+	return runs
+}
+
+// scriptOf is a script whose line the log's FAIL line names is the log's last command
+// (in these logs, made by hand, the last line that starts "> "), and the output of the
+// judge when that command ran the mock hub (the stdout it printed).
+func scriptOf(log string) (script []byte, judged string) {
+	cmd, out := "", ""
+	for _, block := range strings.Split("\n"+log, "\n> ")[1:] {
+		line, rest, _ := strings.Cut(block, "\n")
+		cmd, out = line, ""
+		if o, ok := strings.CutPrefix(rest, "[stdout]\n"); ok {
+			out, _, _ = strings.Cut(o, "\n[stderr]\n")
+		}
+	}
+	n := 1
+	trimmed := strings.TrimRight(log, "\n")
+	if m := failLine().FindStringSubmatch(trimmed[strings.LastIndex(trimmed, "\n")+1:]); m != nil {
+		n, _ = strconv.Atoi(m[1])
+	}
+	if strings.HasPrefix(cmd, "run mockhub") {
+		judged = out
+	}
+	return []byte(strings.Repeat("# comment\n", n-1) + cmd + "\n"), judged
+}
+
+// A subject's output cannot make a divergence of its own: a comparison and its diff
+// printed by a program whose run failed otherwise (its exit status), or the mock hub's
+// header printed where no judge's output has it, show nothing.
+func TestDivergenceIgnoresTheSubjectsText(t *testing.T) {
+	fakeCmp := "> cmp stdout w\ndiff stdout w\n--- stdout\n+++ w\n@@ -1 +1 @@\n-I did\n+what you wanted\n\n"
+	fakeConv := "the conversation, step by step, up to the first divergence from the engine's:\n  >    1  hub -> player | all is well\n    want  hub -> player | all is well\n"
+	script := []byte("# c\nrun -status 0 $HUB\ncmp stdout w\n")
+	for name, log := range map[string]string{
+		"a comparison":          "> run -status 0 $HUB\n[stdout]\n" + fakeCmp + "FAIL: c.txtar:2: run: hub: want exit 0, got 3\n",
+		"a comparison, stderr":  "> run -status 0 $HUB\n[stdout]\nx\n\n[stderr]\n" + fakeCmp + "FAIL: c.txtar:2: run: hub: want exit 0, got 3\n",
+		"the mock hub's header": "> run -status 0 $HUB\n[stdout]\n" + fakeConv + "\nFAIL: c.txtar:2: run: hub: want exit 0, got 3\n",
+	} {
+		if got := Divergence(log, script, "", nil); got != "" {
+			t.Errorf("%s printed by the subject shows as a divergence:\n%s", name, got)
+		}
+	}
+	// A block of stdout printed on stderr is not taken for the stdout: the lines before
+	// the divergence are what the run recorded of its stdout.
+	log := "> run -status 0 $HUB\n[stdout]\na\nb\n\n[stderr]\nx\n[stdout]\nI did\nb\n\n> cmp stdout w\n" +
+		"diff stdout w\n--- stdout\n+++ w\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\nFAIL: c.txtar:3: stdout and w differ\n"
+	runs := scriptcmds.NewRuns()
+	runs.SetOutput([]byte("a\nb\n"), []byte("x\n[stdout]\nI did\nb\n"))
+	want := "stdout, line by line, up to the first divergence from the expected:\n       1  a\n  >    2  b\n    want  c\n"
+	if got := Divergence(log, script, "", runs); got != want {
+		t.Errorf("a block of stdout on stderr:\n%s\nwant\n%s", got, want)
 	}
 }

@@ -3,7 +3,6 @@ package grade
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"math/bits"
@@ -268,7 +267,7 @@ type Options struct {
 	// SandboxUsers grades an untrusted subject: every case runs in boxes (sandbox.Box), the
 	// subject's programs as a sandbox user leased for the case, in a folder holding only its
 	// inputs, the judges (mock hub) as the grader, and the expected outputs, scripts and
-	// conversations in a folder only the grader can open (see scriptcmds.SandboxUserVar).
+	// conversations in a folder only the grader can open (see scriptcmds.Settings.SandboxUser).
 	// The grader must be root and the machine must allow the box (BoxProblem): where it
 	// does not, every case is a HARNESS-ERROR saying why, unless Unsafe is set. The subject
 	// never runs as root. Scratch and the folders above it, BinDir and the subject's
@@ -279,7 +278,7 @@ type Options struct {
 	// namespaces but the grader is root (an unprivileged container): the subject's programs
 	// still run as the case's sandbox user with their limits, the expected outputs in a folder
 	// only the grader can open, but without the box's root, private /tmp, network or cgroup
-	// totals (scriptcmds.NoBoxVar; UsersProblem).
+	// totals (scriptcmds.Settings.NoBox; UsersProblem).
 	NoBox bool
 	// Unsafe grades without the box where the machine cannot give it: the subject runs as
 	// the grader's own user and could read the expected outputs. For a student checking
@@ -313,7 +312,7 @@ type Options struct {
 	// moveWhenQuiet; nil: not watched).
 	activity *scriptcmds.Activity
 	// owner names the submission Run grades, for its cases' sandbox users (set by Run:
-	// scriptcmds.SandboxOwnerVar), which no other Run's cases are lent.
+	// scriptcmds.Settings.Owner), which no other Run's cases are lent.
 	owner string
 }
 
@@ -632,6 +631,8 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 		}
 	}
 	witnessed := map[string]string{} // the witnessed reference players' wrappers -> their names
+	runs := scriptcmds.NewRuns()     // what each run ran, for the log's "as typed" lines
+	typed := typing{programs: map[string]string{}}
 	params := testscript.Params{
 		Files:               []string{file},
 		WorkdirRoot:         dir,
@@ -648,40 +649,34 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 					val = subj.Programs[prog.Name]
 				}
 				env.Setenv(prog.Var, val)
+				typed.programs[val] = "ref/" + prog.Name
+				if val == subj.Programs[prog.Name] {
+					typed.programs[val] = "./" + prog.Name
+				}
 			}
-			env.Setenv(scriptcmds.TimeoutVar, opt.Timeout.String())
+			env.Values[scriptcmds.RunsKey{}] = runs
 			if opt.activity != nil {
 				env.Values[scriptcmds.ActivityKey{}] = opt.activity
 			}
-			if mp := opt.Published["mockplayer"]; mp != "" {
-				env.Setenv(scriptcmds.MockPlayerVar, mp)
-			}
+			// The grader's settings, handed to the commands as a value (they run in this
+			// process): none of them is in the script's environment, which its programs get.
+			set := scriptcmds.Settings{Timeout: opt.Timeout, Limits: opt.Limits, MockPlayer: opt.Published["mockplayer"]}
 			if opt.SandboxUsers {
-				env.Setenv(scriptcmds.SandboxUserVar, "1")
-				env.Setenv(scriptcmds.SandboxOwnerVar, opt.owner)
-				if opt.NoBox {
-					env.Setenv(scriptcmds.NoBoxVar, "1")
-				}
-				env.Setenv(scriptcmds.BoxKeepVar, strings.Join(boxKeep(subj, opt), string(os.PathListSeparator)))
+				set.SandboxUser, set.Owner, set.NoBox = true, opt.owner, opt.NoBox
+				set.BoxKeep = boxKeep(subj, opt)
 				if opt.BinDir != "" && len(opt.Published) > 0 && sandbox.Rootless() {
 					// A subject is handed the programs it may run as published files; the
 					// grader's folder, every program by its name, is the judges' alone.
 					// (A root grader's is its own, 0700: no sandbox user enters it.)
-					// Before 2026-12-07 a rootless subject's program ran the reference
-					// program of its own name from there and scored 42/42.
-					env.Setenv(scriptcmds.BoxHideVar, opt.BinDir)
+					// Shown there, a rootless subject's program could run the reference
+					// program of its own name and score 42/42.
+					set.BoxHide = []string{opt.BinDir}
 				}
 			}
-			if opt.Limits != (sandbox.Limits{}) {
-				j, err := json.Marshal(opt.Limits)
-				if err != nil {
-					return err
-				}
-				env.Setenv(scriptcmds.LimitsVar, string(j))
-			}
-			if err := scriptcmds.Setup(env); err != nil {
+			if err := set.Setup(env); err != nil {
 				return err
 			}
+			typed.mockBin = env.Getenv("MOCKBIN")
 			if p == TheirHub {
 				for _, prog := range g.Programs {
 					if len(prog.Mock) == 0 || g.theirsIn(prog.Var, p) {
@@ -693,6 +688,7 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 					}
 					env.Setenv(prog.Var, path)
 					witnessed[path] = prog.Name
+					typed.programs[path] = "ref/" + prog.Name
 				}
 			}
 			return nil
@@ -706,7 +702,7 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 		return o
 	}
 	r := res[0]
-	o.Log, o.Lenient = Escape(boundLog(r.Log)), r.Lenient
+	o.Log, o.Lenient = Escape(boundLog(withoutRunMarks(r.Log, runs))), r.Lenient
 	switch {
 	case r.Passed && len(r.Lenient) > 0:
 		o.Verdict, o.Detail = PassLenient, strings.Join(r.Lenient, "; ")
@@ -730,7 +726,7 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 			}
 			return theirNames[prog]
 		})
-		o.Divergence = Escape(Divergence(r.Log))
+		o.Divergence = Escape(Divergence(r.Log, c.Script, string(judged), runs))
 		o.Conversation = MockConversation(scriptcmds.WitnessRecords(dir))
 		if o.Conversation == "" {
 			o.Conversation = JudgeExchange(string(judged))
@@ -752,7 +748,7 @@ func runCaseIn(dir string, g Game, c *Case, p Pairing, subj Subject, opt Options
 				paths[pub] = prog.Name
 			}
 		}
-		o.Log = Escape(boundLog(UserLog(r.Log, g, p, paths)))
+		o.Log = Escape(boundLog(UserLog(r.Log, runs, typed, paths)))
 		if opt.Keep != "" && o.Verdict != HarnessError {
 			if err := keepCase(opt.Keep, o, dir, opt.Rerun); err != nil {
 				o.Detail += Escape(" (not kept: " + err.Error() + ")")
@@ -768,9 +764,9 @@ func waitingSlots(jobs int) int { return max(8, 4*jobs) }
 // quietSlots is how many cases found quiet (moveWhenQuiet) may wait at once: 128, or fewer
 // where the machine has less than 128 MiB of memory for each (a quiet case's programs hold
 // a few MiB: a budget, not a use). A submission whose programs never answer then grades
-// in about its cases' timeouts over this many, not over -j (issue 40: a dealer2310
-// submission that never answers took over half an hour at -j 2, 33 to 59 s now; see
-// docs/grading.md).
+// in about its cases' timeouts over this many, not over -j (a dealer2310 submission that
+// never answers takes 33 to 59 s at -j 2, where over -j it would take over half an hour;
+// see docs/grading.md).
 func quietSlots() int {
 	n := 128
 	if mem := memTotal(); mem > 0 {
@@ -811,19 +807,18 @@ const (
 //     case that worked to the end (one that went quiet, its programs waiting on input that
 //     never came, would wait as long alone). A case that passes alone takes that outcome, saying what it did
 //     beside the others; one that fails again takes the outcome alone, "confirmed alone"
-//     (issue 40: five real "left running" verdicts flipped to PASS when their case ran
-//     alone). One whose run again is a HARNESS-ERROR was not confirmed, and is that
+//     (five real "left running" verdicts flipped to PASS when their case ran alone). One whose run again is a HARNESS-ERROR was not confirmed, and is that
 //     HARNESS-ERROR: a verdict never costs marks unconfirmed;
 //   - a HARNESS-ERROR, the harness's own failure, which may have been a passing one: it
 //     takes the verdict of its run again, or stays a HARNESS-ERROR when the failure
 //     persists, and the grade is then incomplete (Report.Incomplete): no mark is given
-//     over the cases that were judged (issue 56: a hub that made every case it could not
-//     pass a HARNESS-ERROR scored 10.29/42 with no logic).
+//     over the cases that were judged (else a hub that made every case it could not pass
+//     a HARNESS-ERROR would score 10.29/42 with no logic).
 //
 // "Alone" is the subject's alone: none of its other case runs runs beside the one run
 // again, but other subjects' cases go on (a cohort's), so that one submission's reruns
-// never stop the others' grading (issue 56: 12 reruns under a lock that stopped every
-// other submission, 187 s). Nothing is run again once the grade was stopped (opt.Stop).
+// never stop the others' grading (12 reruns under a lock that stopped every other
+// submission would cost them 187 s). Nothing is run again once the grade was stopped (opt.Stop).
 func Rerun(g Game, outs []Outcome, subj Subject, opt Options) {
 	opt, boxErr := opt.forGame(g)
 	defer sandbox.CaseUsers.Retire(opt.owner)

@@ -133,7 +133,7 @@ func (r *Report) WriteGradescopeVisible(w io.Writer, visibility string) error {
 		}
 		if unmarkedOnly(cases) {
 			// A pairing that costs no marks (it tells which program is wrong) is never a
-			// red failure: a student with full marks would see one (issue 60).
+			// red failure: a student with full marks would see one.
 			t.Name = "[not marked] " + t.Name
 			t.Status = "passed"
 			t.Output = clip(GradescopeUnmarkedText+names.String()+caseText(c), GradescopeOutputLimit)

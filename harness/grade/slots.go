@@ -10,8 +10,8 @@ import (
 // busy cases in these, and keeps the slots of its cases that wait (Case.Waits) and of its
 // cases found quiet (moveWhenQuiet) to itself, as a grade alone has them: one submission
 // that hangs moves its cases out of the shared slots as a grade alone does, and never holds
-// the CPU's slots the others need (issue 60: a submission whose programs all paused took 22
-// minutes in a 9-submission cohort, 84 s alone). A freed slot goes to the waiter with the
+// the CPU's slots the others need (a submission whose programs all paused would otherwise
+// take 22 minutes in a 9-submission cohort, 84 s alone). A freed slot goes to the waiter with the
 // lowest priority number (Options.Priority: the cohort's earliest submission), then to the
 // one that asked first, so that a cohort's submissions finish about in their order.
 type Slots struct{ busy *pool }

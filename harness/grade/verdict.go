@@ -13,7 +13,8 @@ import (
 	"gauntlet/harness/outcome"
 )
 
-// Verdict is the outcome of one case, from DESIGN.md's list.
+// Verdict is the outcome of one case: the list of docs/architecture.md ("Verdicts and the
+// fault catalogue"), decided as docs/grading.md says ("How a failure becomes a verdict").
 type Verdict string
 
 // The verdicts. HarnessError is never blamed on the subject: such a case counts neither for
@@ -57,23 +58,67 @@ var (
 // of the subject that is missing is a BuildFail, one of the harness's a HarnessError.
 func Classify(log string, script []byte, judged string, rec *outcome.Record, theirs func(prog string) bool) (Verdict, string) {
 	v, detail := classify(log, script, judged, rec, theirs)
-	return v, detail + hint(v, detail, rec)
+	return v, detail + hint(v, rec)
+}
+
+// failure is what a failed script's log says of its failure: testscript's last line
+// ("FAIL: FILE:N: MESSAGE"), which it writes after everything else, so that no output of
+// the subject's can stand in for it, and the script's line N, the command that failed.
+type failure struct {
+	found bool   // the log ends with testscript's FAIL line
+	msg   string // its message
+	line  string // the script's line N as written ("" when N is not one of its lines)
+	cmd   string // that line without the spaces around it
+	at    int    // where the FAIL line starts in the log
+}
+
+// echo finds the failed command's echo in the log (the last echo of its line before the
+// FAIL line) and returns the log before it and what the command logged after it, up to the
+// FAIL line; ok is false when it is not found. What a comparison logs after its echo is
+// its diffs alone, whatever the subject printed before it.
+func (f failure) echo(log string) (before, out string, ok bool) {
+	if !f.found || f.line == "" {
+		return "", "", false
+	}
+	head := "\n" + log[:f.at]
+	i := strings.LastIndex(head, "\n> "+f.line+"\n")
+	if i < 0 {
+		return "", "", false
+	}
+	return head[:i], head[i+len(f.line)+4:], true
+}
+
+// output is what the failed command logged after its echo (failure.echo), or "".
+func (f failure) output(log string) string {
+	_, out, _ := f.echo(log)
+	return out
+}
+
+// failureOf reads a failed script's failure from its log and the script.
+func failureOf(log string, script []byte) failure {
+	trimmed := strings.TrimRight(log, "\n")
+	last := trimmed[strings.LastIndex(trimmed, "\n")+1:]
+	f := failure{at: len(trimmed) - len(last)}
+	m := failLine().FindStringSubmatch(last)
+	if m == nil {
+		return f
+	}
+	f.found, f.msg = true, m[2]
+	if n, err := strconv.Atoi(m[1]); err == nil {
+		lines := strings.Split(string(script), "\n")
+		if n >= 1 && n <= len(lines) {
+			f.line = lines[n-1]
+			f.cmd = strings.TrimSpace(f.line)
+		}
+	}
+	return f
 }
 
 func classify(log string, script []byte, judged string, rec *outcome.Record, theirs func(prog string) bool) (Verdict, string) {
-	trimmed := strings.TrimRight(log, "\n")
-	last := trimmed[strings.LastIndex(trimmed, "\n")+1:]
-	m := failLine().FindStringSubmatch(last)
-	msg, failAt, cmd := "", len(trimmed)-len(last), ""
+	f := failureOf(log, script)
+	msg, cmd := f.msg, f.cmd
 	switch {
-	case m != nil:
-		msg = m[2]
-		if n, err := strconv.Atoi(m[1]); err == nil {
-			lines := strings.Split(string(script), "\n")
-			if n >= 1 && n <= len(lines) {
-				cmd = strings.TrimSpace(lines[n-1])
-			}
-		}
+	case f.found:
 	case rec == nil:
 		return HarnessError, "the script failed without saying why"
 	default:
@@ -88,9 +133,9 @@ func classify(log string, script []byte, judged string, rec *outcome.Record, the
 			// An unknown command, or one of scriptcmds that failed without its record.
 			return HarnessError, msg
 		case strings.Contains(cmd, "stdout"):
-			return WrongStdout, msg + firstDiff(log[:failAt])
+			return WrongStdout, msg + firstDiff(f.output(log))
 		case strings.Contains(cmd, "stderr"):
-			return WrongStderr, msg + firstDiff(log[:failAt])
+			return WrongStderr, msg + firstDiff(f.output(log))
 		}
 		return WrongStdout, msg
 	}
@@ -118,9 +163,9 @@ func classify(log string, script []byte, judged string, rec *outcome.Record, the
 			stderr = !strings.Contains(cmd, "stdout") && strings.Contains(cmd, "stderr")
 		}
 		if stderr {
-			return WrongStderr, msg + firstDiff(log[:failAt])
+			return WrongStderr, msg + firstDiff(f.output(log))
 		}
-		return WrongStdout, msg + firstDiff(log[:failAt])
+		return WrongStdout, msg + firstDiff(f.output(log))
 	case outcome.Limit:
 		if rec.Want != "" {
 			// Seen as the exit status the run checked: the detail names the limit.
@@ -194,9 +239,8 @@ func commandName(fields []string) string {
 }
 
 // The hints name the commonest C bug behind a failure. Each is added from what the grader
-// measured (the verdict and its detail, which the subject's own output cannot forge; see
-// Classify), never from what the subject printed, and says "may" where the measure does not
-// prove the cause.
+// measured (the verdict and the failure's record; see hint), never from what the subject
+// printed, and says "may" where the measure does not prove the cause.
 const (
 	// unflushedHint follows a player's silence where a message was due (a reply or the
 	// handshake): a message written with stdio and never flushed.
@@ -218,30 +262,32 @@ const (
 	zombieHint = " (a child that ends must be reaped: waitpid for every child started, also on the error paths)"
 )
 
-var (
-	silentStep   = lazyRegexp(`of the conversation: (expect|hello) [^\n]*\): want [^\n]*, got nothing within`)
-	gotNoNewline = lazyRegexp(`, got "(?:[^"\\]|\\.)*" and then (nothing within|EOF)`)
-)
-
-// hint is the hint a failure's verdict, record and detail call for, or "". A run's hang
-// is told by its record (the sandbox's diagnosis, typed), not by the words of its detail.
-func hint(v Verdict, detail string, rec *outcome.Record) string {
+// hint is the hint a failure's verdict and record call for, or "": each from a field of
+// the record that the harness or the judge set from what it measured (a run's hang, the
+// signal, the hygiene findings, a judge's account of what came at the failed step), never
+// from the words of the detail, which may quote the subject's output and its processes'
+// names.
+func hint(v Verdict, rec *outcome.Record) string {
+	if rec == nil {
+		return ""
+	}
 	hang := ""
-	if rec != nil && rec.Kind == outcome.Deadline {
+	if rec.Kind == outcome.Deadline {
 		hang = rec.Hang
 	}
+	judge := rec.Judge != ""
 	switch {
 	case v == Timeout && hang == string(hygiene.LeakedPipe):
 		return leakedPipeHint
 	case v == Timeout && hang == string(hygiene.Deadlock):
 		return deadlockHint
-	case v == Timeout && silentStep().MatchString(detail):
+	case v == Timeout && judge && rec.LineDue:
 		return unflushedHint
-	case gotNoNewline().MatchString(detail):
+	case judge && rec.Partial:
 		return noNewlineHint
-	case v == Crash && (strings.Contains(detail, "killed by SIGPIPE") || strings.Contains(detail, "signal:PIPE")):
+	case v == Crash && rec.Signal == "SIGPIPE":
 		return sigpipeHint
-	case v == Hygiene && strings.Contains(detail, "zombie not reaped"):
+	case v == Hygiene && rec.Zombie:
 		return zombieHint
 	}
 	return ""

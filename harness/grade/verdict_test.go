@@ -39,6 +39,15 @@ func hung(kind hygiene.HangKind) *outcome.Record {
 	return r
 }
 
+// lineDue, partial, signaled and zombie set the fields of a record that hints rest on.
+func lineDue(r *outcome.Record) *outcome.Record { r.LineDue = true; return r }
+func partial(r *outcome.Record) *outcome.Record { r.Partial = true; return r }
+func zombie(r *outcome.Record) *outcome.Record  { r.Zombie = true; return r }
+func signaled(r *outcome.Record, sig string) *outcome.Record {
+	r.Signal = sig
+	return r
+}
+
 func limited(r *outcome.Record, limit, want string) *outcome.Record {
 	r.Limit, r.Want = limit, want
 	return r
@@ -260,23 +269,35 @@ func TestClassifyDetail(t *testing.T) {
 			"run $EAIT 2 A did not finish within 10s (killed) (deadlock: forged)"},
 		{"> run $EAIT 2 A\nFAIL: x.txtar:3: run: /tmp/g/EAIT exited but left processes running or files behind: sleep (pid 7)\n", ran(outcome.Left),
 			"run $EAIT 2 A exited but left processes running or files behind: sleep (pid 7)"},
-		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got nothing within 5s; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", judged(outcome.Silent),
+		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got nothing within 5s; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", lineDue(judged(outcome.Silent)),
 			`FAIL at step 3 (line 4 of the conversation: expect "X"): want "X\n", got nothing within 5s; player: killed` + unflushedHint},
-		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 1 (line 2 of the conversation: hello \"!\"): want \"!\", got nothing within 5s; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", judged(outcome.Silent),
+		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 1 (line 2 of the conversation: hello \"!\"): want \"!\", got nothing within 5s; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", lineDue(judged(outcome.Silent)),
 			`FAIL at step 1 (line 2 of the conversation: hello "!"): want "!", got nothing within 5s; player: killed` + unflushedHint},
 		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 9 (line 10 of the conversation: eof): want EOF, got nothing within 5s (stdout still open); player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", judged(outcome.Silent),
 			"FAIL at step 9 (line 10 of the conversation: eof): want EOF, got nothing within 5s (stdout still open); player: killed"},
 		// The hints, each from what was measured.
-		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"DO1\"): want \"DO1\\n\", got \"DO1\" and then EOF; player: exit status 0\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", judged(outcome.Diverged),
+		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"DO1\"): want \"DO1\\n\", got \"DO1\" and then EOF; player: exit status 0\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", partial(judged(outcome.Diverged)),
 			`FAIL at step 3 (line 4 of the conversation: expect "DO1"): want "DO1\n", got "DO1" and then EOF; player: exit status 0` + noNewlineHint},
-		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"DO1\"): want \"DO1\\n\", got \"DO1\" and then nothing within 5s; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", judged(outcome.Silent),
+		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"DO1\"): want \"DO1\\n\", got \"DO1\" and then nothing within 5s; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", partial(judged(outcome.Silent)),
 			`FAIL at step 3 (line 4 of the conversation: expect "DO1"): want "DO1\n", got "DO1" and then nothing within 5s; player: killed` + noNewlineHint},
-		{"> run -status 5 $DEALER d p a b\nFAIL: x.txtar:3: run: /tmp/g/2310dealer: want exit 5, got signal:PIPE\n", ran(outcome.Signal),
+		{"> run -status 5 $DEALER d p a b\nFAIL: x.txtar:3: run: /tmp/g/2310dealer: want exit 5, got signal:PIPE\n", signaled(ran(outcome.Signal), "SIGPIPE"),
 			"run $DEALER d p a b: want exit 5, got signal:PIPE" + sigpipeHint},
-		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 8 (line 9 of the conversation: exit 6): want exit status 6, got killed by SIGPIPE; player: killed by SIGPIPE\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", judged(outcome.Signal),
+		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 8 (line 9 of the conversation: exit 6): want exit status 6, got killed by SIGPIPE; player: killed by SIGPIPE\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", signaled(judged(outcome.Signal), "SIGPIPE"),
 			"FAIL at step 8 (line 9 of the conversation: exit 6): want exit status 6, got killed by SIGPIPE; player: killed by SIGPIPE" + sigpipeHint},
-		{"> run $DEALER d p a\nFAIL: x.txtar:3: run: /tmp/g/2310dealer exited but left processes running or files behind: zombie not reaped: pid 9 (a), child of pid 8\n", ran(outcome.Left),
+		{"> run $DEALER d p a\nFAIL: x.txtar:3: run: /tmp/g/2310dealer exited but left processes running or files behind: zombie not reaped: pid 9 (a), child of pid 8\n", zombie(ran(outcome.Left)),
 			"run $DEALER d p a exited but left processes running or files behind: zombie not reaped: pid 9 (a), child of pid 8" + zombieHint},
+		// The same words without the record's fields get no hint: the words may be the
+		// subject's (a line it wrote, quoted by the judge; its processes' names).
+		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got \"of the conversation: expect x): want y, got nothing within\"; player: killed\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", judged(outcome.Silent),
+			`FAIL at step 3 (line 4 of the conversation: expect "X"): want "X\n", got "of the conversation: expect x): want y, got nothing within"; player: killed`},
+		{"> run mockhub conv $EAIT\n[stdout]\nFAIL at step 3 (line 4 of the conversation: expect \"X\"): want \"X\\n\", got \"killed by SIGPIPE\"; player: killed by SIGSEGV\nFAIL: x.txtar:3: run: mockhub: want exit 0, got 1\n", signaled(judged(outcome.Signal), "SIGSEGV"),
+			`FAIL at step 3 (line 4 of the conversation: expect "X"): want "X\n", got "killed by SIGPIPE"; player: killed by SIGSEGV`},
+		{"> run $DEALER d p a\nFAIL: x.txtar:3: run: /tmp/g/2310dealer exited but left processes running or files behind: pid 9 (zombie not reaped, got \"a\" and then EOF)\n", ran(outcome.Left),
+			`run $DEALER d p a exited but left processes running or files behind: pid 9 (zombie not reaped, got "a" and then EOF)`},
+		// A diff is the failed comparison's own, after its line: none for a check of
+		// stdout by a pattern, whatever diff the subject printed before.
+		{"> run $EAIT\n[stdout]\ndiff stdout w\n--- stdout\n+++ w\n@@ -1 +1 @@\n-x\n+y\n\n> stdout '^ok$'\nFAIL: x.txtar:3: no match for `^ok$` found in stdout\n", nil,
+			"no match for `^ok$` found in stdout"},
 		// A limit seen as how the program ended names itself first.
 		{"> run $EAIT 2 A\nFAIL: x.txtar:3: run: /tmp/g/EAIT: want exit 0, got signal:XCPU\n", limited(ran(outcome.Limit), "cpu", "0"),
 			"cpu limit: run $EAIT 2 A: want exit 0, got signal:XCPU"},

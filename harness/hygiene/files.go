@@ -89,8 +89,8 @@ func DiffDirs(before, after DirState) DirChanges {
 }
 
 // RemoveAll removes dir and everything below it, whatever modes a subject left on it: a
-// folder it made unreadable, unsearchable or unwritable (chmod 0500 over 40 MiB of files,
-// issue 56) is given back its owner's full rights first, the folders above before those
+// folder it made unreadable, unsearchable or unwritable (chmod 0500 over 40 MiB of files)
+// is given back its owner's full rights first, the folders above before those
 // below, so that the walk can open each. It returns what still kept anything from going,
 // never nil while dir is there: a grader that leaves a subject's files on its disk says so.
 func RemoveAll(dir string) error {

@@ -202,7 +202,7 @@ func leader(pid int) bool {
 // among those that may have started since mark ownersSince (nil: among all). keepOwner may
 // be nil. When few pids were allocated since the marks, it looks up those and keep's
 // instead of listing /proc (as UserSince does): a run's sweeps then cost what the run did,
-// where listing /proc was a twentieth of a boxed trivial case's CPU (issue 15).
+// where listing /proc was a twentieth of a boxed trivial case's CPU.
 func ScanSince(m *PidMark, keep []int, keepOwner func(uid uint32) bool, ownersSince *PidMark) ([]Proc, error) {
 	kept := make(map[int]bool, len(keep))
 	for _, pid := range keep {

@@ -259,7 +259,8 @@ func TestMainAlternatives(t *testing.T) {
 // step, charged to it; it is not the judge's error (until 2026-11-28 the mock hub exited 2
 // and the case was a HARNESS-ERROR, which left the marks).
 // What the mock hub saw at the failed step is its record's kind, for the grader: each
-// from what happened, not from the report's words.
+// from what happened, not from the report's words; so are the facts the grader's hints
+// rest on (LineDue, Partial).
 func TestRunRecordsTheKind(t *testing.T) {
 	t.Parallel() // its subtests wait on their players: the package goes on meanwhile
 	tests := []struct {
@@ -269,9 +270,13 @@ func TestRunRecordsTheKind(t *testing.T) {
 		{"wrong reply", pingPong, "hello \"^\"\nsend \"PING 1\"\nexpect \"PONG 2\"\n",
 			outcome.Record{Kind: outcome.Diverged, Step: 3, Want: `"PONG 2\n"`, Got: `"PONG 1\n"`, Signal: "SIGKILL"}},
 		{"silent", `printf '^'; sleep 30`, "hello \"^\"\nexpect \"X\"\n",
-			outcome.Record{Kind: outcome.Silent, Step: 2, Want: `"X\n"`, Got: "nothing within 300ms", Signal: "SIGKILL"}},
+			outcome.Record{Kind: outcome.Silent, Step: 2, Want: `"X\n"`, Got: "nothing within 300ms", Signal: "SIGKILL", LineDue: true}},
 		{"half a line, then silent", `printf '^X'; sleep 30`, "hello \"^\"\nexpect \"X\"\n",
-			outcome.Record{Kind: outcome.Silent, Step: 2, Want: `"X\n"`, Got: `"X" and then nothing within 300ms`, Signal: "SIGKILL"}},
+			outcome.Record{Kind: outcome.Silent, Step: 2, Want: `"X\n"`, Got: `"X" and then nothing within 300ms`, Signal: "SIGKILL", Partial: true}},
+		{"half a line, then EOF", `printf '^X'`, "hello \"^\"\nexpect \"X\"\n",
+			outcome.Record{Kind: outcome.Diverged, Step: 2, Want: `"X\n"`, Got: `"X" and then EOF`, Partial: true}},
+		{"silent at the handshake", `sleep 30`, "hello \"^\"\n",
+			outcome.Record{Kind: outcome.Silent, Step: 1, Want: `"^"`, Got: "nothing within 300ms", Signal: "SIGKILL", LineDue: true}},
 		{"stdout still open at eof", `printf '^'; sleep 30`, "hello \"^\"\neof\n",
 			outcome.Record{Kind: outcome.Silent, Step: 2, Want: "EOF", Got: "nothing within 300ms (stdout still open)", Signal: "SIGKILL"}},
 		{"wrong exit status", pingPong, "hello \"^\"\nsend \"HUH\"\nexit 6\n",

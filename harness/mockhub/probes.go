@@ -8,7 +8,7 @@ import (
 // Probe is a kind of conversation that is not a list of steps: a conversation made of one
 // line whose first word is the probe's (and optionally `args`) has the mock hub run the
 // probe against the program instead, as the program's peer would (the referee protocol's
-// match runner against a referee: harness/mockhub/refereeprobe). Probe parses the words
+// match runner against a referee: judges/refereejudges). Probe parses the words
 // that follow the probe's word, the probe's settings; its error is reported with the
 // line's number.
 type Probe func(settings []string) (ProbeSpec, error)

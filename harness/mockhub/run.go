@@ -38,13 +38,17 @@ type Result struct {
 	Kind   outcome.Kind
 	Signal string
 	Limit  string
+	// LineDue and Partial are the record's (outcome.Record): nothing of a line that was due
+	// came, or a line without its newline and then nothing more.
+	LineDue, Partial bool
 }
 
 // Record is the result's account for the grader (see package outcome): the kind, the
 // step, what was wanted and what came, and the report's first line as its message.
 func (r Result) Record() outcome.Record {
 	line, _, _ := strings.Cut(r.Report(), "\n")
-	rec := outcome.Record{Kind: r.Kind, Want: r.Want, Got: r.Got, Signal: r.Signal, Limit: r.Limit, Message: line}
+	rec := outcome.Record{Kind: r.Kind, Want: r.Want, Got: r.Got, Signal: r.Signal, Limit: r.Limit,
+		LineDue: r.LineDue, Partial: r.Partial, Message: line}
 	if r.Failed != nil {
 		rec.Step = r.Steps + 1
 	}
@@ -91,7 +95,7 @@ type Subject struct {
 	// programs, never the case's script (see harness/sandbox's rootless.go).
 	Keep []string `json:",omitempty"`
 	// Hide lists folders of Keep that the subject's box covers (the grader's own folder
-	// of programs, which the judge runs from: scriptcmds' BoxHideVar).
+	// of programs, which the judge runs from: scriptcmds.Settings.BoxHide).
 	Hide []string `json:",omitempty"`
 	// Disk, for such a judge, bounds all the files of the subject's folder together
 	// (sandbox.Box.WorkDisk: the case's -case-disk, as a root grader's box/ is a tmpfs).
@@ -121,8 +125,8 @@ func Run(c *Conversation, prog string, opt Options) (Result, error) {
 			// The player's own file does not run (a program hidden in a folder its user
 			// cannot search, a script whose interpreter is missing, not a program at all):
 			// the player fails the case at its first step, as a player that starts and
-			// says nothing would. It is not the judge's error (until 2026-11-28 such
-			// cases were HARNESS-ERROR and left the marks).
+			// says nothing would. It is not the judge's error (a HARNESS-ERROR would leave
+			// the case out of the marks).
 			st := &c.Steps[0]
 			got := "a player that cannot be started (" + why.Error() + ")"
 			return Result{Failed: st, Want: "the player to start", Got: got, Status: "not started", Kind: outcome.Diverged,
@@ -163,6 +167,8 @@ func Run(c *Conversation, prog string, opt Options) (Result, error) {
 	res.Status = p.finish()
 	if !res.OK {
 		res.Kind, res.Signal, res.Limit = p.kind(res.Failed)
+		res.LineDue = res.Kind == outcome.Silent && p.nothing && (res.Failed.Kind == Expect || res.Failed.Kind == Hello)
+		res.Partial = p.partial
 	}
 	return res, nil
 }
@@ -204,11 +210,17 @@ type proc struct {
 	// limitKill is the limit that ended the player (limitkill.None: none).
 	limitKill limitkill.Limit
 	killed    bool
+	// pid is the player program's pid for a signal step: the command's own, or, in a box
+	// of the judge's (subjectConfig), the program's below its supervisor (0: not found).
+	pid func() int
 	// What the failed step saw: a timeout (silent), an exit step's player killed by a
 	// signal (exitSignal) or still running at the step's end.
 	silent       bool
 	exitSignal   syscall.Signal
 	stillRunning bool
+	// nothing: nothing came of the line the failed step awaited; partial: a line without
+	// its newline came, and then nothing more (silence or EOF).
+	nothing, partial bool
 }
 
 // start starts a player that talks over wire (pipes, or TCP as the mock hub's client or
@@ -220,6 +232,10 @@ func start(prog string, args []string, wire child.Wire, stderr io.Writer, subj *
 		return nil, fmt.Errorf("cannot start %s: %w", prog, err)
 	}
 	p := &proc{cmd: c.Cmd, stdin: c.In, out: make(chan chunk, 16), exited: make(chan struct{})}
+	p.pid = func() int { return c.Cmd.Process.Pid }
+	if cfg, boxed := subjectConfig(subj); boxed {
+		p.pid = func() int { return sandbox.ProgramPid(cfg, c.Cmd) }
+	}
 	go p.read(c.Out)
 	go p.wait()
 	return p, nil
@@ -241,31 +257,42 @@ func cannotRun(err error) error {
 	return nil
 }
 
-// spec is the start of a subject program a judge runs: its own process group and, as a
-// root mock hub's subject, its own user (no supplementary groups) and folder.
+// spec is the start of a subject program a judge runs: its own process group, the
+// environment of a subject (child.SubjectEnv: the judge's environment is the script's,
+// which names the harness's programs and settings: given them, a subject could play the
+// mock player as the reference player in its place), and, as a root mock hub's
+// subject, its own user (no supplementary groups) and folder.
 func spec(prog string, args []string, wire child.Wire, stderr io.Writer, subj *Subject, timeout time.Duration) child.Spec {
-	s := child.Spec{Path: prog, Args: args, Wire: wire, Timeout: timeout, Stderr: stderr, Group: true}
+	s := child.Spec{Path: prog, Args: args, Wire: wire, Timeout: timeout, Stderr: stderr, Group: true,
+		Env: child.SubjectEnv(os.Environ(), "")}
 	if subj != nil {
-		// Graded: the judge's environment is the script's, which names the harness's
-		// programs (the mock player played as the reference player in the subject's place
-		// before 2026-11-28); the subject gets only what a program of a game looks at.
+		// Graded: in a box, whose /tmp is the subject's own.
 		env := child.SubjectEnv(os.Environ(), "/tmp")
+		s.Env = nil
 		s.Dir = subj.Dir
 		if subj.UID != 0 {
 			s.User = &syscall.Credential{Uid: subj.UID, Gid: subj.GID, Groups: []uint32{}}
 			s.Env = env
 		} else {
-			// A judge that is not root boxes the subject (which has the judge's user)
-			// apart from the case's script: a box of its own, in the judge's network
-			// namespace (the case's own), under the limits the judge has.
-			box := &sandbox.Box{Keep: subj.Keep, Hide: subj.Hide, SameNet: true, WorkDisk: subj.Disk}
-			cfg := sandbox.Config{Identity: sandbox.Identity{Same: true}, Box: box, Limits: sandbox.Limits{
-				CPU: sandbox.Unlimited, AddressSpace: sandbox.Unlimited, Processes: sandbox.Unlimited,
-				FileSize: sandbox.Unlimited, OpenFiles: sandbox.Unlimited}}
+			cfg, _ := subjectConfig(subj)
 			s.Build = func(path string, args []string) *exec.Cmd { return sandbox.Command(cfg, env, path, args...) }
 		}
 	}
 	return s
+}
+
+// subjectConfig is the sandbox of the subject subj, and whether it has one: a judge that is
+// not root boxes the subject (which has the judge's user) apart from the case's script, in
+// a box of its own, in the judge's network namespace (the case's own), under the limits
+// the judge has.
+func subjectConfig(subj *Subject) (sandbox.Config, bool) {
+	if subj == nil || subj.UID != 0 {
+		return sandbox.Config{}, false
+	}
+	box := &sandbox.Box{Keep: subj.Keep, Hide: subj.Hide, SameNet: true, WorkDisk: subj.Disk}
+	return sandbox.Config{Identity: sandbox.Identity{Same: true}, Box: box, Limits: sandbox.Limits{
+		CPU: sandbox.Unlimited, AddressSpace: sandbox.Unlimited, Processes: sandbox.Unlimited,
+		FileSize: sandbox.Unlimited, OpenFiles: sandbox.Unlimited}}, true
 }
 
 // Command is the command of a subject program a judge starts and wires itself (see spec).
@@ -364,7 +391,13 @@ func (p *proc) step(st *Step, timeout time.Duration) (want, got string, ok bool)
 	case Close:
 		p.stdin.Close()
 	case Signal:
-		syscall.Kill(p.cmd.Process.Pid, syscall.Signal(st.Signal))
+		// To the player alone, as a hub's kill(pid, sig); a boxed player not found below
+		// its supervisor gets it through its group, which the supervisor ignores.
+		if pid := p.pid(); pid > 0 {
+			syscall.Kill(pid, syscall.Signal(st.Signal))
+		} else {
+			syscall.Kill(-p.cmd.Process.Pid, syscall.Signal(st.Signal))
+		}
 	case Sleep:
 		time.Sleep(st.Delay)
 	case Hello:
@@ -472,12 +505,15 @@ func (p *proc) take(want string, n int, timedOut bool, timeout time.Duration) (s
 	p.silent = timedOut
 	switch {
 	case timedOut && got == "":
+		p.nothing = true
 		return want, fmt.Sprintf("nothing within %v", timeout), false
 	case timedOut:
+		p.partial = true
 		return want, fmt.Sprintf("%q and then nothing within %v", got, timeout), false
 	case p.eof && got == "":
 		return want, "EOF", false
 	case p.eof && !hasLine([]byte(got)):
+		p.partial = true
 		return want, fmt.Sprintf("%q and then EOF", got), false
 	}
 	return want, strconv.Quote(got), false

@@ -43,7 +43,7 @@
 // the rule and what the rules allowed.
 //
 // A conversation made of a probe's line, such as the referee protocol's `referee
-// check=PART ...` (package refereeprobe), runs that probe against the program instead of
+// check=PART ...` (package refereejudges), runs that probe against the program instead of
 // steps: the kinds of conversation a game's registration adds (RegisterProbe). A line
 // whose first word is neither a step's nor a registered probe's is an error.
 //

@@ -37,7 +37,7 @@ or "signal N") just before it does.
 A hub starts its players with fixed arguments, so to put a mock in a game, start it through a
 wrapper script, e.g.:
   #!/bin/sh
-  exec mockplayer -as 2310A -fault 'after 3 exit 0' -- "$@"
+  exec mockplayer -as NAME -fault 'after 3 exit 0' -- "$@"
 `
 
 // Main is the mockplayer command. players finds the in-process reference players by name.
@@ -45,7 +45,7 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	fs := flag.NewFlagSet("mockplayer", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
-	as := fs.String("as", "", "play as this reference player (e.g. 2310A, EAIT)")
+	as := fs.String("as", "", "play as this reference player (a player program: gauntlet programs lists them)")
 	relay := fs.String("relay", "", "relay this real player program")
 	relayedFds := fs.String("relayed-fds", "", "relay the program started by another process, whose stdin, stdout and status pipes are these `IN,OUT,STATUS` descriptors")
 	scriptFile := fs.String("faults", "", "read the fault script from this file")
@@ -56,7 +56,7 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	})
 	witness := fs.Bool("witness", false, "be a stand-in: hand the streams to the harness's witness through the door at descriptor 100")
 	name := fs.String("name", "", "the mock the witness runs (with -witness)")
-	noHello := fs.Bool("nohello", false, "the player sends no handshake byte: its first line is reply 1 (Stratego's AIs)")
+	noHello := fs.Bool("nohello", false, "the player sends no handshake byte (a game whose players have none): its first line is reply 1")
 	reference := fs.Bool("reference", false, "stand for the reference program itself (with -as): its signal dispositions, SIGPIPE ignored")
 	tell := fs.Int("tell", -1, "tell the witness's stand-in how the mock ends on this `descriptor` (the witness gives it)")
 	var rules []string

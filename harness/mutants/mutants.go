@@ -1,4 +1,5 @@
-// Package mutants holds the mutant libraries of the graded games and what is needed to use
+// Package mutants holds the registry of the graded games' mutant libraries (each written
+// in its game's judges/<game>judges and handed in by its registration) and what is needed to use
 // them: building a mutant (go build -overlay, from the module's source), the cases in whose
 // marked run its program takes part, and judging a grade report of it (killed or not, and
 // the marks it costs outside its own marking category). Mutation testing's question, asked
@@ -124,11 +125,11 @@ func CasesNamedAfter(prog string) string {
 	return "^" + strings.ReplaceAll(prog, "-", "_") + "_"
 }
 
-// withTwins returns own followed by a twin of each mutant of own named in shared, for each
+// WithTwins returns own followed by a twin of each mutant of own named in shared, for each
 // program of prefixes (program -> the letter its mutants' names start with): the same
 // change built into that program instead of the first, named with its letter ("E-lost-
 // wording" in HABS is "B-lost-wording"). A twin already written in own is not made again.
-func withTwins(own []Mutant, shared []string, prefixes map[string]string) []Mutant {
+func WithTwins(own []Mutant, shared []string, prefixes map[string]string) []Mutant {
 	out := append([]Mutant(nil), own...)
 	names := map[string]bool{}
 	for _, m := range own {

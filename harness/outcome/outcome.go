@@ -92,8 +92,19 @@ type Record struct {
 	// sandbox's diagnosis: "deadlock", "leaked-pipe", "busy-loop", "blocked-write",
 	// "sleeping", "unknown"); "" when there was none.
 	Hang string `json:"hang,omitempty"`
+	// LineDue, in a judge's Silent record, says that a whole line of the subject's was due
+	// at the failed step (a reply, the handshake) and nothing of it came: what a grader's
+	// hint about unflushed output rests on.
+	LineDue bool `json:"lineDue,omitempty"`
+	// Partial, in a judge's record, says that what the subject wrote last at the failed step
+	// was a line without its newline, after which nothing more came (silence, or the end of
+	// its output).
+	Partial bool `json:"partial,omitempty"`
+	// Zombie, for Left, says that what the program left behind holds a zombie: a child
+	// that ended and was never waited for (the sandbox's hygiene audit found it).
+	Zombie bool `json:"zombie,omitempty"`
 	// Message is the failure's message as the log shows it, for people. Never read for a
-	// verdict.
+	// verdict, a hint or a section of a report.
 	Message string `json:"message,omitempty"`
 }
 

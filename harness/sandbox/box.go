@@ -24,7 +24,7 @@ import (
 //   - a network namespace with only the loopback interface, up (no route off the machine,
 //     and no way to reach the grader's abstract unix sockets);
 //   - a UTS namespace;
-//   - a PID namespace (since 2026-11-28), whose init is the exec role's, the program its
+//   - a PID namespace, whose init is the exec role's, the program its
 //     child: the program sees only what it starts, is never pid 1 (which the kernel shields
 //     from the signals the specs send hubs), and what it leaves dies with the namespace
 //     once the run has judged it (execrole's pidns.go).

@@ -39,6 +39,30 @@ func Command(cfg Config, env []string, path string, args ...string) *exec.Cmd {
 	return roleCommand(commandSettings(cfg, path), cfg.Box, cfg.Box.env(env), append([]string{path}, args...))
 }
 
+// ProgramPid is the process id of the program that cmd, a started command Command made
+// with cfg, runs, for a signal meant for the program alone (a hub's kill(pid, sig)). With
+// a Box, cmd's process is the program's supervisor, which ignores every signal it can (a
+// signal its callers send its process group reaches the program there), and the program
+// is the first child of the init of its PID namespace, the supervisor's child: 0 when it
+// is not found there (not started yet, or ended). Without a Box, cmd's own pid.
+func ProgramPid(cfg Config, cmd *exec.Cmd) int {
+	if cmd.Process == nil {
+		return 0
+	}
+	pid := cmd.Process.Pid
+	if cfg.Box == nil {
+		return pid
+	}
+	init := firstChild(pid)
+	if init == pid {
+		return 0
+	}
+	if prog := firstChild(init); prog != init {
+		return prog
+	}
+	return 0
+}
+
 // Starter returns how to start the command that Command(cfg, env, path, args...) made, once
 // its streams and folder are set (child.Spec.Starter): a program that can start without the
 // exec role does (see direct.go), in a command of its own, which it returns; any other

@@ -20,15 +20,15 @@ import (
 )
 
 // Most of what the exec role does for a program can be done from outside while the program
-// is stopped at its exec (child.StartStopped, a trace that ends before the program's first
-// instruction): its limits, its niceness, its cgroups, an empty signal mask. And the rest
+// is stopped at its exec (a child.Tracer's StartStopped, a trace that ends before the
+// program's first instruction): its limits, its niceness, its cgroups, an empty signal mask. And the rest
 // can be given to it by the thread it is forked from: no_new_privs (that thread has it), the
 // user (the fork's SysProcAttr.Credential) and the box (namespaces made on that thread just
 // before the fork, and left right after it). So a program starts directly: the role's
 // start of the Go runtime (about 3 ms of CPU here, most of a trivial case) is gone from
-// every such start (issue 15). The harness's own programs (the reference and mock
-// programs) do too: through the role they went on as the program in the role's process
-// (one start of the runtime either way), but only after the role had moved every thread of
+// every such start. The harness's own programs (the reference and mock programs) do too:
+// through the role they would go on as the program in the role's process (one start of
+// the runtime either way), but only after the role had moved every thread of
 // that runtime into the case's network namespace and cgroups and to the sandbox user, one
 // stop of the world each; started directly, a grade took 6-12% less CPU. In a box or as a
 // sandbox user they start without the address-space limit, as they did in the role's
@@ -41,6 +41,9 @@ import (
 // (actas.go).
 
 var (
+	// tracer starts the programs started directly: its thread has no_new_privs and the
+	// exec role's keyring filter, which they inherit, as the role would give them.
+	tracer = child.NewTracer(execrole.DenyKeyrings)
 	// noTracing is set once a traced start was refused: every start after it uses the role.
 	noTracing atomic.Bool
 	// directStarts counts the programs started without the role (for the tests).
@@ -155,7 +158,7 @@ func startDirect(s execrole.Settings, dir string, alone bool, newCmd func() *exe
 		if prepare != nil {
 			cmd.Dir = "" // the thread's, inherited
 		}
-		err := child.StartStopped(cmd, prepare, atExec)
+		err := tracer.StartStopped(cmd, prepare, atExec)
 		var pe *fs.PathError
 		switch {
 		case err == nil:

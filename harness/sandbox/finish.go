@@ -202,9 +202,9 @@ func (g *Group) nameProcs(ds []hygiene.ProcDiag) {
 // thread of it running or waiting for a CPU, or in an uninterruptible wait) and has run
 // less than orphanCPU since it was first seen here, such as a player woken by the end of
 // file its hub's exit caused. The wait is measured in the process's own CPU time, not in
-// wall time, so a busy machine does not turn it into a finding: until 2026-11-28 orphans
-// had about 100 ms of wall time, and five real submissions' "left running" verdicts came
-// and went with the machine's load. A process that sleeps (it waits on something that will
+// wall time, so a busy machine does not turn it into a finding (with about 100 ms of wall
+// time instead, five real submissions' "left running" verdicts came and went with the
+// machine's load). A process that sleeps (it waits on something that will
 // not come: a pipe another leftover holds, a timer), or that keeps running past orphanCPU,
 // is left running; so is what has not finished within leftRunningBackstop of wall time.
 // Every leftover has leftRunningFloor of wall time at least, as it had before: a short
@@ -237,7 +237,7 @@ func (g *Group) leftRunning() (left, swept []hygiene.Proc) {
 			}
 		}
 		// Whatever its state, a leftover has at least leftRunningFloor to go (a short
-		// sleep ending, as before 2026-11-28).
+		// sleep ending).
 		if len(left) == 0 || (!pending && time.Since(began) >= leftRunningFloor) || time.Now().After(backstop) {
 			return left, swept
 		}

@@ -273,7 +273,7 @@ func resolve(path string) (string, error) {
 	return abs, nil
 }
 
-// env builds the environment of a process: a subject's (SubjectEnv) with HOME and TMPDIR
+// env builds the environment of a process: ProgramEnv with HOME and TMPDIR
 // the working directory, then Config.Env, Spec.Env, the run token; a later NAME=value
 // replaces an earlier one.
 func (g *Group) env(spec Spec) []string {
@@ -281,7 +281,7 @@ func (g *Group) env(spec Spec) []string {
 	all = append(all, g.cfg.Env...)
 	all = append(all, spec.Env...)
 	all = append(all, TokenEnv+"="+g.track.token)
-	return g.cfg.Box.env(SubjectEnv(all...))
+	return g.cfg.Box.env(ProgramEnv(all...))
 }
 
 func limitValue(n int64) int64 {

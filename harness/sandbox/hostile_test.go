@@ -178,7 +178,7 @@ var hostileCases = []hostileCase{
 	{
 		name: "allocates without end", prog: "hog",
 		config:  func(c *sandbox.Config) { c.Limits.AddressSpace = 64 << 20 },
-		verdict: sandbox.Crash,
+		verdict: sandbox.LimitReached,
 		check: func(t *testing.T, res *sandbox.Result) {
 			p := res.Procs[0]
 			if p.Exit.Signal != syscall.SIGSEGV || p.Limit != sandbox.LimitMemory {
@@ -225,7 +225,7 @@ var hostileCases = []hostileCase{
 	},
 	{
 		name: "writes a file without end", prog: "bigfile",
-		verdict: sandbox.Crash,
+		verdict: sandbox.LimitReached,
 		check: func(t *testing.T, res *sandbox.Result) {
 			p := res.Procs[0]
 			if p.Exit.Signal != syscall.SIGXFSZ || p.Limit != sandbox.LimitFileSize {
@@ -243,7 +243,7 @@ var hostileCases = []hostileCase{
 			c.Limits.Nice = 0
 			c.Deadline = slowdown * 10 * time.Second // ends by its CPU limit, long before
 		},
-		verdict: sandbox.Timeout,
+		verdict: sandbox.LimitReached,
 		check: func(t *testing.T, res *sandbox.Result) {
 			p := res.Procs[0]
 			if p.Exit.Signal != syscall.SIGXCPU || p.Limit != sandbox.LimitCPU || res.DeadlinePassed {

@@ -18,7 +18,7 @@ import (
 	"gauntlet/execrole"
 )
 
-// The judge's files out of every box (since 2026-12-07). The reference and mock programs
+// The judge's files out of every box. The reference and mock programs
 // are one binary that runs as the program its file, or else its argv[0], names; the grader
 // carries every suite. Staff install it where programs go: /usr/local/bin, a cluster's
 // shared bin folder, a folder GAUNTLET_BOX_BIND shows the boxes. A box holds those folders,

@@ -22,7 +22,8 @@ import (
 var progDir string
 
 func TestMain(m *testing.M) {
-	sandbox.Init() // the package's init already did; kept to show where it belongs
+	buildtest.DefaultSignals() // under nohup, say: the starts as from a terminal
+	sandbox.Init()             // the package's init already did; kept to show where it belongs
 	if os.Getenv(probeNetEnv) == "1" {
 		probeNet()
 		return

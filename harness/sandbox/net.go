@@ -18,7 +18,7 @@ import (
 // through Box.Net instead of each getting one of its own: a case's server started in the
 // background and the clients it runs afterwards must meet on one 127.0.0.1. The harness
 // holds it by a descriptor. As root, the roles of its runs join it by the /proc link to
-// that descriptor. A grader that is not root has a Net too (since 2026-11-28: rootless.go,
+// that descriptor. A grader that is not root has a Net too (rootless.go,
 // netjoin.go): its namespace belongs to a user namespace that a small C holder made, and
 // each run enters both through a C helper before its role starts.
 type Net struct {

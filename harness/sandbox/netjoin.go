@@ -21,7 +21,7 @@ import (
 	"gauntlet/harness/child"
 )
 
-// A network shared by a case's runs, rootless (since 2026-11-28). A grader that is not
+// A network shared by a case's runs, rootless. A grader that is not
 // root boxes each run in a user namespace of its own (rootlessAttr), and a network
 // namespace belongs to the user namespace that made it: joining it needs CAP_SYS_ADMIN
 // there, which a run in a sibling user namespace has not. And a process enters a user

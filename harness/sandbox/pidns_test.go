@@ -148,6 +148,27 @@ func TestBoxedCommandEndsAsItsProgram(t *testing.T) {
 	if ws := c.Cmd.ProcessState.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
 		t.Errorf("after SIGTERM the command ended with %v", ws)
 	}
+	// A signal for the program alone (a mock hub's signal step, as a hub's kill(pid, sig))
+	// goes to ProgramPid: the command's own pid is its supervisor's, which ignores it.
+	c, err = child.Start(child.Spec{Path: "/bin/sh", Args: []string{"-c", "echo up; read x"},
+		Build: func(path string, args []string) *exec.Cmd { return sandbox.Command(cfg, nil, path, args...) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Out.Read(line); err != nil {
+		t.Fatal(err)
+	}
+	pid := sandbox.ProgramPid(cfg, c.Cmd)
+	if pid <= 0 || pid == c.Cmd.Process.Pid {
+		c.Signal(syscall.SIGKILL)
+		c.Cmd.Wait()
+		t.Fatalf("ProgramPid = %d, want the program's below the supervisor %d", pid, c.Cmd.Process.Pid)
+	}
+	syscall.Kill(pid, syscall.SIGTERM)
+	c.Cmd.Wait()
+	if ws := c.Cmd.ProcessState.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("after SIGTERM to ProgramPid the command ended with %v", ws)
+	}
 }
 
 func isExit(err error) bool {

@@ -76,7 +76,7 @@ type ProcResult struct {
 	// (execrole.StatusOrphans): those it started, or their descendants, that were still
 	// there (alive, or dead and not waited for) or had been orphaned before. The box
 	// reaps them whatever the program did, so this is what tells a hub that killed and
-	// reaped its players (0) from one that died and left them to the box (issue 57).
+	// reaped its players (0) from one that died and left them to the box.
 	// -1 when the program had no box's init to count them (an unboxed run).
 	Orphans int
 }
@@ -95,13 +95,17 @@ func (p ProcResult) KilledByHarness() bool {
 func (p ProcResult) Crashed() bool { return p.Exit.Signaled() && !p.KilledByHarness() }
 
 // Verdict is the sandbox's judgement of a run from its own evidence. The grader adds what
-// only it knows (expected output, exit status, protocol); the names match DESIGN.md.
+// only it knows (expected output, exit status, protocol); the names and the meaning of
+// each are the grader's verdicts' (docs/architecture.md, "Verdicts and the fault
+// catalogue"): a process a resource limit ended is LIMIT there and here, never TIMEOUT
+// or CRASH.
 type Verdict string
 
 // The sandbox's verdicts, in order of precedence.
 const (
 	HarnessError Verdict = "HARNESS-ERROR" // the harness failed; never the subject's fault
-	Timeout      Verdict = "TIMEOUT"       // deadline passed (see Result.Hang), or CPU limit hit
+	Timeout      Verdict = "TIMEOUT"       // deadline passed (see Result.Hang)
+	LimitReached Verdict = "LIMIT"         // a process ran into a resource limit (ProcResult.Limit)
 	Crash        Verdict = "CRASH"         // a process died of a signal the harness did not send
 	Hygiene      Verdict = "HYGIENE"       // left processes, zombies or files behind
 	OK           Verdict = "OK"            // ended by itself within its limits and left nothing
@@ -149,8 +153,8 @@ func (r *Result) Verdict() Verdict {
 		return Timeout
 	}
 	for _, p := range r.Procs {
-		if p.Limit == LimitCPU {
-			return Timeout
+		if p.Limit != "" {
+			return LimitReached
 		}
 	}
 	for _, p := range r.Procs {

@@ -7,7 +7,7 @@ import (
 	"syscall"
 )
 
-// A rootless box (since 2026-11-28). A grader that is not root cannot switch users or make
+// A rootless box. A grader that is not root cannot switch users or make
 // namespaces of the machine's, but most kernels let any user make a user namespace, and,
 // inside it, the mount, IPC, network, UTS and PID namespaces of a box, as bubblewrap and
 // rootless podman do. So a box made by such a grader is the same allow-list root (execrole's

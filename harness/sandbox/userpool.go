@@ -19,8 +19,7 @@ import (
 // Each user belongs to the owner it was first lent to (BorrowFor: a submission of a
 // cohort): it is lent again to that owner only, never to another while that owner's runs
 // go on, and not even once Retire has given it back to the machine, as long as the pool
-// has a uid no other owner had (issue 56: one sandbox user served every case of two
-// students graded in one cohort). So nothing one submission's programs could leave with
+// has a uid no other owner had. So nothing one submission's programs could leave with
 // their user (a process that slipped every sweep, a file in a folder a later case shares)
 // meets another submission's programs. Only a pool out of fresh uids (4096, about 30
 // submissions that each keep 138 cases waiting at once) lends a retired owner's again:

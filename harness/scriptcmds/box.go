@@ -1,7 +1,6 @@
 package scriptcmds
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,21 +18,11 @@ import (
 	"gauntlet/harness/sandbox"
 )
 
-// BoxKeepVar, in a script's environment, lists (separated like PATH) folders the case's
-// boxes must keep visible: the grader's scratch space, where the programs are.
+// BoxKeepVar, in the grader's own environment (the staff's), lists (separated like PATH)
+// folders every case's boxes must keep visible beside the grader's scratch space: shared
+// data a submission reads (docs/security.md). The grader passes them on in
+// Settings.BoxKeep.
 const BoxKeepVar = "GAUNTLET_BOX_KEEP"
-
-// BoxHideVar, in a script's environment, lists (separated like PATH) folders of BoxKeepVar's
-// that a judge's box holds and a subject's must not: the grader's own folder of programs,
-// every one by its name (rootless, its modes keep nothing from a subject, which has the
-// grader's user), where a subject is handed the programs it may run apart.
-const BoxHideVar = "GAUNTLET_BOX_HIDE"
-
-// NoBoxVar, set to 1 beside SandboxUserVar, grades at the level below the box: every
-// program still a sandbox user of its own with its limits, the script's folder still the
-// grader's alone, but without namespaces, mounts or a network of the case's own (a root
-// grader in a container that refuses them; sandbox.UsersProblem).
-const NoBoxVar = "GAUNTLET_NO_BOX"
 
 // JudgeOutputFile, in the folder above a script's $WORK, receives the output of the last
 // judge program that failed (the mock hub's "FAIL at step ..." report), written by the
@@ -43,10 +32,20 @@ const JudgeOutputFile = "judge-output.txt"
 
 // judges are the programs that judge the subject from inside a case: they run as the
 // harness's user (root), not as the subject, and start the subject's program themselves.
-var judges = map[string]bool{"mockhub": true, "mockclients": true}
+// The mock hub is one; a game's own (Clue's mock clients) comes with its game's
+// registration (RegisterJudge), so that this package names no game's program.
+var judges = map[string]bool{"mockhub": true}
+
+// RegisterJudge makes the program named a judge of the cases (a game's own mock program,
+// which starts the subject's program itself). Call it from an init function.
+func RegisterJudge(name string) { judges[name] = true }
+
+// IsJudge says whether the program named is a judge of the cases: the mock hub, or a
+// program registered with RegisterJudge.
+func IsJudge(name string) bool { return judges[name] }
 
 // caseBox is how a graded case keeps the oracle out of the subject's reach (see
-// SandboxUserVar). The folder above $WORK (made by the grader, searchable only) holds:
+// Settings.SandboxUser). The folder above $WORK (made by the grader, searchable only) holds:
 //
 //	WORK/  the script's files: expected outputs, conversations, inputs (root only, 0700)
 //	box/   the subject's working folder: a copy of the inputs each run names (the subject's)
@@ -60,11 +59,11 @@ type caseBox struct {
 	lease          *sandbox.Lease
 	keep           []string        // what a subject's box holds of the case: box/, bin/ and the programs
 	judgeKeep      []string        // what a judge's box holds: the whole case folder and the programs
-	hide           []string        // what a subject's box covers of what it keeps (BoxHideVar)
+	hide           []string        // what a subject's box covers of what it keeps (Settings.BoxHide)
 	copiedBack     map[string]bool // files of WORK that came from box/: later runs may update them
 	reserved       map[string]bool // files of WORK that a witnessed mock writes: never from box/
 	group          *cgroup.Group   // the case's totals (nil where the machine has no cgroups)
-	noBox          bool            // users without the box (NoBoxVar)
+	noBox          bool            // users without the box (Settings.NoBox)
 	seen           cgroup.Events   // the group's counters after the last run
 	net            *sandbox.Net    // the network the case's runs share (see network)
 	netErr         error           // why a rootless case has none (rootlessNetwork)
@@ -81,7 +80,7 @@ type caseBoxKey struct{}
 func setupBox(env *testscript.Env) (*caseBox, error) {
 	top := filepath.Dir(env.WorkDir)
 	b := &caseBox{work: env.WorkDir, box: filepath.Join(top, "box"), bin: filepath.Join(top, "bin"),
-		copiedBack: map[string]bool{}, reserved: map[string]bool{}, noBox: env.Getenv(NoBoxVar) == "1"}
+		copiedBack: map[string]bool{}, reserved: map[string]bool{}, noBox: envSettings(env).NoBox}
 	if err := os.Chmod(b.work, 0o700); err != nil {
 		return nil, err
 	}
@@ -91,7 +90,7 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 	if sandbox.Rootless() {
 		return b.rootless(env, top)
 	}
-	lease, mark, err := sandbox.CaseUsers.BorrowFor(env.Getenv(SandboxOwnerVar))
+	lease, mark, err := sandbox.CaseUsers.BorrowFor(envSettings(env).Owner)
 	if err != nil {
 		return nil, err
 	}
@@ -102,10 +101,7 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 			return nil, fmt.Errorf("the case's network: %w", err)
 		}
 	}
-	limits, err := caseLimits(env)
-	if err != nil {
-		return nil, err
-	}
+	limits := envSettings(env).caseLimits()
 	// The subject's folder is a tmpfs of its own: all its files together are bounded.
 	if err := os.Mkdir(b.box, 0o700); err != nil {
 		return nil, err
@@ -143,16 +139,12 @@ func setupBox(env *testscript.Env) (*caseBox, error) {
 }
 
 // keepLists sets what the case's boxes hold: a subject's, its box/ and bin/ and the
-// programs (BoxKeepVar); a judge's, the whole case folder and the programs.
+// programs (Settings.BoxKeep, but Settings.BoxHide); a judge's, the whole case folder and
+// the programs.
 func (b *caseBox) keepLists(env *testscript.Env, top string) {
-	for _, kv := range env.Vars {
-		if v, ok := strings.CutPrefix(kv, BoxKeepVar+"="); ok {
-			b.keep = append(b.keep, filepath.SplitList(v)...)
-		}
-		if v, ok := strings.CutPrefix(kv, BoxHideVar+"="); ok {
-			b.hide = append(b.hide, filepath.SplitList(v)...)
-		}
-	}
+	s := envSettings(env)
+	b.keep = append(b.keep, s.BoxKeep...)
+	b.hide = append(b.hide, s.BoxHide...)
 	b.judgeKeep = append([]string{top}, b.keep...)
 	b.keep = append([]string{b.box, b.bin}, b.keep...)
 }
@@ -172,16 +164,13 @@ func (b *caseBox) keepLists(env *testscript.Env, top string) {
 // subject shares its judge's.
 func (b *caseBox) rootless(env *testscript.Env, top string) (*caseBox, error) {
 	if b.noBox {
-		return nil, fmt.Errorf("$%s: a grader that is not root has no sandbox users to grade without the box", NoBoxVar)
+		return nil, fmt.Errorf("a grader that is not root has no sandbox users to grade without the box")
 	}
 	if err := os.Mkdir(b.box, 0o700); err != nil {
 		return nil, err
 	}
 	b.rootlessNetwork(env) // (network.go)
-	limits, err := caseLimits(env)
-	if err != nil {
-		return nil, err
-	}
+	limits := envSettings(env).caseLimits()
 	b.disk = limits.CaseDisk
 	// Totals where the grader's cgroups are delegated to it (cgroup.Problem): a group of
 	// the case's own, made and removed with it (there is no case user to keep it with).
@@ -201,18 +190,6 @@ func (b *caseBox) rootless(env *testscript.Env, top string) (*caseBox, error) {
 // selfCases numbers the cases of a grader that is not root, whose groups cannot be named
 // after a case user.
 var selfCases atomic.Int64
-
-// caseLimits are the limits of the case's runs: the grader's ($LIMITS), else the defaults.
-func caseLimits(env *testscript.Env) (sandbox.Limits, error) {
-	limits := sandbox.DefaultLimits()
-	if j := env.Getenv(LimitsVar); j != "" {
-		if err := json.Unmarshal([]byte(j), &limits); err != nil {
-			return limits, fmt.Errorf("$%s: %w", LimitsVar, err)
-		}
-		limits = limits.WithDefaults()
-	}
-	return limits, nil
-}
 
 // caseGroupKey keeps a case's cgroup with its user (sandbox.UserPool.Keep).
 type caseGroupKey struct{}

@@ -12,28 +12,19 @@ import (
 	"gauntlet/harness/suite"
 )
 
-// runBoxed runs a script as a grader runs a case: SandboxUserVar set, the case's folder
-// made by the caller and searchable by others.
+// runBoxed runs a script as a grader runs a case: with sandbox users (Settings.SandboxUser),
+// the case's folder made by the caller and searchable by others.
 func runBoxed(t *testing.T, script string) suite.Result {
 	t.Helper()
-	return runBoxedWith(t, script)
+	return runBoxedWith(t, script, Settings{})
 }
 
-// runBoxedWith is runBoxed with more variables (NAME=VALUE) in the case's environment, as
-// the grader sets them before the case starts ($LIMITS).
-func runBoxedWith(t *testing.T, script string, vars ...string) suite.Result {
+// runBoxedWith is runBoxed with more of the grader's settings (its limits).
+func runBoxedWith(t *testing.T, script string, s Settings) suite.Result {
 	t.Helper()
 	needBox(t)
-	return runCase(t, boxedCaseDir(t), script, testscript.Params{
-		Setup: func(env *testscript.Env) error {
-			env.Setenv(SandboxUserVar, "1")
-			for _, kv := range vars {
-				k, v, _ := strings.Cut(kv, "=")
-				env.Setenv(k, v)
-			}
-			return Setup(env)
-		},
-	})
+	s.SandboxUser = true
+	return runCase(t, boxedCaseDir(t), script, testscript.Params{Setup: s.Setup})
 }
 
 // needBox skips t where the box a case of this grader runs in cannot be made: the
@@ -101,8 +92,7 @@ run sh -c 'env; mktemp >/dev/null && echo tmp-writable'
 ! stdout '^DEALER='
 ! stdout '^` + MockPlayerVar + `='
 ! stdout '^SECRET_TOKEN='
-! stdout '^` + SandboxUserVar + `='
-! stdout '^` + BoxKeepVar + `='
+! stdout '^GAUNTLET_(SANDBOX|BOX|LIMITS|TIMEOUT|NO_BOX)'
 ! stdout '^WORK='
 stdout '^TMPDIR=/tmp$'
 stdout '^tmp-writable$'
@@ -128,7 +118,7 @@ stderr 'No space left on device'
 run sh -c 'n=$(cat f* | wc -c); echo $n; [ $n -le 8388608 ] && [ $n -ge 4194304 ] && echo bounded'
 stdout '^bounded$'
 `
-	r := runBoxedWith(t, script, LimitsVar+`={"CaseDisk":8388608}`)
+	r := runBoxedWith(t, script, Settings{Limits: sandbox.Limits{CaseDisk: 8 << 20}})
 	if !r.Passed {
 		t.Fatalf("the case failed:\n%s", r.Log)
 	}

@@ -165,10 +165,5 @@ func listensOn(port int) (bool, error) {
 	return false, nil
 }
 
-// runTimeout is run's default deadline: $GAUNTLET_TIMEOUT, or DefaultTimeout.
-func runTimeout(ts *testscript.TestScript) time.Duration {
-	if d, err := time.ParseDuration(ts.Getenv(TimeoutVar)); err == nil && d > 0 {
-		return d
-	}
-	return DefaultTimeout
-}
+// runTimeout is run's default deadline: the grader's (Settings.Timeout), or DefaultTimeout.
+func runTimeout(ts *testscript.TestScript) time.Duration { return settings(ts).timeout() }

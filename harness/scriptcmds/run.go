@@ -34,7 +34,7 @@ import (
 //
 // The program runs in its own process group, in the script's current directory, with the
 // script's environment (a variable the script set itself must be named with -env NAME).
-// At the deadline (default 10s, or $GAUNTLET_TIMEOUT) the whole group is killed and the command fails. When the
+// At the deadline (default 10s, or the grader's Settings.Timeout) the whole group is killed and the command fails. When the
 // program has exited, anything still running in its group is killed and the command fails:
 // a program must not leave processes behind. (`noprocs` also finds those that left the group.)
 //
@@ -123,6 +123,7 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 	if fs.NArg() == 0 {
 		harnessFail(ts, "%s", usage("run"))
 	}
+	recordRun(ts, RunRecord{Program: fs.Arg(0), Args: fs.Args()[1:], Judge: IsJudge(filepath.Base(fs.Arg(0)))})
 	r := &aRun{name: fs.Arg(0), status: *status, timeout: *timeout, noFiles: *noFiles, reaped: *reaped,
 		allowLeft: allowLeft, done: make(chan struct{})}
 	if *sigName != "" {
@@ -150,18 +151,13 @@ func startRun(ts *testscript.TestScript, args []string, background bool) *aRun {
 	}
 	// The program runs in the sandbox (its own session and process group, resource limits,
 	// the deadline, the hygiene audit) in the script's folder: as a sandbox user of its own
-	// that is handed the folder when SandboxUserVar asks for it, else as the harness's own
-	// user.
-	var limits sandbox.Limits
-	if j := ts.Getenv(LimitsVar); j != "" {
-		if err := json.Unmarshal([]byte(j), &limits); err != nil {
-			harnessFail(ts, "run: harness error: $%s: %v", LimitsVar, err)
-		}
-	}
+	// that is handed the folder when the grader's settings ask for one (Settings.SandboxUser),
+	// else as the harness's own user.
+	set := settings(ts)
 	cfg := sandbox.Config{
-		Limits:      limits,
+		Limits:      set.Limits,
 		WorkDir:     ts.MkAbs("."),
-		Identity:    sandbox.Identity{Same: ts.Getenv(SandboxUserVar) != "1"},
+		Identity:    sandbox.Identity{Same: !set.SandboxUser},
 		GiveWorkDir: true,
 		Deadline:    *timeout,
 	}
@@ -397,26 +393,24 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		writeNoFollow(filepath.Join(filepath.Dir(ts.Getenv("WORK")), JudgeOutputFile), r.out.bytes(), 0o644, -1, -1)
 	}
 	judged := r.judgeRecord(ts)
-	ts.Stdout().Write(r.out.bytes())
-	ts.Stderr().Write(r.errOut.bytes())
+	setOutput(ts, r.out.bytes(), r.errOut.bytes())
 	got := describeSandboxExit(pr.Exit)
 	ts.Logf("run: %s: %s in %v", r.name, got, res.Duration.Round(time.Millisecond))
 	for _, w := range runNotes(res.Warnings, r.judge) {
 		ts.Logf("run: note: %s", w)
 	}
 	var leftovers []string
+	zombie := false
 	for _, f := range res.Hygiene.Findings {
 		if f.Kind == hygiene.LeftRunning && r.allowLeft[commandName(f.Command)] {
 			ts.Logf("run: allowed and killed: %s", f)
 			continue
 		}
-		if f.Kind != hygiene.LeftRunning && f.Kind != hygiene.Zombie {
-			if r.noFiles {
-				leftovers = append(leftovers, f.String())
-			}
+		if f.Kind != hygiene.LeftRunning && f.Kind != hygiene.Zombie && !r.noFiles {
 			continue
 		}
 		leftovers = append(leftovers, f.String())
+		zombie = zombie || f.Kind == hygiene.Zombie
 	}
 	rec := outcome.Record{Program: r.name, Got: got}
 	switch {
@@ -466,11 +460,11 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 		// it and the witness the mock players whose stand-ins had ended, is held by something
 		// it handed its output to beyond the sandbox's reach (the witness's mock player it
 		// gave its own streams to, a process it hid outside its box): the program's own doing,
-		// charged to it as what it left behind (until 2026-12-07 a HARNESS-ERROR, left out of
-		// the marks: a hub opted out of every case it could not pass so). Alone, a verdict
+		// charged to it as what it left behind (a HARNESS-ERROR would leave the case out of
+		// the marks: a hub could opt out of every case it could not pass so). Alone, a verdict
 		// that does not depend on the machine's load (outcome.Held); with processes left
 		// running, one that does (outcome.Left, which the grader confirms alone).
-		rec.Kind = outcome.Left
+		rec.Kind, rec.Zombie = outcome.Left, zombie
 		if r.heldOpen {
 			leftovers = append(leftovers, fmt.Sprintf("its output still held open %v after it ended, by something it handed its output to that outlived it (its output was cut off there)", outputDrain))
 			if len(leftovers) == 1 {
@@ -495,8 +489,7 @@ func (r *aRun) finish(ts *testscript.TestScript) {
 // (kind Left, a HYGIENE the grader confirms alone): a file or a link where the harness puts
 // a folder or an input, modes that refuse the harness (a rootless grade's subject is the
 // grader's own user), its disk filled. Any other error, or one before anything of the
-// subject ran, is the harness's (until 2026-12-07 every such error was, and left the
-// case out of the marks).
+// subject ran, is the harness's.
 func (b *caseBox) folderFail(ts *testscript.TestScript, what string, err error) {
 	switch {
 	case !b.subjectRan:

@@ -53,34 +53,13 @@ const MarkerVar = child.CaseMarkerVar
 // alternative rather than the reference's behaviour.
 const LenientFile = ".gauntlet-lenient"
 
-// TimeoutVar, when set in a script's environment (a Go duration), is run's default
-// deadline instead of DefaultTimeout: the grader's --timeout.
-const TimeoutVar = "GAUNTLET_TIMEOUT"
-
-// LimitsVar, when set in a script's environment, holds the resource limits run applies, as
-// the JSON form of sandbox.Limits (the grader's -cpu, -mem, ... flags); else the defaults.
-const LimitsVar = "GAUNTLET_LIMITS"
-
-// SandboxUserVar, set to 1 in a script's environment, makes run start its program as a
-// sandbox user of its own when the harness is root (sandbox.Identity's default), handing it
-// the script's folder, so that the process limit holds and the program cannot touch the
-// harness. The grader sets it, and makes the folders above the script's and the programs'
-// searchable by others. Otherwise (trusted programs under go test) the program runs as the
-// harness's own user.
-const SandboxUserVar = "GAUNTLET_SANDBOX_USER"
-
-// SandboxOwnerVar, in a script's environment, names whose case it is (a submission of a
-// cohort: the grader gives each graded submission a name of its own): the case's sandbox
-// user is one lent only to that owner's cases (sandbox.UserPool.BorrowFor), never to
-// another submission's.
-const SandboxOwnerVar = "GAUNTLET_SANDBOX_OWNER"
-
 // MockPlayerVar, in a script's environment, is the path of the mock player that mkplayer's
-// wrappers run, which the subject's hub must be able to run: the grader publishes it where
-// sandbox users may (grade.Options.Published). Without it, mockplayer is looked up in PATH.
+// wrappers run (Settings.MockPlayer), for a case that tells the mock player apart from a
+// copy of a reference player; unset when the settings name none. The commands themselves
+// read the setting, never the variable.
 const MockPlayerVar = "GAUNTLET_MOCKPLAYER"
 
-// DefaultTimeout is run's deadline when neither -timeout nor TimeoutVar says otherwise.
+// DefaultTimeout is run's deadline when neither -timeout nor Settings.Timeout says otherwise.
 const DefaultTimeout = 10 * time.Second
 
 // MaxCapture bounds what run keeps of each output stream.
@@ -88,13 +67,22 @@ const MaxCapture = 1 << 20
 
 type envNames struct{}
 
-// Setup prepares a script's environment for these commands: the case marker, and a bin
-// directory at the front of PATH for mkplayer's wrappers. Call it from testscript.Params.Setup.
-func Setup(env *testscript.Env) error {
+// Setup is Settings.Setup with the zero settings: a case of trusted programs under go test.
+func Setup(env *testscript.Env) error { return Settings{}.Setup(env) }
+
+// Setup prepares a script's environment for these commands, with the grader's settings s
+// (kept in the script's Values, where the commands read them): the case marker, a bin
+// directory at the front of PATH for mkplayer's wrappers, and the case's box when s asks
+// for sandbox users. Call it from testscript.Params.Setup.
+func (s Settings) Setup(env *testscript.Env) error {
+	env.Values[settingsKey{}] = s
+	if s.MockPlayer != "" {
+		env.Setenv(MockPlayerVar, s.MockPlayer)
+	}
 	id := make([]byte, 8)
 	rand.Read(id)
 	bin := filepath.Join(env.WorkDir, ".bin")
-	if env.Getenv(SandboxUserVar) == "1" {
+	if s.SandboxUser {
 		b, err := setupBox(env)
 		if err != nil {
 			return fmt.Errorf("harness error: the case's box: %w", err)
@@ -459,7 +447,7 @@ func MkPlayer(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	var b strings.Builder
 	mockCmd := "mockplayer"
-	if p := ts.Getenv(MockPlayerVar); p != "" {
+	if p := settings(ts).MockPlayer; p != "" {
 		mockCmd = "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 	}
 	path := filepath.Join(ts.Getenv("MOCKBIN"), args[0])
@@ -478,7 +466,7 @@ func MkPlayer(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	if witness {
-		prog := ts.Getenv(MockPlayerVar)
+		prog := settings(ts).MockPlayer
 		if prog == "" {
 			var err error
 			if prog, err = lookPath("mockplayer", ts.Getenv("PATH")); err != nil {
@@ -570,8 +558,8 @@ type markedProc struct {
 }
 
 // reapAdopted waits for p, just killed, when the harness adopted it (markedProc.adopted):
-// else it would stay a zombie of the grader's until the grader ends (issue 60: a cohort's
-// grader held 17 zombie sleeps, up to 20 minutes old).
+// else it would stay a zombie of the grader's until the grader ends (a cohort's grader
+// could hold many, up to 20 minutes old).
 func reapAdopted(p markedProc) {
 	if p.adopted {
 		syscall.Wait4(p.pid, nil, 0, nil)
@@ -656,8 +644,8 @@ func Transcript(ts *testscript.TestScript, neg bool, args []string) {
 			// is missing is a player that never ran (a hub that started another program in
 			// its place: player 0's for every player), one that does not read is a mock cut
 			// off mid-line or a line too long; either is the subject's doing, unless the
-			// witness failed to run a mock it was asked for (issue 57: such a case was a
-			// HARNESS-ERROR, left out of the marks).
+			// witness failed to run a mock it was asked for (a HARNESS-ERROR would leave
+			// the case out of the marks).
 			if own := witnessFailures(ts); len(own) > 0 {
 				harnessFail(ts, "transcript: harness error: %s: %v (the witness: %s)", name, err, strings.Join(own, "; "))
 			}
@@ -669,5 +657,5 @@ func Transcript(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		lists = append(lists, events)
 	}
-	ts.Stdout().Write([]byte(transcript.Conversation(transcript.Merge(lists...), *who)))
+	setOutput(ts, []byte(transcript.Conversation(transcript.Merge(lists...), *who)), nil)
 }

@@ -14,6 +14,7 @@ import (
 	"gauntlet/harness/buildtest"
 	"gauntlet/harness/hygiene"
 	"gauntlet/harness/outcome"
+	"gauntlet/harness/sandbox"
 	"gauntlet/harness/suite"
 )
 
@@ -84,12 +85,6 @@ var commandFailures = []struct {
 	{"signal moment never came", "run -signal HUP -after-stdout never sh -c 'echo x'\n", "before the moment to send", outcome.Early},
 	{"left a process in its group", "run sh -c 'sleep 30 & exit 0'\n", "left processes running", outcome.Left},
 	{"endless output", "run -status any sh -c 'yes'\n", "wrote more than", outcome.Limit},
-	// head dies of SIGXFSZ, and its shell exits 128 + SIGXFSZ: the limit, not a wrong exit
-	// status (until 2026-11-28: "want exit 0, got 153").
-	{"limits from the grader apply", "env GAUNTLET_LIMITS='{\"FileSize\":1000}'\nrun sh -c 'head -c 5000 /dev/zero > big'\n", "ran into the file-size limit (153)", outcome.Limit},
-	// The same for the CPU time: the inner shell dies of SIGXCPU, the outer exits 152
-	// having used (through it) the CPU limit.
-	{"a wrapper's CPU kill is the limit", "env GAUNTLET_LIMITS='{\"CPU\":1000000000}'\nrun -timeout 10m sh -c 'sh -c \"while :; do :; done\"; exit $?'\n", "ran into the cpu limit (152)", outcome.Limit},
 	{"a program killed by SIGXCPU", "run sh -c 'kill -XCPU $$'\n", "ran into the cpu limit", outcome.Limit},
 	{"cmpalt mismatch", "run sh -c 'echo c'\ncmpalt stdout a.txt b.txt\n-- a.txt --\na\n-- b.txt --\nb\n", "matches none of a.txt, b.txt", outcome.Mismatch},
 	{"cmpalt on a file never written", "cmpalt out.txt a.txt\n-- a.txt --\na\n", "no such file or directory", outcome.Mismatch},
@@ -247,7 +242,7 @@ var judgeFailures = []struct {
 	want         outcome.Record
 }{
 	{"diverged", judgeScript("echo Y"), outcome.Record{Kind: outcome.Diverged, Step: 2, Want: `"X\n"`, Got: `"Y\n"`}},
-	{"silent", judgeScript("sleep 5"), outcome.Record{Kind: outcome.Silent, Step: 2, Want: `"X\n"`, Got: "nothing within 300ms", Signal: "SIGKILL"}}, // killed by the mock hub at the end
+	{"silent", judgeScript("sleep 5"), outcome.Record{Kind: outcome.Silent, Step: 2, Want: `"X\n"`, Got: "nothing within 300ms", Signal: "SIGKILL", LineDue: true}}, // killed by the mock hub at the end
 	{"wrong exit", judgeScript("echo X; exit 4"), outcome.Record{Kind: outcome.Exit, Step: 3, Want: "exit status 0", Got: "exit status 4"}},
 	{"killed", judgeScript("echo X; kill -SEGV $$"), outcome.Record{Kind: outcome.Signal, Step: 3, Want: "exit status 0", Got: "killed by SIGSEGV", Signal: "SIGSEGV"}},
 	{"cpu limit", judgeScript("kill -XCPU $$"), outcome.Record{Kind: outcome.Limit, Step: 2, Want: `"X\n"`, Got: "EOF", Signal: "SIGXCPU", Limit: "cpu"}},
@@ -408,5 +403,66 @@ func TestCmpAltPrefixAlternative(t *testing.T) {
 	}
 	if r := runScript(t, "run sh -c 'printf \"a\\\\nb\\\\nmore\\\\n\"'\ncmpalt stdout w.txt alt.txt\n"+files); r.Passed {
 		t.Fatalf("an alternative without -prefix was taken as a prefix:\n%s", r.Log)
+	}
+}
+
+// A run that left a zombie says so in its record (outcome.Record.Zombie), from the
+// sandbox's finding: the grader's hint rests on it, not on the words of the message, which
+// name the processes as their programs chose. One that left only a process running does not.
+func TestLeftRecordsAZombie(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		script string
+		zombie bool
+	}{
+		{"run sh -c 'sleep 0 & exec sleep 3'\n", true}, // (the zombie lives 3 s, as the sandbox's own test's)
+		{"run sh -c 'sleep 30 & exit 0'\n", false},
+	} {
+		r, recs := runScriptRecords(t, tc.script)
+		if r.Passed || len(recs) != 1 || recs[0].Kind != outcome.Left || recs[0].Zombie != tc.zombie {
+			t.Errorf("%s: passed %v, records %+v; want a left record, zombie %v\n%s", tc.script, r.Passed, recs, tc.zombie, r.Log)
+		}
+	}
+}
+
+// The grader's settings reach the commands as a typed value (Settings), never through the
+// script's environment: its limits apply to every run, and a variable of the old names
+// that a script sets changes nothing (until 2026-12-07 the limits were the JSON of
+// $GAUNTLET_LIMITS, which every program of the case was given, and a case could set).
+func TestGradersSettingsApply(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, script string
+		set          Settings
+		why          string // "": the script passes
+	}{
+		// head dies of SIGXFSZ, and its shell exits 128 + SIGXFSZ: the limit, not a wrong
+		// exit status (until 2026-11-28: "want exit 0, got 153").
+		{"the file size limit", "run sh -c 'head -c 5000 /dev/zero > big'\n", Settings{Limits: sandbox.Limits{FileSize: 1000}},
+			"ran into the file-size limit (153)"},
+		// The same for the CPU time: the inner shell dies of SIGXCPU, the outer exits 152
+		// having used (through it) the CPU limit.
+		{"a wrapper's CPU kill is the limit", "run -timeout 10m sh -c 'sh -c \"while :; do :; done\"; exit $?'\n",
+			Settings{Limits: sandbox.Limits{CPU: time.Second}}, "ran into the cpu limit (152)"},
+		{"the deadline", "run sleep 30\n", Settings{Timeout: 200 * time.Millisecond}, "did not finish within 200ms"},
+		{"a variable of the script's is no setting",
+			"env GAUNTLET_LIMITS='{\"FileSize\":1000}'\nenv GAUNTLET_TIMEOUT=1ms\nrun sh -c 'head -c 5000 /dev/zero > big; sleep 0.1'\n", Settings{}, ""},
+		{"no setting in a program's environment", "run sh -c 'env'\n! stdout '^GAUNTLET_(TIMEOUT|LIMITS|SANDBOX|BOX|NO_BOX|MOCKPLAYER)'\n",
+			Settings{Timeout: time.Minute, Limits: sandbox.Limits{FileSize: 1 << 20}}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			r := runCase(t, dir, tc.script, testscript.Params{Setup: tc.set.Setup})
+			recs, err := outcome.Read(filepath.Join(dir, outcome.File))
+			switch {
+			case err != nil:
+				t.Fatal(err)
+			case tc.why == "" && !r.Passed:
+				t.Errorf("the script failed:\n%s", r.Log)
+			case tc.why != "" && (r.Passed || !strings.Contains(r.Log, tc.why) || len(recs) != 1):
+				t.Errorf("passed %v, records %+v; want a failure saying %q\n%s", r.Passed, recs, tc.why, r.Log)
+			}
+		})
 	}
 }

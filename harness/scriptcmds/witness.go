@@ -240,7 +240,7 @@ func WitnessedProgram(env *testscript.Env, name string, flags []string) (string,
 	if holder == nil {
 		return "", fmt.Errorf("the script was not set up by scriptcmds.Setup")
 	}
-	prog := env.Getenv(MockPlayerVar)
+	prog := envSettings(env).MockPlayer
 	quoted := "mockplayer"
 	if prog != "" {
 		quoted = shellQuote(prog)

@@ -270,8 +270,7 @@ run -status 0 -timeout 60s sh -c 'mkfifo ended; exec 3<>ended; for i in $(seq 64
 			Setup: func(env *testscript.Env) error {
 				env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
 				if boxed {
-					env.Setenv(BoxKeepVar, bin)
-					env.Setenv(SandboxUserVar, "1")
+					return Settings{SandboxUser: true, BoxKeep: []string{bin}}.Setup(env)
 				}
 				return Setup(env)
 			},
@@ -515,9 +514,7 @@ player A -> hub | echo ping
 	res := runCase(t, boxedCaseDir(t), script, testscript.Params{
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
-			env.Setenv(BoxKeepVar, bin)
-			env.Setenv(SandboxUserVar, "1")
-			return Setup(env)
+			return Settings{SandboxUser: true, BoxKeep: []string{bin}}.Setup(env)
 		},
 	})
 	if !res.Passed {
@@ -745,8 +742,7 @@ run -status 0 $HUB d p $MOCKBIN/p0
 				env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
 				env.Setenv("HUB", hub)
 				if boxed {
-					env.Setenv(BoxKeepVar, bin)
-					env.Setenv(SandboxUserVar, "1")
+					return Settings{SandboxUser: true, BoxKeep: []string{bin}}.Setup(env)
 				}
 				return Setup(env)
 			},
@@ -804,11 +800,14 @@ HAP0,1,0,3,0
 YT
 `
 	// The wrapper runs the mock player's published file, as a grader's does.
-	r, records := runWitnessedAfter(t, script, func(env *testscript.Env) error {
-		mock, err := lookPath("mockplayer", env.Getenv("PATH"))
-		env.Setenv(MockPlayerVar, mock)
-		return err
-	})
+	bin := t.TempDir()
+	mock := filepath.Join(bin, "mockplayer")
+	if err := os.Symlink(buildtest.Path(t, "gauntlet/cmd/gauntlet"), mock); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	r := runCase(t, dir, script, testscript.Params{Setup: Settings{MockPlayer: mock}.Setup})
+	records := filepath.Join(dir, WitnessFolder, "script-case")
 	if !r.Passed {
 		t.Fatalf("script failed:\n%s", r.Log)
 	}

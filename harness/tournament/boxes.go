@@ -26,9 +26,9 @@ import (
 // Each competitor has a folder of its own for the whole tournament, where it runs: a bot
 // that keeps files from one game to the next (a database of its opponents, as ramen did in
 // 2012) finds them there. The folder is handed to the user lent for each game (its files
-// given to that user first), and is removed with the tournament. Until 2026-11-28 every
-// game ran in the tournament's folder as a fresh user that could not write it, and such a
-// bot lost all its games as ILLEGAL.
+// given to that user first), and is removed with the tournament: were every game run in
+// the tournament's folder as a fresh user that cannot write it, such a bot would lose all
+// its games as ILLEGAL.
 type Boxes struct {
 	users sandbox.UserPool
 	net   *sandbox.Net
@@ -208,7 +208,7 @@ func (b *Boxes) Game() (launch hubrt.Launch, done func()) {
 				Box: &sandbox.Box{Keep: b.keep, Net: b.net}}
 		}
 		s.Dir = dir
-		env := sandbox.SubjectEnv()
+		env := sandbox.ProgramEnv()
 		s.Path = path
 		s.Build = func(path string, args []string) *exec.Cmd { return sandbox.Command(cfg, env, path, args...) }
 		s.Starter = sandbox.Starter(cfg, env, path)

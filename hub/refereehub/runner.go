@@ -54,7 +54,7 @@ func Main() int {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	return runStop(os.Args[1:], os.Stdout, os.Stderr, nil, sigs)
+	return RunStop(os.Args[1:], os.Stdout, os.Stderr, nil, sigs)
 }
 
 // Run runs one match and returns the exit status.
@@ -65,13 +65,13 @@ func Run(args []string, stdout, stderr io.Writer) int {
 // RunWith is Run with the referee and the players started as launch says
 // (hubrt.StartWith): a tournament's starts each as a sandbox user in a box.
 func RunWith(args []string, stdout, stderr io.Writer, launch hubrt.Launch) int {
-	return runStop(args, stdout, stderr, launch, nil)
+	return RunStop(args, stdout, stderr, launch, nil)
 }
 
-// runStop is RunWith ended early by a signal that comes on stop (SIGINT or SIGTERM for the
+// RunStop is RunWith ended early by a signal that comes on stop (SIGINT or SIGTERM for the
 // program, a stopped tournament's): every program is killed at once, no result line is
 // printed, and the status is 128 plus the signal's number.
-func runStop(args []string, stdout, stderr io.Writer, launch hubrt.Launch, stop <-chan os.Signal) int {
+func RunStop(args []string, stdout, stderr io.Writer, launch hubrt.Launch, stop <-chan os.Signal) int {
 	fs := flag.NewFlagSet("referee-runner", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	moveTime := fs.Duration("t", 2*time.Second, "")

@@ -57,7 +57,7 @@ func Main() int {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	return runStop(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, nil, sigs, limitkill.SoftCPU())
+	return RunStop(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, nil, sigs, limitkill.SoftCPU())
 }
 
 // Run runs the manager with args (without the program name) and returns its exit status.
@@ -74,13 +74,13 @@ func RunWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hu
 // runWith is RunWith for AIs that run under the CPU time limit cpuLimit (0: none known):
 // the manager's own, which AIs started plainly inherit, or a tournament's boxes'.
 func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hubrt.Launch, cpuLimit time.Duration) int {
-	return runStop(args, stdin, stdout, stderr, launch, nil, cpuLimit)
+	return RunStop(args, stdin, stdout, stderr, launch, nil, cpuLimit)
 }
 
-// runStop is RunWith ended early by a signal that comes on stop (SIGINT or SIGTERM for the
+// RunStop is RunWith ended early by a signal that comes on stop (SIGINT or SIGTERM for the
 // program, a stopped tournament's): both AIs are killed at once, no result line is printed,
 // and the status is 128 plus the signal's number.
-func runStop(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hubrt.Launch, stop <-chan os.Signal, cpuLimit time.Duration) int {
+func RunStop(args []string, stdin io.Reader, stdout, stderr io.Writer, launch hubrt.Launch, stop <-chan os.Signal, cpuLimit time.Duration) int {
 	o, names, status := parseArgs(args, stdout, stderr)
 	if status >= 0 {
 		return status
@@ -246,9 +246,9 @@ func signalNote(g *stratego.Game, names [2]string, exits []hubrt.Exit) string {
 	}
 }
 
-// limitNamed reports whether an account of the end (with limitNote's notes) says that a
+// LimitNamed reports whether an account of the end (with limitNote's notes) says that a
 // limit ended side c.
-func limitNamed(why string, c stratego.Colour) bool {
+func LimitNamed(why string, c stratego.Colour) bool {
 	for _, part := range strings.Split(why, " ("+c.String()+" ")[1:] {
 		note, _, _ := strings.Cut(part, ")")
 		if strings.HasSuffix(note, limitkill.CPU.Words()) || strings.HasSuffix(note, limitkill.FileSize.Words()) {

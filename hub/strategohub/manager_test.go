@@ -240,52 +240,7 @@ func BenchmarkGameAsProcesses(b *testing.B) {
 	}
 }
 
-// A tournament game's line carries the reason of an ILLEGAL end, and a BAD_SETUP of both
-// sides is an illegal end of each.
-func TestMatchNamesTheReason(t *testing.T) {
-	quitter := "while read line; do case \"$line\" in QUIT*) exit 0;; esac; done\n"
-	bomb := script(t, "read q; printf '"+strings.ReplaceAll(setupRows, "\n", "\\n")+"'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; echo '3 3 DOWN'; "+quitter)
-	r, err := Match(nil, nil, "-T", "5s")(bomb, random(t))
-	if err != nil || !strings.HasSuffix(r.Line, ` RED ILLEGAL 1 148 148 (RED ILLEGAL: "3 3 DOWN": bombs and the flag do not move)`) || !r.Illegal[0] || r.Illegal[1] || r.Points != [2]float64{-0.1, 0.2} {
-		t.Errorf("%+v, %v", r, err)
-	}
-	bad := script(t, "read q; printf 'XXXXXXXXXX\\nXXXXXXXXXX\\nXXXXXXXXXX\\nXXXXXXXXXX\\n'; "+quitter)
-	r, err = Match(nil, nil, "-T", "5s")(bad, bad)
-	if err != nil || !strings.HasPrefix(r.Line, "neither BOTH BAD_SETUP 0 0 0 (BOTH BAD_SETUP: RED: ") || !r.Illegal[0] || !r.Illegal[1] || r.Points != [2]float64{-0.1, -0.1} {
-		t.Errorf("%+v, %v", r, err)
-	}
-}
-
-// An AI that a limit ended is named so in the account of its ILLEGAL end, on the manager's
-// stderr and in a tournament game's line, and counted apart (Result.Limit, the table's
-// limit column), where before 2026-11-28 it read as any end of file: killed by SIGXCPU itself, or behind a shell that does not exec it (status 152).
-// The AIs set their own soft CPU limit of 1 s; the line timeout is long enough that only
-// the limit ends them. Each case burns a second of CPU: under -short, SIGXCPU only (the
-// wrapper's 152 is read by the same note, limitkill's tests have every way a limit shows).
-func TestLimitKillIsNamed(t *testing.T) {
-	t.Parallel()
-	start := "read q; printf '" + strings.ReplaceAll(setupRows, "\n", "\\n") + "'; read s; i=0; while [ $i -lt 10 ]; do read r; i=$((i+1)); done; "
-	for _, tc := range []struct {
-		name, body, want string
-		long             bool
-	}{
-		{"SIGXCPU", start + "ulimit -S -t 1; while :; do :; done\n", "(RED was killed by SIGXCPU at the CPU time limit)", false},
-		{"a wrapper's 152", start + "sh -c 'ulimit -S -t 1; while :; do :; done'; exit $?\n", "(RED exited 152, a program it ran ended by the CPU time limit)", true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			if tc.long {
-				buildtest.Long(t)
-			}
-			r, err := Match(nil, nil, "-T", "5m")(script(t, tc.body), random(t))
-			if want := " RED ILLEGAL 1 148 148 (RED ILLEGAL: end of file " + tc.want + ")"; err != nil || !strings.HasSuffix(r.Line, want) || !r.Illegal[0] || !r.Limit[0] || r.Limit[1] {
-				t.Errorf("%+v, %v; want the line to end %q", r, err, want)
-			}
-		})
-	}
-}
-
-// limitNamed reads limitNote's note of the side asked about only.
+// LimitNamed reads limitNote's note of the side asked about only.
 func TestLimitNamed(t *testing.T) {
 	for _, tc := range []struct {
 		why  string
@@ -299,8 +254,8 @@ func TestLimitNamed(t *testing.T) {
 		{"BOTH BAD_SETUP: RED: 0 setup rows of 4 (RED: no whole line within 2s) (BLUE was killed by SIGXCPU at the CPU time limit)", stratego.Blue, true},
 		{"RED ILLEGAL: end of file", stratego.Red, false},
 	} {
-		if got := limitNamed(tc.why, tc.c); got != tc.want {
-			t.Errorf("limitNamed(%q, %v) = %v", tc.why, tc.c, got)
+		if got := LimitNamed(tc.why, tc.c); got != tc.want {
+			t.Errorf("LimitNamed(%q, %v) = %v", tc.why, tc.c, got)
 		}
 	}
 }

@@ -13,20 +13,21 @@ import (
 	"testing"
 )
 
-// The layers of docs/architecture.md ("Layers"): each package falls under the first rule
-// whose pattern matches its import path, and its non-test files may import only what the
-// rule allows. A pattern is an import path, or one ending in "/..." for it and everything
-// below it; "std" is the standard library. A package no rule matches is an error too: a
-// new folder takes its place in the layers (and in the doc) when it is made.
-//
-// Read down the table: nothing below may be imported by what is above it, but the rules
-// of cmd/.
-var rules = []struct {
-	pkg   string
-	allow string
-}{
-	// The engines: pure, the standard library and each other only.
-	{"gauntlet/games/...", "std gauntlet/games/..."},
+// The layers of docs/architecture.md ("Layers"), row for row (TestTableIsTheRules): each
+// package falls under the rule whose pattern matches its import path (the first, reading
+// down), and its non-test files may import only what the rule allows. A pattern is an
+// import path, or one ending in "/..." for it and everything below it; "std" is the
+// standard library. In a pattern, <game> stands for one game's name: a package of a
+// game's own folder (games/<game>, hub/<game>hub, ...) may import that game's packages
+// only, never another game's. A package no rule matches is an error too: a new folder
+// takes its place in the layers (and in the doc) when it is made.
+var rules = []rule{
+	// The engines: pure; the shapes every game shares, and a game's own engine alone.
+	{"gauntlet/games/contract", "std"},
+	{"gauntlet/games/grammar", "std"},
+	{"gauntlet/games/grammar/grammartest", "std gauntlet/games/grammar"},
+	{"gauntlet/games/judge", "std"},
+	{"gauntlet/games/<game>", "std gauntlet/games/contract gauntlet/games/grammar gauntlet/games/judge"},
 
 	// The first code of every program the sandbox starts.
 	{"gauntlet/execrole", "std " + sys},
@@ -39,31 +40,58 @@ var rules = []struct {
 	{"gauntlet/harness/mountinfo", "std"},
 	{"gauntlet/harness/tcp", "std"},
 	{"gauntlet/harness/outcome", "std"},
+	{"gauntlet/harness/cbuild", "std"},
 	{"gauntlet/harness/faults", "std " + sys},
 	{"gauntlet/harness/csignal", "std " + sys},
 	{"gauntlet/harness/transcript", "std " + sys},
+	{"gauntlet/harness/term", "std " + sys},
 	{"gauntlet/harness/suite", "std " + script},
+
+	// The runtime of the reference programs: what a hub, server, player or client links,
+	// and nothing of the sandbox (TestReferenceProgramsLinkNoSandbox).
 	{"gauntlet/harness/cgroup", "std gauntlet/harness/rawfile gauntlet/harness/mountinfo"},
+	{"gauntlet/harness/hygiene", "std " + sys + " gauntlet/harness/rawfile"},
+	{"gauntlet/harness/child", "std " + sys + " gauntlet/harness/tcp"},
 	{"gauntlet/harness/live", "std gauntlet/games/judge"},
 	{"gauntlet/harness/respond", "std gauntlet/games/judge gauntlet/harness/lineio"},
 	{"gauntlet/harness/hubrt", "std gauntlet/games/judge gauntlet/harness/lineio gauntlet/harness/child gauntlet/harness/hygiene"},
-	// The generic mock hub knows no game's engine (its live steps go through games/judge);
-	// a game's kind of conversation is a probe of its own (harness/mockhub/refereeprobe).
-	{"gauntlet/harness/mockhub", "std " + sys + " gauntlet/games/judge gauntlet/harness/..."},
-	// The rest of the harness: the engines, the harness, the exec role.
-	{"gauntlet/harness/...", "std " + sys + " " + script + " gauntlet/games/... gauntlet/harness/... gauntlet/execrole"},
 
-	// The reference programs: the engines and the harness, never each other.
-	{"gauntlet/hub/...", "std gauntlet/games/... gauntlet/harness/..."},
-	{"gauntlet/players/...", "std gauntlet/games/... gauntlet/harness/..."},
+	// The box, and what runs programs in it.
+	{"gauntlet/harness/sandbox", "std " + sys + " gauntlet/execrole gauntlet/harness/cbuild gauntlet/harness/child gauntlet/harness/hygiene gauntlet/harness/limitkill gauntlet/harness/mountinfo gauntlet/harness/rawfile gauntlet/harness/tcp gauntlet/harness/transcript"},
+	{"gauntlet/harness/build", "std " + sys + " gauntlet/execrole gauntlet/harness/cgroup gauntlet/harness/child gauntlet/harness/execfile gauntlet/harness/sandbox"},
+	{"gauntlet/harness/buildtest/...", "std gauntlet/harness/buildtest gauntlet/harness/cgroup gauntlet/harness/execfile gauntlet/harness/hygiene gauntlet/harness/tcp"},
 
-	// The fuzzers: the engines, the harness, each other; never the registry or the
-	// programs (they are handed what they need of a game).
-	{"gauntlet/fuzz/...", "std " + script + " gauntlet/games/... gauntlet/harness/... gauntlet/fuzz/..."},
+	// The judges inside a case. The mock hub knows no game's engine (its live steps go
+	// through games/judge); a game's kind of conversation is a probe of its own
+	// (judges/refereejudges).
+	{"gauntlet/harness/mockhub", "std " + sys + " gauntlet/games/judge gauntlet/harness/child gauntlet/harness/faults gauntlet/harness/limitkill gauntlet/harness/live gauntlet/harness/outcome gauntlet/harness/sandbox gauntlet/harness/transcript"},
+	{"gauntlet/harness/mockplayer", "std " + sys + " gauntlet/harness/cbuild gauntlet/harness/child gauntlet/harness/csignal gauntlet/harness/faults gauntlet/harness/sandbox gauntlet/harness/tcp gauntlet/harness/transcript"},
+
+	// Grading.
+	{"gauntlet/harness/scriptcmds", "std " + sys + " " + script + " gauntlet/harness/cgroup gauntlet/harness/child gauntlet/harness/execfile gauntlet/harness/faults gauntlet/harness/hygiene gauntlet/harness/mockhub gauntlet/harness/mockplayer gauntlet/harness/outcome gauntlet/harness/rawfile gauntlet/harness/sandbox gauntlet/harness/suite gauntlet/harness/tcp gauntlet/harness/transcript"},
+	{"gauntlet/harness/grade", "std " + script + " gauntlet/games/contract gauntlet/harness/build gauntlet/harness/cgroup gauntlet/harness/hygiene gauntlet/harness/mockhub gauntlet/harness/outcome gauntlet/harness/sandbox gauntlet/harness/scriptcmds gauntlet/harness/suite gauntlet/harness/transcript"},
+	{"gauntlet/harness/grade/cohort", "std gauntlet/harness/build gauntlet/harness/grade gauntlet/harness/sandbox gauntlet/harness/term"},
+	{"gauntlet/harness/mutants", "std gauntlet/harness/grade"},
+	{"gauntlet/harness/tournament", "std gauntlet/harness/child gauntlet/harness/hubrt gauntlet/harness/hygiene gauntlet/harness/sandbox"},
+
+	// The reference programs: their game's engine and the runtime, never each other,
+	// another game or the sandbox.
+	{"gauntlet/hub/<game>hub", "std gauntlet/games/judge gauntlet/games/<game> " + runtime},
+	{"gauntlet/players/<game>players", "std gauntlet/games/judge gauntlet/games/<game> " + runtime},
+
+	// The fuzzers: the engines, the harness, each other; never the registry, the programs
+	// or a game (they are handed what they need of a game; a game's adapter registers
+	// itself).
+	{"gauntlet/fuzz/...", "std " + script + " gauntlet/games/contract gauntlet/games/grammar gauntlet/games/judge gauntlet/harness/... gauntlet/fuzz/..."},
+
+	// Each game's harness-side code: its own game's engine, programs and judges, the
+	// harness and the fuzzers; above its reference programs, which must not link it.
+	{"gauntlet/judges/<game>judges", "std gauntlet/games/judge gauntlet/games/contract gauntlet/games/<game> gauntlet/harness/... gauntlet/hub/<game>hub gauntlet/players/<game>players gauntlet/fuzz/..."},
+	{"gauntlet/judges/<game>fuzz", "std gauntlet/games/judge gauntlet/games/<game> gauntlet/harness/... gauntlet/fuzz/... gauntlet/judges/<game>judges"},
 
 	// What each program runs, and the registry of every game above all of it.
-	{"gauntlet/programs/standalone", "std gauntlet/games/... gauntlet/harness/... gauntlet/hub/... gauntlet/players/..."},
-	{"gauntlet/programs", "std gauntlet/games/... gauntlet/harness/... gauntlet/hub/... gauntlet/players/... gauntlet/fuzz/... gauntlet/programs/standalone"},
+	{"gauntlet/programs/standalone", "std gauntlet/games/... gauntlet/harness/... gauntlet/hub/... gauntlet/players/... gauntlet/judges/..."},
+	{"gauntlet/programs", "std gauntlet/games/... gauntlet/harness/... gauntlet/hub/... gauntlet/players/... gauntlet/fuzz/... gauntlet/judges/... gauntlet/programs/standalone"},
 
 	// The binaries: everything.
 	{"gauntlet/cmd/...", "std " + sys + " " + script + " gauntlet/..."},
@@ -76,94 +104,198 @@ var rules = []struct {
 	{"gauntlet/internal/vmtest/...", "std " + sys + " gauntlet/internal/vmtest/..."},
 }
 
-// The modules the layers may use beyond the standard library (tests may use more).
+// testOnly are the packages only tests may import (but each other): the table's rows that
+// say "tests only".
+var testOnly = []string{"gauntlet/games/grammar/grammartest", "gauntlet/harness/buildtest/...", "gauntlet/metatest/...", "gauntlet/internal/deps", "gauntlet/internal/vmtest/..."}
+
+// forTestsOnly says whether a non-test file of package p may not import imp: imp is for
+// tests only, and p is not of the same test-only folder.
+func forTestsOnly(p, imp string) bool {
+	for _, pattern := range testOnly {
+		if match(pattern, imp) && !match(pattern, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// A rule: the packages pkg matches may import what allow's patterns match.
+type rule struct{ pkg, allow string }
+
+// The modules the layers may use beyond the standard library (tests may use more), and the
+// runtime of the reference programs.
 const (
-	sys    = "golang.org/x/sys/unix"
-	script = "github.com/rogpeppe/go-internal/..."
+	sys     = "golang.org/x/sys/unix"
+	script  = "github.com/rogpeppe/go-internal/..."
+	runtime = "gauntlet/harness/child gauntlet/harness/csignal gauntlet/harness/hubrt gauntlet/harness/limitkill gauntlet/harness/lineio gauntlet/harness/respond gauntlet/harness/tcp gauntlet/harness/transcript"
 )
 
-// testRules are the few rules tests keep too: an engine's tests stay pure.
-var testRules = []struct {
-	pkg   string
-	allow string
-}{
-	{"gauntlet/games/...", "std gauntlet/games/... github.com/google/gofuzz github.com/sebdah/goldie/v2 github.com/rogpeppe/go-internal/..."},
+// testRules are the few rules tests keep too: an engine's tests stay pure, and know no
+// other game.
+var testRules = []rule{
+	{"gauntlet/games/<game>", "std gauntlet/games/contract gauntlet/games/grammar gauntlet/games/grammar/grammartest gauntlet/games/judge gauntlet/games/<game> github.com/google/gofuzz github.com/sebdah/goldie/v2 github.com/rogpeppe/go-internal/..."},
 }
 
 func TestImportRules(t *testing.T) {
 	pkgs := load(t, root(t))
 	for _, p := range pkgs {
-		allow, ok := ruleOf(p.path)
+		r, game, ok := ruleOf(rules, p.path)
 		if !ok {
 			t.Errorf("%s has no place in the layers: add a rule to internal/deps and a row to docs/architecture.md", p.path)
 			continue
 		}
 		for _, imp := range p.imports {
-			if !allowed(imp.path, allow) {
-				t.Errorf("%s imports %s (%s), which its layer may not: it may import %s (docs/architecture.md, \"Layers\")", p.path, imp.path, imp.pos, allow)
+			if !allowed(imp.path, r.allow, game) {
+				t.Errorf("%s imports %s (%s), which its layer may not: it may import %s (docs/architecture.md, \"Layers\")", p.path, imp.path, imp.pos, own(r.allow, game))
+			}
+			if forTestsOnly(p.path, imp.path) {
+				t.Errorf("%s imports %s (%s), which is for tests only: import it from a _test.go file", p.path, imp.path, imp.pos)
 			}
 		}
-		for _, r := range testRules {
-			if match(r.pkg, p.path) {
-				for _, imp := range p.testImports {
-					if !allowed(imp.path, r.allow) {
-						t.Errorf("a test of %s imports %s (%s): its tests may import %s", p.path, imp.path, imp.pos, r.allow)
-					}
+		if r, game, ok := ruleOf(testRules, p.path); ok {
+			for _, imp := range p.testImports {
+				if !allowed(imp.path, r.allow, game) {
+					t.Errorf("a test of %s imports %s (%s): its tests may import %s", p.path, imp.path, imp.pos, own(r.allow, game))
 				}
 			}
 		}
 	}
 }
 
-// TestRulesCatchABadImport checks the checks themselves on made-up packages: an engine
-// that imports the harness, a fuzzer that imports the registry are each caught; a package that keeps to its layer is not.
+// TestRulesCatchABadImport checks the checks themselves on made-up imports: each breaks
+// (or keeps to) one rule of the table: an engine that imports the harness or another
+// game's engine, a harness package that imports what its row does not name, a reference
+// program that imports the sandbox or another game, a fuzzer that imports the registry or a
+// game are each caught; a package that keeps to its layer is not.
 func TestRulesCatchABadImport(t *testing.T) {
 	for _, tc := range []struct {
 		pkg, imp string
 		ok       bool
 	}{
-		{"gauntlet/games/clue", "gauntlet/harness/lineio", false},
+		// The engines.
 		{"gauntlet/games/clue", "os", true},
 		{"gauntlet/games/clue", "gauntlet/games/judge", true},
+		{"gauntlet/games/clue", "gauntlet/games/grammar", true},
+		{"gauntlet/games/clue", "gauntlet/games/stlucia", false},
+		{"gauntlet/games/stratego", "gauntlet/games/referee", false},
+		{"gauntlet/games/clue", "gauntlet/harness/lineio", false},
 		{"gauntlet/games/clue", "golang.org/x/sys/unix", false},
-		{"gauntlet/fuzz/blackbox", "gauntlet/programs", false},
-		{"gauntlet/programs", "gauntlet/fuzz/livefuzz", true},
-		{"gauntlet/hub/cluehub", "gauntlet/players/clueplayers", false},
+		{"gauntlet/games/judge", "gauntlet/games/clue", false},
+		{"gauntlet/games/contract", "gauntlet/games/judge", false},
+		// The harness: each package what its row names, nothing else.
+		{"gauntlet/harness/lineio", "gauntlet/harness/tcp", false},
 		{"gauntlet/harness/live", "gauntlet/harness/grade", false},
+		{"gauntlet/harness/live", "gauntlet/games/clue", false},
+		{"gauntlet/harness/child", "gauntlet/execrole", false},
+		{"gauntlet/harness/child", "gauntlet/harness/sandbox", false},
+		{"gauntlet/harness/child", "gauntlet/harness/tcp", true},
+		{"gauntlet/harness/hubrt", "gauntlet/harness/sandbox", false},
+		{"gauntlet/harness/hubrt", "gauntlet/harness/child", true},
+		{"gauntlet/harness/sandbox", "gauntlet/execrole", true},
+		{"gauntlet/harness/sandbox", "gauntlet/harness/grade", false},
 		{"gauntlet/harness/mockhub", "gauntlet/games/referee", false},
 		{"gauntlet/harness/mockhub", "gauntlet/games/judge", true},
-		{"gauntlet/harness/mockhub/refereeprobe", "gauntlet/games/referee", true},
+		{"gauntlet/harness/mutants", "gauntlet/games/stlucia", false},
+		{"gauntlet/harness/tournament", "gauntlet/hub/strategohub", false},
+		{"gauntlet/harness/grade", "gauntlet/programs", false},
+		// The reference programs: their own game, the runtime.
+		{"gauntlet/hub/cluehub", "gauntlet/games/clue", true},
+		{"gauntlet/hub/cluehub", "gauntlet/games/stratego", false},
+		{"gauntlet/hub/cluehub", "gauntlet/players/clueplayers", false},
+		{"gauntlet/hub/strategohub", "gauntlet/harness/hubrt", true},
+		{"gauntlet/hub/strategohub", "gauntlet/harness/tournament", false},
+		{"gauntlet/hub/strategohub", "gauntlet/harness/sandbox", false},
+		{"gauntlet/players/stluciaplayers", "gauntlet/harness/respond", true},
+		{"gauntlet/players/stluciaplayers", "gauntlet/games/dealer2310", false},
+		// The fuzzers, a game's harness-side code, the registry.
+		{"gauntlet/fuzz/blackbox", "gauntlet/programs", false},
+		{"gauntlet/fuzz/blackbox", "gauntlet/games/stlucia", false},
+		{"gauntlet/fuzz/blackbox", "gauntlet/judges/stluciajudges", false},
+		{"gauntlet/fuzz/pipegame", "gauntlet/games/judge", true},
+		{"gauntlet/judges/refereejudges", "gauntlet/games/referee", true},
+		{"gauntlet/judges/refereejudges", "gauntlet/hub/refereehub", true},
+		{"gauntlet/judges/refereejudges", "gauntlet/games/clue", false},
+		{"gauntlet/judges/strategojudges", "gauntlet/hub/refereehub", false},
+		{"gauntlet/judges/cluefuzz", "gauntlet/judges/cluejudges", true},
+		{"gauntlet/judges/cluefuzz", "gauntlet/judges/refereejudges", false},
+		{"gauntlet/judges/cluejudges", "gauntlet/programs", false},
+		{"gauntlet/programs", "gauntlet/fuzz/livefuzz", true},
+		{"gauntlet/programs", "gauntlet/judges/stluciajudges", true},
+		{"gauntlet/programs/standalone", "gauntlet/programs", false},
 		{"gauntlet/cmd/gauntlet", "gauntlet/programs", true},
 	} {
-		allow, ok := ruleOf(tc.pkg)
+		r, game, ok := ruleOf(rules, tc.pkg)
 		if !ok {
 			t.Fatalf("no rule for %s", tc.pkg)
 		}
-		if got := allowed(tc.imp, allow); got != tc.ok {
+		if got := allowed(tc.imp, r.allow, game); got != tc.ok {
 			t.Errorf("%s importing %s: allowed %v, want %v", tc.pkg, tc.imp, got, tc.ok)
 		}
 	}
-	if _, ok := ruleOf("gauntlet/newfolder"); ok {
-		t.Error("a package of a new top-level folder has a rule before anyone wrote one")
-	}
-}
-
-func ruleOf(p string) (string, bool) {
-	for _, r := range rules {
-		if match(r.pkg, p) {
-			return r.allow, true
+	// A package for tests only is imported by tests alone (and by its own folder).
+	for _, tc := range []struct {
+		pkg, imp string
+		bad      bool
+	}{
+		{"gauntlet/cmd/gauntlet", "gauntlet/harness/buildtest", true},
+		{"gauntlet/harness/sandbox", "gauntlet/harness/buildtest", true},
+		{"gauntlet/games/clue", "gauntlet/games/grammar/grammartest", true},
+		{"gauntlet/harness/buildtest/delegate", "gauntlet/harness/buildtest", false},
+		{"gauntlet/internal/vmtest/vminit", "gauntlet/internal/vmtest/vmspec", false},
+		{"gauntlet/harness/sandbox", "gauntlet/harness/cbuild", false},
+	} {
+		if got := forTestsOnly(tc.pkg, tc.imp); got != tc.bad {
+			t.Errorf("%s importing %s: for tests only %v, want %v", tc.pkg, tc.imp, got, tc.bad)
 		}
 	}
-	return "", false
+	// An engine's test may import its own engine (an external test), not another's.
+	for imp, ok := range map[string]bool{"gauntlet/games/clue": true, "gauntlet/games/stlucia": false, "gauntlet/harness/lineio": false} {
+		r, game, _ := ruleOf(testRules, "gauntlet/games/clue")
+		if got := allowed(imp, r.allow, game); got != ok {
+			t.Errorf("a test of games/clue importing %s: allowed %v, want %v", imp, got, ok)
+		}
+	}
+	for _, p := range []string{"gauntlet/newfolder", "gauntlet/judges/other", "gauntlet/games/clue/sub"} {
+		if _, _, ok := ruleOf(rules, p); ok {
+			t.Errorf("%s has a rule before anyone wrote one", p)
+		}
+	}
 }
 
-func allowed(imp, allow string) bool {
+// ruleOf returns the first of rs whose pattern matches package p, and the game its
+// <game> stands for ("" for a pattern without one).
+func ruleOf(rs []rule, p string) (rule, string, bool) {
+	for _, r := range rs {
+		if game, ok := bind(r.pkg, p); ok {
+			return r, game, true
+		}
+	}
+	return rule{}, "", false
+}
+
+// allowed says whether a package may import imp, by its rule's allow list, with <game>
+// standing for its own game (and for none when it has none).
+func allowed(imp, allow, game string) bool {
 	for _, a := range strings.Fields(allow) {
+		if strings.Contains(a, "<game>") {
+			if game == "" {
+				continue
+			}
+			a = strings.ReplaceAll(a, "<game>", game)
+		}
 		if a == "std" && isStd(imp) || match(a, imp) {
 			return true
 		}
 	}
 	return false
+}
+
+// own is an allow list with <game> replaced by the game, for messages.
+func own(allow, game string) string {
+	if game == "" {
+		return allow
+	}
+	return strings.ReplaceAll(allow, "<game>", game)
 }
 
 // isStd tells a standard library path: its first element has no dot, and it is not this
@@ -173,11 +305,32 @@ func isStd(imp string) bool {
 	return !strings.Contains(first, ".") && first != module
 }
 
+// match says whether pattern matches import path p.
 func match(pattern, p string) bool {
-	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
-		return p == base || strings.HasPrefix(p, base+"/")
+	_, ok := bind(pattern, p)
+	return ok
+}
+
+// bind matches pattern against import path p, and returns the game that a <game> in the
+// pattern stands for: one path element's part, which is not empty ("gauntlet/hub/<game>hub"
+// matches "gauntlet/hub/cluehub" with game "clue"; "gauntlet/games/<game>" matches
+// "gauntlet/games/clue" and not "gauntlet/games/clue/sub").
+func bind(pattern, p string) (game string, ok bool) {
+	if before, after, found := strings.Cut(pattern, "<game>"); found {
+		rest, ok := strings.CutPrefix(p, before)
+		if !ok {
+			return "", false
+		}
+		game, ok = strings.CutSuffix(rest, after)
+		if !ok || game == "" || strings.Contains(game, "/") {
+			return "", false
+		}
+		return game, true
 	}
-	return p == pattern
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return "", p == base || strings.HasPrefix(p, base+"/")
+	}
+	return "", p == pattern
 }
 
 const module = "gauntlet"

@@ -26,13 +26,13 @@ import (
 	"gauntlet/games/clue"
 	"gauntlet/games/dealer2310"
 	"gauntlet/games/stlucia"
-	"gauntlet/harness/mockclients"
 	"gauntlet/harness/mockplayer"
 	"gauntlet/hub/cluehub"
 	"gauntlet/hub/dealer2310hub"
 	"gauntlet/hub/refereehub"
 	"gauntlet/hub/stluciahub"
 	"gauntlet/hub/strategohub"
+	"gauntlet/judges/cluejudges"
 	"gauntlet/players/clueplayers"
 	"gauntlet/players/dealer2310players"
 	"gauntlet/players/refereeplayers"
@@ -90,7 +90,7 @@ func init() {
 		return mockplayer.Main(os.Args[1:], lookupPlayer, mockplayer.PolledStdin(), os.Stdout, os.Stderr)
 	}})
 	add("mockclients", Program{Main: func() int {
-		return mockclients.Main(os.Args[1:], os.Stdout, os.Stderr)
+		return cluejudges.Main(os.Args[1:], os.Stdout, os.Stderr)
 	}})
 
 	if p, ok := Called(); ok {

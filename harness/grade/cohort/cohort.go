@@ -582,7 +582,7 @@ func (c *cohortRun) redraw(force bool) {
 
 // status writes the progress line on Stderr as a line of its own when Stdout is not a
 // terminal, every StatusEvery (called with c.mu held): without it a submission that
-// takes long (one that hangs) shows nothing until it is done (issue 60).
+// takes long (one that hangs) would show nothing until it is done.
 func (c *cohortRun) status() {
 	if c.progress != nil || time.Since(c.lastStatus) < c.StatusEvery {
 		return

@@ -1,10 +1,12 @@
-package mutants
+package dealer2310judges
 
-// Dealer2310 is the mutant library of the 2310 game: single-behaviour bugs in the
+import "gauntlet/harness/mutants"
+
+// Mutants is the mutant library of the 2310 game: single-behaviour bugs in the
 // reference dealer and players, each naming the marking category it belongs to. A
 // mutant of a file shared by several programs (games/dealer2310) is built into one program
 // only, so it is that program's bug.
-var Dealer2310 = []Mutant{
+var Mutants = []mutants.Mutant{
 	{Name: "A-args-too-many", Prog: "2310A", Category: "2310A/arg checking",
 		File: "games/dealer2310/args.go",
 		Old:  "if len(args) != 2 {\n\t\treturn 0, 0, PlayerExitUsage",
@@ -109,7 +111,7 @@ var Dealer2310 = []Mutant{
 		File: "games/dealer2310/player.go",
 		Old:  "return Reaction{Stderr: p.g.ScoresLine() + \"\\n\", Done: true, Status: PlayerExitOK}",
 		New:  "return Reaction{Done: true, Status: PlayerExitOK}"},
-	// The twins of the 2310A mutants of shared code whose requirement 2310B shares (issue 42).
+	// The twins of the 2310A mutants of shared code whose requirement 2310B shares.
 	{Name: "B-full-sites-not-skipped", Prog: "2310B", Category: "2310B/initial move", Also: []string{"2310B/complete games"},
 		File: "games/dealer2310/strategy.go",
 		Old:  "if t == want && g.HasRoom(s) {",
@@ -288,7 +290,7 @@ var Dealer2310 = []Mutant{
 		New:  ""},
 	// A dealer that waits for its players for ever once the game has ended (no kill after
 	// the grace): only a player that stays after DONE or EARLY shows it, and the spec says
-	// nothing of one, so the two cases with such a player are unmarked (issue 57).
+	// nothing of one, so the two cases with such a player are unmarked.
 	{Name: "D-no-grace-kill", Prog: "2310dealer", Category: "dealer/comms errors and SIGHUP",
 		File:       "hub/dealer2310hub/hub.go",
 		Old:        "Grace:           Grace,",
@@ -302,7 +304,7 @@ var Dealer2310 = []Mutant{
 	// it does depends on how fast the player's exit is seen (20 ms was enough here: four
 	// cases passed leniently in each of two grades), so it must pass every case either way;
 	// it is listed as equivalent, not lenient, so that the adequacy test does not depend
-	// on the machine's load (issue 57).
+	// on the machine's load.
 	{Name: "D-notices-dead-player-early", Prog: "2310dealer", Category: "dealer/comms errors and SIGHUP",
 		File: "harness/hubrt/play.go",
 		Old:  "g.flush()\n\t\tline, err := g.readLine(s)",
@@ -319,7 +321,7 @@ var Dealer2310 = []Mutant{
 	// A SIGHUP handler that kills an uninitialised pid, 0: kill(0, SIGKILL) ends the
 	// dealer's whole process group at once, its players and itself, so nobody reaps the
 	// players but whoever reaps orphans: the box's init in a grade, which reaps them as the
-	// dealer should have (issue 57). Only the count of what the dealer left the box
+	// dealer should have. Only the count of what the dealer left the box
 	// (run -reaped) tells it from a dealer that kills and reaps its players.
 	{Name: "D-sighup-kills-pid-0", Prog: "2310dealer", Category: "dealer/comms errors and SIGHUP",
 		File: "hub/dealer2310hub/hub.go",

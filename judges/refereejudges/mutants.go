@@ -1,10 +1,12 @@
-package mutants
+package refereejudges
 
-// Referee is the mutant library of the referee protocol's example referees: single bugs of
+import "gauntlet/harness/mutants"
+
+// Mutants is the mutant library of the referee protocol's example referees: single bugs of
 // the tic-tac-toe and connect-four referees and of the suite's referee of any game (the
 // connect-four referee as `referee`, probed by the protocol/ cases), in games/referee and
 // built into that referee's program only, each naming the marking category it belongs to.
-var Referee = []Mutant{
+var Mutants = []mutants.Mutant{
 	{Name: "any-scores-comma", Prog: "referee", Category: "protocol/scores",
 		File: "games/referee/codec.go",
 		Old:  `return strings.Join(w, " ")`,

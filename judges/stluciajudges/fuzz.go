@@ -1,4 +1,4 @@
-package blackbox
+package stluciajudges
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gauntlet/fuzz/pipegame"
 	"gauntlet/games/contract"
 	"gauntlet/games/judge"
 	st "gauntlet/games/stlucia"
@@ -14,7 +15,7 @@ import (
 // stlucia adapts King of St Lucia (hub stlucia; players EAIT, SCIENCE, HABS, HASS, MABS).
 type stlucia struct{}
 
-func init() { Register(stlucia{}) }
+func init() { pipegame.Register(stlucia{}) }
 
 var stluciaPlayers = []string{"EAIT", "SCIENCE", "HABS", "HASS", "MABS"}
 
@@ -48,7 +49,7 @@ func (g stlucia) Conversation(r *rand.Rand, player string) ([]string, []judge.Li
 		me := r.IntN(n)
 		strategies := make([]st.Strategy, n)
 		for i := range strategies {
-			strategies[i] = st.Strategies[pick(r, stluciaPlayers...)]
+			strategies[i] = st.Strategies[pipegame.Pick(r, stluciaPlayers...)]
 		}
 		strategies[me] = s
 		convs, err := st.Conversations(stluciaRolls(r, 6, 48), 2+r.IntN(14), strategies, 2000)
@@ -92,7 +93,7 @@ func (g stlucia) Malformed(r *rand.Rand, line string) string {
 			f = append(f, "A")
 		}
 	case 2: // a field too many
-		f = append(f, pick(r, "A", "1", "x", f[len(f)-1]))
+		f = append(f, pipegame.Pick(r, "A", "1", "x", f[len(f)-1]))
 	case 3: // spacing
 		switch r.IntN(3) {
 		case 0:
@@ -103,7 +104,7 @@ func (g stlucia) Malformed(r *rand.Rand, line string) string {
 			if !strings.Contains(line, " ") {
 				return line + "\t"
 			}
-			return strings.Replace(line, " ", pick(r, "  ", "\t"), 1)
+			return strings.Replace(line, " ", pipegame.Pick(r, "  ", "\t"), 1)
 		}
 	case 4: // a field of the wrong form
 		if err != nil || len(f) < 2 {
@@ -114,14 +115,14 @@ func (g stlucia) Malformed(r *rand.Rand, line string) string {
 		case len(f[i]) == 6 && (m.Kind == st.MsgTurn || m.Kind == st.MsgRerolled || m.Kind == st.MsgRolled):
 			f[i] = badDice(r, f[i])
 		case i == 1 && m.Kind != st.MsgTurn && m.Kind != st.MsgRerolled:
-			f[i] = pick(r, strings.ToLower(f[i]), f[i]+f[i], "1", "@", "[", "")
+			f[i] = pipegame.Pick(r, strings.ToLower(f[i]), f[i]+f[i], "1", "@", "[", "")
 		case i == 3:
-			f[i] = pick(r, "IN", "Out", "up", "inn", "")
+			f[i] = pipegame.Pick(r, "IN", "Out", "up", "inn", "")
 		default:
-			f[i] = pick(r, "0", "01", "-1", "+1", "1x", "1234567890", "")
+			f[i] = pipegame.Pick(r, "0", "01", "-1", "+1", "1x", "1234567890", "")
 		}
 	default: // another keyword
-		f[0] = pick(r, "turns", "stay", "winners", "roll", "point", "attack", "eliminate", "hello", "")
+		f[0] = pipegame.Pick(r, "turns", "stay", "winners", "roll", "point", "attack", "eliminate", "hello", "")
 	}
 	return strings.Join(f, " ")
 }
@@ -146,7 +147,7 @@ func badDice(r *rand.Rand, d string) string {
 		return strings.ToLower(d[:5]) + "p"
 	}
 	b := []byte(d)
-	b[r.IntN(6)] = pick(r, byte('4'), '0', 'X', 'h')
+	b[r.IntN(6)] = pipegame.Pick(r, byte('4'), '0', 'X', 'h')
 	return string(b)
 }
 
@@ -163,13 +164,13 @@ func (g stlucia) Boundary(r *rand.Rand, line string, args []string) string {
 	switch m.Kind {
 	case st.MsgRolled, st.MsgPoints, st.MsgAttacks, st.MsgEliminated, st.MsgClaim, st.MsgWinner:
 		if r.IntN(2) == 0 {
-			m.Player = pick(r, labels...)
+			m.Player = pipegame.Pick(r, labels...)
 			return m.String()
 		}
 	}
 	switch m.Kind {
 	case st.MsgPoints, st.MsgAttacks:
-		m.Value = pick(r, 1, 6, 7, 10, 99, 999999999)
+		m.Value = pipegame.Pick(r, 1, 6, 7, 10, 99, 999999999)
 	case st.MsgTurn, st.MsgRerolled, st.MsgRolled:
 		var d st.Roll
 		d[r.IntN(st.NumFaces)] = st.DiceCount
@@ -215,7 +216,7 @@ func (g stlucia) BadArgs(r *rand.Rand, args []string) []string {
 	if count < st.MaxPlayers {
 		beyond = string(st.Label(count))
 	}
-	return pick(r,
+	return pipegame.Pick(r,
 		[]string{}, []string{n}, []string{n, id, id},
 		[]string{"1", id}, []string{"27", id}, []string{"0", id}, []string{"x", id}, []string{"", id},
 		[]string{"0" + n, id}, []string{"+" + n, id}, []string{n + " ", id},
@@ -223,7 +224,7 @@ func (g stlucia) BadArgs(r *rand.Rand, args []string) []string {
 	)
 }
 
-func (g stlucia) Setup(r *rand.Rand) HubSetup {
+func (g stlucia) Setup(r *rand.Rand) pipegame.HubSetup {
 	for {
 		rolls := stluciaRolls(r, 6, 60)
 		var b strings.Builder
@@ -236,9 +237,9 @@ func (g stlucia) Setup(r *rand.Rand) HubSetup {
 		n := st.MinPlayers + r.IntN(4)
 		players := make([]string, n)
 		for i := range players {
-			players[i] = pick(r, stluciaPlayers...)
+			players[i] = pipegame.Pick(r, stluciaPlayers...)
 		}
-		s := HubSetup{
+		s := pipegame.HubSetup{
 			Files:   map[string]string{"game.roll": b.String()},
 			Args:    []string{"game.roll", strconv.Itoa(2 + r.IntN(14))},
 			Players: players,
@@ -250,12 +251,12 @@ func (g stlucia) Setup(r *rand.Rand) HubSetup {
 }
 
 // Smaller cuts runs of dice out of the roll file.
-func (stlucia) Smaller(s HubSetup) []HubSetup { return smallerBytes(s) }
+func (stlucia) Smaller(s pipegame.HubSetup) []pipegame.HubSetup { return pipegame.SmallerBytes(s) }
 
 // stluciaMaxReplies bounds the honest games Finite accepts: a few seconds of a real hub.
 const stluciaMaxReplies = 3000
 
-func (g stlucia) Finite(s HubSetup) bool {
+func (g stlucia) Finite(s pipegame.HubSetup) bool {
 	if len(s.Args) != 2 || len(s.Players) < st.MinPlayers || len(s.Players) > st.MaxPlayers {
 		return true // refused at once
 	}
@@ -278,19 +279,19 @@ func (g stlucia) Finite(s HubSetup) bool {
 	return err == nil
 }
 
-func (g stlucia) BadSetup(r *rand.Rand, s HubSetup) HubSetup {
-	s = s.clone()
+func (g stlucia) BadSetup(r *rand.Rand, s pipegame.HubSetup) pipegame.HubSetup {
+	s = s.Clone()
 	switch r.IntN(5) {
 	case 0: // a byte that is no face
 		data := s.Files["game.roll"]
 		at := r.IntN(len(data))
-		s.Files["game.roll"] = data[:at] + pick(r, "p", "4", " ", "\r", "\x00", "h") + data[at:]
+		s.Files["game.roll"] = data[:at] + pipegame.Pick(r, "p", "4", " ", "\r", "\x00", "h") + data[at:]
 	case 1: // no dice
-		s.Files["game.roll"] = pick(r, "\n", "\n\n\n")
+		s.Files["game.roll"] = pipegame.Pick(r, "\n", "\n\n\n")
 	case 2: // no such file
 		s.Args[0] = "missing.roll"
 	case 3: // winscore
-		s.Args[1] = pick(r, "0", "-1", "x", "1.5", "", "+3", " 5", "5 ", "010", "99999999999999999999")
+		s.Args[1] = pipegame.Pick(r, "0", "-1", "x", "1.5", "", "+3", " 5", "5 ", "010", "99999999999999999999")
 	default: // too few players
 		s.Players = s.Players[:1]
 	}
@@ -298,13 +299,13 @@ func (g stlucia) BadSetup(r *rand.Rand, s HubSetup) HubSetup {
 }
 
 func (g stlucia) BadReply(r *rand.Rand) string {
-	return pick(r, "keepall", "keepall", "reroll 1", "stay", "go",
+	return pipegame.Pick(r, "keepall", "keepall", "reroll 1", "stay", "go",
 		"keepall ", "KEEPALL", "keep all", "reroll", "reroll ", "reroll 4", "reroll 1 2", "reroll h",
 		"reroll 1111111", "reroll PPPPPP", "reroll 123HAP", "stay?", "DO1")
 }
 
-func (stlucia) Category(role Role, _, kind string) (string, string) {
-	if role == RolePlayer {
+func (stlucia) Category(role pipegame.Role, _, kind string) (string, string) {
+	if role == pipegame.RolePlayer {
 		switch kind {
 		case "args":
 			return "Exit status for player", "players/arguments"
@@ -324,8 +325,8 @@ func (stlucia) Category(role Role, _, kind string) (string, string) {
 	return "Exit status for stlucia", "hub/player faults"
 }
 
-func (stlucia) Contract(role Role) contract.Table {
-	if role == RoleHub {
+func (stlucia) Contract(role pipegame.Role) contract.Table {
+	if role == pipegame.RoleHub {
 		return st.HubContract
 	}
 	return st.PlayerContract
@@ -333,16 +334,16 @@ func (stlucia) Contract(role Role) contract.Table {
 
 // LineRule names the kinds of line the hub writes on stderr and the players write on
 // stdout (their replies) and stderr (the echo of each message).
-func (stlucia) LineRule(role Role, stream, line string) (string, string) {
+func (stlucia) LineRule(role pipegame.Role, stream, line string) (string, string) {
 	first, _, _ := strings.Cut(line, " ")
 	switch {
-	case role == RoleHub && stream == "stderr" && first == "Player":
+	case role == pipegame.RoleHub && stream == "stderr" && first == "Player":
 		return "report", "the hub's account of the game on stderr (Player X rolled, healed, took damage, claimed StLucia, scored, wins), in the order a turn is processed"
-	case role == RolePlayer && stream == "stderr" && strings.HasPrefix(line, "From StLucia:"):
+	case role == pipegame.RolePlayer && stream == "stderr" && strings.HasPrefix(line, "From StLucia:"):
 		return "echo", "every line from the hub echoed as From StLucia:LINE before it is acted on"
-	case role == RolePlayer && stream == "stdout" && (first == "reroll" || first == "keepall"):
+	case role == pipegame.RolePlayer && stream == "stdout" && (first == "reroll" || first == "keepall"):
 		return "dice", "on turn and rerolled, the dice the player's strategy rerolls (reroll FACES, or keepall)"
-	case role == RolePlayer && stream == "stdout" && (first == "stay" || first == "go"):
+	case role == pipegame.RolePlayer && stream == "stdout" && (first == "stay" || first == "go"):
 		return "stay", "on stay?, the answer of the player's strategy (stay or go)"
 	}
 	return "", ""
@@ -357,7 +358,7 @@ func (stlucia) Refusal(program string, args, lines []string) string {
 	p := st.NewPlayer(strategy, n, me)
 	for _, l := range lines {
 		if _, _, done, err := p.Handle(l); err != nil {
-			if r := errorRule(err); r != "" && isCodecError(err) {
+			if r := pipegame.ErrorRule(err); r != "" && pipegame.IsCodecError(err) {
 				return r
 			}
 			// The view's one refusal (View.Observe).

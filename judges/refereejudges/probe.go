@@ -1,8 +1,4 @@
-// Package refereeprobe is the referee probe: a kind of conversation of the mock hub
-// (harness/mockhub's probes) that makes the program a referee of the referee protocol, of
-// any game, and probes it as the protocol's match runner would. The referee protocol's
-// registration (programs) registers it under the word `referee`.
-package refereeprobe
+package refereejudges
 
 import (
 	"fmt"

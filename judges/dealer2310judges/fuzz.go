@@ -1,4 +1,4 @@
-package blackbox
+package dealer2310judges
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gauntlet/fuzz/pipegame"
 	"gauntlet/games/contract"
 	dl "gauntlet/games/dealer2310"
 	"gauntlet/games/judge"
@@ -14,7 +15,7 @@ import (
 // dealer2310 adapts the 2310 path game (hub 2310dealer; players 2310A, 2310B).
 type dealer2310 struct{}
 
-func init() { Register(dealer2310{}) }
+func init() { pipegame.Register(dealer2310{}) }
 
 var dealerPlayers = []string{"2310A", "2310B"}
 
@@ -32,7 +33,7 @@ func dealerPath(r *rand.Rand, max int) dl.Path {
 		if r.IntN(6) == 0 {
 			continue // a barrier
 		}
-		p[i] = dl.Site{Type: dl.SiteType(1 + r.IntN(5)), Cap: pick(r, 1, 1, 2, 3, 9)}
+		p[i] = dl.Site{Type: dl.SiteType(1 + r.IntN(5)), Cap: pipegame.Pick(r, 1, 1, 2, 3, 9)}
 	}
 	return p
 }
@@ -56,7 +57,7 @@ func (g dealer2310) Conversation(r *rand.Rand, player string) ([]string, []judge
 		me := r.IntN(n)
 		strategies := make([]dl.Strategy, n)
 		for i := range strategies {
-			strategies[i] = dl.Strategies[pick(r, dealerPlayers...)]
+			strategies[i] = dl.Strategies[pipegame.Pick(r, dealerPlayers...)]
 		}
 		strategies[me] = s
 		_, convs, err := dl.Conversations(dealerPath(r, 14), dealerDeck(r), strategies)
@@ -85,7 +86,7 @@ func (g dealer2310) Malformed(r *rand.Rand, line string) string {
 		count, sites, _ := strings.Cut(line, ";")
 		switch r.IntN(6) {
 		case 0:
-			return strconv.Itoa(len(p)+pick(r, 1, -1)) + ";" + sites // count mismatch
+			return strconv.Itoa(len(p)+pipegame.Pick(r, 1, -1)) + ";" + sites // count mismatch
 		case 1:
 			return count + ";" + strings.TrimSuffix(sites, "::-") + "Mo1" // no final barrier
 		case 2:
@@ -95,14 +96,14 @@ func (g dealer2310) Malformed(r *rand.Rand, line string) string {
 		case 4:
 			b := []byte(line)
 			i := len(count) + 1 + 3*r.IntN(len(p)) + 2
-			b[i] = pick(r, byte('0'), 'x', ':') // a capacity or barrier broken
+			b[i] = pipegame.Pick(r, byte('0'), 'x', ':') // a capacity or barrier broken
 			return string(b)
 		}
-		return strings.Replace(line, "::-", pick(r, "::", ":: ", "--"), 1)
+		return strings.Replace(line, "::-", pipegame.Pick(r, "::", ":: ", "--"), 1)
 	}
 	m, err := dl.ParseMsg(line)
 	if err != nil || m.Kind != dl.MsgHAP {
-		return pick(r, strings.ToLower(line), line+" ", " "+line, line+"0", line[:len(line)/2], "HAP", "DO1")
+		return pipegame.Pick(r, strings.ToLower(line), line+" ", " "+line, line+"0", line[:len(line)/2], "HAP", "DO1")
 	}
 	f := strings.Split(strings.TrimPrefix(line, "HAP"), ",")
 	i := r.IntN(len(f))
@@ -116,18 +117,18 @@ func (g dealer2310) Malformed(r *rand.Rand, line string) string {
 		if i == 3 {
 			sign = "--"
 		}
-		f[i] = pick(r, "0"+f[i], sign+f[i], "+"+f[i], f[i]+"x", "", " "+f[i], "1234567890")
+		f[i] = pipegame.Pick(r, "0"+f[i], sign+f[i], "+"+f[i], f[i]+"x", "", " "+f[i], "1234567890")
 	case 3:
-		f[4] = pick(r, "6", "9", "-1", "A")
+		f[4] = pipegame.Pick(r, "6", "9", "-1", "A")
 	default:
-		return pick(r, "hap", "HAP ", "HAP") + strings.Join(f, pick(r, ";", ", ", " "))
+		return pipegame.Pick(r, "hap", "HAP ", "HAP") + strings.Join(f, pipegame.Pick(r, ";", ", ", " "))
 	}
 	return "HAP" + strings.Join(f, ",")
 }
 
 func (g dealer2310) Boundary(r *rand.Rand, line string, args []string) string {
 	if _, err := dl.ParsePath(line); err == nil {
-		return pick(r, "2;::-::-", dl.Path(append(append(dl.Path{{}}, repeatSite(dl.Site{Type: dl.Mo, Cap: 9}, 200)...), dl.Site{})).String(),
+		return pipegame.Pick(r, "2;::-::-", dl.Path(append(append(dl.Path{{}}, repeatSite(dl.Site{Type: dl.Mo, Cap: 9}, 200)...), dl.Site{})).String(),
 			"3;::-Ri9::-", "4;::-Do1Do1::-", "3;::-::-::-")
 	}
 	m, err := dl.ParseMsg(line)
@@ -138,15 +139,15 @@ func (g dealer2310) Boundary(r *rand.Rand, line string, args []string) string {
 	h := &m.HAP
 	switch r.IntN(5) {
 	case 0:
-		h.Player = pick(r, n, n+1, 999999999, 0)
+		h.Player = pipegame.Pick(r, n, n+1, 999999999, 0)
 	case 1:
-		h.Site = pick(r, 0, 999999999, h.Site+1)
+		h.Site = pipegame.Pick(r, 0, 999999999, h.Site+1)
 	case 2:
-		h.Points = pick(r, 999999999, 100)
+		h.Points = pipegame.Pick(r, 999999999, 100)
 	case 3:
-		h.Money = pick(r, -999999999, 999999999, -h.Money-1)
+		h.Money = pipegame.Pick(r, -999999999, 999999999, -h.Money-1)
 	default:
-		h.Card = pick(r, dl.NoCard, dl.CardE)
+		h.Card = pipegame.Pick(r, dl.NoCard, dl.CardE)
 	}
 	return m.String()
 }
@@ -183,42 +184,42 @@ func (g dealer2310) BadArgs(r *rand.Rand, args []string) []string {
 	if len(args) == 2 {
 		n, id = args[0], args[1]
 	}
-	return pick(r,
+	return pipegame.Pick(r,
 		[]string{}, []string{n}, []string{n, id, id},
 		[]string{"0", "0"}, []string{"", id}, []string{"x", id}, []string{"-1", id}, []string{"65537", id},
 		[]string{"0" + n, "0" + id}, []string{n + " ", id}, []string{n, n}, []string{n, "x"}, []string{n, ""}, []string{n, "-0"},
 	)
 }
 
-func (g dealer2310) Setup(r *rand.Rand) HubSetup {
+func (g dealer2310) Setup(r *rand.Rand) pipegame.HubSetup {
 	n := 1 + r.IntN(4)
 	players := make([]string, n)
 	for i := range players {
-		players[i] = pick(r, dealerPlayers...)
+		players[i] = pipegame.Pick(r, dealerPlayers...)
 	}
-	return HubSetup{
+	return pipegame.HubSetup{
 		Files:   map[string]string{"game.deck": dealerDeck(r).String() + "\n", "game.path": dealerPath(r, 14).String() + "\n"},
 		Args:    []string{"game.deck", "game.path"},
 		Players: players,
 	}
 }
 
-func (g dealer2310) BadSetup(r *rand.Rand, s HubSetup) HubSetup {
-	s = s.clone()
+func (g dealer2310) BadSetup(r *rand.Rand, s pipegame.HubSetup) pipegame.HubSetup {
+	s = s.Clone()
 	deck := strings.TrimSuffix(s.Files["game.deck"], "\n")
 	path := strings.TrimSuffix(s.Files["game.path"], "\n")
 	switch r.IntN(5) {
 	case 0: // a bad deck
 		count, _ := strconv.Atoi(strings.TrimRight(deck, "ABCDE"))
 		cards := strings.TrimLeft(deck, "0123456789")
-		s.Files["game.deck"] = pick(r, deck+"A", "0"+deck, deck+"\r", deck+"\n"+deck, strconv.Itoa(count)+strings.ToLower(cards),
+		s.Files["game.deck"] = pipegame.Pick(r, deck+"A", "0"+deck, deck+"\r", deck+"\n"+deck, strconv.Itoa(count)+strings.ToLower(cards),
 			"3ABC", strconv.Itoa(count)+cards[:len(cards)-1]+"F", "") + "\n"
 	case 1: // a bad path
 		count, sites, _ := strings.Cut(path, ";")
-		s.Files["game.path"] = pick(r, "0"+path, path+"\r", count+";"+sites+"::-", count+sites, "1;::-",
+		s.Files["game.path"] = pipegame.Pick(r, "0"+path, path+"\r", count+";"+sites+"::-", count+sites, "1;::-",
 			count+";"+strings.Replace(sites, "::-", "::", 1), path+"\n"+path) + "\n"
 	case 2: // no such file
-		s.Args[r.IntN(2)] = pick(r, "missing.deck", "missing.path")
+		s.Args[r.IntN(2)] = pipegame.Pick(r, "missing.deck", "missing.path")
 	case 3: // deck and path swapped
 		s.Args[0], s.Args[1] = s.Args[1], s.Args[0]
 	default: // no players
@@ -228,21 +229,21 @@ func (g dealer2310) BadSetup(r *rand.Rand, s HubSetup) HubSetup {
 }
 
 func (g dealer2310) BadReply(r *rand.Rand) string {
-	return pick(r, "DO1", "DO2", "DO0", "DO999999999", "DO", "DO-1", "DO01", "DO 1", "do1", "DONE", "YT", "HAP0,1,0,0,0", "DO1 ", "")
+	return pipegame.Pick(r, "DO1", "DO2", "DO0", "DO999999999", "DO", "DO-1", "DO01", "DO 1", "do1", "DONE", "YT", "HAP0,1,0,0,0", "DO1 ", "")
 }
 
 // Smaller drops runs of cards from a valid deck (keeping four) and runs of inner sites from
 // a valid path, with their counts made right; files that are not valid are cut as bytes.
-func (dealer2310) Smaller(s HubSetup) []HubSetup {
-	var out []HubSetup
-	for _, name := range s.fileNames() {
+func (dealer2310) Smaller(s pipegame.HubSetup) []pipegame.HubSetup {
+	var out []pipegame.HubSetup
+	for _, name := range s.FileNames() {
 		data := s.Files[name]
 		if d, err := dl.ParseDeckFile([]byte(data)); err == nil {
-			for _, ch := range chunks(len(d)) {
+			for _, ch := range pipegame.Chunks(len(d)) {
 				if len(d)-(ch[1]-ch[0]) < dl.MinDeck {
 					continue
 				}
-				v := s.clone()
+				v := s.Clone()
 				v.Files[name] = append(append(dl.Deck(nil), d[:ch[0]]...), d[ch[1]:]...).String() + "\n"
 				out = append(out, v)
 			}
@@ -250,18 +251,18 @@ func (dealer2310) Smaller(s HubSetup) []HubSetup {
 		}
 		if p, err := dl.ParsePathFile([]byte(data)); err == nil {
 			inner := p[1 : len(p)-1]
-			for _, ch := range chunks(len(inner)) {
+			for _, ch := range pipegame.Chunks(len(inner)) {
 				q := append(dl.Path{p[0]}, inner[:ch[0]]...)
 				q = append(append(q, inner[ch[1]:]...), p[len(p)-1])
-				v := s.clone()
+				v := s.Clone()
 				v.Files[name] = q.String() + "\n"
 				out = append(out, v)
 			}
 			continue
 		}
-		one := HubSetup{Files: map[string]string{name: data}}
-		for _, b := range smallerBytes(one) {
-			v := s.clone()
+		one := pipegame.HubSetup{Files: map[string]string{name: data}}
+		for _, b := range pipegame.SmallerBytes(one) {
+			v := s.Clone()
 			v.Files[name] = b.Files[name]
 			out = append(out, v)
 		}
@@ -270,10 +271,10 @@ func (dealer2310) Smaller(s HubSetup) []HubSetup {
 }
 
 // Finite: every dealer game ends, since each move takes a player forward.
-func (dealer2310) Finite(HubSetup) bool { return true }
+func (dealer2310) Finite(pipegame.HubSetup) bool { return true }
 
-func (dealer2310) Category(role Role, program, kind string) (string, string) {
-	if role == RoleHub {
+func (dealer2310) Category(role pipegame.Role, program, kind string) (string, string) {
+	if role == pipegame.RoleHub {
 		switch kind {
 		case "args":
 			return "Dealer errors", "dealer/argument checking"
@@ -301,8 +302,8 @@ func (dealer2310) Category(role Role, program, kind string) (string, string) {
 	return "Player errors", "2310B/comms errors"
 }
 
-func (dealer2310) Contract(role Role) contract.Table {
-	if role == RoleHub {
+func (dealer2310) Contract(role pipegame.Role) contract.Table {
+	if role == pipegame.RoleHub {
 		return dl.DealerContract
 	}
 	return dl.PlayerContract
@@ -310,10 +311,10 @@ func (dealer2310) Contract(role Role) contract.Table {
 
 // LineRule names the kinds of line the dealer writes on stdout and the players on stderr
 // (the same display and status lines), and the players' moves.
-func (dealer2310) LineRule(role Role, stream, line string) (string, string) {
-	display := (role == RoleHub) == (stream == "stdout")
+func (dealer2310) LineRule(role pipegame.Role, stream, line string) (string, string) {
+	display := (role == pipegame.RoleHub) == (stream == "stdout")
 	switch {
-	case role == RolePlayer && stream == "stdout" && strings.HasPrefix(line, "DO"):
+	case role == pipegame.RolePlayer && stream == "stdout" && strings.HasPrefix(line, "DO"):
 		return "move", "on YT, the move the player's strategy chooses (DOn)"
 	case !display:
 		return "", ""
@@ -342,7 +343,7 @@ func (dealer2310) Refusal(program string, args, lines []string) string {
 			if errors.As(r.Err, &he) {
 				return "HAP: " + he.Rule
 			}
-			return errorRule(r.Err)
+			return pipegame.ErrorRule(r.Err)
 		}
 	}
 	return ""

@@ -1,4 +1,4 @@
-package refereeprobe
+package refereejudges
 
 import (
 	"os"

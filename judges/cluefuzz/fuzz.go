@@ -23,8 +23,8 @@ import (
 
 	"gauntlet/fuzz/judgerun"
 	"gauntlet/games/clue"
-	"gauntlet/harness/mockclients"
 	"gauntlet/harness/mockhub"
+	"gauntlet/judges/cluejudges"
 )
 
 // Options set up a run: the role, and the campaign (program, seed, stop, output).
@@ -205,7 +205,7 @@ func serverCase(r *rand.Rand, j *judgerun.Judges, n int) (name, text, detail str
 	seed := uint64(1 + r.IntN(1000))
 	ks := kinds(r, clue.Tokens)
 	for try := 0; try < 20; try++ {
-		inj := mockclients.Injection{Token: r.IntN(clue.Tokens), K: 1 + r.IntN(12)}
+		inj := cluejudges.Injection{Token: r.IntN(clue.Tokens), K: 1 + r.IntN(12)}
 		inj.Line = badAnswers[r.IntN(len(badAnswers))]
 		if r.IntN(3) == 0 {
 			inj.Line = mutate(r, []string{"roll", "accuse", "(17 20)", "(U V)", "(5 rope U)", "rope"}[r.IntN(6)])
@@ -213,14 +213,16 @@ func serverCase(r *rand.Rand, j *judgerun.Judges, n int) (name, text, detail str
 		if strings.ContainsAny(inj.Line, "'\"\\") {
 			continue
 		}
-		res, legal, err := j.Clients("-timeout", "3s", "-kinds", ks, "-seed", strconv.FormatUint(seed, 10),
+		res, errText, code, err := j.Judge("mockclients", "-timeout", "3s", "-kinds", ks, "-seed", strconv.FormatUint(seed, 10),
 			"-inject", fmt.Sprintf("%d:%d:%s", inj.Token, inj.K, inj.Line),
 			"--", "-seed", strconv.FormatUint(seed, 10), "-clients", "6", "-t", "1", "0")
-		if err != nil {
+		switch {
+		case err != nil:
 			return "", "", "", err
-		}
-		if legal {
+		case code == 2 && strings.Contains(errText, "is a legal answer"):
 			continue // not a fault there: draw another
+		case code == 2:
+			return "", "", "", fmt.Errorf("the mock clients failed: %s", errText)
 		}
 		if strings.HasPrefix(res, "ok: ") {
 			return "", "", "", nil

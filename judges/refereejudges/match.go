@@ -1,4 +1,4 @@
-package refereehub
+package refereejudges
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"gauntlet/harness/tournament"
+	"gauntlet/hub/refereehub"
 )
 
 // Match is a tournament match: one game of the reference runner between players a (who
@@ -23,7 +24,7 @@ func Match(boxes *tournament.Boxes, stop <-chan struct{}, referee string, args .
 		defer done()
 		sigs, stopped, release := tournament.StopSignal(stop)
 		defer release()
-		if status := runStop(append(append([]string(nil), args...), referee, a, b), &out, &errb, launch, sigs); status != 0 {
+		if status := refereehub.RunStop(append(append([]string(nil), args...), referee, a, b), &out, &errb, launch, sigs); status != 0 {
 			if stopped() {
 				return tournament.Result{}, tournament.ErrStopped
 			}

@@ -1,4 +1,4 @@
-package strategohub
+package strategojudges
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"gauntlet/games/stratego"
 	"gauntlet/harness/limitkill"
 	"gauntlet/harness/tournament"
+	"gauntlet/hub/strategohub"
 )
 
 // Match is a tournament match: one game of the reference manager between the AI programs
@@ -30,7 +31,7 @@ func Match(boxes *tournament.Boxes, stop <-chan struct{}, args ...string) tourna
 		if boxes != nil {
 			cpu = boxes.CPU()
 		}
-		if status := runStop(append(append([]string(nil), args...), a, b), strings.NewReader(""), &out, &errb, launch, sigs, cpu); status != 0 {
+		if status := strategohub.RunStop(append(append([]string(nil), args...), a, b), strings.NewReader(""), &out, &errb, launch, sigs, cpu); status != 0 {
 			if stopped() {
 				return tournament.Result{}, tournament.ErrStopped
 			}
@@ -60,7 +61,7 @@ func Match(boxes *tournament.Boxes, stop <-chan struct{}, args ...string) tourna
 				r.Score[s] = 1
 			}
 			r.Illegal[s] = isNamed && (o == stratego.Illegal || o == stratego.BadSetup)
-			r.Limit[s] = r.Illegal[s] && limitNamed(r.Line, stratego.Colour(s))
+			r.Limit[s] = r.Illegal[s] && strategohub.LimitNamed(r.Line, stratego.Colour(s))
 		}
 		return r, nil
 	}

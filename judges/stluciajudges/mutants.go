@@ -1,12 +1,14 @@
-package mutants
+package stluciajudges
 
-// StLucia is the mutant library of King of St Lucia: single-behaviour bugs in the
+import "gauntlet/harness/mutants"
+
+// Mutants is the mutant library of King of St Lucia: single-behaviour bugs in the
 // reference hub and players, each naming the marking category it belongs to. A mutant of a
 // shared file (games/stlucia, harness/hubrt) is built into one program only.
-var StLucia = withTwins(stluciaOwn, stluciaShared, map[string]string{"SCIENCE": "S", "HABS": "B", "HASS": "A", "MABS": "M"})
+var Mutants = mutants.WithTwins(own, shared, map[string]string{"SCIENCE": "S", "HABS": "B", "HASS": "A", "MABS": "M"})
 
-// stluciaOwn are the mutants written one by one.
-var stluciaOwn = []Mutant{
+// own are the mutants written one by one.
+var own = []mutants.Mutant{
 	{Name: "H-usage-27-programs", Prog: "stlucia", Category: "hub/arguments",
 		File: "games/stlucia/args.go",
 		Old:  "if len(args) < 2+MinPlayers || len(args) > 2+MaxPlayers {",
@@ -220,7 +222,7 @@ var stluciaOwn = []Mutant{
 		File: "games/stlucia/player.go",
 		Old:  "case MsgWinner, MsgShutdown:",
 		New:  "case MsgWinner:"},
-	// Two behaviours of one real MABS at once (issue 57): it takes a turn's unsorted dice
+	// Two behaviours of one real MABS at once: it takes a turn's unsorted dice
 	// as they are (an accepted reading) and exits 5 on a shutdown (a bug, which the
 	// player_end_shutdown_* cases of players/game play mark). The unsorted-turn cases of
 	// players/comms errors send a shutdown after the turn only to end the run: the bug
@@ -229,7 +231,7 @@ var stluciaOwn = []Mutant{
 		File: "games/stlucia/player.go",
 		Old:  "case MsgWinner, MsgShutdown:",
 		New:  "case MsgShutdown:\n\t\t_, err := ParseMsg(\"\")\n\t\treturn Reply{}, false, false, err\n\tcase MsgWinner:",
-		More: []Edit{{File: "games/stlucia/face.go", Old: "if !ok || f < prev {", New: "_ = prev\n\t\tif !ok {"}}},
+		More: []mutants.Edit{{File: "games/stlucia/face.go", Old: "if !ok || f < prev {", New: "_ = prev\n\t\tif !ok {"}}},
 	{Name: "E-own-elimination-ignored", Prog: "EAIT", Category: "players/game play",
 		File: "games/stlucia/player.go",
 		Old:  "return Reply{}, false, m.Player == p.View.Me, nil",
@@ -333,9 +335,9 @@ var stluciaOwn = []Mutant{
 		Lenient: true, Why: "an unsorted turn taken as it is, the player carrying on (player_bad_msg_mabs; the twin of E-unsorted-turn-accepted)"},
 }
 
-// stluciaShared are the EAIT mutants whose requirement every player shares and which the
+// shared are the EAIT mutants whose requirement every player shares and which the
 // suite has cases for in each player (arguments, lost contact, a bad message): each gets a
 // twin in every other player (withTwins), so that the adequacy test sees a player whose
 // own cases miss the bug.
-var stluciaShared = []string{"E-args-count-one", "E-usage-wording", "E-count-wording", "E-id-wording",
+var shared = []string{"E-args-count-one", "E-usage-wording", "E-count-wording", "E-id-wording",
 	"E-id-any-letter", "E-lost-wording", "E-lost-status-0", "E-badmsg-wording", "E-bad-line-not-echoed"}

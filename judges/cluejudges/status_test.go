@@ -1,4 +1,4 @@
-package mockclients
+package cluejudges
 
 import (
 	"os/exec"
