@@ -242,9 +242,8 @@ noprocs -allow sleep
 // to 489 at once on a grading machine) has at most maxAtOnce of them run at once: the
 // stand-ins past the bound are refused (they exit 2), and the run is charged with it, a
 // verdict that does not depend on the load (outcome.Held), however the hub ends: unboxed,
-// boxed as root and in a rootless box. Until 2026-12-07 every one of its 64 mock players
-// ran. (The bound is lowered to 4 here, to start few mock players; the test is not
-// parallel, as it sets it.)
+// boxed as root and in a rootless box. (The bound is lowered to 4 here, to start few mock
+// players; the test is not parallel, as it sets it.)
 func TestWitnessFloodIsBoundedAndCharged(t *testing.T) {
 	defer func(n int) { maxAtOnce = n }(maxAtOnce)
 	maxAtOnce = 4
