@@ -463,6 +463,11 @@ func (d *WitnessDoor) Accept() (*WitnessConn, error) {
 	return &WitnessConn{f: os.NewFile(uintptr(fds[0]), "witness connection")}, nil
 }
 
+// Wake makes Accept take what is queued in the door and then, where it would wait for
+// more, return os.ErrDeadlineExceeded: for the harness once the run has ended, when
+// nothing of the run's own can come any more.
+func (d *WitnessDoor) Wake() { d.f.SetReadDeadline(time.Now()) }
+
 // Close closes the door: a pending Accept returns an error, and what a stand-in sends
 // through it later fails (once every copy of the run's end has gone).
 func (d *WitnessDoor) Close() error {

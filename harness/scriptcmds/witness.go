@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -46,6 +47,10 @@ const maxPerRun = 256
 // helloWithin is how long a connection has to say which mock it stands for (a stand-in
 // sends its hello before it hands the connection over: it is there at once).
 const helloWithin = 5 * time.Second
+
+// drainWithin bounds how long a door's close waits for the mock players it kills and for
+// the hellos of the connections its run made.
+const drainWithin = 2 * time.Second
 
 // witness is a script's side of its witnessed mock players: the mocks mkplayer set up
 // (name -> the mock player's flags), the doors of its runs, and the mock players running.
@@ -302,6 +307,12 @@ type door struct {
 	atOnce, most, all int
 	refused           []string
 	closed            bool
+	// draining (under w.mu): the run has ended and close is taking what it left queued
+	// in the door; served is closed when serve has returned, and hellos counts the
+	// connections whose hello has not been read yet.
+	draining bool
+	served   chan struct{}
+	hellos   sync.WaitGroup
 }
 
 // openDoor makes a door for a run (nil when the script has no witness): its end is handed
@@ -315,7 +326,7 @@ func (h *witnessHolder) openDoor() (*door, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &door{w: h.w, wd: wd}
+	d := &door{w: h.w, wd: wd, served: make(chan struct{})}
 	go d.serve()
 	return d, nil
 }
@@ -330,16 +341,21 @@ func (d *door) runFiles() []*os.File {
 
 // serve takes the connections that come through the door until it closes, within its bounds.
 func (d *door) serve() {
+	defer close(d.served)
 	w := d.w
 	for {
 		c, err := d.wd.Accept()
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// Woken by close once the run ended: nothing more is queued.
+			return
+		}
 		if err == mockplayer.ErrKnock {
 			d.refuse("a message through the witness's door that no stand-in sends")
 			continue
 		}
 		if err != nil {
 			w.mu.Lock()
-			shut := !d.closed
+			shut := !d.closed && !d.draining
 			w.mu.Unlock()
 			if shut && err == io.EOF {
 				d.refuse("the witness's door shut from the box (or an empty message through it)")
@@ -368,6 +384,7 @@ func (d *door) serve() {
 			}
 			continue
 		}
+		d.hellos.Add(1)
 		go func() {
 			defer func() {
 				w.mu.Lock()
@@ -409,8 +426,11 @@ func (d *door) close() {
 		return
 	}
 	w := d.w
+	// The mock players the door let in go first: they may hold the run's end of the door
+	// (a relay's, for the stand-ins its program starts), and no new one starts now
+	// (draining).
 	w.mu.Lock()
-	d.closed = true
+	d.draining = true
 	var reaped []chan struct{}
 	for s := range w.sessions {
 		if s.door == d {
@@ -419,21 +439,45 @@ func (d *door) close() {
 		}
 	}
 	w.mu.Unlock()
-	d.wd.Close()
-	deadline := time.After(2 * time.Second)
+	drain := time.After(drainWithin)
 	for _, done := range reaped {
 		select {
 		case <-done:
-		case <-deadline:
-			return
+		case <-drain:
 		}
 	}
+	// Then what the run sent before it ended: the messages still queued in the door (the
+	// run's program is gone, so nothing of its own comes later; serve takes what is
+	// there and returns) and the hellos of the connections taken, so that a hub that
+	// knocked and exited at once is charged as one that waited.
+	d.wd.Wake()
+	select {
+	case <-d.served:
+	case <-drain:
+	}
+	hellos := make(chan struct{})
+	go func() {
+		d.hellos.Wait()
+		close(hellos)
+	}()
+	select {
+	case <-hellos:
+	case <-drain:
+	}
+	w.mu.Lock()
+	d.closed = true
+	w.mu.Unlock()
+	d.wd.Close()
 }
 
 // session runs the mock player a stand-in stands for, on the streams it handed over, and
 // tells the stand-in how the mock ended; if the stand-in ends first, the mock is killed.
 func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 	defer c.Close()
+	// The hello has been read and judged (a refusal recorded) once the mock is about to
+	// start or the session ends: what the door's close waits for (door.hellos).
+	seen := sync.OnceFunc(d.hellos.Done)
+	defer seen()
 	hello, files, err := c.Hello(time.Now().Add(helloWithin))
 	if err != nil {
 		d.refuse("a hello no stand-in sends (" + err.Error() + ")")
@@ -458,7 +502,7 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 	flags, ok := w.flags[hello.Name]
 	dir, boxed := w.dirs[hello.Name], w.boxed[hello.Name]
 	n := w.started + 1
-	if !ok || w.closed || d.closed {
+	if !ok || w.closed || d.closed || d.draining {
 		w.mu.Unlock()
 		if !ok {
 			d.refuse("a hello for a mock player nobody set up")
@@ -467,6 +511,7 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 	}
 	w.started = n
 	w.mu.Unlock()
+	seen()
 	record := filepath.Join(w.records, fmt.Sprintf("%03d.json", n))
 	var extra []*os.File
 	if boxed != "" {
