@@ -414,7 +414,16 @@ var ErrKnock = errors.New("a message through the witness's door that no stand-in
 // Accept waits for a stand-in's connection. It returns ErrKnock for anything else that
 // came through the door, io.EOF at its end (shut, or an empty message) and another error
 // once the door is closed.
-func (d *WitnessDoor) Accept() (*WitnessConn, error) {
+func (d *WitnessDoor) Accept() (*WitnessConn, error) { return d.accept(true) }
+
+// ErrNothingQueued is AcceptQueued's error when nothing waits in the door.
+var ErrNothingQueued = errors.New("nothing queued in the witness's door")
+
+// AcceptQueued is Accept without a wait, whatever the door's deadline (Wake): what is
+// queued in the door, or ErrNothingQueued.
+func (d *WitnessDoor) AcceptQueued() (*WitnessConn, error) { return d.accept(false) }
+
+func (d *WitnessDoor) accept(wait bool) (*WitnessConn, error) {
 	rc, err := d.f.SyscallConn()
 	if err != nil {
 		return nil, err
@@ -423,10 +432,20 @@ func (d *WitnessDoor) Accept() (*WitnessConn, error) {
 	oob := make([]byte, syscall.CmsgSpace(4*4))
 	var n, oobn, flags int
 	var rerr error
-	err = rc.Read(func(fd uintptr) bool {
-		n, oobn, flags, _, rerr = syscall.Recvmsg(int(fd), buf, oob, syscall.MSG_CMSG_CLOEXEC)
-		return rerr != syscall.EAGAIN
-	})
+	if wait {
+		err = rc.Read(func(fd uintptr) bool {
+			n, oobn, flags, _, rerr = syscall.Recvmsg(int(fd), buf, oob, syscall.MSG_CMSG_CLOEXEC)
+			return rerr != syscall.EAGAIN
+		})
+	} else {
+		// Control, not Read: a read checks the deadline Wake set before it looks.
+		err = rc.Control(func(fd uintptr) {
+			n, oobn, flags, _, rerr = syscall.Recvmsg(int(fd), buf, oob, syscall.MSG_CMSG_CLOEXEC|syscall.MSG_DONTWAIT)
+		})
+		if rerr == syscall.EAGAIN {
+			return nil, ErrNothingQueued
+		}
+	}
 	if err == nil {
 		err = rerr
 	}
@@ -463,9 +482,9 @@ func (d *WitnessDoor) Accept() (*WitnessConn, error) {
 	return &WitnessConn{f: os.NewFile(uintptr(fds[0]), "witness connection")}, nil
 }
 
-// Wake makes Accept take what is queued in the door and then, where it would wait for
-// more, return os.ErrDeadlineExceeded: for the harness once the run has ended, when
-// nothing of the run's own can come any more.
+// Wake makes a waiting Accept (and every later one) return os.ErrDeadlineExceeded, at
+// once, even with messages queued: AcceptQueued then takes those. For the harness once
+// the run has ended, when nothing of the run's own can come any more.
 func (d *WitnessDoor) Wake() { d.f.SetReadDeadline(time.Now()) }
 
 // Close closes the door: a pending Accept returns an error, and what a stand-in sends

@@ -342,58 +342,73 @@ func (d *door) runFiles() []*os.File {
 // serve takes the connections that come through the door until it closes, within its bounds.
 func (d *door) serve() {
 	defer close(d.served)
-	w := d.w
 	for {
 		c, err := d.wd.Accept()
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			// Woken by close once the run ended: nothing more is queued.
+			// Woken by close once the run ended: what the run queued before it ended is
+			// taken without a wait (Accept no longer looks), then nothing more comes.
+			for {
+				c, err := d.wd.AcceptQueued()
+				if err == mockplayer.ErrNothingQueued || !d.take(c, err) {
+					return
+				}
+			}
+		}
+		if !d.take(c, err) {
 			return
 		}
-		if err == mockplayer.ErrKnock {
-			d.refuse("a message through the witness's door that no stand-in sends")
-			continue
-		}
-		if err != nil {
-			w.mu.Lock()
-			shut := !d.closed && !d.draining
-			w.mu.Unlock()
-			if shut && err == io.EOF {
-				d.refuse("the witness's door shut from the box (or an empty message through it)")
-			}
-			return
-		}
-		w.mu.Lock()
-		why := ""
-		switch {
-		case d.closed || w.closed:
-			why = "-" // (the run has ended: not its doing)
-		case d.atOnce >= maxAtOnce:
-			why = fmt.Sprintf("more than %d mock players at once", maxAtOnce)
-		case d.all >= maxPerRun:
-			why = fmt.Sprintf("more than %d mock players in all", maxPerRun)
-		default:
-			d.atOnce++
-			d.all++
-			d.most = max(d.most, d.atOnce)
-		}
-		w.mu.Unlock()
-		if why != "" {
-			c.Close()
-			if why != "-" {
-				d.refuse(why)
-			}
-			continue
-		}
-		d.hellos.Add(1)
-		go func() {
-			defer func() {
-				w.mu.Lock()
-				d.atOnce--
-				w.mu.Unlock()
-			}()
-			w.session(c, d)
-		}()
 	}
+}
+
+// take handles what one Accept of the door returned: a stand-in's connection served
+// within the door's bounds, or what is refused; false once nothing more comes.
+func (d *door) take(c *mockplayer.WitnessConn, err error) bool {
+	w := d.w
+	if err == mockplayer.ErrKnock {
+		d.refuse("a message through the witness's door that no stand-in sends")
+		return true
+	}
+	if err != nil {
+		w.mu.Lock()
+		shut := !d.closed && !d.draining
+		w.mu.Unlock()
+		if shut && err == io.EOF {
+			d.refuse("the witness's door shut from the box (or an empty message through it)")
+		}
+		return false
+	}
+	w.mu.Lock()
+	why := ""
+	switch {
+	case d.closed || w.closed:
+		why = "-" // (the run has ended: not its doing)
+	case d.atOnce >= maxAtOnce:
+		why = fmt.Sprintf("more than %d mock players at once", maxAtOnce)
+	case d.all >= maxPerRun:
+		why = fmt.Sprintf("more than %d mock players in all", maxPerRun)
+	default:
+		d.atOnce++
+		d.all++
+		d.most = max(d.most, d.atOnce)
+	}
+	w.mu.Unlock()
+	if why != "" {
+		c.Close()
+		if why != "-" {
+			d.refuse(why)
+		}
+		return true
+	}
+	d.hellos.Add(1)
+	go func() {
+		defer func() {
+			w.mu.Lock()
+			d.atOnce--
+			w.mu.Unlock()
+		}()
+		w.session(c, d)
+	}()
+	return true
 }
 
 // refuse records that the door refused something: the run's program (or what it started)

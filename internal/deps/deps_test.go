@@ -65,7 +65,7 @@ var rules = []rule{
 	// through games/judge); a game's kind of conversation is a probe of its own
 	// (judges/refereejudges).
 	{"gauntlet/harness/mockhub", "std " + sys + " gauntlet/games/judge gauntlet/harness/child gauntlet/harness/faults gauntlet/harness/limitkill gauntlet/harness/live gauntlet/harness/outcome gauntlet/harness/sandbox gauntlet/harness/transcript"},
-	{"gauntlet/harness/mockplayer", "std " + sys + " gauntlet/harness/cbuild gauntlet/harness/child gauntlet/harness/csignal gauntlet/harness/faults gauntlet/harness/sandbox gauntlet/harness/tcp gauntlet/harness/transcript"},
+	{"gauntlet/harness/mockplayer", "std " + sys + " gauntlet/execrole gauntlet/harness/cbuild gauntlet/harness/child gauntlet/harness/csignal gauntlet/harness/faults gauntlet/harness/sandbox gauntlet/harness/tcp gauntlet/harness/transcript"},
 
 	// Grading.
 	{"gauntlet/harness/scriptcmds", "std " + sys + " " + script + " gauntlet/harness/cgroup gauntlet/harness/child gauntlet/harness/execfile gauntlet/harness/faults gauntlet/harness/hygiene gauntlet/harness/mockhub gauntlet/harness/mockplayer gauntlet/harness/outcome gauntlet/harness/rawfile gauntlet/harness/sandbox gauntlet/harness/suite gauntlet/harness/tcp gauntlet/harness/transcript"},
