@@ -41,7 +41,14 @@ const WitnessFolder = "witnessed"
 // A variable for the tests alone.
 var maxAtOnce = 32
 
-// maxPerRun bounds the mock players one run's door lets in in all.
+// witnessSocket is the name, in $MOCKBIN, of the witness's socket: the fallback of the
+// stand-ins that find no door at mockplayer.WitnessFD, their hub having closed every
+// descriptor above 2 before it started them (as careful C code does). A connection there
+// is taken as one through the door of the script's run that opened last (witness.listen).
+const witnessSocket = ".witness"
+
+// maxPerRun bounds the mock players one run's door lets in in all (connections to the
+// witness's socket that are the run's included).
 const maxPerRun = 256
 
 // helloWithin is how long a connection has to say which mock it stands for (a stand-in
@@ -56,6 +63,10 @@ const drainWithin = 2 * time.Second
 // (name -> the mock player's flags), the doors of its runs, and the mock players running.
 type witness struct {
 	bin string // $MOCKBIN, where the stand-ins are
+	// ln is the witness's socket in bin (witnessSocket), for the stand-ins that find no
+	// door: what connects there is taken as the connection of the run whose door opened
+	// last and is still open (listen), with the same token and the same bounds.
+	ln *mockplayer.WitnessListener
 	// token is what a hello must carry: written into the C stand-ins alone (writeStandIn),
 	// "" where none could be built (a wrapper of gauntlet's own program, which a hub can
 	// read, stands in: it carries no token).
@@ -83,6 +94,7 @@ type witness struct {
 	boxed    map[string]string   // name -> the program a relay has its stand-in start (Run)
 	started  int                 // the mock players started so far (their records' numbers)
 	sessions map[*session]bool   // the mock players started and not yet reaped
+	doors    []*door             // the doors of the runs still running, in the order they opened
 	closed   bool
 	// failures are the witness's own failures to run a mock player it was asked for (the
 	// harness's, never the hub's): a conversation missing from its record is the harness's
@@ -228,12 +240,46 @@ func newWitness(work, bin, mock string, env []string) (*witness, error) {
 	if err := os.MkdirAll(records, 0o700); err != nil {
 		return nil, err
 	}
-	w := &witness{bin: bin, records: records, mock: mock, env: env,
+	ln, err := mockplayer.ListenWitness(filepath.Join(bin, witnessSocket))
+	if err != nil {
+		return nil, fmt.Errorf("the witness's socket: %w", err)
+	}
+	w := &witness{bin: bin, ln: ln, records: records, mock: mock, env: env,
 		flags: map[string][]string{}, dirs: map[string]string{}, boxed: map[string]string{}, sessions: map[*session]bool{}}
 	if _, err := mockplayer.StandIn(); err == nil {
 		w.token = newToken()
 	}
+	go w.listen()
 	return w, nil
+}
+
+// listen takes the connections to the witness's socket until the witness closes: each is
+// the connection of the run whose door opened last of those still open, and is let in (or
+// refused and charged) as one that came through that door; with no door open (no run of
+// the script is running: nothing of the case's can have connected, but a leftover of an
+// earlier run) it is closed, and nobody is charged.
+func (w *witness) listen() {
+	for {
+		c, err := w.ln.Accept()
+		if err != nil {
+			return
+		}
+		w.mu.Lock()
+		var d *door
+		if n := len(w.doors); n > 0 && !w.closed {
+			d = w.doors[n-1]
+		}
+		why := ""
+		if d != nil {
+			why = d.admit()
+		}
+		w.mu.Unlock()
+		if d == nil {
+			c.Close()
+			continue
+		}
+		d.start(c, why)
+	}
 }
 
 // WitnessedProgram sets up, for a script being set up (after Setup), a witnessed mock
@@ -327,6 +373,9 @@ func (h *witnessHolder) openDoor() (*door, error) {
 		return nil, err
 	}
 	d := &door{w: h.w, wd: wd, served: make(chan struct{})}
+	h.w.mu.Lock()
+	h.w.doors = append(h.w.doors, d)
+	h.w.mu.Unlock()
 	go d.serve()
 	return d, nil
 }
@@ -363,37 +412,50 @@ func (d *door) serve() {
 			return
 		}
 		w.mu.Lock()
-		why := ""
-		switch {
-		case d.closed || w.closed:
-			why = "-" // (the run has ended: not its doing)
-		case d.atOnce >= maxAtOnce:
-			why = fmt.Sprintf("more than %d mock players at once", maxAtOnce)
-		case d.all >= maxPerRun:
-			why = fmt.Sprintf("more than %d mock players in all", maxPerRun)
-		default:
-			d.atOnce++
-			d.all++
-			d.most = max(d.most, d.atOnce)
-		}
+		why := d.admit()
 		w.mu.Unlock()
-		if why != "" {
-			c.Close()
-			if why != "-" {
-				d.refuse(why)
-			}
-			continue
-		}
-		d.hellos.Add(1)
-		go func() {
-			defer func() {
-				w.mu.Lock()
-				d.atOnce--
-				w.mu.Unlock()
-			}()
-			w.session(c, d)
-		}()
+		d.start(c, why)
 	}
+}
+
+// admit counts a connection that came for the door (through it, or to the witness's
+// socket), within its bounds, and returns "" when it is let in, else why not ("-": the run
+// has ended, not its doing). Called with w.mu held: a connection let in is counted among
+// the hellos the door's close waits for before the close can start waiting.
+func (d *door) admit() string {
+	switch {
+	case d.closed || d.w.closed:
+		return "-"
+	case d.atOnce >= maxAtOnce:
+		return fmt.Sprintf("more than %d mock players at once", maxAtOnce)
+	case d.all >= maxPerRun:
+		return fmt.Sprintf("more than %d mock players in all", maxPerRun)
+	}
+	d.atOnce++
+	d.all++
+	d.most = max(d.most, d.atOnce)
+	d.hellos.Add(1)
+	return ""
+}
+
+// start serves the connection c that admit let in (why ""), or closes it and charges the
+// run with why.
+func (d *door) start(c *mockplayer.WitnessConn, why string) {
+	if why != "" {
+		c.Close()
+		if why != "-" {
+			d.refuse(why)
+		}
+		return
+	}
+	go func() {
+		defer func() {
+			d.w.mu.Lock()
+			d.atOnce--
+			d.w.mu.Unlock()
+		}()
+		d.w.session(c, d)
+	}()
 }
 
 // refuse records that the door refused something: the run's program (or what it started)
@@ -431,6 +493,8 @@ func (d *door) close() {
 	// (draining).
 	w.mu.Lock()
 	d.draining = true
+	// No connection to the witness's socket is the run's any more.
+	w.doors = slices.DeleteFunc(w.doors, func(o *door) bool { return o == d })
 	var reaped []chan struct{}
 	for s := range w.sessions {
 		if s.door == d {
@@ -762,6 +826,7 @@ func (w *witness) settle() {
 // first mkplayer, or by the grader before the script ran (WitnessedProgram), whose
 // witness the script's mkplayer then shares.
 func (w *witness) close() {
+	w.ln.Close()
 	w.mu.Lock()
 	w.closed = true
 	var reaped []chan struct{}
@@ -888,7 +953,7 @@ func pipeID(f *os.File) string {
 // then).
 func (w *witness) writeStandIn(path, quotedMock string) error {
 	if w.token != "" {
-		prog, err := mockplayer.StandInFor(filepath.Base(path), w.token)
+		prog, err := mockplayer.StandInFor(filepath.Base(path), w.token, w.ln.Path())
 		if err != nil {
 			return err
 		}
@@ -899,15 +964,16 @@ func (w *witness) writeStandIn(path, quotedMock string) error {
 			fmt.Fprintf(os.Stderr, "gauntlet: %v; the witnessed mock players' stand-ins are gauntlet's own program instead (execute-only, but not empty of the suite; their wrapper holds no secret, and the witness cannot tell their hellos from a hub's own)\n", err)
 		})
 	}
-	return execfile.Write(path, []byte(stubWrapper(quotedMock, filepath.Base(path))), 0o755)
+	return execfile.Write(path, []byte(stubWrapper(quotedMock, filepath.Base(path), w.ln.Path())), 0o755)
 }
 
 // noStandIn says once that the stand-in program could not be built.
 var noStandIn sync.Once
 
-// stubWrapper is the text of the wrapper of a witnessed mock player NAME.
-func stubWrapper(mockplayer, name string) string {
-	return "#!/bin/sh\nexec " + mockplayer + " -witness -name " + shellQuote(name) + " -- \"$@\"\n"
+// stubWrapper is the text of the wrapper of a witnessed mock player NAME, whose witness
+// listens at socket too (for a stand-in that finds no door).
+func stubWrapper(mockplayer, name, socket string) string {
+	return "#!/bin/sh\nexec " + mockplayer + " -witness-socket " + shellQuote(socket) + " -witness -name " + shellQuote(name) + " -- \"$@\"\n"
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
