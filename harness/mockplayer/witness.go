@@ -475,10 +475,23 @@ func (d *WitnessDoor) Accept() (*WitnessConn, error) {
 	oob := make([]byte, syscall.CmsgSpace(4*4))
 	var n, oobn, flags int
 	var rerr error
-	err = rc.Read(func(fd uintptr) bool {
+	recv := func(fd uintptr) bool {
 		n, oobn, flags, _, rerr = syscall.Recvmsg(int(fd), buf, oob, syscall.MSG_CMSG_CLOEXEC)
 		return rerr != syscall.EAGAIN
-	})
+	}
+	// What is queued first, whatever the deadline (Wake): the poller sees a deadline passed
+	// before it looks at the door, and a wait that the deadline ends does not look again,
+	// either of which left there what a run sent just before it ended.
+	queued := false
+	err = rc.Control(func(fd uintptr) { queued = recv(fd) })
+	if err == nil && !queued {
+		err = rc.Read(recv)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			if rc.Control(func(fd uintptr) { queued = recv(fd) }) == nil && queued {
+				err = nil
+			}
+		}
+	}
 	if err == nil {
 		err = rerr
 	}
@@ -583,6 +596,50 @@ func (l *WitnessListener) Accept() (*WitnessConn, error) {
 	nfd, err := tcp.AcceptFD(l.f)
 	if err != nil {
 		return nil, err
+	}
+	return &WitnessConn{f: os.NewFile(uintptr(nfd), "witness connection")}, nil
+}
+
+// Wait waits until a connection may be queued at the socket (AcceptQueued takes it; it may
+// have been taken already); an error once the listener is closed.
+func (l *WitnessListener) Wait() error {
+	rc, err := l.f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	first := true
+	return rc.Read(func(uintptr) bool {
+		// (The first call returns at once: the poller then waits for the socket.)
+		wait := first
+		first = false
+		return !wait
+	})
+}
+
+// AcceptQueued takes a connection queued at the socket, without waiting: nil, nil when
+// none is.
+func (l *WitnessListener) AcceptQueued() (*WitnessConn, error) {
+	rc, err := l.f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	nfd := -1
+	var aerr error
+	if err := rc.Control(func(fd uintptr) {
+		for {
+			nfd, _, aerr = syscall.Accept4(int(fd), syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC)
+			if aerr != syscall.EINTR && aerr != syscall.ECONNABORTED {
+				return
+			}
+		}
+	}); err != nil {
+		return nil, err
+	}
+	if aerr == syscall.EAGAIN {
+		return nil, nil
+	}
+	if aerr != nil {
+		return nil, os.NewSyscallError("accept", aerr)
 	}
 	return &WitnessConn{f: os.NewFile(uintptr(nfd), "witness connection")}, nil
 }

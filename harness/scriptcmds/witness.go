@@ -66,7 +66,8 @@ type witness struct {
 	// ln is the witness's socket in bin (witnessSocket), for the stand-ins that find no
 	// door: what connects there is taken as the connection of the run whose door opened
 	// last and is still open (listen), with the same token and the same bounds.
-	ln *mockplayer.WitnessListener
+	ln       *mockplayer.WitnessListener
+	acceptMu sync.Mutex // held while connections to ln are taken and counted to a run
 	// token is what a hello must carry: written into the C stand-ins alone (writeStandIn),
 	// "" where none could be built (a wrapper of gauntlet's own program, which a hub can
 	// read, stands in: it carries no token).
@@ -259,9 +260,20 @@ func newWitness(work, bin, mock string, env []string) (*witness, error) {
 // the script is running: nothing of the case's can have connected, but a leftover of an
 // earlier run) it is closed, and nobody is charged.
 func (w *witness) listen() {
+	for w.ln.Wait() == nil {
+		w.takeQueued()
+	}
+}
+
+// takeQueued takes the connections queued at the witness's socket now, as listen does: a
+// door's close calls it before it takes the door from the open ones, so that what its run
+// connected just before it ended is counted to it as listen would have.
+func (w *witness) takeQueued() {
+	w.acceptMu.Lock()
+	defer w.acceptMu.Unlock()
 	for {
-		c, err := w.ln.Accept()
-		if err != nil {
+		c, err := w.ln.AcceptQueued()
+		if err != nil || c == nil {
 			return
 		}
 		w.mu.Lock()
@@ -488,6 +500,8 @@ func (d *door) close() {
 		return
 	}
 	w := d.w
+	// What the run connected to the witness's socket before it ended is its own.
+	w.takeQueued()
 	// The mock players the door let in go first: they may hold the run's end of the door
 	// (a relay's, for the stand-ins its program starts), and no new one starts now
 	// (draining).
