@@ -16,7 +16,7 @@ import (
 )
 
 const usage = `usage: mockplayer (-as NAME | -relay PROGRAM | -relayed-fds IN,OUT,STATUS) [-faults FILE] [-fault RULE]... [-record FILE]... [-nohello] [-reference] [-tell FD] [--] PLAYER-ARGS...
-       mockplayer -witness -name NAME [--] PLAYER-ARGS...
+       mockplayer [-witness-socket PATH] -witness -name NAME [--] PLAYER-ARGS...
 
 The mock player. It plays as the reference player NAME (-as), or runs the real PROGRAM and
 copies every byte both ways (-relay), and leaves the protocol where the fault script says
@@ -32,7 +32,9 @@ With -witness it is only a stand-in: it hands its standard streams to the harnes
 witness's door it inherited (descriptor 100), which runs the mock player NAME (set up by mkplayer) on them
 outside the subject's reach, and it then ends as that mock ended: the harness gives the mock
 -tell FD, a copy of the stand-in's connection, on which the mock says how it ends ("exit N"
-or "signal N") just before it does.
+or "signal N") just before it does. Where it finds no door (a hub that closed every
+descriptor above 2 before it started its player), it connects to the witness's socket at
+PATH (-witness-socket) instead.
 
 A hub starts its players with fixed arguments, so to put a mock in a game, start it through a
 wrapper script, e.g.:
@@ -56,6 +58,7 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	})
 	witness := fs.Bool("witness", false, "be a stand-in: hand the streams to the harness's witness through the door at descriptor 100")
 	name := fs.String("name", "", "the mock the witness runs (with -witness)")
+	socket := fs.String("witness-socket", "", "with -witness, where no door was inherited: connect to the witness's socket at this `path`")
 	noHello := fs.Bool("nohello", false, "the player sends no handshake byte (a game whose players have none): its first line is reply 1")
 	reference := fs.Bool("reference", false, "stand for the reference program itself (with -as): its signal dispositions, SIGPIPE ignored")
 	tell := fs.Int("tell", -1, "tell the witness's stand-in how the mock ends on this `descriptor` (the witness gives it)")
@@ -69,10 +72,14 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	}
 	if *witness {
 		if *name == "" || *as != "" || *relay != "" || *relayedFds != "" || len(rules) > 0 || *scriptFile != "" || len(records) > 0 {
-			fmt.Fprint(stderr, "mockplayer: -witness takes -name and no other flag\n"+usage)
+			fmt.Fprint(stderr, "mockplayer: -witness takes -name (and -witness-socket) and no other flag\n"+usage)
 			return 2
 		}
-		return Stub(*name, fs.Args(), stderr)
+		return Stub(*name, *socket, fs.Args(), stderr)
+	}
+	if *socket != "" {
+		fmt.Fprint(stderr, "mockplayer: -witness-socket goes with -witness\n"+usage)
+		return 2
 	}
 	if given := btoi(*as != "") + btoi(*relay != "") + btoi(*relayedFds != ""); given != 1 {
 		fmt.Fprint(stderr, "mockplayer: give exactly one of -as, -relay and -relayed-fds\n"+usage)

@@ -33,9 +33,10 @@ const standInMarker = "GAUNTLET-STANDIN-CONFIG"
 const standInRoom = 4096
 
 // StandInFor returns the stand-in for the mock name, whose witness knows its stand-ins by
-// token: the stand-in program with "name\0token\0" in its room. The copy must be written
+// token and listens at socket (its fallback for a stand-in that finds no door; "": none):
+// the stand-in program with "name\0token\0socket\0" in its room. The copy must be written
 // execute-only (the token is what a hub that could read it could forge a hello with).
-func StandInFor(name, token string) ([]byte, error) {
+func StandInFor(name, token, socket string) ([]byte, error) {
 	prog, err := StandIn()
 	if err != nil {
 		return nil, err
@@ -44,8 +45,8 @@ func StandInFor(name, token string) ([]byte, error) {
 	if at < 0 || bytes.Count(prog, []byte(standInMarker)) != 1 || at+standInRoom > len(prog) {
 		return nil, errors.New("the stand-in as built has no room for its configuration")
 	}
-	config := name + "\x00" + token + "\x00"
-	if name == "" || token == "" || strings.ContainsRune(name+token, 0) || len(config) >= standInRoom {
+	config := name + "\x00" + token + "\x00" + socket + "\x00"
+	if name == "" || token == "" || strings.ContainsRune(name+token+socket, 0) || len(config) >= standInRoom {
 		return nil, fmt.Errorf("the stand-in cannot hold the name %q", name)
 	}
 	out := bytes.Clone(prog)

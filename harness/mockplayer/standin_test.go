@@ -49,7 +49,7 @@ func forEachStandInKind(t *testing.T, test func(t *testing.T, kind string)) {
 func startStandInOf(t *testing.T, kind, name, file string, args ...string) (*WitnessConn, WitnessHello, *exec.Cmd) {
 	t.Helper()
 	dir := t.TempDir()
-	prog, err := StandInFor(name, testToken)
+	prog, err := StandInFor(name, testToken, "")
 	if kind == "Go" {
 		q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 		prog = []byte("#!/bin/sh\nexec " + q(buildtest.Path(t, "gauntlet/cmd/gauntlet")) + " exec mockplayer -witness -name " +
@@ -176,7 +176,7 @@ func TestStandInNeedsItsConfiguration(t *testing.T) {
 		t.Errorf("the bare stand-in: %v, %q; want exit 2 saying it was not set up", err, out)
 	}
 	for _, bad := range [][2]string{{"", testToken}, {"a\x00b", testToken}, {strings.Repeat("x", 5000), testToken}, {"p", ""}} {
-		if _, err := StandInFor(bad[0], bad[1]); err == nil {
+		if _, err := StandInFor(bad[0], bad[1], ""); err == nil {
 			t.Errorf("StandInFor(%.20q, %q) took it", bad[0], bad[1])
 		}
 	}
@@ -351,4 +351,81 @@ func testStandInEndsOnTheVerdictWhileTheProgramRuns(t *testing.T, kind string) {
 	if code := wait(); code != 128+int(syscall.SIGKILL) {
 		t.Errorf("the status of a program whose stand-in is gone: %d, want %d", code, 128+int(syscall.SIGKILL))
 	}
+}
+
+// A stand-in that finds no door at WitnessFD (its hub closed every descriptor above 2
+// before it started it) connects to the witness's socket, whose path its copy holds (the C
+// program) or its wrapper gives it (-witness-socket), and sends its hello there: the
+// witness gets the same hello, with the token the C copy carries, and the stand-in ends as
+// told. The socket's path is longer than a socket's address may be (the stand-in connects
+// from its folder). With neither a door nor a socket it exits 2, saying so.
+func TestStandInConnectsToTheSocketWithoutADoor(t *testing.T) {
+	forEachStandInKind(t, func(t *testing.T, kind string) {
+		dir := filepath.Join(t.TempDir(), strings.Repeat("a-folder-with-a-long-name/", 5))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		ln, err := ListenWitness(filepath.Join(dir, ".witness"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		if len(ln.Path()) < len(syscall.RawSockaddrUnix{}.Path) {
+			t.Fatalf("the socket's path %s is short enough for an address", ln.Path())
+		}
+		start := func(socket string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+			prog, err := StandInFor("p", testToken, socket)
+			if kind == "Go" {
+				q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+				prog = []byte("#!/bin/sh\nexec " + q(buildtest.Path(t, "gauntlet/cmd/gauntlet")) + " exec mockplayer -witness-socket " +
+					q(socket) + " -witness -name p -- \"$@\"\n")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "p")
+			if err := os.WriteFile(path, prog, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(path, args...)
+			cmd.Stdin = bytes.NewReader(nil)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+			return cmd, &stderr
+		}
+		cmd, stderr := start(ln.Path(), "2", "1")
+		c, err := ln.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		hello, files, err := c.Hello(time.Now().Add(time.Minute))
+		if err != nil {
+			t.Fatalf("hello: %v (stand-in's stderr: %s)", err, stderr)
+		}
+		for _, f := range files {
+			f.Close()
+		}
+		wantToken := map[string]string{"C": testToken, "Go": ""}[kind]
+		if hello.Name != "p" || !slices.Equal(hello.Args, []string{"2", "1"}) || hello.Token != wantToken {
+			t.Errorf("hello %q %q %q, want %q %q %q", hello.Name, hello.Args, hello.Token, "p", []string{"2", "1"}, wantToken)
+		}
+		if err := c.Verdict(5, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Wait(); err == nil || cmd.ProcessState.ExitCode() != 5 {
+			t.Errorf("the stand-in ended with %v, want exit status 5 (stderr: %s)", err, stderr)
+		}
+		// Neither a door nor a socket: status 2, saying why.
+		cmd, stderr = start(filepath.Join(dir, "nothing-here"))
+		err = cmd.Wait()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "no door to the witness") ||
+			!strings.Contains(stderr.String(), "nothing-here") {
+			t.Errorf("with no door and no socket: %v, %q; want exit 2 saying so", err, stderr)
+		}
+	})
 }

@@ -10,8 +10,11 @@ package mockplayer
 // stand-in (Stub). It reaches the harness only through what the harness handed the hub's
 // run: the witness's door (WitnessDoor), one end of a socket pair that the run's program gets
 // at descriptor WitnessFD and passes on to the players it starts, as it passes them its
-// other descriptors. There is no path to open: nothing in the box can reach the witness but
-// through a door handed to its own run. The stand-in makes a connection of its own (a socket
+// other descriptors. A hub that closes every descriptor above 2 before it starts a player
+// (careful C code) leaves its stand-in no door: that stand-in connects instead to the
+// witness's socket (WitnessListener), whose path it was given, and the harness takes the
+// connection as one through the door of the run it counts it to (the hello, its token and
+// the bounds the same). The stand-in makes a connection of its own (a socket
 // pair), sends on it its hello (the mock's name, the witness's token, the arguments the hub
 // gave it) with its three standard streams (the hub's pipes, SCM_RIGHTS), hands the other
 // end through the door, lets go of the door and of its own copies of the pipes, and waits.
@@ -47,6 +50,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -55,6 +59,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"gauntlet/execrole"
+	"gauntlet/harness/tcp"
 )
 
 // WitnessFD is the descriptor at which a stand-in finds the witness's door, inherited from
@@ -78,7 +83,13 @@ const maxHello = 64 << 10
 // hands its standard streams to the harness's witness through the door it inherited
 // (WitnessFD), with the mock's name and args, and then ends as the mock did. It returns
 // only on an error (status 2, said on stderr) or an exit status.
-func Stub(name string, args []string, stderr io.Writer) int {
+//
+// Where there is no door at WitnessFD (a hub that closes every descriptor above 2 in the
+// players it starts, as careful C code does) and socket is not "", it connects to the
+// witness's socket at that path instead (ListenWitness) and sends the hello there: the
+// witness takes such a connection as one that came through the door of the run that
+// started last.
+func Stub(name, socket string, args []string, stderr io.Writer) int {
 	// The folder the hub started it in, for a program the witness asks it to start.
 	startDir, _ := os.Getwd()
 	hello, err := json.Marshal(WitnessHello{Name: name, Args: args})
@@ -87,6 +98,17 @@ func Stub(name string, args []string, stderr io.Writer) int {
 		return 2
 	}
 	fd, theirs, err := connectionPair()
+	viaDoor := err == nil
+	if !viaDoor && socket != "" {
+		var derr error
+		if fd, derr = dialWitness(socket); derr != nil {
+			err = fmt.Errorf("%v, and its socket %s: %v", err, socket, derr)
+		} else {
+			err = nil
+		}
+		// (Back where the hub started it: dialWitness may have left it in the socket's folder.)
+		os.Chdir(startDir)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "mockplayer: the harness's witness: %v\n", err)
 		return 2
@@ -104,18 +126,20 @@ func Stub(name string, args []string, stderr io.Writer) int {
 	msg := binary.BigEndian.AppendUint32(nil, uint32(len(hello)))
 	msg = append(msg, hello...)
 	// The hello goes first, so that it waits for the witness when the connection comes.
-	n, err := syscall.SendmsgN(fd, msg, syscall.UnixRights(0, 1, 2), nil, 0)
+	n, err := syscall.SendmsgN(fd, msg, syscall.UnixRights(0, 1, 2), nil, syscall.MSG_NOSIGNAL)
 	for err == nil && n < len(msg) {
 		var m int
-		m, err = syscall.Write(fd, msg[n:])
+		m, err = syscall.SendmsgN(fd, msg[n:], nil, nil, syscall.MSG_NOSIGNAL)
 		n += m
 	}
-	if err == nil {
-		err = knock(theirs)
+	if viaDoor {
+		if err == nil {
+			err = knock(theirs)
+		}
+		syscall.Close(theirs)
+		// The door is the hub's: nothing the stand-in starts gets it.
+		syscall.Close(WitnessFD)
 	}
-	syscall.Close(theirs)
-	// The door is the hub's: nothing the stand-in starts gets it.
-	syscall.Close(WitnessFD)
 	if err != nil {
 		fmt.Fprintf(stderr, "mockplayer: the harness's witness: %v\n", err)
 		return 2
@@ -306,6 +330,34 @@ func connectionPair() (mine, theirs int, err error) {
 	return fds[0], fds[1], nil
 }
 
+// dialWitness connects to the witness's socket at path (ListenWitness), from the socket's
+// folder when the path is longer than a socket's address may be (the caller then goes back
+// to its own folder).
+func dialWitness(path string) (int, error) {
+	addr := path
+	if len(addr) >= len(syscall.RawSockaddrUnix{}.Path) {
+		if err := os.Chdir(filepath.Dir(path)); err != nil {
+			return -1, err
+		}
+		addr = filepath.Base(path)
+	}
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	for {
+		err = syscall.Connect(fd, &syscall.SockaddrUnix{Name: addr})
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		syscall.Close(fd)
+		return -1, err
+	}
+	return fd, nil
+}
+
 // knock hands the witness the end theirs of a new connection, through the door.
 func knock(theirs int) error {
 	var err error
@@ -414,16 +466,7 @@ var ErrKnock = errors.New("a message through the witness's door that no stand-in
 // Accept waits for a stand-in's connection. It returns ErrKnock for anything else that
 // came through the door, io.EOF at its end (shut, or an empty message) and another error
 // once the door is closed.
-func (d *WitnessDoor) Accept() (*WitnessConn, error) { return d.accept(true) }
-
-// ErrNothingQueued is AcceptQueued's error when nothing waits in the door.
-var ErrNothingQueued = errors.New("nothing queued in the witness's door")
-
-// AcceptQueued is Accept without a wait, whatever the door's deadline (Wake): what is
-// queued in the door, or ErrNothingQueued.
-func (d *WitnessDoor) AcceptQueued() (*WitnessConn, error) { return d.accept(false) }
-
-func (d *WitnessDoor) accept(wait bool) (*WitnessConn, error) {
+func (d *WitnessDoor) Accept() (*WitnessConn, error) {
 	rc, err := d.f.SyscallConn()
 	if err != nil {
 		return nil, err
@@ -432,18 +475,21 @@ func (d *WitnessDoor) accept(wait bool) (*WitnessConn, error) {
 	oob := make([]byte, syscall.CmsgSpace(4*4))
 	var n, oobn, flags int
 	var rerr error
-	if wait {
-		err = rc.Read(func(fd uintptr) bool {
-			n, oobn, flags, _, rerr = syscall.Recvmsg(int(fd), buf, oob, syscall.MSG_CMSG_CLOEXEC)
-			return rerr != syscall.EAGAIN
-		})
-	} else {
-		// Control, not Read: a read checks the deadline Wake set before it looks.
-		err = rc.Control(func(fd uintptr) {
-			n, oobn, flags, _, rerr = syscall.Recvmsg(int(fd), buf, oob, syscall.MSG_CMSG_CLOEXEC|syscall.MSG_DONTWAIT)
-		})
-		if rerr == syscall.EAGAIN {
-			return nil, ErrNothingQueued
+	recv := func(fd uintptr) bool {
+		n, oobn, flags, _, rerr = syscall.Recvmsg(int(fd), buf, oob, syscall.MSG_CMSG_CLOEXEC)
+		return rerr != syscall.EAGAIN
+	}
+	// What is queued first, whatever the deadline (Wake): the poller sees a deadline passed
+	// before it looks at the door, and a wait that the deadline ends does not look again,
+	// either of which left there what a run sent just before it ended.
+	queued := false
+	err = rc.Control(func(fd uintptr) { queued = recv(fd) })
+	if err == nil && !queued {
+		err = rc.Read(recv)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			if rc.Control(func(fd uintptr) { queued = recv(fd) }) == nil && queued {
+				err = nil
+			}
 		}
 	}
 	if err == nil {
@@ -482,9 +528,9 @@ func (d *WitnessDoor) accept(wait bool) (*WitnessConn, error) {
 	return &WitnessConn{f: os.NewFile(uintptr(fds[0]), "witness connection")}, nil
 }
 
-// Wake makes a waiting Accept (and every later one) return os.ErrDeadlineExceeded, at
-// once, even with messages queued: AcceptQueued then takes those. For the harness once
-// the run has ended, when nothing of the run's own can come any more.
+// Wake makes Accept take what is queued in the door and then, where it would wait for
+// more, return os.ErrDeadlineExceeded: for the harness once the run has ended, when
+// nothing of the run's own can come any more.
 func (d *WitnessDoor) Wake() { d.f.SetReadDeadline(time.Now()) }
 
 // Close closes the door: a pending Accept returns an error, and what a stand-in sends
@@ -493,6 +539,115 @@ func (d *WitnessDoor) Close() error {
 	err := d.f.Close()
 	d.box.Close()
 	return err
+}
+
+// WitnessListener is the witness's socket: the fallback of the stand-ins that find no door
+// at WitnessFD (their hub closed every descriptor above 2 before it started them). Any
+// program that can reach its path may connect to it; the harness takes a connection there
+// as one that came through a door (a hello with the token, within the door's bounds).
+type WitnessListener struct {
+	f    *os.File
+	path string
+}
+
+// ListenWitness listens on a new Unix stream socket at path, which any user may connect to
+// (the stand-ins run as the subject's user), replacing nothing: a file already there is an
+// error.
+func ListenWitness(path string) (*WitnessListener, error) {
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC|syscall.SOCK_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	// A folder's descriptor in the address keeps it short, whatever the folder's path.
+	dir, err := syscall.Open(filepath.Dir(path), unix.O_PATH|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		syscall.Close(fd)
+		return nil, err
+	}
+	addr := fmt.Sprintf("/proc/self/fd/%d/%s", dir, filepath.Base(path))
+	if len(path) < len(addr) {
+		addr = path
+	}
+	err = syscall.Bind(fd, &syscall.SockaddrUnix{Name: addr})
+	if err == nil {
+		// (Connecting takes write permission on the socket's file.)
+		if err = syscall.Chmod(addr, 0o666); err != nil {
+			syscall.Unlink(addr)
+		}
+	}
+	syscall.Close(dir)
+	if err == nil {
+		if err = syscall.Listen(fd, 64); err != nil {
+			os.Remove(path)
+		}
+	}
+	if err != nil {
+		syscall.Close(fd)
+		return nil, err
+	}
+	return &WitnessListener{f: os.NewFile(uintptr(fd), path), path: path}, nil
+}
+
+// Path is the socket's path.
+func (l *WitnessListener) Path() string { return l.path }
+
+// Accept waits for a connection to the socket.
+func (l *WitnessListener) Accept() (*WitnessConn, error) {
+	nfd, err := tcp.AcceptFD(l.f)
+	if err != nil {
+		return nil, err
+	}
+	return &WitnessConn{f: os.NewFile(uintptr(nfd), "witness connection")}, nil
+}
+
+// Wait waits until a connection may be queued at the socket (AcceptQueued takes it; it may
+// have been taken already); an error once the listener is closed.
+func (l *WitnessListener) Wait() error {
+	rc, err := l.f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	first := true
+	return rc.Read(func(uintptr) bool {
+		// (The first call returns at once: the poller then waits for the socket.)
+		wait := first
+		first = false
+		return !wait
+	})
+}
+
+// AcceptQueued takes a connection queued at the socket, without waiting: nil, nil when
+// none is.
+func (l *WitnessListener) AcceptQueued() (*WitnessConn, error) {
+	rc, err := l.f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	nfd := -1
+	var aerr error
+	if err := rc.Control(func(fd uintptr) {
+		for {
+			nfd, _, aerr = syscall.Accept4(int(fd), syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC)
+			if aerr != syscall.EINTR && aerr != syscall.ECONNABORTED {
+				return
+			}
+		}
+	}); err != nil {
+		return nil, err
+	}
+	if aerr == syscall.EAGAIN {
+		return nil, nil
+	}
+	if aerr != nil {
+		return nil, os.NewSyscallError("accept", aerr)
+	}
+	return &WitnessConn{f: os.NewFile(uintptr(nfd), "witness connection")}, nil
+}
+
+// Close stops listening (a pending Accept returns an error) and removes the socket.
+func (l *WitnessListener) Close() error {
+	os.Remove(l.path)
+	return l.f.Close()
 }
 
 // WitnessConn is one stand-in's connection.

@@ -1,6 +1,7 @@
 package scriptcmds
 
 import (
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,7 +18,12 @@ func TestDoorCloseTakesWhatWasQueued(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &door{w: &witness{}, wd: wd, served: make(chan struct{})}
+	ln, err := mockplayer.ListenWitness(filepath.Join(t.TempDir(), "witness"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	d := &door{w: &witness{ln: ln}, wd: wd, served: make(chan struct{})}
 	// A knock: a message of the door's own kind, without the stand-in's descriptor.
 	if err := syscall.Sendmsg(int(wd.BoxEnd().Fd()), []byte("connect\n"), nil, nil, 0); err != nil {
 		t.Fatal(err)

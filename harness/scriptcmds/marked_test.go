@@ -81,7 +81,9 @@ func BenchmarkFindMarked(b *testing.B) {
 func TestNoProcsReapsWhatItAdopted(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	// run first: the harness is then the subreaper its orphans come back to (sandbox).
-	res := runScript(t, "run true\nexec sh -c 'env -u "+sandbox.TokenEnv+" setsid sleep 30 >/dev/null 2>&1 </dev/null & echo $! > "+pidFile+"'\nnoprocs -allow sleep\n")
+	// The script goes on once the orphan is sleep (not env or setsid still on their way
+	// to it): noprocs then finds it by its marker as it finds any leftover.
+	res := runScript(t, "run true\nexec sh -c 'env -u "+sandbox.TokenEnv+" setsid sleep 30 >/dev/null 2>&1 </dev/null & echo $! > "+pidFile+"; until [ \"$(cat /proc/$!/comm)\" = sleep ]; do :; done'\nnoprocs -allow sleep\n")
 	if !res.Passed {
 		t.Fatalf("the script failed:\n%s", res.Log)
 	}

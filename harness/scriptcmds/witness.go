@@ -41,7 +41,14 @@ const WitnessFolder = "witnessed"
 // A variable for the tests alone.
 var maxAtOnce = 32
 
-// maxPerRun bounds the mock players one run's door lets in in all.
+// witnessSocket is the name, in $MOCKBIN, of the witness's socket: the fallback of the
+// stand-ins that find no door at mockplayer.WitnessFD, their hub having closed every
+// descriptor above 2 before it started them (as careful C code does). A connection there
+// is taken as one through the door of the script's run that opened last (witness.listen).
+const witnessSocket = ".witness"
+
+// maxPerRun bounds the mock players one run's door lets in in all (connections to the
+// witness's socket that are the run's included).
 const maxPerRun = 256
 
 // helloWithin is how long a connection has to say which mock it stands for (a stand-in
@@ -56,6 +63,11 @@ const drainWithin = 2 * time.Second
 // (name -> the mock player's flags), the doors of its runs, and the mock players running.
 type witness struct {
 	bin string // $MOCKBIN, where the stand-ins are
+	// ln is the witness's socket in bin (witnessSocket), for the stand-ins that find no
+	// door: what connects there is taken as the connection of the run whose door opened
+	// last and is still open (listen), with the same token and the same bounds.
+	ln       *mockplayer.WitnessListener
+	acceptMu sync.Mutex // held while connections to ln are taken and counted to a run
 	// token is what a hello must carry: written into the C stand-ins alone (writeStandIn),
 	// "" where none could be built (a wrapper of gauntlet's own program, which a hub can
 	// read, stands in: it carries no token).
@@ -83,6 +95,7 @@ type witness struct {
 	boxed    map[string]string   // name -> the program a relay has its stand-in start (Run)
 	started  int                 // the mock players started so far (their records' numbers)
 	sessions map[*session]bool   // the mock players started and not yet reaped
+	doors    []*door             // the doors of the runs still running, in the order they opened
 	closed   bool
 	// failures are the witness's own failures to run a mock player it was asked for (the
 	// harness's, never the hub's): a conversation missing from its record is the harness's
@@ -228,12 +241,57 @@ func newWitness(work, bin, mock string, env []string) (*witness, error) {
 	if err := os.MkdirAll(records, 0o700); err != nil {
 		return nil, err
 	}
-	w := &witness{bin: bin, records: records, mock: mock, env: env,
+	ln, err := mockplayer.ListenWitness(filepath.Join(bin, witnessSocket))
+	if err != nil {
+		return nil, fmt.Errorf("the witness's socket: %w", err)
+	}
+	w := &witness{bin: bin, ln: ln, records: records, mock: mock, env: env,
 		flags: map[string][]string{}, dirs: map[string]string{}, boxed: map[string]string{}, sessions: map[*session]bool{}}
 	if _, err := mockplayer.StandIn(); err == nil {
 		w.token = newToken()
 	}
+	go w.listen()
 	return w, nil
+}
+
+// listen takes the connections to the witness's socket until the witness closes: each is
+// the connection of the run whose door opened last of those still open, and is let in (or
+// refused and charged) as one that came through that door; with no door open (no run of
+// the script is running: nothing of the case's can have connected, but a leftover of an
+// earlier run) it is closed, and nobody is charged.
+func (w *witness) listen() {
+	for w.ln.Wait() == nil {
+		w.takeQueued()
+	}
+}
+
+// takeQueued takes the connections queued at the witness's socket now, as listen does: a
+// door's close calls it before it takes the door from the open ones, so that what its run
+// connected just before it ended is counted to it as listen would have.
+func (w *witness) takeQueued() {
+	w.acceptMu.Lock()
+	defer w.acceptMu.Unlock()
+	for {
+		c, err := w.ln.AcceptQueued()
+		if err != nil || c == nil {
+			return
+		}
+		w.mu.Lock()
+		var d *door
+		if n := len(w.doors); n > 0 && !w.closed {
+			d = w.doors[n-1]
+		}
+		why := ""
+		if d != nil {
+			why = d.admit()
+		}
+		w.mu.Unlock()
+		if d == nil {
+			c.Close()
+			continue
+		}
+		d.start(c, why)
+	}
 }
 
 // WitnessedProgram sets up, for a script being set up (after Setup), a witnessed mock
@@ -327,6 +385,9 @@ func (h *witnessHolder) openDoor() (*door, error) {
 		return nil, err
 	}
 	d := &door{w: h.w, wd: wd, served: make(chan struct{})}
+	h.w.mu.Lock()
+	h.w.doors = append(h.w.doors, d)
+	h.w.mu.Unlock()
 	go d.serve()
 	return d, nil
 }
@@ -342,73 +403,71 @@ func (d *door) runFiles() []*os.File {
 // serve takes the connections that come through the door until it closes, within its bounds.
 func (d *door) serve() {
 	defer close(d.served)
+	w := d.w
 	for {
 		c, err := d.wd.Accept()
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			// Woken by close once the run ended: what the run queued before it ended is
-			// taken without a wait (Accept no longer looks), then nothing more comes.
-			for {
-				c, err := d.wd.AcceptQueued()
-				if err == mockplayer.ErrNothingQueued || !d.take(c, err) {
-					return
-				}
-			}
-		}
-		if !d.take(c, err) {
+			// Woken by close once the run ended: nothing more is queued.
 			return
 		}
+		if err == mockplayer.ErrKnock {
+			d.refuse("a message through the witness's door that no stand-in sends")
+			continue
+		}
+		if err != nil {
+			w.mu.Lock()
+			shut := !d.closed && !d.draining
+			w.mu.Unlock()
+			if shut && err == io.EOF {
+				d.refuse("the witness's door shut from the box (or an empty message through it)")
+			}
+			return
+		}
+		w.mu.Lock()
+		why := d.admit()
+		w.mu.Unlock()
+		d.start(c, why)
 	}
 }
 
-// take handles what one Accept of the door returned: a stand-in's connection served
-// within the door's bounds, or what is refused; false once nothing more comes.
-func (d *door) take(c *mockplayer.WitnessConn, err error) bool {
-	w := d.w
-	if err == mockplayer.ErrKnock {
-		d.refuse("a message through the witness's door that no stand-in sends")
-		return true
-	}
-	if err != nil {
-		w.mu.Lock()
-		shut := !d.closed && !d.draining
-		w.mu.Unlock()
-		if shut && err == io.EOF {
-			d.refuse("the witness's door shut from the box (or an empty message through it)")
-		}
-		return false
-	}
-	w.mu.Lock()
-	why := ""
+// admit counts a connection that came for the door (through it, or to the witness's
+// socket), within its bounds, and returns "" when it is let in, else why not ("-": the run
+// has ended, not its doing). Called with w.mu held: a connection let in is counted among
+// the hellos the door's close waits for before the close can start waiting.
+func (d *door) admit() string {
 	switch {
-	case d.closed || w.closed:
-		why = "-" // (the run has ended: not its doing)
+	case d.closed || d.w.closed:
+		return "-"
 	case d.atOnce >= maxAtOnce:
-		why = fmt.Sprintf("more than %d mock players at once", maxAtOnce)
+		return fmt.Sprintf("more than %d mock players at once", maxAtOnce)
 	case d.all >= maxPerRun:
-		why = fmt.Sprintf("more than %d mock players in all", maxPerRun)
-	default:
-		d.atOnce++
-		d.all++
-		d.most = max(d.most, d.atOnce)
+		return fmt.Sprintf("more than %d mock players in all", maxPerRun)
 	}
-	w.mu.Unlock()
+	d.atOnce++
+	d.all++
+	d.most = max(d.most, d.atOnce)
+	d.hellos.Add(1)
+	return ""
+}
+
+// start serves the connection c that admit let in (why ""), or closes it and charges the
+// run with why.
+func (d *door) start(c *mockplayer.WitnessConn, why string) {
 	if why != "" {
 		c.Close()
 		if why != "-" {
 			d.refuse(why)
 		}
-		return true
+		return
 	}
-	d.hellos.Add(1)
 	go func() {
 		defer func() {
-			w.mu.Lock()
+			d.w.mu.Lock()
 			d.atOnce--
-			w.mu.Unlock()
+			d.w.mu.Unlock()
 		}()
-		w.session(c, d)
+		d.w.session(c, d)
 	}()
-	return true
 }
 
 // refuse records that the door refused something: the run's program (or what it started)
@@ -441,11 +500,15 @@ func (d *door) close() {
 		return
 	}
 	w := d.w
+	// What the run connected to the witness's socket before it ended is its own.
+	w.takeQueued()
 	// The mock players the door let in go first: they may hold the run's end of the door
 	// (a relay's, for the stand-ins its program starts), and no new one starts now
 	// (draining).
 	w.mu.Lock()
 	d.draining = true
+	// No connection to the witness's socket is the run's any more.
+	w.doors = slices.DeleteFunc(w.doors, func(o *door) bool { return o == d })
 	var reaped []chan struct{}
 	for s := range w.sessions {
 		if s.door == d {
@@ -777,6 +840,7 @@ func (w *witness) settle() {
 // first mkplayer, or by the grader before the script ran (WitnessedProgram), whose
 // witness the script's mkplayer then shares.
 func (w *witness) close() {
+	w.ln.Close()
 	w.mu.Lock()
 	w.closed = true
 	var reaped []chan struct{}
@@ -903,7 +967,7 @@ func pipeID(f *os.File) string {
 // then).
 func (w *witness) writeStandIn(path, quotedMock string) error {
 	if w.token != "" {
-		prog, err := mockplayer.StandInFor(filepath.Base(path), w.token)
+		prog, err := mockplayer.StandInFor(filepath.Base(path), w.token, w.ln.Path())
 		if err != nil {
 			return err
 		}
@@ -914,15 +978,16 @@ func (w *witness) writeStandIn(path, quotedMock string) error {
 			fmt.Fprintf(os.Stderr, "gauntlet: %v; the witnessed mock players' stand-ins are gauntlet's own program instead (execute-only, but not empty of the suite; their wrapper holds no secret, and the witness cannot tell their hellos from a hub's own)\n", err)
 		})
 	}
-	return execfile.Write(path, []byte(stubWrapper(quotedMock, filepath.Base(path))), 0o755)
+	return execfile.Write(path, []byte(stubWrapper(quotedMock, filepath.Base(path), w.ln.Path())), 0o755)
 }
 
 // noStandIn says once that the stand-in program could not be built.
 var noStandIn sync.Once
 
-// stubWrapper is the text of the wrapper of a witnessed mock player NAME.
-func stubWrapper(mockplayer, name string) string {
-	return "#!/bin/sh\nexec " + mockplayer + " -witness -name " + shellQuote(name) + " -- \"$@\"\n"
+// stubWrapper is the text of the wrapper of a witnessed mock player NAME, whose witness
+// listens at socket too (for a stand-in that finds no door).
+func stubWrapper(mockplayer, name, socket string) string {
+	return "#!/bin/sh\nexec " + mockplayer + " -witness-socket " + shellQuote(socket) + " -witness -name " + shellQuote(name) + " -- \"$@\"\n"
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

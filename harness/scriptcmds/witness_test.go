@@ -74,7 +74,6 @@ func TestWitnessedMockEndsAsTheMock(t *testing.T) {
 	script := `mkplayer seven -as 2310A -fault 'after 2 exit 7'
 mkplayer segv -as 2310A -fault 'after 1 signal SEGV'
 ! grep 'exit 7' $MOCKBIN/seven
-! exists $MOCKBIN/.witness
 run -status 7 -stdin hub.txt $MOCKBIN/seven 2 1
 run -status signal:SEGV -stdin hub.txt $MOCKBIN/segv 2 1
 noprocs
@@ -90,14 +89,15 @@ YT
 	// What the hub starts is the stand-in program, which carries nothing of the harness.
 	bin := filepath.Join(filepath.Dir(filepath.Dir(records)), "script-case", ".bin")
 	got, err := os.ReadFile(filepath.Join(bin, "seven"))
-	// (with the witness's token, written after the mock's name)
-	token := ""
+	// (with the witness's token, written after the mock's name, and its socket's path)
+	token, socket := "", ""
 	if _, after, ok := bytes.Cut(got, []byte("\x00seven\x00")); ok {
-		token, _, _ = strings.Cut(string(after), "\x00")
+		fields := strings.SplitN(string(after), "\x00", 3)
+		token, socket = fields[0], fields[min(1, len(fields)-1)]
 	}
-	want, werr := mockplayer.StandInFor("seven", token)
-	if err != nil || werr != nil || !bytes.Equal(got, want) || len(token) != 32 {
-		t.Errorf("the hub starts %d bytes (%v), not the stand-in program with a token (%v, %q)", len(got), err, werr, token)
+	want, werr := mockplayer.StandInFor("seven", token, socket)
+	if err != nil || werr != nil || !bytes.Equal(got, want) || len(token) != 32 || socket != filepath.Join(bin, witnessSocket) {
+		t.Errorf("the hub starts %d bytes (%v), not the stand-in program with a token and the socket (%v, %q, %q)", len(got), err, werr, token, socket)
 	}
 	// Execute-only: the hub can run it, not read the token.
 	if st, err := os.Stat(filepath.Join(bin, "seven")); err != nil || st.Mode().Perm() != 0o111 {
@@ -245,35 +245,28 @@ noprocs -allow sleep
 // boxed as root and in a rootless box. (The bound is lowered to 4 here, to start few mock
 // players; the test is not parallel, as it sets it.)
 func TestWitnessFloodIsBoundedAndCharged(t *testing.T) {
+	// The hub starts 64 stand-ins at once and ends once 60 of them have: the 4 others run.
+	testWitnessFlood(t, "TestWitnessFloodIsBoundedAndCharged", "", "$0")
+}
+
+// The same flood through the witness's socket: each stand-in is started by a hub that
+// closes every descriptor above 2 before it starts its player (closefds.c), so that it
+// finds no door and connects to the socket, and the bound and the charge are the same
+// (the connections are the run's, whose door is the only one open).
+func TestWitnessSocketFloodIsBoundedAndCharged(t *testing.T) {
+	testWitnessFlood(t, "TestWitnessSocketFloodIsBoundedAndCharged", "closefds.c", "$1 $0")
+}
+
+// testWitnessFlood is the flood test of the test named, each stand-in started by the
+// shell's command player, in which $0 is the stand-in and $1 the hub built from hub (a C
+// program of the sandbox's hostile test data, when it is not "").
+func testWitnessFlood(t *testing.T, test, hub, player string) {
 	defer func(n int) { maxAtOnce = n }(maxAtOnce)
 	maxAtOnce = 4
-	// The hub starts 64 stand-ins at once and ends once 60 of them have: the 4 others run.
 	script := `mkplayer h -as 2310A -fault 'start hang'
-run -status 0 -timeout 60s sh -c 'mkfifo ended; exec 3<>ended; for i in $(seq 64); do ($0 2 1 </dev/null >/dev/null 2>&1; echo >&3) & done; head -n 60 <&3 >/dev/null; exit 0' $MOCKBIN/h
+run -status 0 -timeout 60s sh -c 'mkfifo ended; exec 3<>ended; for i in $(seq 64); do (` + player + ` 2 1 </dev/null >/dev/null 2>&1; echo >&3) & done; head -n 60 <&3 >/dev/null; exit 0' $MOCKBIN/h $HUB
 `
-	bin := t.TempDir()
-	buildtest.SearchableByOthers(t, bin)
-	data, err := os.ReadFile(buildtest.Path(t, "gauntlet/cmd/gauntlet"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := execfile.Write(filepath.Join(bin, "mockplayer"), data, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	check := func(t *testing.T, boxed bool) {
-		dir := t.TempDir()
-		if boxed {
-			dir = boxedCaseDir(t)
-		}
-		r := runCase(t, dir, script, testscript.Params{
-			Setup: func(env *testscript.Env) error {
-				env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
-				if boxed {
-					return Settings{SandboxUser: true, BoxKeep: []string{bin}}.Setup(env)
-				}
-				return Setup(env)
-			},
-		})
+	forEachWitnessBox(t, test, hub, script, func(t *testing.T, r suite.Result, dir string) {
 		if r.Passed {
 			t.Fatalf("the flood passed:\n%s", r.Log)
 		}
@@ -287,19 +280,101 @@ run -status 0 -timeout 60s sh -c 'mkfifo ended; exec 3<>ended; for i in $(seq 64
 		if files, _ := filepath.Glob(filepath.Join(dir, WitnessFolder, "*", "*.json")); len(files) != 4 {
 			t.Errorf("%d mock players started, want 4 (the bound)", len(files))
 		}
+	})
+}
+
+// forEachWitnessBox runs script as a case, with $HUB the C program hub of the sandbox's
+// hostile test data built (none when hub is ""), and the mock player program on the PATH,
+// unboxed (where the grader is root), boxed (as root; or rootless, where the grader is not
+// root) and, as root, again in the test named rerun as an unprivileged user (rootless
+// boxes); check judges each case's result and folder.
+func forEachWitnessBox(t *testing.T, test, hub, script string, check func(t *testing.T, r suite.Result, dir string)) {
+	t.Helper()
+	bin := t.TempDir()
+	buildtest.SearchableByOthers(t, bin)
+	hubPath := ""
+	if hub != "" {
+		cc := buildtest.NeedCommand(t, "cc", "a C compiler")
+		_, here, _, _ := runtime.Caller(0)
+		src := filepath.Join(filepath.Dir(here), "..", "sandbox", "testdata", "hostile", hub)
+		hubPath = filepath.Join(bin, strings.TrimSuffix(hub, ".c"))
+		if out, err := exec.Command(cc, "-o", hubPath, src).CombinedOutput(); err != nil {
+			t.Fatalf("cc: %v\n%s", err, out)
+		}
+		os.Chmod(hubPath, 0o755)
+	}
+	data, err := os.ReadFile(buildtest.Path(t, "gauntlet/cmd/gauntlet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := execfile.Write(filepath.Join(bin, "mockplayer"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func(t *testing.T, boxed bool) {
+		dir := t.TempDir()
+		if boxed {
+			dir = boxedCaseDir(t)
+		}
+		r := runCase(t, dir, script, testscript.Params{
+			Setup: func(env *testscript.Env) error {
+				env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
+				env.Setenv("HUB", hubPath)
+				if boxed {
+					return Settings{SandboxUser: true, BoxKeep: []string{bin}}.Setup(env)
+				}
+				return Setup(env)
+			},
+		})
+		check(t, r, dir)
 	}
 	if !sandbox.Rootless() {
-		t.Run("unboxed", func(t *testing.T) { check(t, false) })
+		t.Run("unboxed", func(t *testing.T) { run(t, false) })
 	}
 	t.Run("boxed", func(t *testing.T) {
 		needBox(t)
-		check(t, true)
+		run(t, true)
 	})
 	if os.Geteuid() == 0 {
 		t.Run("rootless", func(t *testing.T) {
-			buildtest.AsUnprivileged(t, "^TestWitnessFloodIsBoundedAndCharged$", "gauntlet/cmd/gauntlet")
+			buildtest.AsUnprivileged(t, "^"+test+"$", "gauntlet/cmd/gauntlet")
 		})
 	}
+}
+
+// A hub that closes every descriptor above 2 in the child before it execs its player (a
+// loop of close, or close_range: careful C code, closefds.c), and so closes the witness's
+// door, still has its witnessed mock player: the stand-in finds no door and connects to the
+// witness's socket in $MOCKBIN, and the mock plays the game to its end, recorded; the case
+// passes, unboxed, boxed as root and in a rootless box. Until the socket came back (it went
+// on 2026-12-07 with the door) the stand-in exited 2 ("no door to the witness") and every
+// case with a witnessed mock failed for a correct hub.
+func TestWitnessSocketServesAHubThatClosesItsDescriptors(t *testing.T) {
+	t.Parallel()
+	if _, err := mockplayer.StandIn(); err != nil {
+		t.Skip("no C stand-in: TestStandInWrapperHoldsNoSecret runs the wrapper's stand-in through the socket")
+	}
+	script := `mkplayer p0 -as 2310A -fault 'after 2 exit 0'
+run -status 0 -stdin hub.txt $HUB $MOCKBIN/p0 2 1
+-- hub.txt --
+7;::-Mo1V11V22Mo1Mo1::-
+HAP0,1,0,3,0
+YT
+`
+	forEachWitnessBox(t, "TestWitnessSocketServesAHubThatClosesItsDescriptors", "closefds.c", script, func(t *testing.T, r suite.Result, dir string) {
+		if !r.Passed {
+			t.Fatalf("the case of a hub that closes its descriptors failed:\n%s", r.Log)
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, WitnessFolder, "*", "*.json"))
+		if len(files) != 1 {
+			t.Fatalf("records %q, want one", files)
+		}
+		b, _ := os.ReadFile(files[0])
+		for _, want := range []string{`"text":"7;::-Mo1V11V22Mo1Mo1::-"`, `"text":"HAP0,1,0,3,0"`} {
+			if !strings.Contains(string(b), want) {
+				t.Errorf("the record lacks %s:\n%s", want, b)
+			}
+		}
+	})
 }
 
 // A witnessed mock's relative paths (-record FILE) are where the script was at its
@@ -694,6 +769,134 @@ func TestWitnessRefusesForgedHellos(t *testing.T) {
 	inW.Close()
 	if got, refused := hello(w.token, in, out, errw); !strings.HasPrefix(got, "exit ") || len(refused) != 0 {
 		t.Errorf("a stand-in's hello: the witness answered %q, refused %q (its failures: %q); want the mock's end", got, refused, w.ownFailures())
+	}
+}
+
+// A connection to the witness's socket (the fallback of a stand-in whose hub closed the
+// door) is judged as one through a door: a hello without the witness's token is refused,
+// and the run whose door opened last of those still open is charged with it, not an
+// earlier one; with no door open (no run of the script running) a connection is closed
+// and nobody is charged; and a stand-in's hello there starts its mock, for the run whose
+// door is open.
+func TestWitnessSocketRefusesForgedHellos(t *testing.T) {
+	t.Parallel()
+	if _, err := mockplayer.StandIn(); err != nil {
+		t.Skip("no C compiler: the witness has no token (TestWitnessWithoutATokenGivesNoMore)")
+	}
+	work := filepath.Join(t.TempDir(), "script-case")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	mock := filepath.Join(bin, "mockplayer")
+	if err := os.Symlink(buildtest.Path(t, "gauntlet/cmd/gauntlet"), mock); err != nil {
+		t.Fatal(err)
+	}
+	w, err := newWitness(work, bin, mock, os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	w.add("p", work, []string{"-as", "2310A"}, "")
+	if st, err := os.Stat(filepath.Join(bin, witnessSocket)); err != nil || st.Mode().Type() != os.ModeSocket || st.Mode().Perm() != 0o666 {
+		t.Fatalf("the witness's socket: %v %v, want a socket anyone may connect to", st, err)
+	}
+	// hello connects to the socket, sends a hello for p with token and the three
+	// descriptors, and returns what the witness answered before it closed the connection.
+	hello := func(token string, fds ...int) string {
+		t.Helper()
+		fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer syscall.Close(fd)
+		if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: filepath.Join(bin, witnessSocket)}); err != nil {
+			t.Fatal(err)
+		}
+		msg := []byte(`{"name":"p","token":"` + token + `","args":["2","0"]}`)
+		msg = append([]byte{0, 0, byte(len(msg) >> 8), byte(len(msg))}, msg...)
+		if err := syscall.Sendmsg(fd, msg, syscall.UnixRights(fds...), nil, syscall.MSG_NOSIGNAL); err != nil {
+			return "(refused before the hello)"
+		}
+		// A backstop, not a measure (see TestWitnessRefusesForgedHellos).
+		syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &syscall.Timeval{Sec: 60})
+		var got []byte
+		b := make([]byte, 64)
+		for {
+			n, err := syscall.Read(fd, b)
+			if err == syscall.EINTR {
+				continue
+			}
+			if err == syscall.EAGAIN {
+				return string(got) + "(still open)"
+			}
+			if n <= 0 || err != nil {
+				return string(got)
+			}
+			got = append(got, b[:n]...)
+		}
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inR.Close()
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer outR.Close()
+	defer outW.Close()
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	in, out, errw := int(inR.Fd()), int(outW.Fd()), int(null.Fd())
+	h := &witnessHolder{w: w}
+	earlier, err := h.openDoor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	later, err := h.openDoor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hello("forged", in, out, errw); got != "" {
+		t.Errorf("a hello without the token through the socket: the witness answered %q", got)
+	}
+	want := []string{"a hello without the witness's token: not a stand-in's"}
+	if got := later.refusals(); !slices.Equal(got, want) {
+		t.Errorf("the run whose door opened last was charged with %q, want %q", got, want)
+	}
+	if got := earlier.refusals(); len(got) != 0 {
+		t.Errorf("an earlier run was charged with %q", got)
+	}
+	later.close()
+	earlier.close()
+	// No run's door open: the connection is closed, whatever it says, and nobody charged.
+	if got := hello(w.token, in, out, errw); got != "" && got != "(refused before the hello)" {
+		t.Errorf("with no door open: the witness answered %q", got)
+	}
+	if got := append(earlier.refusals(), later.refusals()...); !slices.Equal(got, want) {
+		t.Errorf("with no door open, the runs were charged with %q", got)
+	}
+	w.mu.Lock()
+	started := w.started
+	w.mu.Unlock()
+	if started != 0 {
+		t.Errorf("%d mock players started for refused connections", started)
+	}
+	// A stand-in's hello through the socket starts its mock (which ends at the end of its
+	// stdin), for the run whose door is open; nothing is refused.
+	inW.Close()
+	d, err := h.openDoor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.close()
+	if got := hello(w.token, in, out, errw); !strings.HasPrefix(got, "exit ") || len(d.refusals()) != 0 {
+		t.Errorf("a stand-in's hello through the socket: the witness answered %q, refused %q (its failures: %q); want the mock's end", got, d.refusals(), w.ownFailures())
 	}
 }
 

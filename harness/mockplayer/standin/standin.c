@@ -9,7 +9,10 @@
  * for, the witness's token and its arguments, and its three standard streams (the hub's
  * pipes); hands the other end of the connection through the door ("connect\n", with that
  * one descriptor); lets go of the door and of its copies of the pipes; and waits for the
- * witness to say how the mock ended ("exit N" or "signal N"), which it then does. A dump
+ * witness to say how the mock ended ("exit N" or "signal N"), which it then does. Where
+ * there is no door at WITNESS_FD (a hub that closed every descriptor above 2 before it
+ * started its player), it connects to the witness's socket, whose path the harness wrote
+ * into the copy, and sends its hello on that connection instead. A dump
  * of it, or a read of it, shows only this, and the mock's name, which the harness writes
  * into each copy in place of config's marker (so that a copy of it, renamed or moved,
  * still stands for its mock), with the witness's token, which proves to the witness that
@@ -51,8 +54,9 @@
 #define WITNESS_FD 100
 #define MAX_RUN (256 * 1024)
 
-/* config is "NAME\0TOKEN\0" in each copy the harness writes: the mock's name and the
- * witness's token, over the marker below (zeros after it). volatile: read as written in
+/* config is "NAME\0TOKEN\0SOCKET\0" in each copy the harness writes: the mock's name, the
+ * witness's token and the path of its socket (empty: none), over the marker below (zeros
+ * after it). volatile: read as written in
  * the file, never folded by the compiler. */
 static volatile char config[4096] = "GAUNTLET-STANDIN-CONFIG";
 
@@ -473,14 +477,66 @@ static int runRequest(int sock, char *nl) {
     return 0;
 }
 
+/* isDoor says whether fd is a witness's door: a Unix socket of SOCK_SEQPACKET. */
+static int isDoor(int fd) {
+    int dom = 0, type = 0;
+    socklen_t optlen = sizeof dom;
+    if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &optlen) != 0 || dom != AF_UNIX) {
+        return 0;
+    }
+    optlen = sizeof type;
+    return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &optlen) == 0 && type == SOCK_SEQPACKET;
+}
+
+/* dial connects to the witness's socket at path (from its folder, whose path may be longer
+ * than a socket's address allows; the stand-in then goes back to the folder it was started
+ * in). The socket, or -1 with errno set. */
+static int dial(char *path) {
+    struct sockaddr_un addr;
+    char *slash = strrchr(path, '/'), *base = path;
+    int sock, err;
+    if (slash != NULL && strlen(path) >= sizeof addr.sun_path) {
+        *slash = '\0';
+        err = chdir(path[0] ? path : "/");
+        *slash = '/';
+        if (err != 0) {
+            return -1;
+        }
+        base = slash + 1;
+    }
+    memset(&addr, 0, sizeof addr);
+    addr.sun_family = AF_UNIX;
+    if (strlen(base) >= sizeof addr.sun_path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    strcpy(addr.sun_path, base);
+    sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (sock >= 0) {
+        while ((err = connect(sock, (struct sockaddr *)&addr, sizeof addr)) != 0 && errno == EINTR) {
+        }
+        if (err != 0) {
+            err = errno;
+            close(sock);
+            sock = -1;
+            errno = err;
+        }
+    }
+    err = errno;
+    if (base != path && startDir >= 0) {
+        fchdir(startDir);
+    }
+    errno = err;
+    return sock;
+}
+
 int main(int argc, char **argv) {
     char self[sizeof config];
     ssize_t n;
     size_t i0;
-    char *name, *token;
-    int sock, i, null;
-    int pair[2], dom = 0, type = 0;
-    socklen_t optlen;
+    char *name, *token, *socketPath;
+    int sock, i, null, viaDoor;
+    int pair[2];
     int fds[3] = {0, 1, 2};
     size_t sent;
     char *line;
@@ -497,18 +553,28 @@ int main(int argc, char **argv) {
     if (*name == '\0' || token >= self + sizeof self - 1 || *token == '\0') {
         return fail("this copy was not set up by the harness", 0);
     }
+    socketPath = token + strlen(token) + 1;
+    if (socketPath >= self + sizeof self - 1) {
+        socketPath = token + strlen(token); /* (no room for one: none) */
+    }
     /* The folder it was started in is kept, for a program the witness asks it to start. */
     startDir = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    optlen = sizeof dom;
-    if (getsockopt(WITNESS_FD, SOL_SOCKET, SO_DOMAIN, &dom, &optlen) != 0 || dom != AF_UNIX ||
-        (optlen = sizeof type, getsockopt(WITNESS_FD, SOL_SOCKET, SO_TYPE, &type, &optlen)) != 0 ||
-        type != SOCK_SEQPACKET) {
+    viaDoor = isDoor(WITNESS_FD);
+    if (viaDoor) {
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+            return fail("socketpair", errno);
+        }
+        sock = pair[0];
+    } else if (*socketPath == '\0') {
         return fail("no door to the witness at descriptor 100 (the hub that started this player did not pass it on)", 0);
+    } else if ((sock = dial(socketPath)) < 0) {
+        char what[sizeof self + 160];
+        int err = errno;
+        snprintf(what, sizeof what,
+                 "no door to the witness at descriptor 100 (the hub that started this player did not pass it on), and its socket %s",
+                 socketPath);
+        return fail(what, err);
     }
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
-        return fail("socketpair", errno);
-    }
-    sock = pair[0];
 
     if (!put("{\"name\":", 8) || !putString(name) || !put(",\"token\":", 9) || !putString(token) ||
         !put(",\"args\":[", 9)) {
@@ -542,8 +608,9 @@ int main(int argc, char **argv) {
     }
 
     /* The hello waits on the connection; its other end goes to the witness through the
-     * door, which the stand-in then lets go of: nothing it starts gets it. */
-    {
+     * door, which the stand-in then lets go of: nothing it starts gets it. (A connection to
+     * the socket is the witness's already.) */
+    if (viaDoor) {
         struct msghdr msg;
         struct iovec iov;
         union {
