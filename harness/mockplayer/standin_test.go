@@ -429,3 +429,41 @@ func TestStandInConnectsToTheSocketWithoutADoor(t *testing.T) {
 		}
 	})
 }
+
+// A wait at the witness's socket returns while a connection is queued there, even one
+// whose arrival woke an earlier wait: a wait begins by forgetting what woke the poller, so
+// one that only waited for the next wake-up slept through a connection that came just
+// before it (the listener then took it only when another came).
+func TestWitnessListenerWaitSeesWhatIsQueued(t *testing.T) {
+	ln, err := ListenWitness(filepath.Join(t.TempDir(), "witness"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	waited := make(chan error, 1)
+	go func() { waited <- ln.Wait() }()
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: ln.Path()}); err != nil {
+		t.Fatal(err)
+	}
+	buildtest.Returns(t, "the first wait never saw the connection", func() {
+		if err := <-waited; err != nil {
+			t.Error(err)
+		}
+	})
+	// Not taken yet: a second wait returns at once.
+	buildtest.Returns(t, "a wait slept through a queued connection", func() {
+		if err := ln.Wait(); err != nil {
+			t.Error(err)
+		}
+	})
+	if c, err := ln.AcceptQueued(); err != nil || c == nil {
+		t.Errorf("AcceptQueued: %v, %v, want the connection", c, err)
+	} else {
+		c.Close()
+	}
+}

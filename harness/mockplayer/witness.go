@@ -608,11 +608,18 @@ func (l *WitnessListener) Wait() error {
 		return err
 	}
 	first := true
-	return rc.Read(func(uintptr) bool {
-		// (The first call returns at once: the poller then waits for the socket.)
-		wait := first
+	return rc.Read(func(fd uintptr) bool {
+		if !first {
+			return true
+		}
 		first = false
-		return !wait
+		// A connection already queued returns at once: one that came after the last
+		// accept looked may have woken the poller before this wait began, and a wait
+		// starts by forgetting what woke it (it would then sleep until the next
+		// connection). Otherwise the poller waits for the socket.
+		ready := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(ready, 0)
+		return err == nil && n > 0
 	})
 }
 
