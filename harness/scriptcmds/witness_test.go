@@ -720,23 +720,7 @@ func TestWitnessRefusesForgedHellos(t *testing.T) {
 			got = append(got, b[:n]...)
 		}
 	}
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inR.Close()
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer outR.Close()
-	defer outW.Close()
-	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer null.Close()
-	in, out, errw := int(inR.Fd()), int(outW.Fd()), int(null.Fd())
+	in, out, errw, inW := helloStreams(t)
 	if got, refused := hello("forged", in, out, errw); got != "" || len(refused) != 1 {
 		t.Errorf("a hello without the token: the witness answered %q, refused %q", got, refused)
 	}
@@ -770,6 +754,31 @@ func TestWitnessRefusesForgedHellos(t *testing.T) {
 	if got, refused := hello(w.token, in, out, errw); !strings.HasPrefix(got, "exit ") || len(refused) != 0 {
 		t.Errorf("a stand-in's hello: the witness answered %q, refused %q (its failures: %q); want the mock's end", got, refused, w.ownFailures())
 	}
+}
+
+// helloStreams are the three streams a test's hello hands the witness: the read end of a
+// pipe as stdin (its write end returned, for the test to close), the write end of another
+// as stdout, and /dev/null as stderr, all closed when the test ends.
+func helloStreams(t *testing.T) (in, out, errw int, stdin *os.File) {
+	t.Helper()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, f := range []*os.File{inR, inW, outR, outW, null} {
+			f.Close()
+		}
+	})
+	return int(inR.Fd()), int(outW.Fd()), int(null.Fd()), inW
 }
 
 // A connection to the witness's socket (the fallback of a stand-in whose hub closed the
@@ -836,23 +845,7 @@ func TestWitnessSocketRefusesForgedHellos(t *testing.T) {
 			got = append(got, b[:n]...)
 		}
 	}
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inR.Close()
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer outR.Close()
-	defer outW.Close()
-	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer null.Close()
-	in, out, errw := int(inR.Fd()), int(outW.Fd()), int(null.Fd())
+	in, out, errw, inW := helloStreams(t)
 	h := &witnessHolder{w: w}
 	earlier, err := h.openDoor()
 	if err != nil {
