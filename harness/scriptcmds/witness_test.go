@@ -311,20 +311,7 @@ func forEachWitnessBox(t *testing.T, test, hub, script string, check func(t *tes
 		t.Fatal(err)
 	}
 	run := func(t *testing.T, boxed bool) {
-		dir := t.TempDir()
-		if boxed {
-			dir = boxedCaseDir(t)
-		}
-		r := runCase(t, dir, script, testscript.Params{
-			Setup: func(env *testscript.Env) error {
-				env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
-				env.Setenv("HUB", hubPath)
-				if boxed {
-					return Settings{SandboxUser: true, BoxKeep: []string{bin}}.Setup(env)
-				}
-				return Setup(env)
-			},
-		})
+		r, dir := runHubCase(t, script, bin, hubPath, boxed)
 		check(t, r, dir)
 	}
 	if !sandbox.Rootless() {
@@ -658,24 +645,7 @@ func TestWitnessRecordsOncePerConversation(t *testing.T) {
 // (10.29/42 for a hub with no game logic).
 func TestWitnessRefusesForgedHellos(t *testing.T) {
 	t.Parallel()
-	if _, err := mockplayer.StandIn(); err != nil {
-		t.Skip("no C compiler: the witness has no token (TestWitnessWithoutATokenGivesNoMore)")
-	}
-	work := filepath.Join(t.TempDir(), "script-case")
-	if err := os.Mkdir(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	bin := t.TempDir()
-	mock := filepath.Join(bin, "mockplayer")
-	if err := os.Symlink(buildtest.Path(t, "gauntlet/cmd/gauntlet"), mock); err != nil {
-		t.Fatal(err)
-	}
-	w, err := newWitness(work, bin, mock, os.Environ())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.close()
-	w.add("p", work, []string{"-as", "2310A"}, "")
+	w, _ := witnessOfP(t)
 	// hello sends, through a new door, a hello for p with token and the three descriptors,
 	// and returns what the witness answered before it closed the connection (a verdict, or
 	// nothing) and what the door refused.
@@ -756,6 +726,53 @@ func TestWitnessRefusesForgedHellos(t *testing.T) {
 	}
 }
 
+// runHubCase runs script in a case folder of its own, with $HUB the program hub and bin
+// (where the mock player is) first on the PATH: boxed (a sandbox user, bin kept in the
+// box) or not. It returns the result and the case's folder.
+func runHubCase(t *testing.T, script, bin, hub string, boxed bool) (suite.Result, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if boxed {
+		dir = boxedCaseDir(t)
+	}
+	return runCase(t, dir, script, testscript.Params{
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
+			env.Setenv("HUB", hub)
+			if boxed {
+				return Settings{SandboxUser: true, BoxKeep: []string{bin}}.Setup(env)
+			}
+			return Setup(env)
+		},
+	}), dir
+}
+
+// witnessOfP is a witness of the test's own, with the mock player p (2310A) set up, for a
+// test that speaks to it as a stand-in would, and the folder of its stand-ins; the test
+// skips where no C stand-in, and so no token, can be built.
+func witnessOfP(t *testing.T) (*witness, string) {
+	t.Helper()
+	if _, err := mockplayer.StandIn(); err != nil {
+		t.Skip("no C compiler: the witness has no token (TestWitnessWithoutATokenGivesNoMore)")
+	}
+	work := filepath.Join(t.TempDir(), "script-case")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	mock := filepath.Join(bin, "mockplayer")
+	if err := os.Symlink(buildtest.Path(t, "gauntlet/cmd/gauntlet"), mock); err != nil {
+		t.Fatal(err)
+	}
+	w, err := newWitness(work, bin, mock, os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.close)
+	w.add("p", work, []string{"-as", "2310A"}, "")
+	return w, bin
+}
+
 // helloStreams are the three streams a test's hello hands the witness: the read end of a
 // pipe as stdin (its write end returned, for the test to close), the write end of another
 // as stdout, and /dev/null as stderr, all closed when the test ends.
@@ -789,24 +806,7 @@ func helloStreams(t *testing.T) (in, out, errw int, stdin *os.File) {
 // door is open.
 func TestWitnessSocketRefusesForgedHellos(t *testing.T) {
 	t.Parallel()
-	if _, err := mockplayer.StandIn(); err != nil {
-		t.Skip("no C compiler: the witness has no token (TestWitnessWithoutATokenGivesNoMore)")
-	}
-	work := filepath.Join(t.TempDir(), "script-case")
-	if err := os.Mkdir(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	bin := t.TempDir()
-	mock := filepath.Join(bin, "mockplayer")
-	if err := os.Symlink(buildtest.Path(t, "gauntlet/cmd/gauntlet"), mock); err != nil {
-		t.Fatal(err)
-	}
-	w, err := newWitness(work, bin, mock, os.Environ())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.close()
-	w.add("p", work, []string{"-as", "2310A"}, "")
+	w, bin := witnessOfP(t)
 	if st, err := os.Stat(filepath.Join(bin, witnessSocket)); err != nil || st.Mode().Type() != os.ModeSocket || st.Mode().Perm() != 0o666 {
 		t.Fatalf("the witness's socket: %v %v, want a socket anyone may connect to", st, err)
 	}
@@ -928,20 +928,7 @@ func TestWitnessHoldIsCharged(t *testing.T) {
 run -status 0 $HUB d p $MOCKBIN/p0
 `
 	check := func(t *testing.T, boxed bool) {
-		dir := t.TempDir()
-		if boxed {
-			dir = boxedCaseDir(t)
-		}
-		res := runCase(t, dir, script, testscript.Params{
-			Setup: func(env *testscript.Env) error {
-				env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
-				env.Setenv("HUB", hub)
-				if boxed {
-					return Settings{SandboxUser: true, BoxKeep: []string{bin}}.Setup(env)
-				}
-				return Setup(env)
-			},
-		})
+		res, dir := runHubCase(t, script, bin, hub, boxed)
 		if res.Passed || !strings.Contains(res.Log, "asked the harness's witness for what no stand-in asks: a hello without the witness's token") {
 			t.Errorf("the witness hold was not charged to the hub:\n%s", res.Log)
 		}
