@@ -9,8 +9,8 @@ import (
 	"slices"
 	"testing"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/internal/buildtest"
 )
 
 // clusterFlags select a few dealer2310 cases (the player's arguments and first move), so

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/internal/buildtest"
 )
 
 // refusal is what gauntlet grade says on stderr, exit 2, when a root grader cannot box the

@@ -11,7 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"gauntlet/harness/buildtest"
+	"gauntlet/internal/buildtest"
 )
 
 // The facts of the Kubernetes API (batch/v1 Job, core/v1 PodSpec, Container, Volume,

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/tcp"
+	"gauntlet/harness/runtime/tcp"
+	"gauntlet/internal/buildtest"
 )
 
 // slurmVar, set to 1, makes TestSlurmGradesACohort run against a real Slurm (.ci/run sets

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/cgroup"
+	"gauntlet/harness/box/cgroup"
+	"gauntlet/internal/buildtest"
 )
 
 func TestEncodeDecode(t *testing.T) {

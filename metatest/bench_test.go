@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"gauntlet/harness/buildtest"
+	"gauntlet/internal/buildtest"
 )
 
 // The speed figures of the product, each beside the floor it is compared with. Run on

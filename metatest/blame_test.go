@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/grade"
+	"gauntlet/harness/grading/grade"
 )
 
 // A dealer that starts player 0's program for every player (a real student's bug: the

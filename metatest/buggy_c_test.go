@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"testing"
 
-	"gauntlet/harness/grade"
+	"gauntlet/harness/grading/grade"
 )
 
 // The deliberately buggy C submission (fixtures/submissions/buggy2310, see its README) is

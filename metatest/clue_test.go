@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"gauntlet/fuzz/judgerun"
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/grade"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/internal/buildtest"
 	"gauntlet/judges/cluefuzz"
 )
 

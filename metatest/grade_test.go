@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
-	"gauntlet/harness/grade"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/internal/buildtest"
 )
 
 // gradeRun runs `gauntlet grade GAME -json FILE ARGS...` and returns the exit status, the

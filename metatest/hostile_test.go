@@ -12,8 +12,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/grade"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/internal/buildtest"
 )
 
 // cheat is a dealer2310 submission with no game logic at all: each program plays back what
@@ -200,7 +200,7 @@ func TestWitnessHoldScoresNothingRootless(t *testing.T) {
 // dealer2310 and St Lucia suites.
 func gradeWitnessHold(t *testing.T) {
 	_, here, _, _ := runtime.Caller(0)
-	src, err := os.ReadFile(filepath.Join(filepath.Dir(here), "..", "harness", "sandbox", "testdata", "hostile", "witnesshold.c"))
+	src, err := os.ReadFile(filepath.Join(filepath.Dir(here), "..", "harness", "box", "sandbox", "testdata", "hostile", "witnesshold.c"))
 	if err != nil {
 		t.Fatal(err)
 	}

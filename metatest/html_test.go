@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/grade"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/internal/buildtest"
 )
 
 // browser finds a headless-capable Chromium, or skips the test saying how to get one

@@ -7,9 +7,9 @@ import (
 	"sync"
 	"testing"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
-	"gauntlet/harness/mutants"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/harness/grading/mutants"
+	"gauntlet/internal/buildtest"
 )
 
 // MutantsVar, set to "all" in the environment, makes the adequacy tests grade every mutant

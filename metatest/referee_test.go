@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"gauntlet/fuzz/judgerun"
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
-	"gauntlet/harness/grade"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/internal/buildtest"
 	"gauntlet/judges/refereefuzz"
 )
 

@@ -11,9 +11,9 @@ import (
 
 	"gauntlet/fuzz/judgerun"
 	"gauntlet/fuzz/livefuzz"
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/grade"
-	"gauntlet/harness/limitkill"
+	"gauntlet/harness/box/limitkill"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/internal/buildtest"
 	_ "gauntlet/programs" // the games, with their live judges
 )
 

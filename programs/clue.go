@@ -7,8 +7,8 @@ import (
 
 	game "gauntlet/games/clue"
 	"gauntlet/games/judge"
-	"gauntlet/harness/grade"
-	"gauntlet/harness/live"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/harness/judges/live"
 )
 
 // Clue over TCP: the server and the reference clients. A submission builds "clue-client",

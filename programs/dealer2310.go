@@ -7,9 +7,9 @@ import (
 
 	game "gauntlet/games/dealer2310"
 	"gauntlet/games/judge"
-	"gauntlet/harness/grade"
-	"gauntlet/harness/live"
-	"gauntlet/harness/mutants"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/harness/grading/mutants"
+	"gauntlet/harness/judges/live"
 )
 
 // 2310dealer: the dealer and the two reference players.

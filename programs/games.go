@@ -3,7 +3,7 @@ package programs
 import (
 	"slices"
 
-	"gauntlet/harness/grade"
+	"gauntlet/harness/grading/grade"
 )
 
 // gradeGames are the games the grader knows: the programs their suites name through

@@ -3,7 +3,7 @@ package programs
 import (
 	"testing"
 
-	"gauntlet/harness/scriptcmds"
+	"gauntlet/harness/grading/scriptcmds"
 )
 
 // A game's own mock program (Clue's mock clients) is a judge of the cases, as the mock hub

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"gauntlet/games/judge"
-	"gauntlet/harness/live"
+	"gauntlet/harness/judges/live"
 )
 
 // Each game's settings are checked, and a game that is set up has its judge, the subject's

@@ -3,7 +3,7 @@ package programs
 import (
 	"testing"
 
-	"gauntlet/harness/mockhub"
+	"gauntlet/harness/judges/mockhub"
 	"gauntlet/judges/refereejudges"
 )
 

@@ -12,7 +12,7 @@ import (
 	"os"
 	"sort"
 
-	"gauntlet/harness/mockhub"
+	"gauntlet/harness/judges/mockhub"
 	"gauntlet/programs/standalone"
 )
 

@@ -7,11 +7,11 @@ import (
 
 	"gauntlet/games/judge"
 	game "gauntlet/games/referee"
-	"gauntlet/harness/grade"
-	"gauntlet/harness/live"
-	"gauntlet/harness/mockhub"
-	"gauntlet/harness/mutants"
-	"gauntlet/harness/tournament"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/harness/grading/mutants"
+	"gauntlet/harness/grading/tournament"
+	"gauntlet/harness/judges/live"
+	"gauntlet/harness/judges/mockhub"
 	"gauntlet/judges/refereejudges"
 )
 

@@ -8,12 +8,12 @@ import (
 	"time"
 
 	"gauntlet/fuzz/livefuzz"
-	"gauntlet/harness/grade"
-	"gauntlet/harness/live"
-	"gauntlet/harness/mockhub"
-	"gauntlet/harness/mutants"
-	"gauntlet/harness/scriptcmds"
-	"gauntlet/harness/tournament"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/harness/grading/mutants"
+	"gauntlet/harness/grading/scriptcmds"
+	"gauntlet/harness/grading/tournament"
+	"gauntlet/harness/judges/live"
+	"gauntlet/harness/judges/mockhub"
 )
 
 // Registration is everything gauntlet knows of one game, given in one call to RegisterGame:

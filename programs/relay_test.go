@@ -10,9 +10,9 @@ import (
 
 	"gauntlet/games/dealer2310"
 	stlucia "gauntlet/games/stlucia"
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
-	"gauntlet/harness/transcript"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/harness/runtime/transcript"
+	"gauntlet/internal/buildtest"
 )
 
 // links makes a folder of links named after programs, pointing at the gauntlet binary.

@@ -7,9 +7,9 @@ import (
 
 	"gauntlet/games/judge"
 	game "gauntlet/games/stlucia"
-	"gauntlet/harness/grade"
-	"gauntlet/harness/live"
-	"gauntlet/harness/mutants"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/harness/grading/mutants"
+	"gauntlet/harness/judges/live"
 )
 
 // King of St Lucia: the hub and the five reference players.

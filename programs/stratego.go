@@ -7,9 +7,9 @@ import (
 
 	"gauntlet/games/judge"
 	game "gauntlet/games/stratego"
-	"gauntlet/harness/grade"
-	"gauntlet/harness/live"
-	"gauntlet/harness/tournament"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/harness/grading/tournament"
+	"gauntlet/harness/judges/live"
 	"gauntlet/judges/strategojudges"
 )
 

@@ -17,8 +17,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"gauntlet/harness/grade"
-	"gauntlet/harness/scriptcmds"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/harness/grading/scriptcmds"
 	"gauntlet/programs"
 )
 

@@ -12,9 +12,9 @@ import (
 	"strconv"
 	"strings"
 
-	"gauntlet/harness/execfile"
-	"gauntlet/harness/grade"
-	"gauntlet/harness/mutants"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/harness/grading/mutants"
 )
 
 const adequacyUsage = `usage: gauntlet adequacy GAME [-suite DIR] [-run REGEXP] [-j N]

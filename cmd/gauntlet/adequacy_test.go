@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/mutants"
+	"gauntlet/harness/grading/mutants"
 )
 
 func TestAdequacyUsageErrors(t *testing.T) {

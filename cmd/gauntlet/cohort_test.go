@@ -19,11 +19,11 @@ import (
 	"testing"
 	"time"
 
-	"gauntlet/harness/build"
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
-	"gauntlet/harness/grade"
-	"gauntlet/harness/scriptcmds"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/harness/grading/build"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/harness/grading/scriptcmds"
+	"gauntlet/internal/buildtest"
 )
 
 // specCase selects the rules file's worked example of the St Lucia suite by its id (the

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"gauntlet/harness/mutants"
+	"gauntlet/harness/grading/mutants"
 	"gauntlet/programs"
 )
 

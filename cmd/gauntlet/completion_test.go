@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/buildtest"
+	"gauntlet/internal/buildtest"
 	"gauntlet/programs"
 )
 

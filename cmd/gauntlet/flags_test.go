@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"gauntlet/harness/grade"
+	"gauntlet/harness/grading/grade"
 )
 
 // Every command refuses a flag value it cannot use, with a message naming the flag, and

@@ -19,8 +19,8 @@ import (
 	"gauntlet/fuzz/livefuzz"
 	"gauntlet/fuzz/pipegame"
 	"gauntlet/fuzz/record"
-	"gauntlet/harness/sandbox"
-	"gauntlet/harness/term"
+	"gauntlet/harness/box/sandbox"
+	"gauntlet/harness/grading/term"
 	"gauntlet/programs"
 	"gauntlet/programs/standalone"
 )

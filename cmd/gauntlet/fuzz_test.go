@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
-	"gauntlet/harness/sandbox"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/harness/box/sandbox"
+	"gauntlet/internal/buildtest"
 )
 
 // mutantOf writes, in a folder every user may write, the reference program pkg (a copy)

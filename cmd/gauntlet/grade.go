@@ -15,12 +15,12 @@ import (
 	"syscall"
 	"time"
 
-	"gauntlet/harness/build"
-	"gauntlet/harness/execfile"
-	"gauntlet/harness/grade"
-	"gauntlet/harness/grade/cohort"
-	"gauntlet/harness/sandbox"
-	"gauntlet/harness/scriptcmds"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/harness/box/sandbox"
+	"gauntlet/harness/grading/build"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/harness/grading/grade/cohort"
+	"gauntlet/harness/grading/scriptcmds"
 	"gauntlet/programs"
 	"gauntlet/testscripts"
 )

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"testing"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/grade"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/internal/buildtest"
 )
 
 // A grade with a marked case that the harness failed to judge, again when the case ran

@@ -14,7 +14,7 @@ import (
 	"slices"
 	"strings"
 
-	"gauntlet/harness/sandbox"
+	"gauntlet/harness/box/sandbox"
 	"gauntlet/programs"
 )
 

@@ -11,8 +11,8 @@ import (
 	"sort"
 	"strings"
 
-	"gauntlet/harness/grade"
-	"gauntlet/harness/grade/cohort"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/harness/grading/grade/cohort"
 	"gauntlet/programs"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/internal/buildtest"
 )
 
 // A root grader where the machine refuses namespaces (an unprivileged container: here the

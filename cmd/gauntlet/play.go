@@ -13,8 +13,8 @@ import (
 	"strings"
 	"syscall"
 
-	"gauntlet/harness/child"
-	"gauntlet/harness/transcript"
+	"gauntlet/harness/runtime/child"
+	"gauntlet/harness/runtime/transcript"
 	"gauntlet/programs"
 )
 

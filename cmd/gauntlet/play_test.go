@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/buildtest"
+	"gauntlet/internal/buildtest"
 )
 
 // As root, play with HUB-ARGS says on stderr that the programs named there run as root,

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"gauntlet/harness/grade"
-	"gauntlet/harness/term"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/harness/grading/term"
 )
 
 // progress shows a single-folder grade while it runs, on stderr: each failure on a line of

@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"gauntlet/harness/scriptcmds"
+	"gauntlet/harness/grading/scriptcmds"
 	"gauntlet/programs"
 )
 

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/grade"
-	"gauntlet/harness/scriptcmds"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/harness/grading/scriptcmds"
+	"gauntlet/internal/buildtest"
 )
 
 // The tests' submissions reach files in the test's own temporary folders (marks a slow
@@ -58,7 +58,7 @@ func TestBinaryLinksNoCgo(t *testing.T) {
 	}
 	for _, pkg := range strings.Fields(string(out)) {
 		if pkg == "net" || pkg == "runtime/cgo" {
-			t.Errorf("the gauntlet binary imports %s (go list -deps ./cmd/gauntlet); use gauntlet/harness/tcp instead of net", pkg)
+			t.Errorf("the gauntlet binary imports %s (go list -deps ./cmd/gauntlet); use gauntlet/harness/runtime/tcp instead of net", pkg)
 		}
 	}
 	out, err = exec.Command("go", "list", "-test", "-f", "{{.ImportPath}}:{{range .Deps}} {{.}}{{end}}", "gauntlet/...").Output()
@@ -73,7 +73,7 @@ func TestBinaryLinksNoCgo(t *testing.T) {
 		}
 		listed++
 		if slices.Contains(strings.Fields(deps), "runtime/cgo") {
-			t.Errorf("%s links runtime/cgo: does a test import net? use gauntlet/harness/tcp (or buildtest.LoopbackService)", pkg)
+			t.Errorf("%s links runtime/cgo: does a test import net? use gauntlet/harness/runtime/tcp (or buildtest.LoopbackService)", pkg)
 		}
 	}
 	if listed < 40 {

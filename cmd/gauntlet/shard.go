@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"gauntlet/harness/grade/cohort"
+	"gauntlet/harness/grading/grade/cohort"
 )
 
 // A sharded grade (-shard K/N) grades the K-th of N parts of a cohort, so that N machines

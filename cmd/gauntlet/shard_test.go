@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/grade"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/internal/buildtest"
 	"gauntlet/programs"
 )
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/grade"
+	"gauntlet/harness/grading/grade"
+	"gauntlet/internal/buildtest"
 )
 
 // A grade of submissions on a machine that gives its cases no totals says why, once, in

@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"gauntlet/harness/sandbox"
-	"gauntlet/harness/tournament"
+	"gauntlet/harness/box/sandbox"
+	"gauntlet/harness/grading/tournament"
 	"gauntlet/programs"
 )
 

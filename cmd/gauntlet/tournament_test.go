@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
-	"gauntlet/harness/sandbox"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/harness/box/sandbox"
+	"gauntlet/internal/buildtest"
 )
 
 // A round robin of the two reference AIs: a line per game, the table, a saved file that

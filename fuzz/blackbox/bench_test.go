@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"gauntlet/fuzz/pipegame"
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/internal/buildtest"
 )
 
 // BenchmarkPlayerCampaign is the fuzzer's rate: a campaign of 100 player cases against the

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/internal/buildtest"
 )
 
 // gauntlet runs the built gauntlet binary and returns its stdout, stderr and exit status.

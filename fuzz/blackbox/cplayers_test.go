@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"gauntlet/harness/buildtest"
+	"gauntlet/internal/buildtest"
 )
 
 // cPlayer compiles fixtures/cgame/player2310a.c, a 2310A written in C for these tests, with

@@ -15,8 +15,8 @@ import (
 
 	"gauntlet/fuzz/pipegame"
 	"gauntlet/fuzz/record"
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/internal/buildtest"
 	"gauntlet/programs"
 )
 

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"gauntlet/fuzz/record"
-	"gauntlet/harness/sandbox"
+	"gauntlet/harness/box/sandbox"
 )
 
 // Subject is a program under test and the reference program it is compared with.

@@ -12,7 +12,7 @@ import (
 	dl "gauntlet/games/dealer2310"
 	"gauntlet/games/judge"
 	st "gauntlet/games/stlucia"
-	"gauntlet/harness/faults"
+	"gauntlet/harness/judges/faults"
 )
 
 // parsers says, for each game, whether a line is a well-formed hub-to-player message (the

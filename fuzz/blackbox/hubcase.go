@@ -10,10 +10,10 @@ import (
 
 	"gauntlet/fuzz/pipegame"
 	"gauntlet/fuzz/record"
-	"gauntlet/harness/child"
-	"gauntlet/harness/execfile"
-	"gauntlet/harness/faults"
-	"gauntlet/harness/sandbox"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/harness/box/sandbox"
+	"gauntlet/harness/judges/faults"
+	"gauntlet/harness/runtime/child"
 )
 
 // HubFaults are the faults the fuzzer gives the mock players of a hub under test, by the

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"gauntlet/fuzz/record"
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/limitkill"
+	"gauntlet/harness/box/limitkill"
+	"gauntlet/internal/buildtest"
 )
 
 // A subject a limit ended is a LIMIT, with its own rule, not a CRASH breaking the

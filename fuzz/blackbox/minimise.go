@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"gauntlet/fuzz/pipegame"
-	"gauntlet/harness/faults"
+	"gauntlet/harness/judges/faults"
 )
 
 // The minimiser's passes, in the order it runs them: first whole messages or steps are

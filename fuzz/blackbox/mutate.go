@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"gauntlet/fuzz/pipegame"
-	"gauntlet/harness/faults"
-	"gauntlet/harness/lineio"
+	"gauntlet/harness/judges/faults"
+	"gauntlet/harness/runtime/lineio"
 )
 
 // PlayerMutations are the ways the fuzzer changes a conversation with a player, by the name

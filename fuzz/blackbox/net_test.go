@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
-	"gauntlet/harness/sandbox"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/harness/box/sandbox"
+	"gauntlet/internal/buildtest"
 )
 
 // A boxed campaign's programs share one network namespace, made for the campaign: not the

@@ -9,7 +9,7 @@ import (
 
 	"gauntlet/fuzz/record"
 	"gauntlet/games/judge"
-	"gauntlet/harness/mockhub"
+	"gauntlet/harness/judges/mockhub"
 )
 
 // Op is what one step of a player case does.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"gauntlet/fuzz/record"
-	"gauntlet/harness/mockhub"
+	"gauntlet/harness/judges/mockhub"
 )
 
 // TestConversation: a case and the reference's record become a mock hub conversation that

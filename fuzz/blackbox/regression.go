@@ -10,9 +10,9 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"gauntlet/fuzz/record"
-	"gauntlet/harness/faults"
-	"gauntlet/harness/scriptcmds"
-	"gauntlet/harness/suite"
+	"gauntlet/harness/grading/scriptcmds"
+	"gauntlet/harness/grading/suite"
+	"gauntlet/harness/judges/faults"
 )
 
 // regression writes a minimised case as a conformance case of the game's suite

@@ -7,7 +7,7 @@ import (
 
 	"gauntlet/fuzz/record"
 	"gauntlet/games/contract"
-	"gauntlet/harness/transcript"
+	"gauntlet/harness/runtime/transcript"
 )
 
 // Rule is the rule of a game's spec that a finding shows broken: what the reference did

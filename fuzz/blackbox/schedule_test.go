@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/execfile"
+	"gauntlet/harness/box/execfile"
 )
 
 // Cases that wait on purpose (here every case has a pause, the "delay" kind) do not hold

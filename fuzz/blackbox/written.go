@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gauntlet/harness/faults"
+	"gauntlet/harness/judges/faults"
 )
 
 // The summary describes a minimised case as it is written in its regression file, by what

@@ -15,11 +15,11 @@ import (
 	"strings"
 	"time"
 
-	"gauntlet/harness/child"
-	"gauntlet/harness/execfile"
-	"gauntlet/harness/limitkill"
-	"gauntlet/harness/mockhub"
-	"gauntlet/harness/sandbox"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/harness/box/limitkill"
+	"gauntlet/harness/box/sandbox"
+	"gauntlet/harness/judges/mockhub"
+	"gauntlet/harness/runtime/child"
 )
 
 // Judges runs the judge programs (the mock hub for a client, the mock clients for a server)

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"testing"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
-	"gauntlet/harness/limitkill"
-	"gauntlet/harness/sandbox"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/harness/box/limitkill"
+	"gauntlet/harness/box/sandbox"
+	"gauntlet/internal/buildtest"
 )
 
 // fakeBinary writes a program named gauntlet in dir, standing for the gauntlet binary.

@@ -26,10 +26,10 @@ import (
 	"syscall"
 	"time"
 
-	"gauntlet/harness/child"
-	"gauntlet/harness/limitkill"
-	"gauntlet/harness/sandbox"
-	"gauntlet/harness/transcript"
+	"gauntlet/harness/box/limitkill"
+	"gauntlet/harness/box/sandbox"
+	"gauntlet/harness/runtime/child"
+	"gauntlet/harness/runtime/transcript"
 )
 
 // Kind is what a step does.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"gauntlet/harness/buildtest"
+	"gauntlet/internal/buildtest"
 )
 
 // TestMain lets more tests run at once than there are cores: most of them wait on a shell

@@ -8,7 +8,7 @@ import (
 
 	"gauntlet/games/clue"
 	"gauntlet/games/judge"
-	"gauntlet/harness/buildtest"
+	"gauntlet/internal/buildtest"
 	"gauntlet/players/clueplayers"
 )
 

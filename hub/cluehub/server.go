@@ -20,9 +20,9 @@ import (
 
 	"gauntlet/games/clue"
 	"gauntlet/games/judge"
-	"gauntlet/harness/csignal"
-	"gauntlet/harness/lineio"
-	"gauntlet/harness/tcp"
+	"gauntlet/harness/runtime/csignal"
+	"gauntlet/harness/runtime/lineio"
+	"gauntlet/harness/runtime/tcp"
 )
 
 // Exit statuses of the server.

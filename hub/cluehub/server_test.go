@@ -13,7 +13,7 @@ import (
 
 	"gauntlet/games/clue"
 	"gauntlet/games/judge"
-	"gauntlet/harness/tcp"
+	"gauntlet/harness/runtime/tcp"
 	"gauntlet/players/clueplayers"
 )
 

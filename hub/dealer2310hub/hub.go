@@ -4,14 +4,14 @@
 // games/judge) over their pipes, printing the game on stdout.
 //
 // All game rules live in the pure package, and the loop between the judge and the player
-// processes is the one of every reference hub (gauntlet/harness/hubrt's Play): this package
+// processes is the one of every reference hub (gauntlet/harness/runtime/hubrt's Play): this package
 // gives that loop its policy (the handshake, the statuses, the grace before SIGKILL, what
 // SIGHUP does) and prints the error message on stderr.
 package dealer2310hub
 
 import (
 	"bufio"
-	"gauntlet/harness/csignal"
+	"gauntlet/harness/runtime/csignal"
 	"io"
 	"os"
 	"os/signal"
@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"gauntlet/games/dealer2310"
-	"gauntlet/harness/hubrt"
+	"gauntlet/harness/runtime/hubrt"
 )
 
 // Grace is how long players have to exit after DONE or EARLY before the dealer kills

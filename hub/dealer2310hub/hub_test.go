@@ -16,9 +16,9 @@ import (
 	"github.com/sebdah/goldie/v2"
 
 	"gauntlet/games/dealer2310"
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
+	"gauntlet/harness/box/execfile"
 	"gauntlet/hub/dealer2310hub"
+	"gauntlet/internal/buildtest"
 )
 
 const fixtures = "../../fixtures/dealer2310"

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"gauntlet/harness/buildtest"
+	"gauntlet/internal/buildtest"
 )
 
 // finish runs the runner with args and returns its stdout, stderr and exit status; a

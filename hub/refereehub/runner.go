@@ -22,8 +22,8 @@ import (
 
 	"gauntlet/games/judge"
 	"gauntlet/games/referee"
-	"gauntlet/harness/csignal"
-	"gauntlet/harness/hubrt"
+	"gauntlet/harness/runtime/csignal"
+	"gauntlet/harness/runtime/hubrt"
 )
 
 // Grace is how long the players and the referee have to exit at the end before SIGKILL.

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/internal/buildtest"
 )
 
 // examples links the example referees and players to a gauntlet binary.

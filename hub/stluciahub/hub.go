@@ -4,7 +4,7 @@
 // the spec asks on stderr.
 //
 // All game rules live in the engine, and the loop between the judge and the players'
-// processes is the one of every reference hub (gauntlet/harness/hubrt's Play): this package
+// processes is the one of every reference hub (gauntlet/harness/runtime/hubrt's Play): this package
 // gives that loop its policy (the handshake, the statuses, the grace before SIGKILL, what
 // SIGINT does) and prints the final lines on stderr.
 package stluciahub
@@ -12,7 +12,7 @@ package stluciahub
 import (
 	"bufio"
 	"errors"
-	"gauntlet/harness/csignal"
+	"gauntlet/harness/runtime/csignal"
 	"io"
 	"os"
 	"os/signal"
@@ -21,8 +21,8 @@ import (
 	"time"
 
 	"gauntlet/games/stlucia"
-	"gauntlet/harness/hubrt"
-	"gauntlet/harness/lineio"
+	"gauntlet/harness/runtime/hubrt"
+	"gauntlet/harness/runtime/lineio"
 )
 
 // Grace is how long players have to exit after the last winner, eliminated or shutdown

@@ -16,9 +16,9 @@ import (
 	"github.com/sebdah/goldie/v2"
 
 	"gauntlet/games/stlucia"
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
+	"gauntlet/harness/box/execfile"
 	"gauntlet/hub/stluciahub"
+	"gauntlet/internal/buildtest"
 )
 
 const fixtures = "../../fixtures/stlucia"

@@ -8,8 +8,8 @@ import (
 	"syscall"
 	"testing"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/hygiene"
+	"gauntlet/harness/box/hygiene"
+	"gauntlet/internal/buildtest"
 )
 
 // The time an AI has for a line counts its own time (what it computed, with its children,

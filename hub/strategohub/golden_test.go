@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/internal/buildtest"
 )
 
 // The golden games (fixtures/stratego/golden, docs/stratego.md "Golden games"): games of

@@ -13,8 +13,8 @@ import (
 
 	"gauntlet/games/judge"
 	"gauntlet/games/stratego"
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/internal/buildtest"
 	"gauntlet/players/strategoplayers"
 )
 

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"gauntlet/harness/buildtest"
+	"gauntlet/internal/buildtest"
 )
 
 // TestMain lets the fault tests, which mostly wait out read timeouts and the kill grace,

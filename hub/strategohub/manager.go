@@ -31,11 +31,11 @@ import (
 
 	"gauntlet/games/judge"
 	"gauntlet/games/stratego"
-	"gauntlet/harness/child"
-	"gauntlet/harness/csignal"
-	"gauntlet/harness/hubrt"
-	"gauntlet/harness/limitkill"
-	"gauntlet/harness/transcript"
+	"gauntlet/harness/box/limitkill"
+	"gauntlet/harness/runtime/child"
+	"gauntlet/harness/runtime/csignal"
+	"gauntlet/harness/runtime/hubrt"
+	"gauntlet/harness/runtime/transcript"
 )
 
 // Grace is how long the AIs have to exit after QUIT.

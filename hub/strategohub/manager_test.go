@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"gauntlet/games/stratego"
-	"gauntlet/harness/buildtest"
-	"gauntlet/harness/execfile"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/internal/buildtest"
 )
 
 // A setup that places the 40 pieces, for the scripted AIs.

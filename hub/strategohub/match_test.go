@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/buildtest"
 	"gauntlet/hub/strategohub"
+	"gauntlet/internal/buildtest"
 	"gauntlet/judges/strategojudges"
 )
 

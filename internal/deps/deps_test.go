@@ -33,46 +33,46 @@ var rules = []rule{
 	{"gauntlet/execrole", "std " + sys},
 
 	// The harness's leaves: no other package of gauntlet.
-	{"gauntlet/harness/lineio", "std"},
-	{"gauntlet/harness/execfile", "std"},
-	{"gauntlet/harness/limitkill", "std"},
-	{"gauntlet/harness/rawfile", "std"},
-	{"gauntlet/harness/mountinfo", "std"},
-	{"gauntlet/harness/tcp", "std"},
-	{"gauntlet/harness/outcome", "std"},
-	{"gauntlet/harness/cbuild", "std"},
-	{"gauntlet/harness/faults", "std " + sys},
-	{"gauntlet/harness/csignal", "std " + sys},
-	{"gauntlet/harness/transcript", "std " + sys},
-	{"gauntlet/harness/term", "std " + sys},
-	{"gauntlet/harness/suite", "std " + script},
+	{"gauntlet/harness/runtime/lineio", "std"},
+	{"gauntlet/harness/box/execfile", "std"},
+	{"gauntlet/harness/box/limitkill", "std"},
+	{"gauntlet/harness/box/rawfile", "std"},
+	{"gauntlet/harness/box/mountinfo", "std"},
+	{"gauntlet/harness/runtime/tcp", "std"},
+	{"gauntlet/harness/grading/outcome", "std"},
+	{"gauntlet/harness/box/cbuild", "std"},
+	{"gauntlet/harness/judges/faults", "std " + sys},
+	{"gauntlet/harness/runtime/csignal", "std " + sys},
+	{"gauntlet/harness/runtime/transcript", "std " + sys},
+	{"gauntlet/harness/grading/term", "std " + sys},
+	{"gauntlet/harness/grading/suite", "std " + script},
 
 	// The runtime of the reference programs: what a hub, server, player or client links,
 	// and nothing of the sandbox (TestReferenceProgramsLinkNoSandbox).
-	{"gauntlet/harness/cgroup", "std gauntlet/harness/rawfile gauntlet/harness/mountinfo"},
-	{"gauntlet/harness/hygiene", "std " + sys + " gauntlet/harness/rawfile"},
-	{"gauntlet/harness/child", "std " + sys + " gauntlet/harness/tcp"},
-	{"gauntlet/harness/live", "std gauntlet/games/judge"},
-	{"gauntlet/harness/respond", "std gauntlet/games/judge gauntlet/harness/lineio"},
-	{"gauntlet/harness/hubrt", "std gauntlet/games/judge gauntlet/harness/lineio gauntlet/harness/child gauntlet/harness/hygiene"},
+	{"gauntlet/harness/box/cgroup", "std gauntlet/harness/box/rawfile gauntlet/harness/box/mountinfo"},
+	{"gauntlet/harness/box/hygiene", "std " + sys + " gauntlet/harness/box/rawfile"},
+	{"gauntlet/harness/runtime/child", "std " + sys + " gauntlet/harness/runtime/tcp"},
+	{"gauntlet/harness/judges/live", "std gauntlet/games/judge"},
+	{"gauntlet/harness/runtime/respond", "std gauntlet/games/judge gauntlet/harness/runtime/lineio"},
+	{"gauntlet/harness/runtime/hubrt", "std gauntlet/games/judge gauntlet/harness/runtime/lineio gauntlet/harness/runtime/child gauntlet/harness/box/hygiene"},
 
 	// The box, and what runs programs in it.
-	{"gauntlet/harness/sandbox", "std " + sys + " gauntlet/execrole gauntlet/harness/cbuild gauntlet/harness/child gauntlet/harness/hygiene gauntlet/harness/limitkill gauntlet/harness/mountinfo gauntlet/harness/rawfile gauntlet/harness/tcp gauntlet/harness/transcript"},
-	{"gauntlet/harness/build", "std " + sys + " gauntlet/execrole gauntlet/harness/cgroup gauntlet/harness/child gauntlet/harness/execfile gauntlet/harness/sandbox"},
-	{"gauntlet/harness/buildtest/...", "std gauntlet/harness/buildtest gauntlet/harness/cgroup gauntlet/harness/execfile gauntlet/harness/hygiene gauntlet/harness/tcp"},
+	{"gauntlet/harness/box/sandbox", "std " + sys + " gauntlet/execrole gauntlet/harness/box/cbuild gauntlet/harness/runtime/child gauntlet/harness/box/hygiene gauntlet/harness/box/limitkill gauntlet/harness/box/mountinfo gauntlet/harness/box/rawfile gauntlet/harness/runtime/tcp gauntlet/harness/runtime/transcript"},
+	{"gauntlet/harness/grading/build", "std " + sys + " gauntlet/execrole gauntlet/harness/box/cgroup gauntlet/harness/runtime/child gauntlet/harness/box/execfile gauntlet/harness/box/sandbox"},
+	{"gauntlet/internal/buildtest/...", "std gauntlet/internal/buildtest gauntlet/harness/box/cgroup gauntlet/harness/box/execfile gauntlet/harness/box/hygiene gauntlet/harness/runtime/tcp"},
 
 	// The judges inside a case. The mock hub knows no game's engine (its live steps go
 	// through games/judge); a game's kind of conversation is a probe of its own
 	// (judges/refereejudges).
-	{"gauntlet/harness/mockhub", "std " + sys + " gauntlet/games/judge gauntlet/harness/child gauntlet/harness/faults gauntlet/harness/limitkill gauntlet/harness/live gauntlet/harness/outcome gauntlet/harness/sandbox gauntlet/harness/transcript"},
-	{"gauntlet/harness/mockplayer", "std " + sys + " gauntlet/execrole gauntlet/harness/cbuild gauntlet/harness/child gauntlet/harness/csignal gauntlet/harness/faults gauntlet/harness/sandbox gauntlet/harness/tcp gauntlet/harness/transcript"},
+	{"gauntlet/harness/judges/mockhub", "std " + sys + " gauntlet/games/judge gauntlet/harness/runtime/child gauntlet/harness/judges/faults gauntlet/harness/box/limitkill gauntlet/harness/judges/live gauntlet/harness/grading/outcome gauntlet/harness/box/sandbox gauntlet/harness/runtime/transcript"},
+	{"gauntlet/harness/judges/mockplayer", "std " + sys + " gauntlet/execrole gauntlet/harness/box/cbuild gauntlet/harness/runtime/child gauntlet/harness/runtime/csignal gauntlet/harness/judges/faults gauntlet/harness/box/sandbox gauntlet/harness/runtime/tcp gauntlet/harness/runtime/transcript"},
 
 	// Grading.
-	{"gauntlet/harness/scriptcmds", "std " + sys + " " + script + " gauntlet/harness/cgroup gauntlet/harness/child gauntlet/harness/execfile gauntlet/harness/faults gauntlet/harness/hygiene gauntlet/harness/mockhub gauntlet/harness/mockplayer gauntlet/harness/outcome gauntlet/harness/rawfile gauntlet/harness/sandbox gauntlet/harness/suite gauntlet/harness/tcp gauntlet/harness/transcript"},
-	{"gauntlet/harness/grade", "std " + script + " gauntlet/games/contract gauntlet/harness/build gauntlet/harness/cgroup gauntlet/harness/hygiene gauntlet/harness/mockhub gauntlet/harness/outcome gauntlet/harness/sandbox gauntlet/harness/scriptcmds gauntlet/harness/suite gauntlet/harness/transcript"},
-	{"gauntlet/harness/grade/cohort", "std gauntlet/harness/build gauntlet/harness/grade gauntlet/harness/sandbox gauntlet/harness/term"},
-	{"gauntlet/harness/mutants", "std gauntlet/harness/grade"},
-	{"gauntlet/harness/tournament", "std gauntlet/harness/child gauntlet/harness/hubrt gauntlet/harness/hygiene gauntlet/harness/sandbox"},
+	{"gauntlet/harness/grading/scriptcmds", "std " + sys + " " + script + " gauntlet/harness/box/cgroup gauntlet/harness/runtime/child gauntlet/harness/box/execfile gauntlet/harness/judges/faults gauntlet/harness/box/hygiene gauntlet/harness/judges/mockhub gauntlet/harness/judges/mockplayer gauntlet/harness/grading/outcome gauntlet/harness/box/rawfile gauntlet/harness/box/sandbox gauntlet/harness/grading/suite gauntlet/harness/runtime/tcp gauntlet/harness/runtime/transcript"},
+	{"gauntlet/harness/grading/grade", "std " + script + " gauntlet/games/contract gauntlet/harness/grading/build gauntlet/harness/box/cgroup gauntlet/harness/box/hygiene gauntlet/harness/judges/mockhub gauntlet/harness/grading/outcome gauntlet/harness/box/sandbox gauntlet/harness/grading/scriptcmds gauntlet/harness/grading/suite gauntlet/harness/runtime/transcript"},
+	{"gauntlet/harness/grading/grade/cohort", "std gauntlet/harness/grading/build gauntlet/harness/grading/grade gauntlet/harness/box/sandbox gauntlet/harness/grading/term"},
+	{"gauntlet/harness/grading/mutants", "std gauntlet/harness/grading/grade"},
+	{"gauntlet/harness/grading/tournament", "std gauntlet/harness/runtime/child gauntlet/harness/runtime/hubrt gauntlet/harness/box/hygiene gauntlet/harness/box/sandbox"},
 
 	// The reference programs: their game's engine and the runtime, never each other,
 	// another game or the sandbox.
@@ -106,7 +106,7 @@ var rules = []rule{
 
 // testOnly are the packages only tests may import (but each other): the table's rows that
 // say "tests only".
-var testOnly = []string{"gauntlet/games/grammar/grammartest", "gauntlet/harness/buildtest/...", "gauntlet/metatest/...", "gauntlet/internal/deps", "gauntlet/internal/vmtest/..."}
+var testOnly = []string{"gauntlet/games/grammar/grammartest", "gauntlet/internal/buildtest/...", "gauntlet/metatest/...", "gauntlet/internal/deps", "gauntlet/internal/vmtest/..."}
 
 // forTestsOnly says whether a non-test file of package p may not import imp: imp is for
 // tests only, and p is not of the same test-only folder.
@@ -127,7 +127,7 @@ type rule struct{ pkg, allow string }
 const (
 	sys     = "golang.org/x/sys/unix"
 	script  = "github.com/rogpeppe/go-internal/..."
-	runtime = "gauntlet/harness/child gauntlet/harness/csignal gauntlet/harness/hubrt gauntlet/harness/limitkill gauntlet/harness/lineio gauntlet/harness/respond gauntlet/harness/tcp gauntlet/harness/transcript"
+	runtime = "gauntlet/harness/runtime/child gauntlet/harness/runtime/csignal gauntlet/harness/runtime/hubrt gauntlet/harness/box/limitkill gauntlet/harness/runtime/lineio gauntlet/harness/runtime/respond gauntlet/harness/runtime/tcp gauntlet/harness/runtime/transcript"
 )
 
 // testRules are the few rules tests keep too: an engine's tests stay pure, and know no
@@ -178,34 +178,34 @@ func TestRulesCatchABadImport(t *testing.T) {
 		{"gauntlet/games/clue", "gauntlet/games/grammar", true},
 		{"gauntlet/games/clue", "gauntlet/games/stlucia", false},
 		{"gauntlet/games/stratego", "gauntlet/games/referee", false},
-		{"gauntlet/games/clue", "gauntlet/harness/lineio", false},
+		{"gauntlet/games/clue", "gauntlet/harness/runtime/lineio", false},
 		{"gauntlet/games/clue", "golang.org/x/sys/unix", false},
 		{"gauntlet/games/judge", "gauntlet/games/clue", false},
 		{"gauntlet/games/contract", "gauntlet/games/judge", false},
 		// The harness: each package what its row names, nothing else.
-		{"gauntlet/harness/lineio", "gauntlet/harness/tcp", false},
-		{"gauntlet/harness/live", "gauntlet/harness/grade", false},
-		{"gauntlet/harness/live", "gauntlet/games/clue", false},
-		{"gauntlet/harness/child", "gauntlet/execrole", false},
-		{"gauntlet/harness/child", "gauntlet/harness/sandbox", false},
-		{"gauntlet/harness/child", "gauntlet/harness/tcp", true},
-		{"gauntlet/harness/hubrt", "gauntlet/harness/sandbox", false},
-		{"gauntlet/harness/hubrt", "gauntlet/harness/child", true},
-		{"gauntlet/harness/sandbox", "gauntlet/execrole", true},
-		{"gauntlet/harness/sandbox", "gauntlet/harness/grade", false},
-		{"gauntlet/harness/mockhub", "gauntlet/games/referee", false},
-		{"gauntlet/harness/mockhub", "gauntlet/games/judge", true},
-		{"gauntlet/harness/mutants", "gauntlet/games/stlucia", false},
-		{"gauntlet/harness/tournament", "gauntlet/hub/strategohub", false},
-		{"gauntlet/harness/grade", "gauntlet/programs", false},
+		{"gauntlet/harness/runtime/lineio", "gauntlet/harness/runtime/tcp", false},
+		{"gauntlet/harness/judges/live", "gauntlet/harness/grading/grade", false},
+		{"gauntlet/harness/judges/live", "gauntlet/games/clue", false},
+		{"gauntlet/harness/runtime/child", "gauntlet/execrole", false},
+		{"gauntlet/harness/runtime/child", "gauntlet/harness/box/sandbox", false},
+		{"gauntlet/harness/runtime/child", "gauntlet/harness/runtime/tcp", true},
+		{"gauntlet/harness/runtime/hubrt", "gauntlet/harness/box/sandbox", false},
+		{"gauntlet/harness/runtime/hubrt", "gauntlet/harness/runtime/child", true},
+		{"gauntlet/harness/box/sandbox", "gauntlet/execrole", true},
+		{"gauntlet/harness/box/sandbox", "gauntlet/harness/grading/grade", false},
+		{"gauntlet/harness/judges/mockhub", "gauntlet/games/referee", false},
+		{"gauntlet/harness/judges/mockhub", "gauntlet/games/judge", true},
+		{"gauntlet/harness/grading/mutants", "gauntlet/games/stlucia", false},
+		{"gauntlet/harness/grading/tournament", "gauntlet/hub/strategohub", false},
+		{"gauntlet/harness/grading/grade", "gauntlet/programs", false},
 		// The reference programs: their own game, the runtime.
 		{"gauntlet/hub/cluehub", "gauntlet/games/clue", true},
 		{"gauntlet/hub/cluehub", "gauntlet/games/stratego", false},
 		{"gauntlet/hub/cluehub", "gauntlet/players/clueplayers", false},
-		{"gauntlet/hub/strategohub", "gauntlet/harness/hubrt", true},
-		{"gauntlet/hub/strategohub", "gauntlet/harness/tournament", false},
-		{"gauntlet/hub/strategohub", "gauntlet/harness/sandbox", false},
-		{"gauntlet/players/stluciaplayers", "gauntlet/harness/respond", true},
+		{"gauntlet/hub/strategohub", "gauntlet/harness/runtime/hubrt", true},
+		{"gauntlet/hub/strategohub", "gauntlet/harness/grading/tournament", false},
+		{"gauntlet/hub/strategohub", "gauntlet/harness/box/sandbox", false},
+		{"gauntlet/players/stluciaplayers", "gauntlet/harness/runtime/respond", true},
 		{"gauntlet/players/stluciaplayers", "gauntlet/games/dealer2310", false},
 		// The fuzzers, a game's harness-side code, the registry.
 		{"gauntlet/fuzz/blackbox", "gauntlet/programs", false},
@@ -237,19 +237,19 @@ func TestRulesCatchABadImport(t *testing.T) {
 		pkg, imp string
 		bad      bool
 	}{
-		{"gauntlet/cmd/gauntlet", "gauntlet/harness/buildtest", true},
-		{"gauntlet/harness/sandbox", "gauntlet/harness/buildtest", true},
+		{"gauntlet/cmd/gauntlet", "gauntlet/internal/buildtest", true},
+		{"gauntlet/harness/box/sandbox", "gauntlet/internal/buildtest", true},
 		{"gauntlet/games/clue", "gauntlet/games/grammar/grammartest", true},
-		{"gauntlet/harness/buildtest/delegate", "gauntlet/harness/buildtest", false},
+		{"gauntlet/internal/buildtest/delegate", "gauntlet/internal/buildtest", false},
 		{"gauntlet/internal/vmtest/vminit", "gauntlet/internal/vmtest/vmspec", false},
-		{"gauntlet/harness/sandbox", "gauntlet/harness/cbuild", false},
+		{"gauntlet/harness/box/sandbox", "gauntlet/harness/box/cbuild", false},
 	} {
 		if got := forTestsOnly(tc.pkg, tc.imp); got != tc.bad {
 			t.Errorf("%s importing %s: for tests only %v, want %v", tc.pkg, tc.imp, got, tc.bad)
 		}
 	}
 	// An engine's test may import its own engine (an external test), not another's.
-	for imp, ok := range map[string]bool{"gauntlet/games/clue": true, "gauntlet/games/stlucia": false, "gauntlet/harness/lineio": false} {
+	for imp, ok := range map[string]bool{"gauntlet/games/clue": true, "gauntlet/games/stlucia": false, "gauntlet/harness/runtime/lineio": false} {
 		r, game, _ := ruleOf(testRules, "gauntlet/games/clue")
 		if got := allowed(imp, r.allow, game); got != ok {
 			t.Errorf("a test of games/clue importing %s: allowed %v, want %v", imp, got, ok)

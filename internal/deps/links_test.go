@@ -15,15 +15,15 @@ import (
 // (judges/<game>judges), which the reference binaries do not import.
 var notInReferencePrograms = []string{
 	"gauntlet/execrole",
-	"gauntlet/harness/sandbox/...",
-	"gauntlet/harness/cgroup",
-	"gauntlet/harness/cbuild",
-	"gauntlet/harness/build",
-	"gauntlet/harness/grade/...",
-	"gauntlet/harness/scriptcmds",
-	"gauntlet/harness/suite",
-	"gauntlet/harness/mutants",
-	"gauntlet/harness/tournament",
+	"gauntlet/harness/box/sandbox/...",
+	"gauntlet/harness/box/cgroup",
+	"gauntlet/harness/box/cbuild",
+	"gauntlet/harness/grading/build",
+	"gauntlet/harness/grading/grade/...",
+	"gauntlet/harness/grading/scriptcmds",
+	"gauntlet/harness/grading/suite",
+	"gauntlet/harness/grading/mutants",
+	"gauntlet/harness/grading/tournament",
 	"gauntlet/programs/...",
 }
 
@@ -87,14 +87,14 @@ func forbiddenLinks(pkgs []pkg, main string, forbidden []string) [][]string {
 func TestForbiddenLinksAreFound(t *testing.T) {
 	pkgs := []pkg{
 		{path: "gauntlet/cmd/x", imports: []imp{{path: "gauntlet/hub/xhub"}, {path: "os"}}},
-		{path: "gauntlet/hub/xhub", imports: []imp{{path: "gauntlet/harness/tournament"}}},
-		{path: "gauntlet/harness/tournament", imports: []imp{{path: "gauntlet/harness/sandbox"}}},
-		{path: "gauntlet/harness/sandbox"},
+		{path: "gauntlet/hub/xhub", imports: []imp{{path: "gauntlet/harness/grading/tournament"}}},
+		{path: "gauntlet/harness/grading/tournament", imports: []imp{{path: "gauntlet/harness/box/sandbox"}}},
+		{path: "gauntlet/harness/box/sandbox"},
 		{path: "gauntlet/programs", imports: []imp{{path: "gauntlet/execrole"}}},
 		{path: "gauntlet/execrole"},
 	}
-	got := forbiddenLinks(pkgs, "gauntlet/cmd/x", []string{"gauntlet/harness/sandbox", "gauntlet/execrole"})
-	want := [][]string{{"gauntlet/cmd/x", "gauntlet/hub/xhub", "gauntlet/harness/tournament", "gauntlet/harness/sandbox"}}
+	got := forbiddenLinks(pkgs, "gauntlet/cmd/x", []string{"gauntlet/harness/box/sandbox", "gauntlet/execrole"})
+	want := [][]string{{"gauntlet/cmd/x", "gauntlet/hub/xhub", "gauntlet/harness/grading/tournament", "gauntlet/harness/box/sandbox"}}
 	if !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("forbiddenLinks = %q, want %q", got, want)
 	}

@@ -131,7 +131,7 @@ func tableMismatches(rows []tableRow, rs []rule) []string {
 func TestTableMismatchesAreFound(t *testing.T) {
 	doc := "# A\n\n## Layers\n\n| folder | job | may import |\n|---|---|---|\n" +
 		"| `games/<game>` | engines | `std`, `games/judge` (a note) |\n" +
-		"| `harness/lineio` | lines | `std`, `harness/tcp` |\n" +
+		"| `harness/runtime/lineio` | lines | `std`, `harness/runtime/tcp` |\n" +
 		"| `harness/new` | new | `std` |\n" +
 		"| `fixtures/<game>` | files | data |\n"
 	for range 30 {
@@ -143,14 +143,14 @@ func TestTableMismatchesAreFound(t *testing.T) {
 	}
 	rs := []rule{
 		{"gauntlet/games/<game>", "std gauntlet/games/judge"},
-		{"gauntlet/harness/lineio", "std"},
-		{"gauntlet/harness/tcp", "std"},
+		{"gauntlet/harness/runtime/lineio", "std"},
+		{"gauntlet/harness/runtime/tcp", "std"},
 		{"gauntlet/cmd/...", "std gauntlet/..."},
 	}
 	want := []string{
-		"docs/architecture.md lets gauntlet/harness/lineio import gauntlet/harness/tcp std, internal/deps std",
+		"docs/architecture.md lets gauntlet/harness/runtime/lineio import gauntlet/harness/runtime/tcp std, internal/deps std",
 		"docs/architecture.md has a row for gauntlet/harness/new, internal/deps no rule: | `harness/new` | new | `std` |",
-		"internal/deps has a rule for gauntlet/harness/tcp, docs/architecture.md no row",
+		"internal/deps has a rule for gauntlet/harness/runtime/tcp, docs/architecture.md no row",
 	}
 	if got := tableMismatches(rows, rs); !slices.Equal(got, want) {
 		t.Errorf("mismatches:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -14,10 +14,10 @@ var v2Tests = []struct {
 	pkg, run string
 	rootOnly bool
 }{
-	{"./harness/cgroup", ".", false},
+	{"./harness/box/cgroup", ".", false},
 	{"./execrole", "^TestJoinsTheCgroupsWithEveryThread$", false},
-	{"./harness/build", "^(TestBoxedBuildTotals|TestBoxedBuildTotalsDelegated)$", false},
-	{"./harness/sandbox", "^(TestBoxIsolates|TestBoxHides|TestBoxedProgramHasItsOwnPIDNamespace|TestRootlessBox|TestRootlessNetIsSharedByACasesRuns)$", true},
+	{"./harness/grading/build", "^(TestBoxedBuildTotals|TestBoxedBuildTotalsDelegated)$", false},
+	{"./harness/box/sandbox", "^(TestBoxIsolates|TestBoxHides|TestBoxedProgramHasItsOwnPIDNamespace|TestRootlessBox|TestRootlessNetIsSharedByACasesRuns)$", true},
 }
 
 // v2Groups are where the tests run: in the root group, and in a service's group as

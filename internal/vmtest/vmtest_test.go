@@ -151,7 +151,7 @@ func TestUserNamespaceAndPivotRoot(t *testing.T) {
 // fails (testdata/vmfail fails on purpose).
 func TestGoTest(t *testing.T) {
 	t.Run("passes", func(t *testing.T) {
-		r := GoTest(t, "./harness/cgroup", "^TestGroupTotals$", "GAUNTLET_REQUIRE_BOX=1")
+		r := GoTest(t, "./harness/box/cgroup", "^TestGroupTotals$", "GAUNTLET_REQUIRE_BOX=1")
 		if !bytes.Contains(r.Output, []byte("--- PASS: TestGroupTotals")) {
 			t.Errorf("TestGroupTotals did not run and pass:\n%s", r.Output)
 		}

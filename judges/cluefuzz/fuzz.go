@@ -23,7 +23,7 @@ import (
 
 	"gauntlet/fuzz/judgerun"
 	"gauntlet/games/clue"
-	"gauntlet/harness/mockhub"
+	"gauntlet/harness/judges/mockhub"
 	"gauntlet/judges/cluejudges"
 )
 

@@ -16,11 +16,11 @@ import (
 
 	"gauntlet/games/clue"
 	"gauntlet/games/judge"
-	"gauntlet/harness/limitkill"
-	"gauntlet/harness/lineio"
-	"gauntlet/harness/mockhub"
-	"gauntlet/harness/outcome"
-	"gauntlet/harness/tcp"
+	"gauntlet/harness/box/limitkill"
+	"gauntlet/harness/grading/outcome"
+	"gauntlet/harness/judges/mockhub"
+	"gauntlet/harness/runtime/lineio"
+	"gauntlet/harness/runtime/tcp"
 )
 
 const usage = `usage: mockclients [-timeout D] [-kinds K,...] [-seed N] [-fault TOKEN:FAULT] [-inject TOKEN:K:LINE] -- SERVER ARGS...

@@ -1,6 +1,6 @@
 package dealer2310judges
 
-import "gauntlet/harness/mutants"
+import "gauntlet/harness/grading/mutants"
 
 // Mutants is the mutant library of the 2310 game: single-behaviour bugs in the
 // reference dealer and players, each naming the marking category it belongs to. A
@@ -273,11 +273,11 @@ var Mutants = []mutants.Mutant{
 		Old:  "Message: \"Error starting process\"",
 		New:  "Message: \"Error starting processes\""},
 	{Name: "D-handshake-byte-unchecked", Prog: "2310dealer", Category: "dealer/starting players",
-		File: "harness/hubrt/play.go",
+		File: "harness/runtime/hubrt/play.go",
 		Old:  "if err != nil || b != g.p.Handshake {",
 		New:  "if err != nil || b == 0 {"},
 	{Name: "D-handshake-eof-ignored", Prog: "2310dealer", Category: "dealer/starting players",
-		File: "harness/hubrt/play.go",
+		File: "harness/runtime/hubrt/play.go",
 		Old:  "if err != nil || b != g.p.Handshake {",
 		New:  "if err == nil && b != g.p.Handshake {"},
 	{Name: "D-comms-wording", Prog: "2310dealer", Category: "dealer/comms errors and SIGHUP",
@@ -285,7 +285,7 @@ var Mutants = []mutants.Mutant{
 		Old:  "Status: ExitComms, Message: \"Communications error\"",
 		New:  "Status: ExitComms, Message: \"Communication error\""},
 	{Name: "D-no-early-on-quit", Prog: "2310dealer", Category: "dealer/comms errors and SIGHUP",
-		File: "harness/hubrt/play.go",
+		File: "harness/runtime/hubrt/play.go",
 		Old:  "g.emit(g.j.Abort())\n",
 		New:  ""},
 	// A dealer that waits for its players for ever once the game has ended (no kill after
@@ -306,7 +306,7 @@ var Mutants = []mutants.Mutant{
 	// it is listed as equivalent, not lenient, so that the adequacy test does not depend
 	// on the machine's load.
 	{Name: "D-notices-dead-player-early", Prog: "2310dealer", Category: "dealer/comms errors and SIGHUP",
-		File: "harness/hubrt/play.go",
+		File: "harness/runtime/hubrt/play.go",
 		Old:  "g.flush()\n\t\tline, err := g.readLine(s)",
 		New: "g.flush()\n\t\tselect {\n\t\tcase <-time.After(20 * time.Millisecond):\n\t\tcase <-g.h.interrupt:\n\t\t}\n" +
 			"\t\tfor i, p := range g.h.players {\n\t\t\tif i == s {\n\t\t\t\tcontinue // its last line is read first (spec tip 6)\n\t\t\t}\n\t\t\tselect {\n\t\t\tcase <-p.done:\n" +
@@ -328,7 +328,7 @@ var Mutants = []mutants.Mutant{
 		Old:  "h.Watch(syscall.SIGHUP)\n",
 		New:  "go func() {\n\t\thup := make(chan os.Signal, 1)\n\t\tsignal.Notify(hup, syscall.SIGHUP)\n\t\t<-hup\n\t\tsyscall.Kill(0, syscall.SIGKILL)\n\t}()\n"},
 	{Name: "D-dies-on-closed-pipe", Prog: "2310dealer", Category: "dealer/comms errors and SIGHUP",
-		File: "harness/hubrt/hubrt.go",
+		File: "harness/runtime/hubrt/hubrt.go",
 		Old:  "h.players[i].stdin.send([]byte(line + \"\\n\"))",
 		New:  "in := h.players[i].stdin\n\tin.send([]byte(line + \"\\n\"))\n\tif in.broken {\n\t\tsyscall.Kill(syscall.Getpid(), syscall.SIGKILL)\n\t}"},
 	// A lost player taken for the end of the game (a C dealer whose read loop ends on
@@ -340,7 +340,7 @@ var Mutants = []mutants.Mutant{
 		Old:  "ReadStatus:      func(error) int { return dealer2310.ExitComms },",
 		New:  "ReadStatus:      func(err error) int { if err == io.EOF { return dealer2310.ExitOK }; return dealer2310.ExitComms },"},
 	{Name: "D-stdout-not-flushed-before-read", Prog: "2310dealer", Category: "dealer/comms errors and SIGHUP",
-		File: "harness/hubrt/play.go",
+		File: "harness/runtime/hubrt/play.go",
 		Old:  "g.flush()\n\t\tline, err := g.readLine(s)",
 		New:  "line, err := g.readLine(s)\n\t\tif errors.Is(err, ErrInterrupted) {\n\t\t\tg.log.Reset(bufio.NewWriter(nil)) // as a C dealer's _exit: the buffer is lost\n\t\t}"},
 	{Name: "D-move-onto-full-site", Prog: "2310dealer", Category: "dealer/comms errors and SIGHUP",
@@ -384,7 +384,7 @@ var Mutants = []mutants.Mutant{
 		New:     "if i == 0 || i > 9 {",
 		Lenient: true, Why: "deck and path counts with a leading zero read as numbers, the path line forwarded as read (07;...), which the reference players read too (docs/dealer2310.md: accept both)"},
 	{Name: "D-execl-no-path-search", Prog: "2310dealer", Category: "dealer/starting players",
-		File:    "harness/child/child.go",
+		File:    "harness/runtime/child/child.go",
 		Old:     "cmd = exec.Command(s.Path, s.Args...)",
 		New:     "cmd = &exec.Cmd{Path: s.Path, Args: append([]string{s.Path}, s.Args...)}",
 		Lenient: true, Why: "players started with execl, the name taken as a path without a PATH search: only a bare name fails (dealer_start_bare_name_in_path; issue 14)"},

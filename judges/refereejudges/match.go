@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gauntlet/harness/tournament"
+	"gauntlet/harness/grading/tournament"
 	"gauntlet/hub/refereehub"
 )
 

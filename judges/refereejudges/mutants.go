@@ -1,6 +1,6 @@
 package refereejudges
 
-import "gauntlet/harness/mutants"
+import "gauntlet/harness/grading/mutants"
 
 // Mutants is the mutant library of the referee protocol's example referees: single bugs of
 // the tic-tac-toe and connect-four referees and of the suite's referee of any game (the

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"gauntlet/games/referee"
-	"gauntlet/harness/mockhub"
-	"gauntlet/harness/outcome"
-	"gauntlet/harness/transcript"
+	"gauntlet/harness/grading/outcome"
+	"gauntlet/harness/judges/mockhub"
+	"gauntlet/harness/runtime/transcript"
 )
 
 // A conversation's `referee` line makes the program a referee of the referee protocol,

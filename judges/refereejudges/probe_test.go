@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"gauntlet/harness/execfile"
-	"gauntlet/harness/mockhub"
-	"gauntlet/harness/outcome"
+	"gauntlet/harness/box/execfile"
+	"gauntlet/harness/grading/outcome"
+	"gauntlet/harness/judges/mockhub"
 )
 
 // The tests register the probe as the referee protocol's registration does (programs,

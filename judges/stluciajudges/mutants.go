@@ -1,6 +1,6 @@
 package stluciajudges
 
-import "gauntlet/harness/mutants"
+import "gauntlet/harness/grading/mutants"
 
 // Mutants is the mutant library of King of St Lucia: single-behaviour bugs in the
 // reference hub and players, each naming the marking category it belongs to. A mutant of a
@@ -51,7 +51,7 @@ var own = []mutants.Mutant{
 		Old:  "Message: \"Unable to start subprocess\"",
 		New:  "Message: \"Unable to start subprocesses\""},
 	{Name: "H-handshake-byte-unchecked", Prog: "stlucia", Category: "hub/starting players",
-		File: "harness/hubrt/play.go",
+		File: "harness/runtime/hubrt/play.go",
 		Old:  "if err != nil || b != g.p.Handshake {",
 		New:  "if err != nil || b == 0 {"},
 	{Name: "H-quit-wording", Prog: "stlucia", Category: "hub/player faults",
@@ -79,11 +79,11 @@ var own = []mutants.Mutant{
 		Old:  "\t\tfaces[i] = f\n",
 		New:  "\t\tif i > 0 && f < faces[i-1] {\n\t\t\treturn Reply{}, formatError(RuleRerollFaces, line)\n\t\t}\n\t\tfaces[i] = f\n"},
 	{Name: "H-dies-on-closed-pipe", Prog: "stlucia", Category: "hub/player faults",
-		File: "harness/hubrt/hubrt.go",
+		File: "harness/runtime/hubrt/hubrt.go",
 		Old:  "h.players[i].stdin.send([]byte(line + \"\\n\"))",
 		New:  "in := h.players[i].stdin\n\tin.send([]byte(line + \"\\n\"))\n\tif in.broken {\n\t\tsyscall.Kill(syscall.Getpid(), syscall.SIGKILL)\n\t}"},
 	{Name: "H-no-shutdown-on-quit", Prog: "stlucia", Category: "hub/player faults", Also: []string{"hub/signals and shutdown"},
-		File: "harness/hubrt/play.go",
+		File: "harness/runtime/hubrt/play.go",
 		Old:  "g.emit(g.j.Abort())\n",
 		New:  ""},
 	{Name: "H-sigint-wording", Prog: "stlucia", Category: "hub/signals and shutdown",
@@ -107,7 +107,7 @@ var own = []mutants.Mutant{
 		Old:  "h.Watch(os.Interrupt)\n",
 		New:  ""},
 	{Name: "H-stderr-not-flushed-before-read", Prog: "stlucia", Category: "hub/signals and shutdown",
-		File: "harness/hubrt/play.go",
+		File: "harness/runtime/hubrt/play.go",
 		Old:  "g.flush()\n\t\tline, err := g.readLine(s)",
 		New:  "line, err := g.readLine(s)"},
 	{Name: "H-claim-bonus", Prog: "stlucia", Category: "hub/complete games",
@@ -136,7 +136,7 @@ var own = []mutants.Mutant{
 		New:     "return &ReplyError{Player: p, Line: r.String(), Status: ExitMalformed, Rule: RuleExpectDice}",
 		Lenient: true, Why: "a reply other than keepall or reroll to turn or rerolled read as a malformed message, exit 7 (hub_illegal_stay_on_turn, hub_illegal_go_on_rerolled)"},
 	{Name: "H-execl-no-path-search", Prog: "stlucia", Category: "hub/starting players",
-		File:    "harness/child/child.go",
+		File:    "harness/runtime/child/child.go",
 		Old:     "cmd = exec.Command(s.Path, s.Args...)",
 		New:     "cmd = &exec.Cmd{Path: s.Path, Args: append([]string{s.Path}, s.Args...)}",
 		Lenient: true, Why: "players started with execl, the name taken as a path without a PATH search: only a bare name fails (hub_start_bare_name_in_path; issue 14)"},

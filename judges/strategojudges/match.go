@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"gauntlet/games/stratego"
-	"gauntlet/harness/limitkill"
-	"gauntlet/harness/tournament"
+	"gauntlet/harness/box/limitkill"
+	"gauntlet/harness/grading/tournament"
 	"gauntlet/hub/strategohub"
 )
 

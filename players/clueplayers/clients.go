@@ -13,9 +13,9 @@ import (
 
 	"gauntlet/games/clue"
 	"gauntlet/games/judge"
-	"gauntlet/harness/csignal"
-	"gauntlet/harness/respond"
-	"gauntlet/harness/tcp"
+	"gauntlet/harness/runtime/csignal"
+	"gauntlet/harness/runtime/respond"
+	"gauntlet/harness/runtime/tcp"
 )
 
 // Main returns the program of the client playing the strategy kind (one of

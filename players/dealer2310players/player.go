@@ -4,12 +4,12 @@
 package dealer2310players
 
 import (
-	"gauntlet/harness/csignal"
+	"gauntlet/harness/runtime/csignal"
 	"io"
 	"os"
 
 	"gauntlet/games/dealer2310"
-	"gauntlet/harness/respond"
+	"gauntlet/harness/runtime/respond"
 )
 
 // MainA is the 2310A program.

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"gauntlet/games/dealer2310"
-	"gauntlet/harness/buildtest"
+	"gauntlet/internal/buildtest"
 	"gauntlet/players/dealer2310players"
 )
 

@@ -4,13 +4,13 @@ package refereeplayers
 
 import (
 	"bufio"
-	"gauntlet/harness/csignal"
+	"gauntlet/harness/runtime/csignal"
 	"io"
 	"math/rand/v2"
 	"os"
 
 	"gauntlet/games/referee"
-	"gauntlet/harness/lineio"
+	"gauntlet/harness/runtime/lineio"
 )
 
 func lines(stdin io.Reader, stdout io.Writer, hello []string, react func(string) []string) int {

@@ -6,12 +6,12 @@
 package stluciaplayers
 
 import (
-	"gauntlet/harness/csignal"
+	"gauntlet/harness/runtime/csignal"
 	"io"
 	"os"
 
 	"gauntlet/games/stlucia"
-	"gauntlet/harness/respond"
+	"gauntlet/harness/runtime/respond"
 )
 
 // Main runs the player whose strategy is named name (a key of stlucia.Strategies) on the

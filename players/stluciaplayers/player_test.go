@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"gauntlet/games/stlucia"
-	"gauntlet/harness/buildtest"
+	"gauntlet/internal/buildtest"
 	"gauntlet/players/stluciaplayers"
 )
 

@@ -4,7 +4,7 @@
 package strategoplayers
 
 import (
-	"gauntlet/harness/csignal"
+	"gauntlet/harness/runtime/csignal"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -13,7 +13,7 @@ import (
 	"syscall"
 
 	"gauntlet/games/stratego"
-	"gauntlet/harness/respond"
+	"gauntlet/harness/runtime/respond"
 )
 
 // seed is the first of args, or def.

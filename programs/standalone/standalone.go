@@ -26,7 +26,7 @@ import (
 	"gauntlet/games/clue"
 	"gauntlet/games/dealer2310"
 	"gauntlet/games/stlucia"
-	"gauntlet/harness/mockplayer"
+	"gauntlet/harness/judges/mockplayer"
 	"gauntlet/hub/cluehub"
 	"gauntlet/hub/dealer2310hub"
 	"gauntlet/hub/refereehub"

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/buildtest"
+	"gauntlet/internal/buildtest"
 	"gauntlet/programs"
 	"gauntlet/programs/standalone"
 )
@@ -24,7 +24,7 @@ func TestProgramsSkipTheGradersPackages(t *testing.T) {
 	if err := os.Symlink(exe, link); err != nil {
 		t.Fatal(err)
 	}
-	heavy := []string{"gauntlet/harness/grade", "gauntlet/harness/scriptcmds",
+	heavy := []string{"gauntlet/harness/grading/grade", "gauntlet/harness/grading/scriptcmds",
 		"github.com/rogpeppe/go-internal/testscript", "html/template", "text/template",
 		"gauntlet/programs", "main"}
 	inits := func(name string, args ...string) ([]string, string, int) {
