@@ -28,7 +28,7 @@ const closeRangeCloexec = 1 << 2
 // WitnessFD is the descriptor at which the programs of a case with witnessed mock players
 // find the witness's door: one end of a socket pair of the harness's (a Unix socket of
 // SOCK_SEQPACKET), which a stand-in the hub starts inherits as the hub's other
-// descriptors (harness/mockplayer's WitnessDoor). Far above the descriptors a hub opens
+// descriptors (harness/judges/mockplayer's WitnessDoor). Far above the descriptors a hub opens
 // itself (its pipes start at 3 as without it) and below a box's limit of open files (256).
 const WitnessFD = 100
 

@@ -1,5 +1,5 @@
 // Package execrole is the first code a program started by the sandbox runs. Go cannot run
-// code in a child between fork and exec, so the sandbox (harness/sandbox) starts every
+// code in a child between fork and exec, so the sandbox (harness/box/sandbox) starts every
 // program by re-executing its own binary (/proc/self/exe) with Env set to the Settings, the
 // working directory, descriptors and argv already the program's. In that role the process
 // makes the box's mounts and network, joins the case's cgroups, drops to the sandbox user,
@@ -870,7 +870,7 @@ func PeakRSS() int64 {
 }
 
 // userTasks counts the tasks (threads included) of the user's processes: what the kernel
-// compares with RLIMIT_NPROC. It reads /proc itself (not through harness/hygiene, whose
+// compares with RLIMIT_NPROC. It reads /proc itself (not through harness/box/hygiene, whose
 // package would have to be initialised first).
 func userTasks(uid int) int {
 	entries, _ := os.ReadDir("/proc")
@@ -954,7 +954,7 @@ func prctl(option, arg uintptr) error {
 
 // EnterBox makes the box's mounts and network in the calling thread's namespaces: the
 // harness calls it on a thread of its own that has its own mount, IPC, UTS and network
-// namespaces (a program that starts without the role, see harness/sandbox). When the box
+// namespaces (a program that starts without the role, see harness/box/sandbox). When the box
 // joins a shared network, the thread must have joined it already (JoinNet).
 func EnterBox(b *Box) error { return enterBox(b) }
 

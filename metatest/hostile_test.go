@@ -166,7 +166,7 @@ func gradeCheatingAs(t *testing.T, gauntlet string, wrap, env []string, game, di
 }
 
 // TestWitnessHoldScoresNothing grades, as root, the hub that opts out through the witness
-// (harness/sandbox/testdata/hostile/witnesshold.c): it sends the witness, through the door
+// (harness/box/sandbox/testdata/hostile/witnesshold.c): it sends the witness, through the door
 // its players would inherit, a hello of its own that hands the mock player outside its box
 // its own connection and its stdout and stderr, and exits, answering only the usage and
 // one hard-coded game (the spec's, which the dealer's renamed-copies case plays). Before
@@ -256,7 +256,7 @@ func gradeWitnessHold(t *testing.T) {
 // mountinfo, which names what staff bound into the box) and execs it with argv[0] its own
 // name, so that gauntlet plays the program argv[0] names. Until 2026-12-07 it scored
 // 42.00/42, as root and rootless, wherever staff had installed gauntlet in a folder the
-// boxes showed; the judge's files are now masked in every box (harness/sandbox's
+// boxes showed; the judge's files are now masked in every box (harness/box/sandbox's
 // judgefiles.go).
 const runner = `#!/bin/bash
 me=$(basename "$0")
@@ -346,7 +346,7 @@ func judgeEnv(bound, onPath string) []string {
 
 // TestProcSelfExeLinkScoresNothing grades a submission whose Makefile links every program
 // to /proc/self/exe, with gauntlet in a folder the boxes show (GAUNTLET_BOX_BIND), as root
-// and rootless: a link through /proc is no program (harness/build's resolveAsBox). Until
+// and rootless: a link through /proc is no program (harness/grading/build's resolveAsBox). Until
 // 2026-12-07 the grader followed it in its own process, to itself, and the dealer, run as
 // gauntlet by its name, earned 23.79/42.
 func TestProcSelfExeLinkScoresNothing(t *testing.T) {

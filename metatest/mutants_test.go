@@ -39,7 +39,7 @@ func selectMutants(lib []mutants.Mutant) []mutants.Mutant {
 	return out
 }
 
-// checkLibrary grades mutants of a game's library (harness/mutants), each as a submission
+// checkLibrary grades mutants of a game's library (harness/grading/mutants), each as a submission
 // made of the mutant alone on the cases where its program takes part in the marked run, and
 // checks the suite's adequacy: every mutant is killed (but the accepted alternatives, which
 // must pass with PASS-LENIENT, and the equivalent ones), and no mutant's failed marked cases

@@ -42,7 +42,7 @@ type Registration struct {
 }
 
 // Tournament is how `gauntlet tournament GAME` plays a round robin of a game's programs
-// (harness/tournament) through its reference hub.
+// (harness/grading/tournament) through its reference hub.
 type Tournament struct {
 	// Usage is what follows "gauntlet tournament GAME" in the usage line, e.g.
 	// "[flags] AI AI...".

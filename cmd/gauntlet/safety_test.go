@@ -16,7 +16,7 @@ import (
 
 // The tests' submissions reach files in the test's own temporary folders (marks a slow
 // player leaves, programs linked from there): the boxes keep the temporary folder shared.
-// The box itself is tested in harness/sandbox and metatest.
+// The box itself is tested in harness/box/sandbox and metatest.
 func init() {
 	os.Setenv(scriptcmds.BoxKeepVar, os.TempDir())
 }
@@ -45,7 +45,7 @@ func TestWriteFileReplacesALink(t *testing.T) {
 
 // The gauntlet binary is every reference and mock program, which run under the sandbox's
 // address-space limit; the net package would link cgo into it, and a cgo program's
-// threads failed at random there in pthread_create (see harness/tcp). So nothing the
+// threads failed at random there in pthread_create (see harness/runtime/tcp). So nothing the
 // binary imports may use net. Each package's test binary is, for its tests, the same
 // programs and exec roles, and a binary with cgo is also linked dynamically, which costs
 // every start of it about 1.3 ms more here (the loader, libc, the cgo runtime's threads):

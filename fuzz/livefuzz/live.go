@@ -1,6 +1,6 @@
 // Package livefuzz fuzzes programs that choose their own moves (a Stratego AI, a tic-tac-toe or
 // connect-four player) by playing them many random games judged live: the game's judge
-// (harness/live) is the oracle, so any legal play passes and a finding is a broken rule, a
+// (harness/judges/live) is the oracle, so any legal play passes and a finding is a broken rule, a
 // late reply or a wrong ending, never a difference from one reference's choices. Each
 // case draws the seat, the opponents and the seed; each kind of failure is written once as
 // a case of the game's suite.

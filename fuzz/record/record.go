@@ -2,7 +2,7 @@
 // bytes it wrote on stdout and stderr, how it ended, and what it had answered at each point
 // where the script waited for it.
 //
-// It is the fuzzer's runner. The mock hub (harness/mockhub) checks a player against fixed
+// It is the fuzzer's runner. The mock hub (harness/judges/mockhub) checks a player against fixed
 // expectations and stops at the first divergence; a mutated conversation has no fixed
 // expectations after the mutation, so the fuzzer instead plays the script to the end in
 // "record" mode and compares the whole recordings of the subject and the reference.
@@ -126,7 +126,7 @@ type Options struct {
 	// arenas within it from the start).
 	MemoryLimit int64
 	// Identity and Box, when set, run the program as that sandbox user in that box
-	// (harness/sandbox), as the grader runs a subject: the fuzzer sets them when it is root
+	// (harness/box/sandbox), as the grader runs a subject: the fuzzer sets them when it is root
 	// and the machine allows boxes. Box.Keep must name the folders the program needs.
 	Identity sandbox.Identity
 	Box      *sandbox.Box

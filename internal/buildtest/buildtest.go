@@ -410,7 +410,7 @@ func KillAtBackstop(tb testing.TB, p *os.Process) (stop func()) {
 
 // LoopbackService stands for a service of the grading machine on its loopback: it listens
 // on a free port of 127.0.0.1, answers every connection with reply and closes it, until tb
-// ends, and returns the port. It is made with harness/tcp rather than net on purpose: a
+// ends, and returns the port. It is made with harness/runtime/tcp rather than net on purpose: a
 // test binary that links net is built with cgo and linked dynamically, and every program it
 // starts as itself (exec roles, reference and mock programs) then pays about 1.3 ms more
 // to start (cmd/gauntlet's TestBinaryLinksNoCgo).
@@ -464,7 +464,7 @@ func PublicCopy(tb testing.TB, path string) string {
 }
 
 // HostileProgram compiles the hostile test program NAME.c of the sandbox's corpus
-// (harness/sandbox/testdata/hostile) and returns its binary, for the tests of other
+// (harness/box/sandbox/testdata/hostile) and returns its binary, for the tests of other
 // packages that play it against their layer.
 func HostileProgram(tb testing.TB, name string) string {
 	tb.Helper()

@@ -359,7 +359,7 @@ func writeInitramfs(file string, k kernel, spec vmspec.Spec) error {
 	return f.Close()
 }
 
-// GoTest builds the test binary of the module's package pkg (a path like ./harness/cgroup,
+// GoTest builds the test binary of the module's package pkg (a path like ./harness/box/cgroup,
 // from the module's root) on the host, runs it in a VM as root in the package's folder
 // with -test.run run and -test.v, env added to its environment, and fails tb (Error)
 // with the VM's output if it fails. The output is logged either way: a pattern that
@@ -371,7 +371,7 @@ func GoTest(tb testing.TB, pkg, run string, env ...string) Result {
 
 // Test is a Go test of this module to run in a VM.
 type Test struct {
-	Pkg    string   // the package, from the module's root: ./harness/cgroup
+	Pkg    string   // the package, from the module's root: ./harness/box/cgroup
 	Run    string   // the -test.run pattern
 	Env    []string // added to the test binary's environment
 	Cgroup string   // the group it starts in (Command.Cgroup); "" is the root group

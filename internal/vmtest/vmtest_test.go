@@ -146,7 +146,7 @@ func TestUserNamespaceAndPivotRoot(t *testing.T) {
 	}
 }
 
-// GoTest runs a test of this module in the VM and passes when it passes (harness/cgroup's
+// GoTest runs a test of this module in the VM and passes when it passes (harness/box/cgroup's
 // totals, on a cgroup v2 kernel), and fails its caller with the test's output when it
 // fails (testdata/vmfail fails on purpose).
 func TestGoTest(t *testing.T) {

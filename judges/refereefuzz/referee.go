@@ -1,5 +1,5 @@
 // Package refereefuzz fuzzes a referee of the referee protocol, of any game: each case is the
-// mock hub's referee probe (harness/mockhub, docs/referee.md "A referee of any game") with
+// mock hub's referee probe (harness/judges/mockhub, docs/referee.md "A referee of any game") with
 // a random seed, checking every part of the protocol at once and sending mutated move
 // lines besides made-up ones (a '\r', spaces, an empty line, a long line, bytes that are
 // not UTF-8: what a player may write, which the runner passes on as it came). The oracle is

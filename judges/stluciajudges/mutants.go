@@ -4,7 +4,7 @@ import "gauntlet/harness/grading/mutants"
 
 // Mutants is the mutant library of King of St Lucia: single-behaviour bugs in the
 // reference hub and players, each naming the marking category it belongs to. A mutant of a
-// shared file (games/stlucia, harness/hubrt) is built into one program only.
+// shared file (games/stlucia, harness/runtime/hubrt) is built into one program only.
 var Mutants = mutants.WithTwins(own, shared, map[string]string{"SCIENCE": "S", "HABS": "B", "HASS": "A", "MABS": "M"})
 
 // own are the mutants written one by one.

@@ -33,7 +33,7 @@ func Main(name string) int {
 // Run plays strategy s with the arguments args (without the program name), reading the
 // dealer's messages from stdin, answering on stdout and echoing the game on stderr, and
 // returns the exit status: the game's responder (games/dealer2310) on the one player
-// runtime (harness/respond).
+// runtime (harness/runtime/respond).
 func Run(s dealer2310.Strategy, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	n, me, status := dealer2310.ParsePlayerArgs(args)
 	if status != dealer2310.PlayerExitOK {

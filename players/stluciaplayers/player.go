@@ -29,7 +29,7 @@ func Main(name string) int {
 
 // Run plays strategy s with the arguments args (without the program name), reading the
 // hub's messages from stdin and answering on stdout, and returns the exit status: the
-// game's responder (games/stlucia) on the one player runtime (harness/respond).
+// game's responder (games/stlucia) on the one player runtime (harness/runtime/respond).
 func Run(s stlucia.Strategy, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	n, me, status := stlucia.ParsePlayerArgs(args)
 	if status != stlucia.PlayerExitOK {

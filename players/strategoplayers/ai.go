@@ -61,7 +61,7 @@ func PlayHunter(args []string, stdin io.Reader, stdout, _ io.Writer) int {
 
 // Run plays one game with brain b over the manager's lines and returns the exit status:
 // 0 after QUIT, 1 when the manager is lost. It is the game's responder (games/stratego)
-// on the one player runtime (harness/respond).
+// on the one player runtime (harness/runtime/respond).
 //
 // In the process of another program (the mock player) a lost manager must not kill it by
 // SIGPIPE either: Run catches SIGPIPE (Notify, not Ignore: that program may start others).

@@ -46,7 +46,7 @@ type Limits struct {
 	// subject slows the harness less. Default 0.
 	Nice int
 	// CaseMemory is the memory of a whole case, every process of it together (RSS, page
-	// cache, files in its private tmpfs), where the machine gives cgroups (harness/cgroup):
+	// cache, files in its private tmpfs), where the machine gives cgroups (harness/box/cgroup):
 	// past it the kernel kills a process of the case. Default 1 GiB.
 	CaseMemory int64
 	// CaseDisk is the size of the subject's working folder in a graded case (a tmpfs
@@ -215,7 +215,7 @@ type Config struct {
 	// each Spec's own Env. A later NAME=value replaces an earlier one.
 	Env []string
 	// Cgroup lists the cgroup.procs files of the group every process of the run joins
-	// before it execs (harness/cgroup), for totals over a whole case.
+	// before it execs (harness/box/cgroup), for totals over a whole case.
 	Cgroup []string
 	// Box, when not nil, puts every process of the run in a box of its own (namespaces, a
 	// private /tmp, /proc showing only its user's processes, loopback only: see Box).

@@ -27,7 +27,7 @@ import (
 // there, which a run in a sibling user namespace has not. And a process enters a user
 // namespace (setns) only while it has a single thread, which no Go program has, neither
 // the harness nor the exec role. So a small C program (netjoin/netjoin.c, built once per
-// process with the machine's C compiler: harness/cbuild, as the witnessed mock player's
+// process with the machine's C compiler: harness/box/cbuild, as the witnessed mock player's
 // stand-in is) does what Go cannot:
 //
 //   - the holder ("netjoin hold"): started by NewNet, it makes a user namespace (the

@@ -39,7 +39,7 @@ type UserPool struct {
 }
 
 // CaseUsers lends the sandbox users of this process's graded cases: a case borrows one for
-// all its runs and gives it back at its end (harness/scriptcmds). A new lease reads every
+// all its runs and gives it back at its end (harness/grading/scriptcmds). A new lease reads every
 // process (usedIDs); a user lent again costs only a look at the processes started since
 // its last case began. The users of one case are never another's at the same time, and a
 // user comes back with nothing of its case left running; its files in the case's folders

@@ -1101,7 +1101,7 @@ func UsersProblem() error {
 }
 
 // TotalsProblem says why the cases of a boxed grade get no memory and process totals over
-// the whole case (harness/cgroup) on this machine, or nil when they do. Without them each
+// the whole case (harness/box/cgroup) on this machine, or nil when they do. Without them each
 // process still has its own limits.
 func TotalsProblem() error {
 	return cgroup.Problem()

@@ -6,7 +6,7 @@ import (
 )
 
 // Slots are the busy-case slots (-j) that several grades on one machine share: a cohort's
-// submissions (harness/grade/cohort). Each grade that is given them (Options.Slots) runs its
+// submissions (harness/grading/grade/cohort). Each grade that is given them (Options.Slots) runs its
 // busy cases in these, and keeps the slots of its cases that wait (Case.Waits) and of its
 // cases found quiet (moveWhenQuiet) to itself, as a grade alone has them: one submission
 // that hangs moves its cases out of the shared slots as a grade alone does, and never holds

@@ -1,5 +1,5 @@
 // Package outcome is the typed account of how a case failed, which the grader turns into a
-// verdict: the script command that failed the case (harness/scriptcmds) and the judge it ran
+// verdict: the script command that failed the case (harness/grading/scriptcmds) and the judge it ran
 // (the mock hub, the mock clients) each say what happened as a Record, and the grader
 // switches on its Kind. Messages are for people only: no verdict is read from their text,
 // so rewording one changes no grade.
@@ -48,7 +48,7 @@ const (
 	// something it handed its output to (the witness's mock player, given its own streams;
 	// a process hidden beyond the sandbox's reach); or the program asked the witness,
 	// through the door its run was handed, for what no stand-in asks (a hello of its own,
-	// more mock players than the bound: harness/scriptcmds's door). Unlike Left, this does
+	// more mock players than the bound: harness/grading/scriptcmds's door). Unlike Left, this does
 	// not depend on how long anything took.
 	Held Kind = "held"
 	// Mismatch: an output (Output: stdout, stderr or a file) matched none of those wanted.

@@ -894,7 +894,7 @@ func TestWitnessSocketRefusesForgedHellos(t *testing.T) {
 }
 
 // The witness hold of issue 56, through the door: a hub with no game logic
-// (harness/sandbox/testdata/hostile/witnesshold.c) sends the witness, through the door its
+// (harness/box/sandbox/testdata/hostile/witnesshold.c) sends the witness, through the door its
 // players would inherit, a hello of its own carrying its end of the connection and its own
 // stdout and stderr, and exits 0. The hello has no token: the witness refuses it, and the
 // run is charged with it (outcome.Held: HYGIENE, never a HARNESS-ERROR), although the hub

@@ -92,7 +92,7 @@ type Subject struct {
 	Dir      string
 	// Keep, for a judge that is not root (a rootless grade: UID and GID are 0), lists
 	// the folders of the box the judge starts the subject in: its own box/ and the
-	// programs, never the case's script (see harness/sandbox's rootless.go).
+	// programs, never the case's script (see harness/box/sandbox's rootless.go).
 	Keep []string `json:",omitempty"`
 	// Hide lists folders of Keep that the subject's box covers (the grader's own folder
 	// of programs, which the judge runs from: scriptcmds.Settings.BoxHide).

@@ -27,7 +27,7 @@
 // `eof` and `exit` instead.
 //
 // Live judging, for players that choose their own moves: a `judge` line sets up the game
-// (harness/live: the game's judge as the hub, reference players in the other seats), and
+// (harness/judges/live: the game's judge as the hub, reference players in the other seats), and
 // each `live` step plays it, checking every line the player sends against the rules
 // instead of against one expected line:
 //

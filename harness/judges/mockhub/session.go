@@ -42,7 +42,7 @@ const (
 
 // ReadLine reads the program's next line, without its newline, within d. A last line
 // without a newline, before the end of the output, counts as a line (as it does for the
-// reference programs' readers, harness/lineio). What has come of a line not whole within d
+// reference programs' readers, harness/runtime/lineio). What has come of a line not whole within d
 // is kept for the next call.
 func (s *Session) ReadLine(d time.Duration) (string, LineState) {
 	p := s.p

@@ -56,5 +56,5 @@ func StandInFor(name, token, socket string) ([]byte, error) {
 	return out, nil
 }
 
-// buildStandIn builds the stand-in (harness/cbuild, shared with the sandbox's own C helper).
+// buildStandIn builds the stand-in (harness/box/cbuild, shared with the sandbox's own C helper).
 func buildStandIn() ([]byte, error) { return cbuild.Build("the stand-in", standInSource) }

@@ -1,16 +1,16 @@
 // Package child is how gauntlet starts a program. Every start goes through StartCmd: from
 // one thread kept for it when the program has a parent-death signal (see spawn.go). Start
-// also wires a program the harness talks to: a reference hub's players (harness/hubrt), the
-// program a mock hub judges and the server the mock clients judge (harness/mockhub,
-// judges/cluejudges), the mock player's relay (harness/mockplayer) and the fuzzer's
+// also wires a program the harness talks to: a reference hub's players (harness/runtime/hubrt), the
+// program a mock hub judges and the server the mock clients judge (harness/judges/mockhub,
+// judges/cluejudges), the mock player's relay (harness/judges/mockplayer) and the fuzzer's
 // recorder (fuzz/record). A program run to its end and audited (a script's run command, a
-// grade's case: harness/sandbox.Group), a judge the fuzzer runs (fuzz/judgerun) and
+// grade's case: harness/box/sandbox.Group), a judge the fuzzer runs (fuzz/judgerun) and
 // `gauntlet play`'s hub are made as commands and started with StartCmd or Run. The program
 // talks over its stdin and stdout (Pipes), or over a connection on the loopback: as the
 // client of a port the harness listens on (Serve: it gets "127.0.0.1 PORT" before its
 // arguments), or as a server that says "port N" as the first line of its stdout (Connect).
 // Pause, Resume and Signal reach its process group when it has one. A sandboxed program
-// (harness/sandbox) is started the same way, with Spec.Build making its command.
+// (harness/box/sandbox) is started the same way, with Spec.Build making its command.
 package child
 
 import (
@@ -60,7 +60,7 @@ type Spec struct {
 	Build func(path string, args []string) *exec.Cmd
 	// Starter, when set, starts the command made (its streams wired) instead of StartCmd,
 	// and returns the command that runs: it may start another in its place (a sandboxed
-	// program that starts without the command Build made, see harness/sandbox).
+	// program that starts without the command Build made, see harness/box/sandbox).
 	Starter func(cmd *exec.Cmd) (*exec.Cmd, error)
 	// GroupEndsWithIt says that the program's process group ends with the program (a boxed
 	// program: the kernel kills what is left of its PID namespace with it), so a waiter

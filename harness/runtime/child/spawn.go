@@ -115,7 +115,7 @@ func (s *spawner) start(req spawnReq) error {
 }
 
 // StartCmd starts cmd from the spawner. It is exec.Cmd.Start for every program the harness
-// starts, the sandbox's included (harness/sandbox): a caller that wires the program's
+// starts, the sandbox's included (harness/box/sandbox): a caller that wires the program's
 // streams itself makes the command (Command, or sandbox.Command), starts it here and waits
 // for it with cmd.Wait (or cmd.Process.Wait when its streams are all files).
 //

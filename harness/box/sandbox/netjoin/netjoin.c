@@ -1,6 +1,6 @@
 /*
  * The rootless harness's helper for a network shared by a case's runs (see net.go in
- * harness/sandbox). A grader that is not root boxes every run in a user namespace of its
+ * harness/box/sandbox). A grader that is not root boxes every run in a user namespace of its
  * own, and a network namespace belongs to the user namespace that made it: a run can join
  * one only from inside that user namespace, which a process enters with setns() only while
  * it has a single thread. No Go program ever has one; this small C program has.

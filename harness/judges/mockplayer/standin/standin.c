@@ -1,6 +1,6 @@
 /*
  * The stand-in of a witnessed mock player: the program a hub under test starts where it
- * means to start a mock player (see witness.go in harness/mockplayer).
+ * means to start a mock player (see witness.go in harness/judges/mockplayer).
  *
  * It carries nothing of the harness: no suite, no game, no mock. It reaches the harness's
  * witness only through the door it inherits from the hub at descriptor WITNESS_FD (a Unix
