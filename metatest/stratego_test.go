@@ -11,8 +11,8 @@ import (
 
 	"gauntlet/fuzz/judgerun"
 	"gauntlet/fuzz/livefuzz"
-	"gauntlet/harness/box/limitkill"
 	"gauntlet/harness/grading/grade"
+	"gauntlet/harness/runtime/limitkill"
 	"gauntlet/internal/buildtest"
 	_ "gauntlet/programs" // the games, with their live judges
 )

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"gauntlet/fuzz/record"
-	"gauntlet/harness/box/limitkill"
+	"gauntlet/harness/runtime/limitkill"
 )
 
 // The verdict kinds of a difference, in order of precedence (named as the grader names its

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"gauntlet/fuzz/record"
-	"gauntlet/harness/box/limitkill"
+	"gauntlet/harness/runtime/limitkill"
 	"gauntlet/internal/buildtest"
 )
 

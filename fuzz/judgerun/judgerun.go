@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"gauntlet/harness/box/execfile"
-	"gauntlet/harness/box/limitkill"
 	"gauntlet/harness/box/sandbox"
 	"gauntlet/harness/judges/mockhub"
 	"gauntlet/harness/runtime/child"
+	"gauntlet/harness/runtime/limitkill"
 )
 
 // Judges runs the judge programs (the mock hub for a client, the mock clients for a server)

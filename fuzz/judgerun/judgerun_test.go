@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"gauntlet/harness/box/execfile"
-	"gauntlet/harness/box/limitkill"
 	"gauntlet/harness/box/sandbox"
+	"gauntlet/harness/runtime/limitkill"
 	"gauntlet/internal/buildtest"
 )
 

@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"gauntlet/fuzz/judgerun"
-	"gauntlet/harness/box/limitkill"
+	"gauntlet/harness/runtime/limitkill"
 )
 
 // game is how to draw a case of one game and write it as a suite case.

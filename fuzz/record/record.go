@@ -26,9 +26,9 @@ import (
 	"syscall"
 	"time"
 
-	"gauntlet/harness/box/limitkill"
 	"gauntlet/harness/box/sandbox"
 	"gauntlet/harness/runtime/child"
+	"gauntlet/harness/runtime/limitkill"
 	"gauntlet/harness/runtime/transcript"
 )
 

@@ -31,10 +31,10 @@ import (
 
 	"gauntlet/games/judge"
 	"gauntlet/games/stratego"
-	"gauntlet/harness/box/limitkill"
 	"gauntlet/harness/runtime/child"
 	"gauntlet/harness/runtime/csignal"
 	"gauntlet/harness/runtime/hubrt"
+	"gauntlet/harness/runtime/limitkill"
 	"gauntlet/harness/runtime/transcript"
 )
 

@@ -35,7 +35,7 @@ var rules = []rule{
 	// The harness's leaves: no other package of gauntlet.
 	{"gauntlet/harness/runtime/lineio", "std"},
 	{"gauntlet/harness/box/execfile", "std"},
-	{"gauntlet/harness/box/limitkill", "std"},
+	{"gauntlet/harness/runtime/limitkill", "std"},
 	{"gauntlet/harness/box/rawfile", "std"},
 	{"gauntlet/harness/box/mountinfo", "std"},
 	{"gauntlet/harness/runtime/tcp", "std"},
@@ -57,14 +57,14 @@ var rules = []rule{
 	{"gauntlet/harness/runtime/hubrt", "std gauntlet/games/judge gauntlet/harness/runtime/lineio gauntlet/harness/runtime/child gauntlet/harness/box/hygiene"},
 
 	// The box, and what runs programs in it.
-	{"gauntlet/harness/box/sandbox", "std " + sys + " gauntlet/execrole gauntlet/harness/box/cbuild gauntlet/harness/runtime/child gauntlet/harness/box/hygiene gauntlet/harness/box/limitkill gauntlet/harness/box/mountinfo gauntlet/harness/box/rawfile gauntlet/harness/runtime/tcp gauntlet/harness/runtime/transcript"},
+	{"gauntlet/harness/box/sandbox", "std " + sys + " gauntlet/execrole gauntlet/harness/box/cbuild gauntlet/harness/runtime/child gauntlet/harness/box/hygiene gauntlet/harness/runtime/limitkill gauntlet/harness/box/mountinfo gauntlet/harness/box/rawfile gauntlet/harness/runtime/tcp gauntlet/harness/runtime/transcript"},
 	{"gauntlet/harness/grading/build", "std " + sys + " gauntlet/execrole gauntlet/harness/box/cgroup gauntlet/harness/runtime/child gauntlet/harness/box/execfile gauntlet/harness/box/sandbox"},
 	{"gauntlet/internal/buildtest/...", "std gauntlet/internal/buildtest gauntlet/harness/box/cgroup gauntlet/harness/box/execfile gauntlet/harness/box/hygiene gauntlet/harness/runtime/tcp"},
 
 	// The judges inside a case. The mock hub knows no game's engine (its live steps go
 	// through games/judge); a game's kind of conversation is a probe of its own
 	// (judges/refereejudges).
-	{"gauntlet/harness/judges/mockhub", "std " + sys + " gauntlet/games/judge gauntlet/harness/runtime/child gauntlet/harness/judges/faults gauntlet/harness/box/limitkill gauntlet/harness/judges/live gauntlet/harness/grading/outcome gauntlet/harness/box/sandbox gauntlet/harness/runtime/transcript"},
+	{"gauntlet/harness/judges/mockhub", "std " + sys + " gauntlet/games/judge gauntlet/harness/runtime/child gauntlet/harness/judges/faults gauntlet/harness/runtime/limitkill gauntlet/harness/judges/live gauntlet/harness/grading/outcome gauntlet/harness/box/sandbox gauntlet/harness/runtime/transcript"},
 	{"gauntlet/harness/judges/mockplayer", "std " + sys + " gauntlet/execrole gauntlet/harness/box/cbuild gauntlet/harness/runtime/child gauntlet/harness/runtime/csignal gauntlet/harness/judges/faults gauntlet/harness/box/sandbox gauntlet/harness/runtime/tcp gauntlet/harness/runtime/transcript"},
 
 	// Grading.
@@ -127,7 +127,7 @@ type rule struct{ pkg, allow string }
 const (
 	sys     = "golang.org/x/sys/unix"
 	script  = "github.com/rogpeppe/go-internal/..."
-	runtime = "gauntlet/harness/runtime/child gauntlet/harness/runtime/csignal gauntlet/harness/runtime/hubrt gauntlet/harness/box/limitkill gauntlet/harness/runtime/lineio gauntlet/harness/runtime/respond gauntlet/harness/runtime/tcp gauntlet/harness/runtime/transcript"
+	runtime = "gauntlet/harness/runtime/child gauntlet/harness/runtime/csignal gauntlet/harness/runtime/hubrt gauntlet/harness/runtime/limitkill gauntlet/harness/runtime/lineio gauntlet/harness/runtime/respond gauntlet/harness/runtime/tcp gauntlet/harness/runtime/transcript"
 )
 
 // testRules are the few rules tests keep too: an engine's tests stay pure, and know no

@@ -16,9 +16,9 @@ import (
 
 	"gauntlet/games/clue"
 	"gauntlet/games/judge"
-	"gauntlet/harness/box/limitkill"
 	"gauntlet/harness/grading/outcome"
 	"gauntlet/harness/judges/mockhub"
+	"gauntlet/harness/runtime/limitkill"
 	"gauntlet/harness/runtime/lineio"
 	"gauntlet/harness/runtime/tcp"
 )

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"gauntlet/harness/box/limitkill"
+	"gauntlet/harness/runtime/limitkill"
 )
 
 // How the server ended says when a limit ended it, so that the grader and the Clue

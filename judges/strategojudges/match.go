@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"gauntlet/games/stratego"
-	"gauntlet/harness/box/limitkill"
 	"gauntlet/harness/grading/tournament"
+	"gauntlet/harness/runtime/limitkill"
 	"gauntlet/hub/strategohub"
 )
 

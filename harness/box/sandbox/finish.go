@@ -14,8 +14,8 @@ import (
 
 	"gauntlet/execrole"
 	"gauntlet/harness/box/hygiene"
-	"gauntlet/harness/box/limitkill"
 	"gauntlet/harness/box/rawfile"
+	"gauntlet/harness/runtime/limitkill"
 	"gauntlet/harness/runtime/transcript"
 )
 

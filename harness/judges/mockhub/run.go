@@ -14,10 +14,10 @@ import (
 	"syscall"
 	"time"
 
-	"gauntlet/harness/box/limitkill"
 	"gauntlet/harness/box/sandbox"
 	"gauntlet/harness/grading/outcome"
 	"gauntlet/harness/runtime/child"
+	"gauntlet/harness/runtime/limitkill"
 	"gauntlet/harness/runtime/transcript"
 )
 
