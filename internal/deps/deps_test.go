@@ -39,7 +39,7 @@ var rules = []rule{
 	{"gauntlet/harness/box/rawfile", "std"},
 	{"gauntlet/harness/box/mountinfo", "std"},
 	{"gauntlet/harness/runtime/tcp", "std"},
-	{"gauntlet/harness/grading/outcome", "std"},
+	{"gauntlet/harness/judges/outcome", "std"},
 	{"gauntlet/harness/box/cbuild", "std"},
 	{"gauntlet/harness/judges/faults", "std " + sys},
 	{"gauntlet/harness/runtime/csignal", "std " + sys},
@@ -64,12 +64,12 @@ var rules = []rule{
 	// The judges inside a case. The mock hub knows no game's engine (its live steps go
 	// through games/judge); a game's kind of conversation is a probe of its own
 	// (judges/refereejudges).
-	{"gauntlet/harness/judges/mockhub", "std " + sys + " gauntlet/games/judge gauntlet/harness/runtime/child gauntlet/harness/judges/faults gauntlet/harness/runtime/limitkill gauntlet/harness/judges/live gauntlet/harness/grading/outcome gauntlet/harness/box/sandbox gauntlet/harness/runtime/transcript"},
+	{"gauntlet/harness/judges/mockhub", "std " + sys + " gauntlet/games/judge gauntlet/harness/runtime/child gauntlet/harness/judges/faults gauntlet/harness/runtime/limitkill gauntlet/harness/judges/live gauntlet/harness/judges/outcome gauntlet/harness/box/sandbox gauntlet/harness/runtime/transcript"},
 	{"gauntlet/harness/judges/mockplayer", "std " + sys + " gauntlet/execrole gauntlet/harness/box/cbuild gauntlet/harness/runtime/child gauntlet/harness/runtime/csignal gauntlet/harness/judges/faults gauntlet/harness/box/sandbox gauntlet/harness/runtime/tcp gauntlet/harness/runtime/transcript"},
 
 	// Grading.
-	{"gauntlet/harness/grading/scriptcmds", "std " + sys + " " + script + " gauntlet/harness/box/cgroup gauntlet/harness/runtime/child gauntlet/harness/box/execfile gauntlet/harness/judges/faults gauntlet/harness/box/hygiene gauntlet/harness/judges/mockhub gauntlet/harness/judges/mockplayer gauntlet/harness/grading/outcome gauntlet/harness/box/rawfile gauntlet/harness/box/sandbox gauntlet/harness/grading/suite gauntlet/harness/runtime/tcp gauntlet/harness/runtime/transcript"},
-	{"gauntlet/harness/grading/grade", "std " + script + " gauntlet/games/contract gauntlet/harness/grading/build gauntlet/harness/box/cgroup gauntlet/harness/box/hygiene gauntlet/harness/judges/mockhub gauntlet/harness/grading/outcome gauntlet/harness/box/sandbox gauntlet/harness/grading/scriptcmds gauntlet/harness/grading/suite gauntlet/harness/runtime/transcript"},
+	{"gauntlet/harness/grading/scriptcmds", "std " + sys + " " + script + " gauntlet/harness/box/cgroup gauntlet/harness/runtime/child gauntlet/harness/box/execfile gauntlet/harness/judges/faults gauntlet/harness/box/hygiene gauntlet/harness/judges/mockhub gauntlet/harness/judges/mockplayer gauntlet/harness/judges/outcome gauntlet/harness/box/rawfile gauntlet/harness/box/sandbox gauntlet/harness/grading/suite gauntlet/harness/runtime/tcp gauntlet/harness/runtime/transcript"},
+	{"gauntlet/harness/grading/grade", "std " + script + " gauntlet/games/contract gauntlet/harness/grading/build gauntlet/harness/box/cgroup gauntlet/harness/box/hygiene gauntlet/harness/judges/mockhub gauntlet/harness/judges/outcome gauntlet/harness/box/sandbox gauntlet/harness/grading/scriptcmds gauntlet/harness/grading/suite gauntlet/harness/runtime/transcript"},
 	{"gauntlet/harness/grading/grade/cohort", "std gauntlet/harness/grading/build gauntlet/harness/grading/grade gauntlet/harness/box/sandbox gauntlet/harness/grading/term"},
 	{"gauntlet/harness/grading/mutants", "std gauntlet/harness/grading/grade"},
 	{"gauntlet/harness/grading/tournament", "std gauntlet/harness/runtime/child gauntlet/harness/runtime/hubrt gauntlet/harness/box/hygiene gauntlet/harness/box/sandbox"},

@@ -16,8 +16,8 @@ import (
 
 	"gauntlet/games/clue"
 	"gauntlet/games/judge"
-	"gauntlet/harness/grading/outcome"
 	"gauntlet/harness/judges/mockhub"
+	"gauntlet/harness/judges/outcome"
 	"gauntlet/harness/runtime/limitkill"
 	"gauntlet/harness/runtime/lineio"
 	"gauntlet/harness/runtime/tcp"

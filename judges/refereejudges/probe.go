@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"gauntlet/games/referee"
-	"gauntlet/harness/grading/outcome"
 	"gauntlet/harness/judges/mockhub"
+	"gauntlet/harness/judges/outcome"
 	"gauntlet/harness/runtime/transcript"
 )
 

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"gauntlet/harness/box/execfile"
-	"gauntlet/harness/grading/outcome"
 	"gauntlet/harness/judges/mockhub"
+	"gauntlet/harness/judges/outcome"
 )
 
 // The tests register the probe as the referee protocol's registration does (programs,

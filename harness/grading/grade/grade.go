@@ -21,9 +21,9 @@ import (
 	"gauntlet/games/contract"
 	"gauntlet/harness/box/cgroup"
 	"gauntlet/harness/box/sandbox"
-	"gauntlet/harness/grading/outcome"
 	"gauntlet/harness/grading/scriptcmds"
 	"gauntlet/harness/grading/suite"
+	"gauntlet/harness/judges/outcome"
 )
 
 // Program is one program a suite names through a variable.

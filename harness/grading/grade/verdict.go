@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"gauntlet/harness/box/hygiene"
-	"gauntlet/harness/grading/outcome"
+	"gauntlet/harness/judges/outcome"
 )
 
 // Verdict is the outcome of one case: the list of docs/architecture.md ("Verdicts and the

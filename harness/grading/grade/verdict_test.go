@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"gauntlet/harness/box/hygiene"
-	"gauntlet/harness/grading/outcome"
+	"gauntlet/harness/judges/outcome"
 )
 
 // classifyLog calls Classify as the grader does, with the script and the judge's output

@@ -14,7 +14,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"gauntlet/harness/box/sandbox"
-	"gauntlet/harness/grading/outcome"
+	"gauntlet/harness/judges/outcome"
 	"gauntlet/harness/runtime/tcp"
 )
 

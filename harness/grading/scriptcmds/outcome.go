@@ -6,7 +6,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"gauntlet/harness/grading/outcome"
+	"gauntlet/harness/judges/outcome"
 )
 
 // A command of this package that fails the script first writes the failure's record

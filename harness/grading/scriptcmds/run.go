@@ -18,9 +18,9 @@ import (
 
 	"gauntlet/harness/box/hygiene"
 	"gauntlet/harness/box/sandbox"
-	"gauntlet/harness/grading/outcome"
 	"gauntlet/harness/judges/faults"
 	"gauntlet/harness/judges/mockhub"
+	"gauntlet/harness/judges/outcome"
 )
 
 // Run runs a program and checks its exit status. Its stdout and stderr become the script's

@@ -37,10 +37,10 @@ import (
 	"gauntlet/harness/box/hygiene"
 	"gauntlet/harness/box/rawfile"
 	"gauntlet/harness/box/sandbox"
-	"gauntlet/harness/grading/outcome"
 	"gauntlet/harness/grading/suite"
 	"gauntlet/harness/judges/faults"
 	"gauntlet/harness/judges/mockhub"
+	"gauntlet/harness/judges/outcome"
 	"gauntlet/harness/runtime/child"
 	"gauntlet/harness/runtime/transcript"
 )

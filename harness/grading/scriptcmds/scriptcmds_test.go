@@ -13,8 +13,8 @@ import (
 
 	"gauntlet/harness/box/hygiene"
 	"gauntlet/harness/box/sandbox"
-	"gauntlet/harness/grading/outcome"
 	"gauntlet/harness/grading/suite"
+	"gauntlet/harness/judges/outcome"
 	"gauntlet/internal/buildtest"
 )
 

@@ -19,9 +19,9 @@ import (
 	"gauntlet/harness/box/execfile"
 	"gauntlet/harness/box/hygiene"
 	"gauntlet/harness/box/sandbox"
-	"gauntlet/harness/grading/outcome"
 	"gauntlet/harness/grading/suite"
 	"gauntlet/harness/judges/mockplayer"
+	"gauntlet/harness/judges/outcome"
 	"gauntlet/internal/buildtest"
 )
 

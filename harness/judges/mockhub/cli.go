@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"gauntlet/harness/grading/outcome"
+	"gauntlet/harness/judges/outcome"
 )
 
 const usage = `usage: mockhub [-timeout D] [-alt CONVERSATION]... CONVERSATION PROGRAM

@@ -1,7 +1,7 @@
 package mockhub
 
 import (
-	"gauntlet/harness/grading/outcome"
+	"gauntlet/harness/judges/outcome"
 
 	"os"
 	"path/filepath"

@@ -2,7 +2,7 @@ package mockhub
 
 import (
 	"fmt"
-	"gauntlet/harness/grading/outcome"
+	"gauntlet/harness/judges/outcome"
 
 	"errors"
 	"os"

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"gauntlet/harness/box/sandbox"
-	"gauntlet/harness/grading/outcome"
+	"gauntlet/harness/judges/outcome"
 	"gauntlet/harness/runtime/child"
 	"gauntlet/harness/runtime/limitkill"
 	"gauntlet/harness/runtime/transcript"
