@@ -32,42 +32,43 @@ var rules = []rule{
 	// The first code of every program the sandbox starts.
 	{"gauntlet/execrole", "std " + sys},
 
-	// The harness's leaves: no other package of gauntlet.
+	// The runtime of the reference programs (harness/runtime): what a hub, server, player or
+	// client links, and nothing of the sandbox (TestReferenceProgramsLinkNoSandbox). Of the
+	// other rooms it imports one package: hubrt reads a player's CPU time (its process tree's)
+	// through the box's hygiene.
 	{"gauntlet/harness/runtime/lineio", "std"},
-	{"gauntlet/harness/box/execfile", "std"},
-	{"gauntlet/harness/runtime/limitkill", "std"},
-	{"gauntlet/harness/box/rawfile", "std"},
-	{"gauntlet/harness/box/mountinfo", "std"},
 	{"gauntlet/harness/runtime/tcp", "std"},
-	{"gauntlet/harness/judges/outcome", "std"},
-	{"gauntlet/harness/box/cbuild", "std"},
-	{"gauntlet/harness/judges/faults", "std " + sys},
+	{"gauntlet/harness/runtime/limitkill", "std"},
 	{"gauntlet/harness/runtime/csignal", "std " + sys},
 	{"gauntlet/harness/runtime/transcript", "std " + sys},
-	{"gauntlet/harness/grading/term", "std " + sys},
-	{"gauntlet/harness/grading/suite", "std " + script},
-
-	// The runtime of the reference programs: what a hub, server, player or client links,
-	// and nothing of the sandbox (TestReferenceProgramsLinkNoSandbox).
-	{"gauntlet/harness/box/cgroup", "std gauntlet/harness/box/rawfile gauntlet/harness/box/mountinfo"},
-	{"gauntlet/harness/box/hygiene", "std " + sys + " gauntlet/harness/box/rawfile"},
 	{"gauntlet/harness/runtime/child", "std " + sys + " gauntlet/harness/runtime/tcp"},
-	{"gauntlet/harness/judges/live", "std gauntlet/games/judge"},
 	{"gauntlet/harness/runtime/respond", "std gauntlet/games/judge gauntlet/harness/runtime/lineio"},
 	{"gauntlet/harness/runtime/hubrt", "std gauntlet/games/judge gauntlet/harness/runtime/lineio gauntlet/harness/runtime/child gauntlet/harness/box/hygiene"},
 
-	// The box, and what runs programs in it.
+	// The box and its parts (harness/box): what runs an untrusted program, and what it reads
+	// of the machine.
+	{"gauntlet/harness/box/rawfile", "std"},
+	{"gauntlet/harness/box/mountinfo", "std"},
+	{"gauntlet/harness/box/execfile", "std"},
+	{"gauntlet/harness/box/cbuild", "std"},
+	{"gauntlet/harness/box/hygiene", "std " + sys + " gauntlet/harness/box/rawfile"},
+	{"gauntlet/harness/box/cgroup", "std gauntlet/harness/box/rawfile gauntlet/harness/box/mountinfo"},
 	{"gauntlet/harness/box/sandbox", "std " + sys + " gauntlet/execrole gauntlet/harness/box/cbuild gauntlet/harness/runtime/child gauntlet/harness/box/hygiene gauntlet/harness/runtime/limitkill gauntlet/harness/box/mountinfo gauntlet/harness/box/rawfile gauntlet/harness/runtime/tcp gauntlet/harness/runtime/transcript"},
-	{"gauntlet/harness/grading/build", "std " + sys + " gauntlet/execrole gauntlet/harness/box/cgroup gauntlet/harness/runtime/child gauntlet/harness/box/execfile gauntlet/harness/box/sandbox"},
-	{"gauntlet/internal/buildtest/...", "std gauntlet/internal/buildtest gauntlet/harness/box/cgroup gauntlet/harness/box/execfile gauntlet/harness/box/hygiene gauntlet/harness/runtime/tcp"},
 
-	// The judges inside a case. The mock hub knows no game's engine (its live steps go
-	// through games/judge); a game's kind of conversation is a probe of its own
-	// (judges/refereejudges).
+	// The judges inside a case (harness/judges), and the record of a failure they write. The
+	// mock hub knows no game's engine (its live steps go through games/judge); a game's kind
+	// of conversation is a probe of its own (judges/refereejudges).
+	{"gauntlet/harness/judges/outcome", "std"},
+	{"gauntlet/harness/judges/faults", "std " + sys},
+	{"gauntlet/harness/judges/live", "std gauntlet/games/judge"},
 	{"gauntlet/harness/judges/mockhub", "std " + sys + " gauntlet/games/judge gauntlet/harness/runtime/child gauntlet/harness/judges/faults gauntlet/harness/runtime/limitkill gauntlet/harness/judges/live gauntlet/harness/judges/outcome gauntlet/harness/box/sandbox gauntlet/harness/runtime/transcript"},
 	{"gauntlet/harness/judges/mockplayer", "std " + sys + " gauntlet/execrole gauntlet/harness/box/cbuild gauntlet/harness/runtime/child gauntlet/harness/runtime/csignal gauntlet/harness/judges/faults gauntlet/harness/box/sandbox gauntlet/harness/runtime/tcp gauntlet/harness/runtime/transcript"},
 
-	// Grading.
+	// Grading (harness/grading): a submission built, its suite run, its verdicts and reports;
+	// a cohort, the mutant runs and the tournaments.
+	{"gauntlet/harness/grading/term", "std " + sys},
+	{"gauntlet/harness/grading/suite", "std " + script},
+	{"gauntlet/harness/grading/build", "std " + sys + " gauntlet/execrole gauntlet/harness/box/cgroup gauntlet/harness/runtime/child gauntlet/harness/box/execfile gauntlet/harness/box/sandbox"},
 	{"gauntlet/harness/grading/scriptcmds", "std " + sys + " " + script + " gauntlet/harness/box/cgroup gauntlet/harness/runtime/child gauntlet/harness/box/execfile gauntlet/harness/judges/faults gauntlet/harness/box/hygiene gauntlet/harness/judges/mockhub gauntlet/harness/judges/mockplayer gauntlet/harness/judges/outcome gauntlet/harness/box/rawfile gauntlet/harness/box/sandbox gauntlet/harness/grading/suite gauntlet/harness/runtime/tcp gauntlet/harness/runtime/transcript"},
 	{"gauntlet/harness/grading/grade", "std " + script + " gauntlet/games/contract gauntlet/harness/grading/build gauntlet/harness/box/cgroup gauntlet/harness/box/hygiene gauntlet/harness/judges/mockhub gauntlet/harness/judges/outcome gauntlet/harness/box/sandbox gauntlet/harness/grading/scriptcmds gauntlet/harness/grading/suite gauntlet/harness/runtime/transcript"},
 	{"gauntlet/harness/grading/grade/cohort", "std gauntlet/harness/grading/build gauntlet/harness/grading/grade gauntlet/harness/box/sandbox gauntlet/harness/grading/term"},
@@ -101,6 +102,7 @@ var rules = []rule{
 	{"gauntlet/ci", "std"},
 	{"gauntlet/metatest/...", "std"},
 	{"gauntlet/internal/deps", "std"},
+	{"gauntlet/internal/buildtest/...", "std gauntlet/internal/buildtest gauntlet/harness/box/cgroup gauntlet/harness/box/execfile gauntlet/harness/box/hygiene gauntlet/harness/runtime/tcp"},
 	{"gauntlet/internal/vmtest/...", "std " + sys + " gauntlet/internal/vmtest/..."},
 }
 

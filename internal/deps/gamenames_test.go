@@ -23,6 +23,7 @@ var generic = []string{
 	"gauntlet/games/judge",
 	"gauntlet/execrole",
 	"gauntlet/harness/...",
+	"gauntlet/internal/buildtest/...",
 	"gauntlet/fuzz/...",
 }
 
