@@ -237,6 +237,7 @@ func reap(s Settings, pid int) int {
 	// and write the program's end for it.
 	prctl(syscall.PR_SET_DUMPABLE, 0)
 	quietStreams()
+	dropPassed()
 	reported := false
 	orphans := 0 // the processes other than the program reaped here before it ended
 	for {
@@ -310,6 +311,21 @@ func processesBut(b *Box, pid int) int {
 // doing (workdisk.go: a working folder not copied back): the program's stderr, kept apart
 // by quietStreams, and only that.
 var programStderr = 2
+
+// dropPassed closes the init's copies of the descriptors above 2 the harness passed for the
+// program (the run's extra files: every descriptor not close-on-exec; the init's own are
+// all close-on-exec by now), once the program has them: a pipe the program was handed ends
+// when the program's processes close it, not when the init does (a relay's pipe to the
+// program it relays: the program would wait for its end of file as long as the init
+// lives).
+func dropPassed() {
+	for fd := 3; fd < 256; fd++ {
+		flags, _, e := syscall.RawSyscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFD, 0)
+		if e == 0 && flags&syscall.FD_CLOEXEC == 0 {
+			syscall.Close(fd)
+		}
+	}
+}
 
 // quietStreams points the init's standard streams, which are the program's (it started
 // with them to pass them on), at /dev/null once the program has started: nothing of the

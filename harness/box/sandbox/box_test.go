@@ -2,11 +2,13 @@ package sandbox_test
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -200,5 +202,35 @@ cc --version >/dev/null 2>&1 && echo "cc: runs" || echo "cc: missing"
 				}
 			}
 		}
+	}
+}
+
+// A boxed program's init does not keep the run's extra files open: a pipe handed to the
+// program ends when the program closes it, while the program still runs (a witnessed
+// relay's pipe to the program it relays, whose end of file the program waits for). The
+// program here closes its descriptor 3 and then waits on its stdin; the harness must read
+// the pipe's end of file meanwhile.
+func TestBoxedProgramsExtraFilesEndWithIt(t *testing.T) {
+	boxOrSkip(t)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	g, err := sandbox.Start(sandbox.Config{Box: &sandbox.Box{}, Deadline: time.Minute},
+		sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", "exec 3>&-; read line; exit 0"}, Stdin: sandbox.Pipe, ExtraFiles: []*os.File{w}})
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Stop()
+	// (A backstop: the end of file comes at once, or only with the program's end.)
+	r.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if n, err := r.Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("the pipe the program closed: read %d bytes, %v; want its end of file while the program runs", n, err)
+	}
+	g.Procs()[0].Stdin().Close()
+	if res := g.Wait(); res.Procs[0].Exit.Code != 0 || res.Procs[0].Exit.Signal != 0 {
+		t.Errorf("the program: %v, want exit status 0", res.Procs[0].Exit)
 	}
 }

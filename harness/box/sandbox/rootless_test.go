@@ -130,5 +130,5 @@ func TestSandboxRootless(t *testing.T) {
 	}
 	asUnprivileged(t, "^(TestBoxIsolates|TestBoxHides|TestBoxMasksTheJudgesFiles|TestBoxHoldsOnlyWhatItNeeds|TestBoxedProgramHasItsOwnPIDNamespace|"+
 		"TestBoxedCommandEndsAsItsProgram|TestBoxedProgramsEndWithAKilledHarness|TestKeyringsAreRefused|TestInheritedDescriptorsDoNotReachPrograms|TestFIFOInTheProgramsPlaceIsRefused|"+
-		"TestInitSurvivesItsProgramsSignals|TestBoxRefusesUserNamespaces|TestBoxedProgramLeadsItsSessionAndLeavesNoChildUncounted|TestBoxHygieneThroughTheRole)$")
+		"TestInitSurvivesItsProgramsSignals|TestBoxRefusesUserNamespaces|TestBoxedProgramLeadsItsSessionAndLeavesNoChildUncounted|TestBoxHygieneThroughTheRole|TestBoxedProgramsExtraFilesEndWithIt)$")
 }
