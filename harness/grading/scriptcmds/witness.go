@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"gauntlet/harness/box/cgroup"
 	"gauntlet/harness/box/execfile"
 	"gauntlet/harness/box/hygiene"
+	"gauntlet/harness/box/sandbox"
 	"gauntlet/harness/judges/mockplayer"
 	"gauntlet/harness/runtime/child"
 )
@@ -83,6 +83,7 @@ type witness struct {
 	records string        // the folder of this script's records
 	mock    string        // the mock player's program
 	env     []string
+	limits  sandbox.Limits // the case's limits, which its mock players run under too
 	// marker is the case's marker entry in an environment ("GAUNTLET_CASE=ID\x00") and
 	// mark the pid mark of the script's start: what the mock players leave is found by them
 	// when the script ends (close).
@@ -107,7 +108,7 @@ type witness struct {
 
 // session is one witnessed mock player running.
 type session struct {
-	cmd  *exec.Cmd
+	run  *sandbox.Group          // the mock player's run: its box, and what it starts
 	door *door                   // the door of the run that let it in
 	conn *mockplayer.WitnessConn // its stand-in's connection
 	gone <-chan struct{}         // closed once its stand-in has ended
@@ -224,14 +225,22 @@ func scriptWitness(ts *testscript.TestScript, mock string) *witness {
 		ts.Fatalf("mkplayer: harness error: %v", err)
 	}
 	holder.w = w
-	w.marker = []byte(MarkerVar + "=" + ts.Getenv(MarkerVar) + "\x00")
-	w.mark, _ = ts.Value(caseMarkKey{}).(hygiene.PidMark)
-	w.box, _ = ts.Value(caseBoxKey{}).(*caseBox)
-	ts.Defer(w.close)
-	if a, ok := ts.Value(ActivityKey{}).(*Activity); ok && a != nil {
+	w.joinCase(ts.Getenv(MarkerVar), settings(ts).Limits, ts.Value, ts.Defer)
+	return w
+}
+
+// joinCase makes the witness its case's: the case's marker (marker) and limits, and what
+// its set-up keeps among the script's values (value: the pid mark, the box, the activity);
+// onEnd defers the witness's close to the script's end.
+func (w *witness) joinCase(marker string, limits sandbox.Limits, value func(key any) any, onEnd func(func())) {
+	w.marker = []byte(MarkerVar + "=" + marker + "\x00")
+	w.limits = limits
+	w.mark, _ = value(caseMarkKey{}).(hygiene.PidMark)
+	w.box, _ = value(caseBoxKey{}).(*caseBox)
+	onEnd(w.close)
+	if a, ok := value(ActivityKey{}).(*Activity); ok && a != nil {
 		a.watch(w.quiet)
 	}
-	return w
 }
 
 // newWitness makes the witness of the stand-ins in bin of the script whose $WORK is work;
@@ -320,13 +329,7 @@ func WitnessedProgram(env *testscript.Env, name string, flags []string) (string,
 			return "", err
 		}
 		holder.w = w
-		w.marker = []byte(MarkerVar + "=" + env.Getenv(MarkerVar) + "\x00")
-		w.mark, _ = env.Values[caseMarkKey{}].(hygiene.PidMark)
-		w.box, _ = env.Values[caseBoxKey{}].(*caseBox)
-		env.Defer(w.close)
-		if a, ok := env.Values[ActivityKey{}].(*Activity); ok && a != nil {
-			a.watch(w.quiet)
-		}
+		w.joinCase(env.Getenv(MarkerVar), envSettings(env).Limits, func(key any) any { return env.Values[key] }, env.Defer)
 	}
 	holder.w.add(name, env.WorkDir, flags, "")
 	path := filepath.Join(env.Getenv("MOCKBIN"), name)
@@ -512,7 +515,7 @@ func (d *door) close() {
 	var reaped []chan struct{}
 	for s := range w.sessions {
 		if s.door == d {
-			s.cmd.Process.Signal(syscall.SIGKILL)
+			s.kill()
 			reaped = append(reaped, s.done)
 		}
 	}
@@ -624,7 +627,7 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 	// The mock tells its stand-in how it ends itself, on a copy of the connection (its fd
 	// 3): the stand-in, which is the hub's player, ends with the mock, however long this
 	// process then takes to see the mock end (a busy grader on a loaded machine took over
-	// the 2 seconds a St Lucia hub gives its players to exit; issue 40).
+	// the 2 seconds a hub may give its players to exit).
 	tell, started, err := c.ForMock()
 	if err != nil {
 		w.failures = append(w.failures, "the mock player "+hello.Name+": "+err.Error())
@@ -633,27 +636,16 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 		return
 	}
 	args := append(append(append([]string(nil), flags...), "-record", record, "-tell", "3", "--"), hello.Args...)
-	cmd := child.Command(child.Spec{Path: w.mock, Args: args, Dir: dir, Env: w.env, Group: true})
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
 	// The door at its number, for a stand-in a relay starts (of a reference player handed
 	// to the hub witnessed): its mock is this run's too.
-	cmd.ExtraFiles = mockplayer.AtWitnessFD(append([]*os.File{tell}, extra...), d.wd.BoxEnd())
-	// Killed with the harness: a mock told to hang would otherwise outlive a grader that
-	// died, as the grader's user.
-	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
-	err = child.StartCmd(cmd)
+	extraFiles := mockplayer.AtWitnessFD(append([]*os.File{tell}, extra...), d.wd.BoxEnd())
+	run, err := sandbox.Start(w.mockConfig(dir), sandbox.Spec{Name: "mock player " + hello.Name, Path: w.mock, Args: args,
+		Stdin: sandbox.File(files[0]), Stdout: sandbox.File(files[1]), Stderr: sandbox.File(files[2]), ExtraFiles: extraFiles})
 	started()
+	var s *session
 	if err == nil {
-		os.WriteFile(strings.TrimSuffix(record, ".json")+linkSuffix, []byte(link+fmt.Sprintf("mock %d\n", cmd.Process.Pid)), 0o600)
-	}
-	if g := w.mockGroup(); err == nil && g != nil {
-		// Into the mocks' totals (before it has read a line of the hub's: what it holds
-		// then is its runtime's). A group that cannot be joined leaves it the machine's,
-		// as where there are no totals: the harness's failure, not the hub's.
-		cgroup.Join(g.ProcFiles(), cmd.Process.Pid)
-	}
-	s := &session{cmd: cmd, door: d, conn: c, gone: c.Gone(), done: make(chan struct{})}
-	if err == nil {
+		os.WriteFile(strings.TrimSuffix(record, ".json")+linkSuffix, []byte(link+fmt.Sprintf("mock %d\n", run.Procs()[0].Pid())), 0o600)
+		s = &session{run: run, door: d, conn: c, gone: c.Gone(), done: make(chan struct{})}
 		w.sessions[s] = true
 	} else {
 		w.failures = append(w.failures, "the mock player "+hello.Name+" did not start: "+err.Error())
@@ -682,25 +674,53 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 	go func() {
 		select {
 		case <-s.gone:
-			cmd.Process.Signal(syscall.SIGKILL)
+			s.kill()
 		case <-ended:
 		}
 	}()
 	if h := heldSessions.Load(); h != nil {
 		<-*h
 	}
-	err = cmd.Wait()
+	res := run.Wait()
 	close(ended)
-	code, sig := 0, syscall.Signal(0)
-	if ee, ok := err.(*exec.ExitError); ok {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			sig = ws.Signal()
-		} else {
-			code = ee.ExitCode()
-		}
+	var code int
+	var sig syscall.Signal
+	if len(res.Procs) > 0 {
+		code, sig = res.Procs[0].Exit.Code, res.Procs[0].Exit.Signal
 	}
 	c.Verdict(code, sig)
 }
+
+// mockDeadline is the backstop of a mock player's run: it ends with its stand-in, or with
+// the door of the run that let it in, long before.
+const mockDeadline = time.Hour
+
+// mockConfig is the run of a mock player that works in dir: in a box of its own where the
+// case has one, as a judge's (the case's folder, its records writable), in the mocks' own
+// cgroup (mockGroup), under the case's limits; killed at once when it must end (its
+// stand-in or its door went). Called with w.mu held.
+func (w *witness) mockConfig(dir string) sandbox.Config {
+	cfg := sandbox.Config{
+		Limits:      w.limits,
+		Identity:    sandbox.Identity{Same: true},
+		WorkDir:     dir,
+		Env:         w.env,
+		Deadline:    mockDeadline,
+		FirstSignal: syscall.SIGKILL,
+	}
+	b := w.box
+	if b == nil || b.noBox {
+		return cfg
+	}
+	cfg.Box = &sandbox.Box{Keep: b.judgeKeep, Writable: []string{w.records, dir}, Net: b.network()}
+	if g := w.mockGroup(); g != nil {
+		cfg.Cgroup = g.ProcFiles()
+	}
+	return cfg
+}
+
+// kill ends the mock player's run now (its box, and whatever it started), without waiting.
+func (s *session) kill() { go s.run.Stop() }
 
 // mockLimits are the totals of a script's mock players together (their own cgroup): as
 // many as may run at once (maxAtOnce), each with room to spare (a mock player holds about
@@ -757,7 +777,7 @@ func (w *witness) endOrphans() int {
 	var orphans []*session
 	for s := range w.sessions {
 		if s.conn.HungUp() {
-			s.cmd.Process.Signal(syscall.SIGKILL)
+			s.kill()
 			orphans = append(orphans, s)
 		}
 	}
@@ -787,7 +807,7 @@ func (w *witness) quiet() (time.Duration, bool) {
 	var cpu uint64
 	busy, running := false, false
 	for s := range w.sessions {
-		p, err := hygiene.ReadProc(s.cmd.Process.Pid)
+		p, err := hygiene.ReadProc(s.run.Procs()[0].Pid())
 		if err != nil || p.Zombie() {
 			continue
 		}
@@ -845,7 +865,7 @@ func (w *witness) close() {
 	w.closed = true
 	var reaped []chan struct{}
 	for s := range w.sessions {
-		s.cmd.Process.Signal(syscall.SIGKILL)
+		s.kill()
 		reaped = append(reaped, s.done)
 	}
 	w.mu.Unlock()

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -413,12 +414,13 @@ func TestWitnessQuiet(t *testing.T) {
 		t.Fatal("no mock player, yet one runs")
 	}
 	start := func(script string) *session {
-		cmd := exec.Command("sh", "-c", script)
-		if err := cmd.Start(); err != nil {
+		run, err := sandbox.Start(sandbox.Config{Identity: sandbox.Identity{Same: true}, Deadline: time.Minute},
+			sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", script}})
+		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-		return &session{cmd: cmd}
+		t.Cleanup(func() { run.Stop() })
+		return &session{run: run}
 	}
 	busy := start("while :; do :; done")
 	w.sessions[busy] = true
@@ -432,7 +434,7 @@ func TestWitnessQuiet(t *testing.T) {
 	// Once it sleeps (not while it still starts): the first look sees the CPU change from
 	// the busy one's, the second starts the quiet, the third measures it.
 	for {
-		p, err := hygiene.ReadProc(sleeper.cmd.Process.Pid)
+		p, err := hygiene.ReadProc(sleeper.run.Procs()[0].Pid())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1000,8 +1002,8 @@ YT
 
 // Where the case has cgroup totals, each mock player joins, as soon as it starts, a cgroup
 // of the mocks' own, whose totals bound their memory and tasks (mockLimits), not the
-// case's, which are the subject's alone; the group goes with the witness. Until 2026-12-07
-// the mocks joined the case's group (and before that none).
+// case's, which are the subject's alone; the group goes with the witness. And it runs in
+// a box of its own, as a judge does.
 func TestWitnessedMocksHaveACgroupOfTheirOwn(t *testing.T) {
 	t.Parallel()
 	buildtest.NeedBox(t, cgroup.Problem())
@@ -1026,7 +1028,8 @@ func TestWitnessedMocksHaveACgroupOfTheirOwn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.box = &caseBox{group: caseGroup}
+	// A judge's box holds the case's folder and the programs.
+	w.box = &caseBox{group: caseGroup, judgeKeep: []string{filepath.Dir(work), bin, filepath.Dir(buildtest.Path(t, "gauntlet/cmd/gauntlet"))}}
 	closed := false
 	defer func() {
 		if !closed {
@@ -1069,11 +1072,14 @@ func TestWitnessedMocksHaveACgroupOfTheirOwn(t *testing.T) {
 	for pid == 0 {
 		w.mu.Lock()
 		for s := range w.sessions {
-			pid = s.cmd.Process.Pid
+			pid = s.run.Procs()[0].Pid()
 		}
 		group := w.group
 		w.mu.Unlock()
 		if pid == 0 {
+			if f := w.ownFailures(); len(f) > 0 {
+				t.Fatalf("the mock player did not start: %q", f)
+			}
 			runtime.Gosched()
 			continue
 		}
@@ -1095,6 +1101,15 @@ func TestWitnessedMocksHaveACgroupOfTheirOwn(t *testing.T) {
 	w.mu.Unlock()
 	if !member(group.ProcFiles()) || member(caseGroup.ProcFiles()) {
 		t.Errorf("the mock player (pid %d) is not in the mocks' group alone", pid)
+	}
+	// And in a box of its own, as a judge's: not in the grader's mount, PID or network
+	// namespaces.
+	for _, ns := range []string{"mnt", "pid", "net"} {
+		mine, err1 := os.Readlink("/proc/self/ns/" + ns)
+		its, err2 := os.Readlink("/proc/" + strconv.Itoa(pid) + "/ns/" + ns)
+		if err1 != nil || err2 != nil || mine == its {
+			t.Errorf("the mock player's %s namespace: %q (%v), the grader's %q (%v); want one of its own", ns, its, err2, mine, err1)
+		}
 	}
 	limit := ""
 	for _, f := range group.ProcFiles() {
