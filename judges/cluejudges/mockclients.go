@@ -18,6 +18,7 @@ import (
 	"gauntlet/games/judge"
 	"gauntlet/harness/judges/mockhub"
 	"gauntlet/harness/judges/outcome"
+	"gauntlet/harness/runtime/child"
 	"gauntlet/harness/runtime/limitkill"
 	"gauntlet/harness/runtime/lineio"
 	"gauntlet/harness/runtime/tcp"
@@ -174,7 +175,9 @@ func Run(prog string, args []string, o Options) (string, *outcome.Record, error)
 	if err != nil {
 		return "", nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	// Forked as every program the harness starts is (child.StartCmd: from the thread kept
+	// for its parent-death signal).
+	if err := child.StartCmd(cmd); err != nil {
 		return "", nil, fmt.Errorf("cannot start %s: %w", prog, err)
 	}
 	exited := make(chan string, 1)
