@@ -1007,36 +1007,14 @@ YT
 func TestWitnessedMocksHaveACgroupOfTheirOwn(t *testing.T) {
 	t.Parallel()
 	buildtest.NeedBox(t, cgroup.Problem())
-	if _, err := mockplayer.StandIn(); err != nil {
-		t.Skip("no C stand-in: the witness has no token")
-	}
+	w, bin := witnessOfP(t)
 	caseGroup, err := cgroup.New("witness-test-case", cgroup.Limits{Memory: 256 << 20, Processes: 64})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer caseGroup.Remove()
-	work := filepath.Join(t.TempDir(), "script-case")
-	if err := os.Mkdir(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	bin := t.TempDir()
-	mock := filepath.Join(bin, "mockplayer")
-	if err := os.Symlink(buildtest.Path(t, "gauntlet/cmd/gauntlet"), mock); err != nil {
-		t.Fatal(err)
-	}
-	w, err := newWitness(work, bin, mock, os.Environ())
-	if err != nil {
-		t.Fatal(err)
-	}
 	// A judge's box holds the case's folder and the programs.
-	w.box = &caseBox{group: caseGroup, judgeKeep: []string{filepath.Dir(work), bin, filepath.Dir(buildtest.Path(t, "gauntlet/cmd/gauntlet"))}}
-	closed := false
-	defer func() {
-		if !closed {
-			w.close()
-		}
-	}()
-	w.add("p", work, []string{"-as", "2310A"}, "")
+	w.box = &caseBox{group: caseGroup, judgeKeep: []string{filepath.Dir(w.dirs["p"]), bin, filepath.Dir(buildtest.Path(t, "gauntlet/cmd/gauntlet"))}}
 	d, err := (&witnessHolder{w: w}).openDoor()
 	if err != nil {
 		t.Fatal(err)
@@ -1125,7 +1103,6 @@ func TestWitnessedMocksHaveACgroupOfTheirOwn(t *testing.T) {
 	// The group goes with the witness (its mock killed first).
 	dir := filepath.Dir(group.ProcFiles()[0])
 	w.close()
-	closed = true
 	if _, err := os.Stat(dir); err == nil {
 		t.Errorf("the mocks' group %s outlived the witness", dir)
 	}
