@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"syscall"
@@ -81,6 +83,7 @@ type gradeFlags struct {
 	unsafe       bool
 	suite        string
 	gsVisibility string
+	cpuProfile   string // -cpuprofile: the grader's own CPU profile (gradeCmd)
 	// boxed: builds and cases run in boxes (set from the machine, see boxDecision)
 	boxed bool
 	// noBox: boxed at the level below the box (sandbox users without namespaces); isolation
@@ -123,6 +126,7 @@ func gradeFlagSet(f *gradeFlags, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&f.unsafe, "unsafe", false, "grade even where the machine cannot box the submission (a root grader without namespaces): the submission then runs unboxed and could read the expected outputs; never for marks")
 	fs.Var(&f.shard, "shard", "`K/N`: grade only the K-th of N parts of the cohort (needs -out; every part is given all the folders and picks its own, the same whatever their order; gauntlet merge puts the parts' reports together)")
 	fs.BoolVar(&f.steal, "steal", false, "with -shard and one -out folder all the shards share: once its own part is graded, grade the other parts' submissions no shard has started (claims in -out/.claims), so that no part waits for a slow one; every shard of the run must have it")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the grader's own process to `FILE` (go tool pprof; the programs it starts are not in it: docs/grading.md, \"Speed\")")
 	fs.Var(f.progs, "prog", "NAME=PATH: use PATH (relative to DIR) as the spec's program NAME (repeatable)")
 	f.limits.AddFlags(fs)
 	// The CPU time's default is the game's own (grade.Game.CPU), or the sandbox's.
@@ -289,6 +293,26 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	// -cpuprofile: from here, the box's first look at the machine included (the search for
+	// the judge's files); written once the grade ends, and only if the command line passed
+	// every check (checked).
+	checked := false
+	if f.cpuProfile != "" {
+		var prof bytes.Buffer
+		if err := pprof.StartCPUProfile(&prof); err != nil {
+			fmt.Fprintf(stderr, "gauntlet grade: -cpuprofile: %v\n", err)
+			return 2
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			if !checked {
+				return
+			}
+			if err := os.WriteFile(f.cpuProfile, prof.Bytes(), 0o644); err != nil {
+				fmt.Fprintf(stderr, "gauntlet grade: -cpuprofile: %v\n", err)
+			}
+		}()
+	}
 	notes, err := boxDecision(&f, len(dirs) > 0 || len(f.spare) > 0)
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
@@ -300,6 +324,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gauntlet grade: %v\n", err)
 		return 2
 	}
+	checked = true
 	// The first line, at once: what is graded and how much, before the slow steps (the
 	// program folders, make, the first case).
 	fmt.Fprintln(stderr, startLine(g.Name, dirs, len(selectCases(cases, filter)), caseRuns(g, selectCases(cases, filter)), f))
@@ -909,7 +934,8 @@ func checkValues(fs *flag.FlagSet, f gradeFlags) error {
 // (checkOutDir), naming the flag of the first that fails.
 func checkOutputs(f gradeFlags) error {
 	for _, o := range []struct{ flag, path string }{{"json", f.jsonFile}, {"junit", f.junitFile},
-		{"html", f.htmlFile}, {"gradescope", f.gradescope}, {"csv", f.csvFile}, {"events", f.eventsFile}} {
+		{"html", f.htmlFile}, {"gradescope", f.gradescope}, {"csv", f.csvFile}, {"events", f.eventsFile},
+		{"cpuprofile", f.cpuProfile}} {
 		if err := checkOutput(o.path); err != nil {
 			return fmt.Errorf("-%s %s: %v", o.flag, o.path, err)
 		}

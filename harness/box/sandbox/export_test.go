@@ -1,5 +1,10 @@
 package sandbox
 
+import (
+	"slices"
+	"sync"
+)
+
 // DirectStarts is how many programs this process started without the exec role.
 func DirectStarts() int64 { return directStarts.Load() }
 
@@ -30,3 +35,31 @@ func SweepNow(g *Group) { g.trk.sweep(g.track) }
 
 // AnyThreadRunnable is anyThreadRunnable, for the tests.
 func AnyThreadRunnable(pid int) bool { return anyThreadRunnable(pid) }
+
+// ThreadReads records, until restore, the processes whose threads the sweeps read (a
+// sweep updates its runs under the tracker's lock, so the swap is safe while it runs).
+func ThreadReads() (read func() []int, restore func()) {
+	t := theTracker()
+	var mu sync.Mutex
+	var pids []int
+	t.mu.Lock()
+	old := threadsRunnable
+	threadsRunnable = func(pid int) bool {
+		mu.Lock()
+		pids = append(pids, pid)
+		mu.Unlock()
+		return old(pid)
+	}
+	t.mu.Unlock()
+	read = func() []int {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(pids)
+	}
+	restore = func() {
+		t.mu.Lock()
+		threadsRunnable = old
+		t.mu.Unlock()
+	}
+	return read, restore
+}

@@ -165,7 +165,7 @@ func Start(cfg Config, specs ...Spec) (*Group, error) {
 	tok := make([]byte, 16)
 	rand.Read(tok)
 	g.track = &runTrack{token: hex.EncodeToString(tok), uid: -1, sids: map[int]bool{},
-		marks: map[int]uint64{}, roots: map[int]uint64{}, zseen: map[procKey]*zombieWatch{}}
+		marks: map[int]uint64{}, roots: map[int]uint64{}, inits: map[int]uint64{}, zseen: map[procKey]*zombieWatch{}}
 	if g.lease != nil && g.lease.exclusive {
 		g.track.uid = g.lease.uid
 	}
@@ -335,7 +335,7 @@ func (g *Group) startOne(spec Spec) (err error) {
 		defer errR.Close()
 	}
 	p.proc, p.pid, p.started = cmd.Process, cmd.Process.Pid, time.Now()
-	g.trackRoot(p.pid, true)
+	g.trackRoot(p.pid, true, p.status != nil)
 	g.cfg.Transcript.Start(spec.Name, p.pid, argv)
 	g.takeOutput(spec, p, st)
 	g.procs = append(g.procs, p)
@@ -521,8 +521,10 @@ func (g *Group) startThroughRole(s *execrole.Settings, spec Spec, argv []string,
 }
 
 // trackRoot records pid as a root of the run's processes (one the tracker never takes for
-// one left running), and, when session is set, as the leader of a session of the run.
-func (g *Group) trackRoot(pid int, session bool) {
+// one left running), when session is set as the leader of a session of the run, and when
+// init is set as the harness's own process that starts the program and reaps its PID
+// namespace (execrole.PIDInit, or a rootless run's join helper before it).
+func (g *Group) trackRoot(pid int, session, init bool) {
 	g.trk.mu.Lock()
 	defer g.trk.mu.Unlock()
 	if session {
@@ -530,6 +532,9 @@ func (g *Group) trackRoot(pid int, session bool) {
 	}
 	if pr, err := hygiene.ReadProc(pid); err == nil {
 		g.track.roots[pid] = pr.Start
+		if init {
+			g.track.inits[pid] = pr.Start
+		}
 	}
 }
 
@@ -600,7 +605,7 @@ func (g *Group) awaitExec(spec Spec, s execrole.Settings, p *Process, errR *os.F
 		if joinsNet(s, g.cfg.Box) {
 			// The init is the join helper's child (netjoin.go): a root of the run.
 			p.initPid, p.progPid = p.progPid, firstChild(p.progPid)
-			g.trackRoot(p.initPid, false)
+			g.trackRoot(p.initPid, false, true)
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -316,5 +317,34 @@ func TestBoxedProgramsEndWithAKilledHarness(t *testing.T) {
 	for _, pid := range sleeps {
 		var ws syscall.WaitStatus
 		syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+	}
+}
+
+// The sweeps read the threads of a boxed run's processes, but never those of the init the
+// harness started for it (a Go program asleep in its wait, with the runtime's threads
+// beside it): a thread's folder looked up under the init's in /proc made the init's reap
+// spin in the kernel, about half the harness's CPU in a grade (runTrack.isInit).
+func TestSweepsReadNoThreadOfTheInit(t *testing.T) {
+	boxOrSkip(t)
+	read, restore := sandbox.ThreadReads()
+	defer restore()
+	cfg := testConfig()
+	cfg.Box = &sandbox.Box{}
+	g, err := sandbox.Start(cfg, sandbox.Spec{Name: "sleeper", Path: "/bin/sh", Args: []string{"-c", "echo up; exec sleep 30"},
+		Stdout: sandbox.Pipe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := make([]byte, 3)
+	if _, err := g.Procs()[0].Stdout().Read(line); err != nil {
+		t.Fatal(err)
+	}
+	init := g.Procs()[0].RolePid()
+	for range 3 {
+		sandbox.SweepNow(g)
+	}
+	g.Stop()
+	if slices.Contains(read(), init) {
+		t.Errorf("the sweeps read the threads of the init %d the harness started for the run (read: %v)", init, read())
 	}
 }

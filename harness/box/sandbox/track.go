@@ -55,6 +55,7 @@ type runTrack struct {
 	sids     map[int]bool             // sessions of the processes the harness started (their pids)
 	marks    map[int]uint64           // processes of the run seen at the last sweep: pid -> start
 	roots    map[int]uint64           // the processes the harness started
+	inits    map[int]uint64           // the roots that are the harness's inits (isInit)
 	zseen    map[procKey]*zombieWatch // zombies with a live parent of the run
 	zombs    []hygiene.Finding
 	peak     int // most live processes seen at once
@@ -334,7 +335,7 @@ func (t *tracker) update(r *runTrack, procs []hygiene.Proc, byPid map[int]int, c
 				w = &zombieWatch{}
 				r.zseen[key] = w
 			}
-			if !w.reported && !hygiene.MayBeReaping(p.PPid) {
+			if !w.reported && !r.isInit(procs[j]) && !hygiene.MayBeReaping(p.PPid) {
 				if w.sightings == 0 {
 					w.first = now
 				}
@@ -361,9 +362,11 @@ func (t *tracker) update(r *runTrack, procs []hygiene.Proc, byPid map[int]int, c
 			runnable = runnable || p.State == 'R' || p.State == 'D'
 			// A starved thread uses no CPU between two sweeps; the process's state is its
 			// first thread's (a Go program's often asleep while another thread waits for
-			// a CPU): a run on a loaded machine must not look quiet for that.
-			if !runnable && p.Threads > 1 {
-				runnable = anyThreadRunnable(p.Pid)
+			// a CPU): a run on a loaded machine must not look quiet for that. Not an init
+			// of the harness's, whose work (starting the program, reaping, copying a
+			// folder back) is on its first thread, the others the Go runtime's.
+			if !runnable && p.Threads > 1 && !r.isInit(p) {
+				runnable = threadsRunnable(p.Pid)
 			}
 		}
 	}
@@ -381,6 +384,24 @@ func (t *tracker) update(r *runTrack, procs []hygiene.Proc, byPid map[int]int, c
 	}
 	return out
 }
+
+// isInit says whether p is one of the run's inits (the harness's own: trackRoot).
+//
+// The sweeps never read an init's threads (/proc/PID/task): a thread's folder looked up
+// there stays in the kernel's cache under the init's, and when the init ends, its last
+// thread's exit flushes that folder while the harness, woken by the same exit, reaps the
+// init and flushes the init's: the reap then spins until the thread, which a loaded
+// machine may hold off the CPU for milliseconds, has finished (about 10 ms of the
+// harness's CPU per case run on 2 busy cores, half its CPU in a grade). An init always
+// reaps (execrole's reap), so a zombie it has not reaped yet is never its fault either.
+func (r *runTrack) isInit(p hygiene.Proc) bool {
+	start, ok := r.inits[p.Pid]
+	return ok && start == p.Start
+}
+
+// threadsRunnable is anyThreadRunnable, or what a test puts in its place to see which
+// processes' threads the sweeps read.
+var threadsRunnable = anyThreadRunnable
 
 // signalProc sends sig to the process only if it is still the one seen (same start time):
 // through a pidfd, so a recycled pid is never hit.
