@@ -635,18 +635,28 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 		c.Verdict(127, 0)
 		return
 	}
+	cfg := w.mockConfig(dir)
+	// Started without the lock (a box takes a while to make on a loaded machine: the
+	// door's other connections are admitted and started meanwhile).
+	w.mu.Unlock()
 	args := append(append(append([]string(nil), flags...), "-record", record, "-tell", "3", "--"), hello.Args...)
 	// The door at its number, for a stand-in a relay starts (of a reference player handed
 	// to the hub witnessed): its mock is this run's too.
 	extraFiles := mockplayer.AtWitnessFD(append([]*os.File{tell}, extra...), d.wd.BoxEnd())
-	run, err := sandbox.Start(w.mockConfig(dir), sandbox.Spec{Name: "mock player " + hello.Name, Path: w.mock, Args: args,
+	run, err := sandbox.Start(cfg, sandbox.Spec{Name: "mock player " + hello.Name, Path: w.mock, Args: args,
 		Stdin: sandbox.File(files[0]), Stdout: sandbox.File(files[1]), Stderr: sandbox.File(files[2]), ExtraFiles: extraFiles})
 	started()
+	w.mu.Lock()
 	var s *session
 	if err == nil {
 		os.WriteFile(strings.TrimSuffix(record, ".json")+linkSuffix, []byte(link+fmt.Sprintf("mock %d\n", run.Procs()[0].Pid())), 0o600)
 		s = &session{run: run, door: d, conn: c, gone: c.Gone(), done: make(chan struct{})}
 		w.sessions[s] = true
+		if w.closed || d.closed || d.draining {
+			// The witness or the door closed while it started, and killed the mock players
+			// it had then: this one goes too.
+			s.kill()
+		}
 	} else {
 		w.failures = append(w.failures, "the mock player "+hello.Name+" did not start: "+err.Error())
 	}
@@ -698,7 +708,7 @@ const mockDeadline = time.Hour
 // mockConfig is the run of a mock player that works in dir: in a box of its own where the
 // case has one, as a judge's (the case's folder, its records writable), in the mocks' own
 // cgroup (mockGroup), under the case's limits; killed at once when it must end (its
-// stand-in or its door went). Called with w.mu held.
+// stand-in or its door went). Called with w.mu held (mockGroup).
 func (w *witness) mockConfig(dir string) sandbox.Config {
 	cfg := sandbox.Config{
 		Limits:      w.limits,
