@@ -49,15 +49,7 @@ func TestBoxedProgramHasItsOwnPIDNamespace(t *testing.T) {
 
 	// A signal to the program's pid alone reaches it, not the init the harness started
 	// for it (a script's run -signal).
-	g, err := sandbox.Start(cfg, sandbox.Spec{Name: "sleeper", Path: "/bin/sh", Args: []string{"-c", "echo up; exec sleep 30"},
-		Stdout: sandbox.Pipe})
-	if err != nil {
-		t.Fatal(err)
-	}
-	line := make([]byte, 3)
-	if _, err := g.Procs()[0].Stdout().Read(line); err != nil {
-		t.Fatal(err)
-	}
+	g := startSleeper(t, cfg)
 	syscall.Kill(g.Procs()[0].Pid(), syscall.SIGHUP)
 	res = g.Wait()
 	if got := res.Procs[0].Exit; got.Signal != syscall.SIGHUP {
@@ -66,14 +58,7 @@ func TestBoxedProgramHasItsOwnPIDNamespace(t *testing.T) {
 	assertNothingLeft(t, res)
 
 	// A signal to the run's group ends the program by it, not the init.
-	g, err = sandbox.Start(cfg, sandbox.Spec{Name: "sleeper", Path: "/bin/sh", Args: []string{"-c", "echo up; exec sleep 30"},
-		Stdout: sandbox.Pipe})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := g.Procs()[0].Stdout().Read(line); err != nil {
-		t.Fatal(err)
-	}
+	g = startSleeper(t, cfg)
 	g.Procs()[0].Signal(syscall.SIGINT)
 	res = g.Wait()
 	if got := res.Procs[0].Exit; got.Signal != syscall.SIGINT {
@@ -330,15 +315,7 @@ func TestSweepsReadNoThreadOfTheInit(t *testing.T) {
 	defer restore()
 	cfg := testConfig()
 	cfg.Box = &sandbox.Box{}
-	g, err := sandbox.Start(cfg, sandbox.Spec{Name: "sleeper", Path: "/bin/sh", Args: []string{"-c", "echo up; exec sleep 30"},
-		Stdout: sandbox.Pipe})
-	if err != nil {
-		t.Fatal(err)
-	}
-	line := make([]byte, 3)
-	if _, err := g.Procs()[0].Stdout().Read(line); err != nil {
-		t.Fatal(err)
-	}
+	g := startSleeper(t, cfg)
 	init := g.Procs()[0].RolePid()
 	for range 3 {
 		sandbox.SweepNow(g)
