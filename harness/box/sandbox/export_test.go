@@ -3,6 +3,7 @@ package sandbox
 import (
 	"slices"
 	"sync"
+	"time"
 )
 
 // DirectStarts is how many programs this process started without the exec role.
@@ -32,6 +33,22 @@ func NetHolder(n *Net) int {
 
 // SweepNow sweeps g's processes at once, as the tracker does every SweepInterval.
 func SweepNow(g *Group) { g.trk.sweep(g.track) }
+
+// SweepsAsked is how many sweeps were made for g alone (its finish's; the tracker's
+// periodic sweeps serve every run and are not counted).
+func SweepsAsked(g *Group) int {
+	g.trk.mu.Lock()
+	defer g.trk.mu.Unlock()
+	return g.track.asked
+}
+
+// WaitForInits makes finish wait up to d for the inits of a run that left them nothing
+// (nothingLeft), until restore.
+func WaitForInits(d time.Duration) (restore func()) {
+	old := initEndWait
+	initEndWait = d
+	return func() { initEndWait = old }
+}
 
 // AnyThreadRunnable is anyThreadRunnable, for the tests.
 func AnyThreadRunnable(pid int) bool { return anyThreadRunnable(pid) }

@@ -77,6 +77,37 @@ func TestBoxedProgramHasItsOwnPIDNamespace(t *testing.T) {
 	assertNothingLeft(t, res)
 }
 
+// A boxed run whose program left its init nothing ends without a sweep of /proc: the
+// init's end shows its namespace empty. A run whose program left a process is swept, and
+// the process found (above).
+func TestBoxedRunThatLeftNothingIsNotSwept(t *testing.T) {
+	boxOrSkip(t)
+	defer sandbox.WaitForInits(time.Minute)()
+	cfg := testConfig()
+	cfg.Box = &sandbox.Box{}
+	for _, script := range []string{"echo hi", "sleep 0.1 & wait; echo waited", "kill -HUP $$"} {
+		g, err := sandbox.Start(cfg, sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", script}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := g.Wait()
+		if len(res.Hygiene.Findings) > 0 || len(res.Errors) > 0 {
+			t.Errorf("%q: findings %v, errors %v", script, res.Hygiene.Findings, res.Errors)
+		}
+		if n := sandbox.SweepsAsked(g); n != 0 {
+			t.Errorf("%q left nothing, and its run's end swept /proc %d times", script, n)
+		}
+		assertNothingLeft(t, res)
+	}
+	g, err := sandbox.Start(cfg, sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", "sleep 30 & echo started"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := g.Wait(); !hasFinding(res, hygiene.LeftRunning) || sandbox.SweepsAsked(g) == 0 {
+		t.Errorf("a background sleep: findings %v, %d sweeps", res.Hygiene.Findings, sandbox.SweepsAsked(g))
+	}
+}
+
 // hasFinding says whether the run's hygiene audit found one of kind.
 func hasFinding(res *sandbox.Result, kind hygiene.FindingKind) bool {
 	for _, f := range res.Hygiene.Findings {

@@ -60,6 +60,7 @@ type runTrack struct {
 	zombs    []hygiene.Finding
 	peak     int // most live processes seen at once
 	total    int // distinct processes seen
+	asked    int // sweeps asked for this run alone (tracker.sweep with it)
 	// cpu is the CPU time (clock ticks) of the run's live processes at the last sweep, and
 	// quiet when the sweeps began to see the run use none and have no process runnable
 	// (zero while it does).
@@ -235,6 +236,9 @@ func (t *tracker) sweep(r *runTrack) []hygiene.Proc {
 	procs := t.scans.since()
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if r != nil {
+		r.asked++
+	}
 	byPid := make(map[int]int, len(procs))
 	children := map[int][]int{}
 	live := map[procKey]bool{}
