@@ -112,7 +112,9 @@ func (g *Group) finish() {
 	} else {
 		g.escalate(allDone)
 	}
-	if err := g.killAll(swept); err != nil {
+	if r.Stopped && g.inOwnNamespaces() {
+		g.endInits(allDone)
+	} else if err := g.killAll(swept); err != nil {
 		r.Errors = append(r.Errors, err.Error())
 	}
 	reaped := time.After(killTimeout)
@@ -204,10 +206,13 @@ func (g *Group) nameProcs(ds []hygiene.ProcDiag) {
 // runs end by thousands: three sweeps each were about a tenth of a grade's CPU). Any
 // other run (a program that left a process, or an init slow to end) is swept as before.
 func (g *Group) nothingLeft() bool {
+	if !g.inOwnNamespaces() {
+		return false
+	}
 	wait := time.NewTimer(initEndWait)
 	defer wait.Stop()
 	for _, p := range g.procs {
-		if p.initDone == nil || p.initPid != 0 || p.orphans != 0 {
+		if p.orphans != 0 {
 			return false
 		}
 		select {
@@ -217,6 +222,37 @@ func (g *Group) nothingLeft() bool {
 		}
 	}
 	return true
+}
+
+// inOwnNamespaces says whether every program of the run was started by an init of a PID
+// namespace of its own that the harness started itself (a box's, with no join helper
+// between: netjoin.go): then nothing of the run lives outside those namespaces, and
+// nothing in them outlives their inits.
+func (g *Group) inOwnNamespaces() bool {
+	for _, p := range g.procs {
+		if p.initDone == nil || p.initPid != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// endInits ends a stopped run whose programs all ran in namespaces of their own
+// (inOwnNamespaces), without a sweep of /proc: once the programs' ends are told (escalate
+// killed them), it kills each init that has not ended, and the kernel every process of its
+// namespace with it.
+func (g *Group) endInits(allDone <-chan struct{}) {
+	select {
+	case <-allDone:
+	case <-time.After(killTimeout):
+	}
+	for _, p := range g.procs {
+		select {
+		case <-p.initDone:
+		default:
+			p.proc.Signal(syscall.SIGKILL)
+		}
+	}
 }
 
 // initEndWait bounds how long finish waits for the inits of a run that left them nothing

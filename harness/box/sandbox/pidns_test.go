@@ -108,6 +108,30 @@ func TestBoxedRunThatLeftNothingIsNotSwept(t *testing.T) {
 	}
 }
 
+// A stopped boxed run ends with its inits, without a sweep of /proc: what its program left
+// running goes with its namespace, and the program's end is the signal it was stopped by.
+func TestStoppedBoxedRunEndsWithItsInits(t *testing.T) {
+	boxOrSkip(t)
+	cfg := testConfig()
+	cfg.Box = &sandbox.Box{}
+	g := startGroup(t, cfg, sandbox.Spec{Name: "leaver", Path: "/bin/sh", Args: []string{"-c", "sleep 30 & echo up; exec sleep 30"},
+		Stdout: sandbox.Pipe})
+	if _, err := g.Procs()[0].Stdout().Read(make([]byte, 3)); err != nil {
+		t.Fatal(err)
+	}
+	res := g.Stop()
+	if got := res.Procs[0].Exit; got.Signal != syscall.SIGTERM {
+		t.Errorf("the stopped program ended with %+v", got)
+	}
+	if len(res.Errors) > 0 {
+		t.Errorf("errors: %v", res.Errors)
+	}
+	if n := sandbox.SweepsAsked(g); n != 0 {
+		t.Errorf("the stopped run's end swept /proc %d times", n)
+	}
+	assertNothingLeft(t, res)
+}
+
 // hasFinding says whether the run's hygiene audit found one of kind.
 func hasFinding(res *sandbox.Result, kind hygiene.FindingKind) bool {
 	for _, f := range res.Hygiene.Findings {
