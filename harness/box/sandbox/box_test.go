@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"gauntlet/execrole"
 	"gauntlet/harness/box/sandbox"
 	"gauntlet/internal/buildtest"
 )
@@ -136,6 +137,65 @@ func TestLeaseCannotBeSquatted(t *testing.T) {
 		t.Fatalf("with every abstract name squatted: %v", err)
 	}
 	l.Release()
+}
+
+// A box holds a copy of each of the host's system files (execrole.SystemFiles) that every
+// user may read, byte for byte, and each link among them as the same link; none of them
+// can be written.
+func TestBoxHoldsTheHostsSystemFiles(t *testing.T) {
+	boxOrSkip(t)
+	var script, want strings.Builder
+	for _, f := range execrole.SystemFiles {
+		st, err := os.Lstat(f)
+		switch {
+		case err != nil:
+			continue
+		case st.Mode()&os.ModeSymlink != 0:
+			to, err := os.Readlink(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&script, "echo '== %s'; readlink %s\n", f, f)
+			fmt.Fprintf(&want, "== %s\n%s\n", f, to)
+		case st.Mode().IsRegular() && st.Mode().Perm()&0o004 != 0:
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&script, "echo '== %s'; cat %s; (echo x >> %s) 2>/dev/null && echo written\n", f, f, f)
+			fmt.Fprintf(&want, "== %s\n%s", f, data)
+		}
+	}
+	if want.Len() == 0 {
+		t.Skip("this host has none of the system files")
+	}
+	cfg := testConfig()
+	cfg.Box = &sandbox.Box{}
+	res, err := sandbox.Run(cfg, sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", script.String()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(res.Procs[0].Stdout); got != want.String() {
+		t.Errorf("the box's system files are not the host's (stderr %q):\n%s", res.Procs[0].Stderr, diffLines(want.String(), got))
+	}
+}
+
+// diffLines shows the first line where got differs from want.
+func diffLines(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(w), len(g)) {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			return fmt.Sprintf("line %d: want %q, got %q", i+1, wl, gl)
+		}
+	}
+	return "(same lines)"
 }
 
 // A box is an allow-list (since 2026-11-28): a new root holding the system's folders

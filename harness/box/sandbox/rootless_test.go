@@ -130,5 +130,6 @@ func TestSandboxRootless(t *testing.T) {
 	}
 	asUnprivileged(t, "^(TestBoxIsolates|TestBoxHides|TestBoxMasksTheJudgesFiles|TestBoxHoldsOnlyWhatItNeeds|TestBoxedProgramHasItsOwnPIDNamespace|"+
 		"TestBoxedCommandEndsAsItsProgram|TestBoxedProgramsEndWithAKilledHarness|TestKeyringsAreRefused|TestInheritedDescriptorsDoNotReachPrograms|TestFIFOInTheProgramsPlaceIsRefused|"+
-		"TestInitSurvivesItsProgramsSignals|TestBoxRefusesUserNamespaces|TestBoxedProgramLeadsItsSessionAndLeavesNoChildUncounted|TestBoxHygieneThroughTheRole|TestBoxedProgramsExtraFilesEndWithIt)$")
+		"TestInitSurvivesItsProgramsSignals|TestBoxRefusesUserNamespaces|TestBoxedProgramLeadsItsSessionAndLeavesNoChildUncounted|TestBoxHygieneThroughTheRole|TestBoxedProgramsExtraFilesEndWithIt|"+
+		"TestBoxHoldsTheHostsSystemFiles|TestBoxedRunThatLeftNothingIsNotSwept|TestStoppedBoxedRunEndsWithItsInits)$")
 }
