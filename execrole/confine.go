@@ -118,9 +118,6 @@ const bpfJsetK = 0x05 | 0x40 | 0x00
 // machines the project runs on.
 const offArg0 = 16
 
-// KeyringFilter is the seccomp program DenyKeyrings loads.
-func KeyringFilter() []sockFilter { return Filter(false) }
-
 // Filter is the seccomp program of the calls every program the harness starts is refused,
 // table by table (syscallTables): EPERM for the keyring calls and, with denyUserNS, EPERM
 // for a clone or an unshare that asks for a user namespace and ENOSYS for clone3 (whose
@@ -213,7 +210,7 @@ func (a *bpfAsm) program() []sockFilter {
 	return a.prog
 }
 
-// DenyKeyrings loads KeyringFilter into the calling thread, which must have no_new_privs
+// DenyKeyrings loads Filter(false) into the calling thread, which must have no_new_privs
 // (or CAP_SYS_ADMIN): the thread and every process it starts from then on get EPERM from
 // the keyring system calls. Where the architecture's tables are unknown it does nothing.
 func DenyKeyrings() error { return loadFilter(false) }
