@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"gauntlet/harness/box/execfile"
 	"gauntlet/internal/buildtest"
 )
 
@@ -62,7 +63,7 @@ func startStandInOf(t *testing.T, kind, name, file string, args ...string) (*Wit
 	if err := os.Mkdir(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, prog, 0o755); err != nil {
+	if err := execfile.Write(path, prog, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	door, err := NewWitnessDoor()
@@ -168,7 +169,7 @@ func TestStandInNeedsItsConfiguration(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "bare")
-	if err := os.WriteFile(path, prog, 0o755); err != nil {
+	if err := execfile.Write(path, prog, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	out, err := exec.Command(path).CombinedOutput()
@@ -302,7 +303,7 @@ func testStandInTellsHowTheRelayedProgramEnded(t *testing.T, kind string) {
 		{[]string{"no-such-program-on-the-path"}, 127, `^mockplayer: cannot start the player: .*no-such-program-on-the-path.*(No such file or directory|not found in \$PATH)\n$`},
 	} {
 		conn, _, cmd := startStandInOf(t, kind, "relay", "a")
-		if err := os.WriteFile(filepath.Join(cmd.Dir, "three.sh"), []byte("#!/bin/sh\necho three >&2\nexit 3\n"), 0o755); err != nil {
+		if err := execfile.Write(filepath.Join(cmd.Dir, "three.sh"), []byte("#!/bin/sh\necho three >&2\nexit 3\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		p, stderr := relayed(t, conn, c.argv...)
@@ -384,7 +385,7 @@ func TestStandInConnectsToTheSocketWithoutADoor(t *testing.T) {
 				t.Fatal(err)
 			}
 			path := filepath.Join(t.TempDir(), "p")
-			if err := os.WriteFile(path, prog, 0o755); err != nil {
+			if err := execfile.Write(path, prog, 0o755); err != nil {
 				t.Fatal(err)
 			}
 			cmd := exec.Command(path, args...)
