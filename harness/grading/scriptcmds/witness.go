@@ -80,6 +80,7 @@ type witness struct {
 	box     *caseBox
 	group   *cgroup.Group // the mocks' cgroup (nil: none yet, or none to be had)
 	noGroup bool          // the mocks' cgroup could not be made: they join the case's
+	work    string        // the script's $WORK, where the launcher works
 	records string        // the folder of this script's records
 	mock    string        // the mock player's program
 	env     []string
@@ -89,6 +90,12 @@ type witness struct {
 	// when the script ends (close).
 	marker []byte
 	mark   hygiene.PidMark
+
+	// launcher starts the mock players in their box, made with the first of them
+	// (launcherFor; launchErr: why it could not be); launchMu is held while it is made.
+	launchMu  sync.Mutex
+	launcher  *launcher
+	launchErr error
 
 	mu       sync.Mutex
 	flags    map[string][]string // name -> the mock player's flags
@@ -108,11 +115,12 @@ type witness struct {
 
 // session is one witnessed mock player running.
 type session struct {
-	run  *sandbox.Group          // the mock player's run: its box, and what it starts
-	door *door                   // the door of the run that let it in
-	conn *mockplayer.WitnessConn // its stand-in's connection
-	gone <-chan struct{}         // closed once its stand-in has ended
-	done chan struct{}           // closed once the mock player has been reaped
+	pid   int                     // the mock player's process (in the launcher's box)
+	pidfd int                     // and its pidfd, to kill it with (-1: none)
+	door  *door                   // the door of the run that let it in
+	conn  *mockplayer.WitnessConn // its stand-in's connection
+	gone  <-chan struct{}         // closed once its stand-in has ended
+	done  chan struct{}           // closed once the mock player has been reaped
 }
 
 type witnessKey struct{}
@@ -254,7 +262,7 @@ func newWitness(work, bin, mock string, env []string) (*witness, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the witness's socket: %w", err)
 	}
-	w := &witness{bin: bin, ln: ln, records: records, mock: mock, env: env,
+	w := &witness{bin: bin, ln: ln, work: work, records: records, mock: mock, env: env,
 		flags: map[string][]string{}, dirs: map[string]string{}, boxed: map[string]string{}, sessions: map[*session]bool{}}
 	if _, err := mockplayer.StandIn(); err == nil {
 		w.token = newToken()
@@ -635,22 +643,39 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 		c.Verdict(127, 0)
 		return
 	}
-	cfg := w.mockConfig(dir)
-	// Started without the lock (a box takes a while to make on a loaded machine: the
-	// door's other connections are admitted and started meanwhile).
+	// Started without the lock (the launcher's box takes a while to make on a loaded
+	// machine: the door's other connections are admitted meanwhile).
 	w.mu.Unlock()
 	args := append(append(append([]string(nil), flags...), "-record", record, "-tell", "3", "--"), hello.Args...)
-	// The door at its number, for a stand-in a relay starts (of a reference player handed
-	// to the hub witnessed): its mock is this run's too.
-	extraFiles := mockplayer.AtWitnessFD(append([]*os.File{tell}, extra...), d.wd.BoxEnd())
-	run, err := sandbox.Start(cfg, sandbox.Spec{Name: "mock player " + hello.Name, Path: w.mock, Args: args,
-		Stdin: sandbox.File(files[0]), Stdout: sandbox.File(files[1]), Stderr: sandbox.File(files[2]), ExtraFiles: extraFiles})
+	// Its streams, its tell at 3, the pipes it relays at 4, 5, 6, and the door at its
+	// number, for a stand-in a relay starts (of a reference player handed to the hub
+	// witnessed): its mock is this run's too.
+	at, given := []int{0, 1, 2, 3}, []*os.File{files[0], files[1], files[2], tell}
+	for i, f := range extra {
+		at, given = append(at, 4+i), append(given, f)
+	}
+	at, given = append(at, mockplayer.WitnessFD), append(given, d.wd.BoxEnd())
+	l, err := w.launcherFor()
+	var asked *launch
+	if err == nil {
+		asked, err = l.start(args, dir, w.env, at, given)
+	}
+	pidfd := -1
+	if err == nil {
+		select {
+		case st := <-asked.started:
+			pidfd, err = st.pidfd, st.err
+		case <-l.gone:
+			err = errors.New("the mock players' launcher ended")
+		}
+	}
 	started()
 	w.mu.Lock()
 	var s *session
 	if err == nil {
-		os.WriteFile(strings.TrimSuffix(record, ".json")+linkSuffix, []byte(link+fmt.Sprintf("mock %d\n", run.Procs()[0].Pid())), 0o600)
-		s = &session{run: run, door: d, conn: c, gone: c.Gone(), done: make(chan struct{})}
+		pid := pidOf(pidfd)
+		os.WriteFile(strings.TrimSuffix(record, ".json")+linkSuffix, []byte(link+fmt.Sprintf("mock %d\n", pid)), 0o600)
+		s = &session{pid: pid, pidfd: pidfd, door: d, conn: c, gone: c.Gone(), done: make(chan struct{})}
 		w.sessions[s] = true
 		if w.closed || d.closed || d.draining {
 			// The witness or the door closed while it started, and killed the mock players
@@ -670,6 +695,7 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 		delete(w.sessions, s)
 		w.mu.Unlock()
 		close(s.done)
+		syscall.Close(s.pidfd)
 	}()
 	// The mock holds the pipes now: the harness lets go of its copies at once, so that the
 	// hub sees them close when the mock ends (and the program it relays, its stdin's).
@@ -691,30 +717,60 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 	if h := heldSessions.Load(); h != nil {
 		<-*h
 	}
-	res := run.Wait()
-	close(ended)
-	var code int
-	var sig syscall.Signal
-	if len(res.Procs) > 0 {
-		code, sig = res.Procs[0].Exit.Code, res.Procs[0].Exit.Signal
+	var end [2]int
+	select {
+	case end = <-asked.ended:
+	case <-l.gone:
+		// The launcher ended (the witness closed): its box took the mock with it.
+		select {
+		case end = <-asked.ended:
+		default:
+			end = [2]int{0, int(syscall.SIGKILL)}
+		}
 	}
-	c.Verdict(code, sig)
+	close(ended)
+	c.Verdict(end[0], syscall.Signal(end[1]))
 }
 
-// mockDeadline is the backstop of a mock player's run: it ends with its stand-in, or with
-// the door of the run that let it in, long before.
+// mockDeadline is the backstop of the mock players' launcher: it ends with the script's
+// witness, long before.
 const mockDeadline = time.Hour
 
-// mockConfig is the run of a mock player that works in dir: in a box of its own where the
-// case has one, as a judge's (the case's folder, its records writable), in the mocks' own
-// cgroup (mockGroup), under the case's limits; killed at once when it must end (its
-// stand-in or its door went). Called with w.mu held (mockGroup).
-func (w *witness) mockConfig(dir string) sandbox.Config {
+// launcherFor returns the script's launcher of mock players, started with the first of
+// them.
+func (w *witness) launcherFor() (*launcher, error) {
+	w.launchMu.Lock()
+	defer w.launchMu.Unlock()
+	if w.launcher != nil || w.launchErr != nil {
+		return w.launcher, w.launchErr
+	}
+	w.mu.Lock()
+	cfg, closed := w.mockConfig(), w.closed
+	w.mu.Unlock()
+	if closed {
+		return nil, errors.New("the witness has closed")
+	}
+	w.launcher, w.launchErr = startLauncher(cfg, w.mock)
+	return w.launcher, w.launchErr
+}
+
+// withoutVar returns env without the variable name.
+func withoutVar(env []string, name string) []string {
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
+}
+
+// mockConfig is the run of the mock players' launcher: in a box of its own where the case
+// has one, as a judge's (the case's folder, the script's folder and its records
+// writable), in the mocks' own cgroup (mockGroup), under the case's limits; killed at once
+// when it must end. Called with w.mu held (mockGroup).
+func (w *witness) mockConfig() sandbox.Config {
 	cfg := sandbox.Config{
-		Limits:      w.limits,
-		Identity:    sandbox.Identity{Same: true},
-		WorkDir:     dir,
-		Env:         w.env,
+		Limits:   w.limits,
+		Identity: sandbox.Identity{Same: true},
+		WorkDir:  w.work,
+		// Without the case's marker: the launcher lives as long as the script, and is no
+		// leftover of its runs (noprocs); its mock players have it (their requests' Env).
+		Env:         withoutVar(w.env, MarkerVar),
 		Deadline:    mockDeadline,
 		FirstSignal: syscall.SIGKILL,
 	}
@@ -722,15 +778,16 @@ func (w *witness) mockConfig(dir string) sandbox.Config {
 	if b == nil || b.noBox {
 		return cfg
 	}
-	cfg.Box = &sandbox.Box{Keep: b.judgeKeep, Writable: []string{w.records, dir}, Net: b.network()}
+	cfg.Box = &sandbox.Box{Keep: b.judgeKeep, Writable: []string{w.records, w.work}, Net: b.network()}
 	if g := w.mockGroup(); g != nil {
 		cfg.Cgroup = g.ProcFiles()
 	}
 	return cfg
 }
 
-// kill ends the mock player's run now (its box, and whatever it started), without waiting.
-func (s *session) kill() { go s.run.Stop() }
+// kill kills the mock player now, without waiting (what it started goes with the
+// launcher's box).
+func (s *session) kill() { killPidfd(s.pidfd) }
 
 // mockLimits are the totals of a script's mock players together (their own cgroup): as
 // many as may run at once (maxAtOnce), each with room to spare (a mock player holds about
@@ -817,7 +874,7 @@ func (w *witness) quiet() (time.Duration, bool) {
 	var cpu uint64
 	busy, running := false, false
 	for s := range w.sessions {
-		p, err := hygiene.ReadProc(s.run.Procs()[0].Pid())
+		p, err := hygiene.ReadProc(s.pid)
 		if err != nil || p.Zombie() {
 			continue
 		}
@@ -890,6 +947,12 @@ wait:
 			break wait
 		}
 	}
+	// The mock players' box, and whatever is left in it.
+	w.launchMu.Lock()
+	if w.launcher != nil {
+		w.launcher.stop()
+	}
+	w.launchMu.Unlock()
 	if w.group != nil {
 		// (Killed first: what a mock left in it, a spawn fault's grandchild.)
 		w.group.Remove()

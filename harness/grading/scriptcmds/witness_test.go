@@ -12,7 +12,6 @@ import (
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -417,13 +416,12 @@ func TestWitnessQuiet(t *testing.T) {
 		t.Fatal("no mock player, yet one runs")
 	}
 	start := func(script string) *session {
-		run, err := sandbox.Start(sandbox.Config{Identity: sandbox.Identity{Same: true}, Deadline: time.Minute},
-			sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", script}})
-		if err != nil {
+		cmd := exec.Command("sh", "-c", script)
+		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { run.Stop() })
-		return &session{run: run}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		return &session{pid: cmd.Process.Pid, pidfd: -1}
 	}
 	busy := start("while :; do :; done")
 	w.sessions[busy] = true
@@ -437,7 +435,7 @@ func TestWitnessQuiet(t *testing.T) {
 	// Once it sleeps (not while it still starts): the first look sees the CPU change from
 	// the busy one's, the second starts the quiet, the third measures it.
 	for {
-		p, err := hygiene.ReadProc(sleeper.run.Procs()[0].Pid())
+		p, err := hygiene.ReadProc(sleeper.pid)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1053,7 +1051,7 @@ func TestWitnessedMocksHaveACgroupOfTheirOwn(t *testing.T) {
 	for pid == 0 {
 		w.mu.Lock()
 		for s := range w.sessions {
-			pid = s.run.Procs()[0].Pid()
+			pid = s.pid
 		}
 		group := w.group
 		w.mu.Unlock()
@@ -1108,5 +1106,69 @@ func TestWitnessedMocksHaveACgroupOfTheirOwn(t *testing.T) {
 	w.close()
 	if _, err := os.Stat(dir); err == nil {
 		t.Errorf("the mocks' group %s outlived the witness", dir)
+	}
+}
+
+// A script's mock players share one box, the launcher's, made with the first of them: its
+// PID namespace is theirs, not the grader's; and each is killed by its pidfd alone, its
+// end told by the launcher.
+func TestMockPlayersShareTheLaunchersBox(t *testing.T) {
+	t.Parallel()
+	needBox(t)
+	w, bin := witnessOfP(t)
+	w.box = &caseBox{judgeKeep: []string{filepath.Dir(w.work), bin, filepath.Dir(buildtest.Path(t, "gauntlet/cmd/gauntlet"))}}
+	l, err := w.launcherFor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := w.launcherFor(); again != l {
+		t.Fatal("a second launcher for the script")
+	}
+	var pids, pidfds []int
+	var launches []*launch
+	for range 2 {
+		// A mock player that waits for its hub's first line, which never comes.
+		r, wr, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer wr.Close()
+		null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		asked, err := l.start([]string{"-as", "2310A", "--", "2", "0"}, w.work, w.env, []int{0, 1, 2}, []*os.File{r, null, null})
+		r.Close()
+		null.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := <-asked.started
+		if st.err != nil {
+			t.Fatal(st.err)
+		}
+		defer syscall.Close(st.pidfd)
+		defer killPidfd(st.pidfd)
+		pids, pidfds, launches = append(pids, pidOf(st.pidfd)), append(pidfds, st.pidfd), append(launches, asked)
+	}
+	ns := func(pid int) string {
+		link, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/ns/pid")
+		if err != nil {
+			t.Fatalf("pid %d: %v", pid, err)
+		}
+		return link
+	}
+	mine, _ := os.Readlink("/proc/self/ns/pid")
+	if ns(pids[0]) == mine || ns(pids[0]) != ns(pids[1]) {
+		t.Errorf("the mock players' PID namespaces: %s and %s, the grader's %s; want one of their own, shared", ns(pids[0]), ns(pids[1]), mine)
+	}
+	killPidfd(pidfds[1])
+	if end := <-launches[1].ended; end != [2]int{0, int(syscall.SIGKILL)} {
+		t.Errorf("the mock player killed ended as %v, want killed by SIGKILL", end)
+	}
+	select {
+	case end := <-launches[0].ended:
+		t.Errorf("the other mock player ended too: %v", end)
+	default:
 	}
 }

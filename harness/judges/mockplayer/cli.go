@@ -17,6 +17,7 @@ import (
 
 const usage = `usage: mockplayer (-as NAME | -relay PROGRAM | -relayed-fds IN,OUT,STATUS) [-faults FILE] [-fault RULE]... [-record FILE]... [-nohello] [-reference] [-tell FD] [--] PLAYER-ARGS...
        mockplayer [-witness-socket PATH] -witness -name NAME [--] PLAYER-ARGS...
+       mockplayer -launch FD
 
 The mock player. It plays as the reference player NAME (-as), or runs the real PROGRAM and
 copies every byte both ways (-relay), and leaves the protocol where the fault script says
@@ -35,6 +36,10 @@ outside the subject's reach, and it then ends as that mock ended: the harness gi
 or "signal N") just before it does. Where it finds no door (a hub that closed every
 descriptor above 2 before it started its player), it connects to the witness's socket at
 PATH (-witness-socket) instead.
+
+With -launch it is the witness's launcher, which the harness starts in a box of its own for
+a script's mock players: it starts each mock player the harness asks for on the socket at
+descriptor FD, on the descriptors sent with the request, and says when each has ended.
 
 A hub starts its players with fixed arguments, so to put a mock in a game, start it through a
 wrapper script, e.g.:
@@ -62,6 +67,7 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	noHello := fs.Bool("nohello", false, "the player sends no handshake byte (a game whose players have none): its first line is reply 1")
 	reference := fs.Bool("reference", false, "stand for the reference program itself (with -as): its signal dispositions, SIGPIPE ignored")
 	tell := fs.Int("tell", -1, "tell the witness's stand-in how the mock ends on this `descriptor` (the witness gives it)")
+	launch := fs.Int("launch", -1, "be the witness's launcher: start the mock players it asks for on the socket at this `descriptor`, in this process's box")
 	var rules []string
 	fs.Func("fault", "one fault rule (repeatable), e.g. 'reply 2 line \"DO9\"'", func(s string) error {
 		rules = append(rules, s)
@@ -69,6 +75,13 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 	})
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *launch >= 0 {
+		if fs.NFlag() != 1 || fs.NArg() != 0 {
+			fmt.Fprint(stderr, "mockplayer: -launch takes no other flag nor argument\n"+usage)
+			return 2
+		}
+		return Launch(*launch, stderr)
 	}
 	if *witness {
 		if *name == "" || *as != "" || *relay != "" || *relayedFds != "" || len(rules) > 0 || *scriptFile != "" || len(records) > 0 {
