@@ -134,6 +134,9 @@ func (l *launcher) start(args []string, dir string, env []string, at []int, file
 	l.waiting[id] = w
 	l.mu.Unlock()
 	msg, err := json.Marshal(mockplayer.LaunchRequest{ID: id, Args: args, Dir: dir, Env: env, FDs: at})
+	if err == nil && len(msg) > mockplayer.MaxLaunchRequest {
+		err = fmt.Errorf("a request of %d bytes, above %d", len(msg), mockplayer.MaxLaunchRequest)
+	}
 	if err == nil {
 		rights := make([]int, len(files))
 		for i, f := range files {

@@ -667,6 +667,9 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 			pidfd, err = st.pidfd, st.err
 		case <-l.gone:
 			err = errors.New("the mock players' launcher ended")
+		case <-time.After(launchWithin):
+			// (A backstop: the launcher answers every request it reads.)
+			err = errors.New("the mock players' launcher did not answer")
 		}
 	}
 	started()
@@ -731,6 +734,9 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 	close(ended)
 	c.Verdict(end[0], syscall.Signal(end[1]))
 }
+
+// launchWithin is how long the launcher may take to answer a request (a backstop).
+const launchWithin = 30 * time.Second
 
 // mockDeadline is the backstop of the mock players' launcher: it ends with the script's
 // witness, long before.

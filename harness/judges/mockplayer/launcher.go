@@ -41,6 +41,10 @@ type LaunchRequest struct {
 	FDs  []int    `json:"fds"`
 }
 
+// MaxLaunchRequest bounds a request's JSON: a larger one is refused by the witness before
+// it is sent, and the launcher takes none.
+const MaxLaunchRequest = 256 << 10
+
 // maxLaunchFDs bounds the descriptors of one request (a mock player's three streams, its
 // tell, three relayed pipes and the door, with room).
 const maxLaunchFDs = 16
@@ -59,7 +63,7 @@ func Launch(fd int, stderr io.Writer) int {
 		}
 		syscall.Sendmsg(fd, []byte(msg), oob, nil, 0)
 	}
-	buf := make([]byte, 64<<10)
+	buf := make([]byte, MaxLaunchRequest+1)
 	oob := make([]byte, syscall.CmsgSpace(maxLaunchFDs*4))
 	for {
 		n, oobn, _, _, err := syscall.Recvmsg(fd, buf, oob, syscall.MSG_CMSG_CLOEXEC)
@@ -71,7 +75,7 @@ func Launch(fd int, stderr io.Writer) int {
 		}
 		fds := rightsIn(oob[:oobn])
 		var req LaunchRequest
-		if err := json.Unmarshal(buf[:n], &req); err != nil || len(req.FDs) != len(fds) {
+		if err := json.Unmarshal(buf[:n], &req); err != nil || n > MaxLaunchRequest || len(req.FDs) != len(fds) {
 			for _, f := range fds {
 				syscall.Close(f)
 			}
