@@ -26,6 +26,7 @@ type launcher struct {
 	conn int // the witness's end of the socket (sequenced packets)
 
 	sendMu  sync.Mutex
+	closed  bool // conn is closed (stop): held with sendMu
 	mu      sync.Mutex
 	next    int
 	waiting map[int]*launch
@@ -143,7 +144,11 @@ func (l *launcher) start(args []string, dir string, env []string, at []int, file
 			rights[i] = int(f.Fd())
 		}
 		l.sendMu.Lock()
-		err = syscall.Sendmsg(l.conn, msg, syscall.UnixRights(rights...), nil, 0)
+		if l.closed {
+			err = errors.New("closed")
+		} else {
+			err = syscall.Sendmsg(l.conn, msg, syscall.UnixRights(rights...), nil, 0)
+		}
 		l.sendMu.Unlock()
 	}
 	if err != nil {
@@ -160,7 +165,12 @@ func (l *launcher) stop() {
 	syscall.Shutdown(l.conn, syscall.SHUT_RDWR)
 	l.run.Stop()
 	<-l.gone
+	// Closed under the sender's lock: a start after this must not write to whatever
+	// file then takes the descriptor's number.
+	l.sendMu.Lock()
+	l.closed = true
 	syscall.Close(l.conn)
+	l.sendMu.Unlock()
 }
 
 // pidOf returns the pid, in this process's namespace, of the process pidfd refers to (0
@@ -179,5 +189,32 @@ func pidOf(pidfd int) int {
 	return 0
 }
 
-// killPidfd kills the process pidfd refers to (nothing once it has been reaped).
-func killPidfd(pidfd int) { unix.PidfdSendSignal(pidfd, unix.SIGKILL, nil, 0) }
+// A pidHandle is a mock player's pidfd, which its session closes when it ends. A kill may
+// come later (the watch of a stand-in that ended as the mock did): after the close, the
+// descriptor's number may name another mock player's pidfd, or any file, so a kill then
+// does nothing. With the bare number, a loaded grade killed other scripts' mock players
+// before their hubs had heard from them (TestPidHandleKillsNothingOnceClosed).
+type pidHandle struct {
+	mu sync.Mutex
+	fd int // -1 once closed
+}
+
+// kill kills the process, unless the handle is closed (nothing happens once the process
+// has been reaped, either).
+func (h *pidHandle) kill() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.fd >= 0 {
+		unix.PidfdSendSignal(h.fd, unix.SIGKILL, nil, 0)
+	}
+}
+
+// close closes the pidfd; later kills do nothing.
+func (h *pidHandle) close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.fd >= 0 {
+		syscall.Close(h.fd)
+		h.fd = -1
+	}
+}

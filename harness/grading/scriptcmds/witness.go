@@ -116,7 +116,7 @@ type witness struct {
 // session is one witnessed mock player running.
 type session struct {
 	pid   int                     // the mock player's process (in the launcher's box)
-	pidfd int                     // and its pidfd, to kill it with (-1: none)
+	pidfd *pidHandle              // and its pidfd, to kill it with
 	door  *door                   // the door of the run that let it in
 	conn  *mockplayer.WitnessConn // its stand-in's connection
 	gone  <-chan struct{}         // closed once its stand-in has ended
@@ -668,8 +668,20 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 		case <-l.gone:
 			err = errors.New("the mock players' launcher ended")
 		case <-time.After(launchWithin):
-			// (A backstop: the launcher answers every request it reads.)
+			// (A backstop: the launcher answers every request it reads.) A mock it
+			// starts after all is killed at once.
 			err = errors.New("the mock players' launcher did not answer")
+			go func() {
+				select {
+				case st := <-asked.started:
+					if st.err == nil {
+						h := &pidHandle{fd: st.pidfd}
+						h.kill()
+						h.close()
+					}
+				case <-l.gone:
+				}
+			}()
 		}
 	}
 	started()
@@ -678,7 +690,7 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 	if err == nil {
 		pid := pidOf(pidfd)
 		os.WriteFile(strings.TrimSuffix(record, ".json")+linkSuffix, []byte(link+fmt.Sprintf("mock %d\n", pid)), 0o600)
-		s = &session{pid: pid, pidfd: pidfd, door: d, conn: c, gone: c.Gone(), done: make(chan struct{})}
+		s = &session{pid: pid, pidfd: &pidHandle{fd: pidfd}, door: d, conn: c, gone: c.Gone(), done: make(chan struct{})}
 		w.sessions[s] = true
 		if w.closed || d.closed || d.draining {
 			// The witness or the door closed while it started, and killed the mock players
@@ -698,7 +710,7 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 		delete(w.sessions, s)
 		w.mu.Unlock()
 		close(s.done)
-		syscall.Close(s.pidfd)
+		s.pidfd.close()
 	}()
 	// The mock holds the pipes now: the harness lets go of its copies at once, so that the
 	// hub sees them close when the mock ends (and the program it relays, its stdin's).
@@ -793,7 +805,7 @@ func (w *witness) mockConfig() sandbox.Config {
 
 // kill kills the mock player now, without waiting (what it started goes with the
 // launcher's box).
-func (s *session) kill() { killPidfd(s.pidfd) }
+func (s *session) kill() { s.pidfd.kill() }
 
 // mockLimits are the totals of a script's mock players together (their own cgroup): as
 // many as may run at once (maxAtOnce), each with room to spare (a mock player holds about

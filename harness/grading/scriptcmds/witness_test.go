@@ -12,8 +12,10 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/sys/unix"
 
 	"gauntlet/harness/box/cgroup"
 	"gauntlet/harness/box/execfile"
@@ -421,7 +423,7 @@ func TestWitnessQuiet(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-		return &session{pid: cmd.Process.Pid, pidfd: -1}
+		return &session{pid: cmd.Process.Pid, pidfd: &pidHandle{fd: -1}}
 	}
 	busy := start("while :; do :; done")
 	w.sessions[busy] = true
@@ -1124,7 +1126,8 @@ func TestMockPlayersShareTheLaunchersBox(t *testing.T) {
 	if again, _ := w.launcherFor(); again != l {
 		t.Fatal("a second launcher for the script")
 	}
-	var pids, pidfds []int
+	var pids []int
+	var pidfds []*pidHandle
 	var launches []*launch
 	for range 2 {
 		// A mock player that waits for its hub's first line, which never comes.
@@ -1147,9 +1150,10 @@ func TestMockPlayersShareTheLaunchersBox(t *testing.T) {
 		if st.err != nil {
 			t.Fatal(st.err)
 		}
-		defer syscall.Close(st.pidfd)
-		defer killPidfd(st.pidfd)
-		pids, pidfds, launches = append(pids, pidOf(st.pidfd)), append(pidfds, st.pidfd), append(launches, asked)
+		h := &pidHandle{fd: st.pidfd}
+		defer h.close()
+		defer h.kill()
+		pids, pidfds, launches = append(pids, pidOf(st.pidfd)), append(pidfds, h), append(launches, asked)
 	}
 	ns := func(pid int) string {
 		link, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/ns/pid")
@@ -1162,7 +1166,7 @@ func TestMockPlayersShareTheLaunchersBox(t *testing.T) {
 	if ns(pids[0]) == mine || ns(pids[0]) != ns(pids[1]) {
 		t.Errorf("the mock players' PID namespaces: %s and %s, the grader's %s; want one of their own, shared", ns(pids[0]), ns(pids[1]), mine)
 	}
-	killPidfd(pidfds[1])
+	pidfds[1].kill()
 	if end := <-launches[1].ended; end != [2]int{0, int(syscall.SIGKILL)} {
 		t.Errorf("the mock player killed ended as %v, want killed by SIGKILL", end)
 	}
@@ -1170,5 +1174,39 @@ func TestMockPlayersShareTheLaunchersBox(t *testing.T) {
 	case end := <-launches[0].ended:
 		t.Errorf("the other mock player ended too: %v", end)
 	default:
+	}
+}
+
+// A mock player's pidfd kills nothing once its session has closed it, though the number
+// now names another process's pidfd: a session's stand-in watch may kill after its end.
+func TestPidHandleKillsNothingOnceClosed(t *testing.T) {
+	sleeper := func() (*exec.Cmd, int) {
+		cmd := exec.Command("sleep", "30")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		fd, err := unix.PidfdOpen(cmd.Process.Pid, 0)
+		if err != nil {
+			t.Skipf("no pidfd here: %v", err)
+		}
+		return cmd, fd
+	}
+	_, fd := sleeper()
+	h := &pidHandle{fd: fd}
+	h.close()
+	other, otherFD := sleeper()
+	defer unix.Close(otherFD)
+	if otherFD != fd {
+		t.Fatalf("the second pidfd is %d, not the closed %d's number: the test proves nothing", otherFD, fd)
+	}
+	h.kill()
+	time.Sleep(50 * time.Millisecond)
+	if err := other.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Errorf("a kill through a closed handle reached the process that took its number: %v", err)
+	}
+	var ws unix.WaitStatus
+	if pid, _ := unix.Wait4(other.Process.Pid, &ws, unix.WNOHANG, nil); pid != 0 {
+		t.Errorf("the other sleeper ended: %v", ws)
 	}
 }
