@@ -64,9 +64,8 @@ type Box struct {
 	// whose limits UserNS sets.
 	ownUserNS bool
 	// Net, when not empty, names a network namespace to join (a /proc/PID/fd/N link to
-	// it) instead of the new one: the one several runs share. The role's thread joins it
-	// when the role execs the program, every thread of the runtime when the program stays
-	// (see canStay).
+	// it) instead of the new one: the one several runs share. The role's thread that execs
+	// the program joins it.
 	Net string
 	// Disk, when above 0 in a box whose role is the init of its PID namespace (PIDInit),
 	// makes the run's working folder a tmpfs of Disk bytes in the box, copied in before
@@ -99,7 +98,7 @@ type Settings struct {
 	Cgroup   []string // cgroup.procs files to join before the exec
 	// Self names a copy of the harness's own binary (the grader's, which sandbox users
 	// may run where they could not reach the original): a program that is this file is
-	// the harness's own, as a link to /proc/self/exe is (see canStay).
+	// the harness's own, as a link to /proc/self/exe is (isHarnessBinary).
 	Self string
 	// PID says how the run's PID namespace is made (pidns.go): PIDNone, PIDInit (this
 	// process is the first of a new namespace: it makes the box, starts the program and
@@ -369,19 +368,8 @@ func Init() {
 		CloseInheritedOnExec()
 		return
 	}
-	status := run(q)
-	if status == stay {
-		return // this process is now the program: the binary's other packages and main follow
-	}
-	os.Exit(status)
+	os.Exit(run(q))
 }
-
-// stayed records that this process became its program without an exec (canStay).
-var stayed bool
-
-// Stayed says whether this process went on as its program without an exec (canStay): a
-// reference or mock program that the harness started through the role.
-func Stayed() bool { return stayed }
 
 // A failure the role reports on its error pipe may start with a line that says its kind,
 // KindLine and the kind, for the harness to act on without reading the message: now only
@@ -393,11 +381,7 @@ const (
 	KindFolderOverBound = "folder-over-bound"
 )
 
-// stay is what run returns when the process goes on as the program instead of exec'ing it
-// (see canStay).
-const stay = -1
-
-// run does the role's work and returns an exit status only when it failed, or stay.
+// run does the role's work and returns an exit status when it could not exec the program.
 func run(q string) int {
 	// Everything below runs on one thread, the main one: the signal mask set last must be
 	// the one of the thread that execs. The Go runtime keeps the main goroutine locked to
@@ -449,23 +433,17 @@ func run(q string) int {
 	script := n == 2 && string(head) == "#!"
 	// Looked at before the box hides what it does not keep.
 	own := isHarnessBinary(fd, s.Self)
-	// Decided before resetSignals changes what it looks at.
-	stayHere := canStay(own, script) && !s.Rootless && s.PID == PIDNone
 	// A file opened for it before a box hid it is exec'd as open.
 	useFD := s.ProgFD > 0 && !script
 	if s.Box != nil && s.Box.Net != "" {
 		// Before the box's /proc replaces the harness's, where the link lies.
-		all, err := joinNet(s.Box.Net, stayHere)
-		if err != nil {
+		if err := JoinNet(s.Box.Net); err != nil {
 			return fail("box", errors.New("join the network "+s.Box.Net+": "+err.Error()))
 		}
-		// Only this thread joined it (a cgo binary): the runtime's other threads would
-		// open the program's sockets outside, so the program is exec'd.
-		stayHere = stayHere && all
 	}
 	// Into the case's cgroups while still root, and before the box's root hides the cgroup files: the program never runs outside them.
 	for _, f := range s.Cgroup {
-		if err := joinCgroup(f, stayHere); err != nil {
+		if err := joinCgroup(f); err != nil {
 			return fail("cgroup", errors.New("join "+f+": "+err.Error()))
 		}
 	}
@@ -497,14 +475,14 @@ func run(q string) int {
 		// (sandbox.Command): setgroups, like setgid and setuid, is a signal to every thread
 		// of the runtime and a wait for each, only worth it when there is a group to drop.
 		if groups, err := syscall.Getgroups(); err != nil || len(groups) > 0 {
-			if err := setIDs(syscall.SYS_SETGROUPS, 0, stayHere); err != nil {
+			if err := setIDs(syscall.SYS_SETGROUPS, 0); err != nil {
 				return fail("setgroups", err)
 			}
 		}
-		if err := setIDs(syscall.SYS_SETGID, s.GID, stayHere); err != nil {
+		if err := setIDs(syscall.SYS_SETGID, s.GID); err != nil {
 			return fail("setgid "+strconv.Itoa(s.GID), err)
 		}
-		if err := setIDs(syscall.SYS_SETUID, s.UID, stayHere); err != nil {
+		if err := setIDs(syscall.SYS_SETUID, s.UID); err != nil {
 			return fail("setuid "+strconv.Itoa(s.UID), err)
 		}
 		// If the sandbox user cannot reach the program by its path, exec the file already
@@ -560,14 +538,6 @@ func run(q string) int {
 	}
 	resetSignals()
 	for _, l := range limits {
-		if stayHere && l.Resource == syscall.RLIMIT_AS {
-			// This runtime has already reserved its address space as an unlimited process
-			// does (over a gigabyte, most of it never used), so a limit now would starve
-			// it where a fresh start would have fitted in. The harness's own programs
-			// read bounded lines (lineio.MaxLine); the case's cgroup, when there is one,
-			// still holds their memory.
-			continue
-		}
 		var old syscall.Rlimit
 		lim := l.Within(old, syscall.Getrlimit(l.Resource, &old) == nil)
 		if err := syscall.Setrlimit(l.Resource, &lim); err != nil {
@@ -575,10 +545,6 @@ func run(q string) int {
 		}
 	}
 	unblockSignals()
-	if stayHere {
-		becomeProgram(s, fd)
-		return stay
-	}
 	var e syscall.Errno
 	for range TextBusyRetries {
 		if useFD {
@@ -704,54 +670,29 @@ func IgnoresASignal() bool {
 }
 
 // joinCgroup moves this process into the cgroup whose cgroup.procs file is procs. Under
-// cgroup v1 (a tasks file beside it) each thread moves itself, by writing 0 to the tasks
+// cgroup v1 (a tasks file beside it) this thread moves itself, by writing 0 to the tasks
 // file: the kernel then takes no lock on every thread group of the machine, where a pid
 // written to cgroup.procs waits for an RCU grace period whenever no other move came in the
-// last one (8 to 13 ms on a 2-core VM: 268 such waits, 2.2 s, in one grade).
-// When the role will exec (allThreads false), this thread alone moves: the exec ends the
-// others, and this thread is the one that execs. When the process stays the program, every
-// thread of the runtime moves, at once (the world stopped), so that no thread outside can
-// start one. Under v2 (no tasks file) the process moves by its pid.
-func joinCgroup(procs string, allThreads bool) error {
+// last one (8 to 13 ms on a 2-core VM: 268 such waits, 2.2 s, in one grade). This thread
+// alone is enough: the role's other threads run nothing but the runtime, the exec ends
+// them, and this thread is the one that execs. Under v2 (no tasks file) the process moves
+// by its pid.
+func joinCgroup(procs string) error {
 	fd, err := syscall.Open(tasksFile(procs), syscall.O_WRONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return os.WriteFile(procs, []byte(strconv.Itoa(os.Getpid())), 0)
 	}
 	defer syscall.Close(fd)
-	self := []byte("0")
-	if !allThreads {
-		_, err := syscall.Write(fd, self)
-		return err
-	}
-	_, _, e := syscall.AllThreadsSyscall(syscall.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(&self[0])), 1)
-	switch e {
-	case 0:
-		return nil
-	case syscall.ENOTSUP:
-		// A binary that links cgo cannot make every thread write: the process moves by its
-		// pid, slower but whole.
-		return os.WriteFile(procs, []byte(strconv.Itoa(os.Getpid())), 0)
-	}
-	return e
+	_, err = syscall.Write(fd, []byte("0"))
+	return err
 }
 
-// setIDs changes one of the process's credentials: setgroups to none (id unused), setgid
-// or setuid to id. With allThreads (the program stays) every thread of the runtime
-// changes, as syscall.Setuid and its kin do it. Otherwise the role will exec and only
-// this thread changes: Linux keeps credentials per thread, the exec ends the other threads
-// (which run nothing but the runtime until then), and this thread is the one that execs.
-// Telling every thread stops the world and waits on each of them, a tenth of the role's
-// CPU.
-func setIDs(call uintptr, id int, allThreads bool) error {
-	if allThreads {
-		switch call {
-		case syscall.SYS_SETGROUPS:
-			return syscall.Setgroups(nil)
-		case syscall.SYS_SETGID:
-			return syscall.Setgid(id)
-		}
-		return syscall.Setuid(id)
-	}
+// setIDs changes one of the credentials of this thread: setgroups to none (id unused),
+// setgid or setuid to id. Linux keeps credentials per thread, the exec ends the other
+// threads (which run nothing but the runtime until then), and this thread is the one that
+// execs; telling every thread, as syscall.Setuid does, would stop the world and wait on
+// each of them, a tenth of the role's CPU.
+func setIDs(call uintptr, id int) error {
 	if _, _, e := syscall.RawSyscall(call, uintptr(id), 0, 0); e != 0 {
 		return e
 	}
@@ -771,77 +712,6 @@ func isHarnessBinary(fd int, self string) bool {
 		}
 	}
 	return false
-}
-
-// canStay says whether the process may go on as the program instead of exec'ing it: the
-// program is the harness's own binary (the reference and mock programs, links to it or to
-// its copy: own), so an exec would only start the same code again, paying for a second
-// start of the Go runtime on every program of every case. Not when the harness left
-// a signal ignored: the runtime here already chose to ignore it, where a fresh one would
-// meet the default action resetSignals restores, so only an exec gives the program the
-// signals the spec expects.
-func canStay(own, script bool) bool {
-	return own && !script && !IgnoresASignal()
-}
-
-// becomeProgram does what the exec would have done besides starting the binary again: the
-// role's descriptors closed (the error pipe's end of file tells the harness the start
-// succeeded), the role's variable gone from the environment, the process named after the
-// program, readable by its user only when the file is (as exec decides), and the thread
-// unlocked.
-func becomeProgram(s Settings, fd int) {
-	syscall.Close(fd)
-	if s.ErrFD >= 0 {
-		syscall.Close(s.ErrFD)
-	}
-	os.Unsetenv(Env)
-	if s.UID >= 0 {
-		dumpable := uintptr(0)
-		if syscall.Access(s.Path, rOK) == nil {
-			dumpable = 1
-		}
-		prctl(syscall.PR_SET_DUMPABLE, dumpable)
-	}
-	name := s.Path[strings.LastIndexByte(s.Path, '/')+1:]
-	if len(name) > 15 {
-		name = name[:15] // the kernel's limit on a process name
-	}
-	// This thread first (always allowed), then every other thread the runtime has started
-	// so far, where /proc lets this user write their names: the name of the process is
-	// its first thread's, and threads started later take their creator's.
-	if p, err := syscall.BytePtrFromString(name); err == nil {
-		syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_SET_NAME, uintptr(unsafe.Pointer(p)), 0)
-	}
-	nameTasks(name)
-	stayed = true
-}
-
-// nameTasks names every thread of the process but this one: raw system calls relative to
-// /proc/self/task, without os.File, since this runs in every program that stays.
-func nameTasks(name string) {
-	dir, err := syscall.Open("/proc/self/task", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return
-	}
-	defer syscall.Close(dir)
-	self := strconv.Itoa(syscall.Gettid())
-	var buf [2048]byte
-	for {
-		n, err := syscall.Getdents(dir, buf[:])
-		if err != nil || n <= 0 {
-			return
-		}
-		_, _, tids := syscall.ParseDirent(buf[:n], -1, nil)
-		for _, tid := range tids {
-			if tid == self {
-				continue
-			}
-			if fd, err := syscall.Openat(dir, tid+"/comm", syscall.O_WRONLY|syscall.O_CLOEXEC, 0); err == nil {
-				syscall.Write(fd, []byte(name))
-				syscall.Close(fd)
-			}
-		}
-	}
 }
 
 // An exec fails with ETXTBSY while any process holds the file open for writing. That
@@ -958,10 +828,18 @@ func prctl(option, arg uintptr) error {
 // joins a shared network, the thread must have joined it already (JoinNet).
 func EnterBox(b *Box) error { return enterBox(b) }
 
-// JoinNet moves the calling thread into the network namespace that path names.
+// JoinNet moves the calling thread into the network namespace that path names: in the
+// role, the thread that execs (the exec ends the others).
 func JoinNet(path string) error {
-	_, err := joinNet(path, false)
-	return err
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	if _, _, e := syscall.RawSyscall(sysSetns, uintptr(fd), syscall.CLONE_NEWNET, 0); e != 0 {
+		return e
+	}
+	return nil
 }
 
 // JoinCgroupByPid moves the single-threaded process pid (a program stopped at its exec)
@@ -995,8 +873,8 @@ func tasksFile(procs string) string {
 }
 
 // IsHarnessBinary says whether the file at path is the harness's own binary: the one
-// /proc/self/exe names, or the copy of it that self names (see Settings.Self). A program
-// that is one stays in the role's process (canStay).
+// /proc/self/exe names, or the copy of it that self names (see Settings.Self). It starts
+// without the address-space limit (see initProgram).
 func IsHarnessBinary(path, self string) bool {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
@@ -1004,32 +882,6 @@ func IsHarnessBinary(path, self string) bool {
 	}
 	defer syscall.Close(fd)
 	return isHarnessBinary(fd, self)
-}
-
-// joinNet moves the calling thread (locked: the one that execs) into the network namespace
-// that path names, and with allThreads every other thread of the runtime too, at once (the
-// world stopped), so that a program that stays opens its sockets there whatever thread
-// runs it. It says whether every thread joined: a binary that links cgo cannot make every
-// thread call setns, and then only this one joins.
-func joinNet(path string, allThreads bool) (all bool, err error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return false, err
-	}
-	defer syscall.Close(fd)
-	if allThreads {
-		_, _, e := syscall.AllThreadsSyscall(sysSetns, uintptr(fd), syscall.CLONE_NEWNET, 0)
-		if e == 0 {
-			return true, nil
-		}
-		if e != syscall.ENOTSUP {
-			return false, e
-		}
-	}
-	if _, _, e := syscall.RawSyscall(sysSetns, uintptr(fd), syscall.CLONE_NEWNET, 0); e != 0 {
-		return false, e
-	}
-	return false, nil
 }
 
 // LoopbackUp brings up the loopback interface of the calling thread's network namespace, so

@@ -125,7 +125,7 @@ func childCPU() time.Duration {
 }
 
 // probeEnv makes this test binary, started through the role, print what the role left it:
-// whether it stayed, its process name and the role's variable.
+// its process name, its threads' names and the role's variable.
 const probeEnv = "EXECROLE_TEST_PROBE"
 
 func TestMain(m *testing.M) {
@@ -140,7 +140,7 @@ func TestMain(m *testing.M) {
 			c, _ := os.ReadFile("/proc/self/task/" + task.Name() + "/comm")
 			names[strings.TrimSpace(string(c))] = true
 		}
-		fmt.Printf("stayed=%v comm=%s threads=%s env=%q\n", stayed, strings.TrimSpace(string(comm)),
+		fmt.Printf("comm=%s threads=%s env=%q\n", strings.TrimSpace(string(comm)),
 			strings.Join(slices.Sorted(maps.Keys(names)), ","), os.Getenv(Env))
 		if os.Getenv(probeCgroupEnv) == "1" {
 			// The cgroups of every thread, each set once.
@@ -182,8 +182,7 @@ func probeIn(tb testing.TB, prog, selfCopy string, cgroups []string) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	// The harness's default address-space limit: a fresh Go runtime fits in it, one that
-	// already runs has reserved more (so a program that stays must stay without it).
+	// The harness's default address-space limit: a fresh Go runtime fits in it.
 	s := Settings{Path: prog, ErrFD: -1, PPID: os.Getpid(), UID: -1, GID: -1,
 		CPU: Unlimited, AS: 1 << 30, NProc: Unlimited, FSize: Unlimited, NoFile: Unlimited, Self: selfCopy,
 		Cgroup: cgroups}
@@ -200,9 +199,10 @@ func probeIn(tb testing.TB, prog, selfCopy string, cgroups []string) string {
 	return string(out)
 }
 
-// A program that is the role's own binary goes on in the same process, named after the
-// program, without the role's variable; another file is exec'd as before.
-func TestStaysWhenTheProgramIsThisBinary(t *testing.T) {
+// The role execs every program, the harness's own binary too (a link to it, as the
+// reference programs are, or the grader's copy of it): each is named after the program,
+// every thread of it, and none gets the role's variable.
+func TestExecsEveryProgramWithoutTheRolesVariable(t *testing.T) {
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -212,30 +212,26 @@ func TestStaysWhenTheProgramIsThisBinary(t *testing.T) {
 	if err := os.Symlink(self, link); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := probe(t, link), "stayed=true comm=EAIT threads=EAIT env=\"\"\n"; got != want {
+	if got, want := probe(t, link), "comm=EAIT threads=EAIT env=\"\"\n"; got != want {
 		t.Errorf("the binary itself: %q, want %q", got, want)
 	}
 	other := filepath.Join(dir, "a-copy-of-the-binary")
 	copyFile(t, self, other)
-	if got, want := probe(t, other), "stayed=false comm=a-copy-of-the-b threads=a-copy-of-the-b env=\"\"\n"; got != want {
+	if got, want := probe(t, other), "comm=a-copy-of-the-b threads=a-copy-of-the-b env=\"\"\n"; got != want {
 		t.Errorf("another file: %q, want %q", got, want)
 	}
-	// The grader's copy of its binary, named as such, and a link to it.
 	copyLink := filepath.Join(dir, "HABS")
 	if err := os.Symlink(other, copyLink); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := probeSelf(t, copyLink, other), "stayed=true comm=HABS threads=HABS env=\"\"\n"; got != want {
+	if got, want := probeSelf(t, copyLink, other), "comm=HABS threads=HABS env=\"\"\n"; got != want {
 		t.Errorf("a link to the copy named as the harness's: %q, want %q", got, want)
-	}
-	if got, want := probeSelf(t, copyLink, filepath.Join(dir, "EAIT")), "stayed=false comm=HABS threads=HABS env=\"\"\n"; got != want {
-		t.Errorf("a copy when another file is named: %q, want %q", got, want)
 	}
 }
 
-// The role joins the case's cgroups before the program runs, with every thread: a program
-// that stays has all its threads in them (a thread outside would start its children
-// outside), and one exec'd starts in them. Each thread lists the group in every hierarchy.
+// The role joins the case's cgroups before it execs the program, which starts in them with
+// every thread (a thread outside would start its children outside): the harness's own
+// binary and another file alike. Each thread lists the group in every hierarchy.
 func TestJoinsTheCgroupsWithEveryThread(t *testing.T) {
 	if err := cgroup.Problem(); err != nil {
 		buildtest.NeedBox(t, fmt.Errorf("no cgroups here: %v", err))
@@ -255,21 +251,18 @@ func TestJoinsTheCgroupsWithEveryThread(t *testing.T) {
 		t.Fatal(err)
 	}
 	copyFile(t, self, other)
-	for _, tc := range []struct {
-		prog   string
-		stayed bool
-	}{{link, true}, {other, false}} {
-		out := probeIn(t, tc.prog, "", g.ProcFiles())
-		if !strings.HasPrefix(out, fmt.Sprintf("stayed=%v ", tc.stayed)) {
-			t.Fatalf("%s: %q, want stayed=%v", tc.prog, out, tc.stayed)
+	for _, prog := range []string{link, other} {
+		out := probeIn(t, prog, "", g.ProcFiles())
+		if !strings.HasPrefix(out, "comm=") {
+			t.Fatalf("%s: %q, want the probe's report", prog, out)
 		}
 		if n := strings.Count(out, "cgroups:\n"); n != 1 {
-			t.Errorf("%s: the threads are in %d different sets of cgroups, want 1:\n%s", tc.prog, n, out)
+			t.Errorf("%s: the threads are in %d different sets of cgroups, want 1:\n%s", prog, n, out)
 		}
 		for _, procs := range g.ProcFiles() {
 			name := filepath.Base(filepath.Dir(procs))
 			if !strings.Contains(out, "/"+name+"\n") {
-				t.Errorf("%s: not in the group %s:\n%s", tc.prog, name, out)
+				t.Errorf("%s: not in the group %s:\n%s", prog, name, out)
 			}
 		}
 	}
@@ -290,35 +283,5 @@ func copyFile(tb testing.TB, src, dst string) {
 	}
 	if err := out.Close(); err != nil {
 		tb.Fatal(err)
-	}
-}
-
-// BenchmarkProgramStart starts a program that is the role's own binary (a link: the role
-// stays) and one that is a copy of it (the role execs it): the difference is what staying
-// saves on every reference and mock program the harness starts.
-func BenchmarkProgramStart(b *testing.B) {
-	self, err := os.Executable()
-	if err != nil {
-		b.Fatal(err)
-	}
-	dir := b.TempDir()
-	link, other := filepath.Join(dir, "link"), filepath.Join(dir, "copy")
-	if err := os.Symlink(self, link); err != nil {
-		b.Fatal(err)
-	}
-	copyFile(b, self, other)
-	for _, prog := range []string{link, other} {
-		b.Run(filepath.Base(prog), func(b *testing.B) {
-			s := Settings{Path: prog, ErrFD: -1, PPID: os.Getpid(), UID: -1, GID: -1,
-				CPU: Unlimited, AS: Unlimited, NProc: Unlimited, FSize: Unlimited, NoFile: Unlimited}
-			env := append(os.Environ(), probeEnv+"=1", Env+"="+s.Encode())
-			benchStart(b, func() *exec.Cmd {
-				cmd := exec.Command(self)
-				cmd.Args = []string{prog}
-				cmd.Env = env
-				cmd.Stdout = io.Discard
-				return cmd
-			})
-		})
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"gauntlet/execrole"
 	"gauntlet/harness/box/sandbox"
 	"gauntlet/harness/runtime/tcp"
 	"gauntlet/internal/buildtest"
@@ -127,8 +126,8 @@ func TestNetIsSharedByTheRunsThatJoinIt(t *testing.T) {
 	}
 }
 
-// probeNetEnv makes this test binary, started as a program, print whether it stayed in the
-// role's process and the network namespace of each of its threads, each once.
+// probeNetEnv makes this test binary, started as a program, print how many threads it has
+// and the network namespace of each of them, each once.
 const probeNetEnv = "SANDBOX_TEST_PROBE_NET"
 
 func probeNet() {
@@ -141,15 +140,13 @@ func probeNet() {
 		}
 		nets[ns] = true
 	}
-	fmt.Printf("stayed=%v threads=%d nets=%s\n", execrole.Stayed(), len(tasks), strings.Join(slices.Sorted(maps.Keys(nets)), ","))
+	fmt.Printf("threads=%d nets=%s\n", len(tasks), strings.Join(slices.Sorted(maps.Keys(nets)), ","))
 }
 
 // A program that is the harness's own binary, boxed in a shared network namespace, has
 // every thread of its runtime in the namespace: a socket it opens on any thread is on the
-// shared loopback. (Until 2026-11-28 it went on in the role's process, whose threads the
-// role moved; a boxed program now starts as the child of its PID namespace's init, forked
-// from the init's thread in the namespace: execrole's pidns.go.)
-func TestProgramThatStaysJoinsTheNetWithEveryThread(t *testing.T) {
+// shared loopback.
+func TestHarnessProgramJoinsTheNetWithEveryThread(t *testing.T) {
 	boxOrSkip(t)
 	self, err := os.Executable()
 	if err != nil {
@@ -173,14 +170,10 @@ func TestProgramThatStaysJoinsTheNetWithEveryThread(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := string(res.Procs[0].Stdout)
-	var stayed bool
 	var threads int
 	var nets string
-	if _, err := fmt.Sscanf(out, "stayed=%t threads=%d nets=%s\n", &stayed, &threads, &nets); err != nil {
+	if _, err := fmt.Sscanf(out, "threads=%d nets=%s\n", &threads, &nets); err != nil {
 		t.Fatalf("the probe printed %q (%v; stderr %q)", out, err, res.Procs[0].Stderr)
-	}
-	if stayed {
-		t.Errorf("the program went on in the role's process, want it exec'd as its init's child: %q", out)
 	}
 	if threads < 2 || nets != want {
 		t.Errorf("the program's %d threads are in %s, want all in the shared %s", threads, nets, want)
