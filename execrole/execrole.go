@@ -110,7 +110,7 @@ type Settings struct {
 	StatusFD int
 	// Rootless says the role runs in a user namespace of its own, holding the
 	// capabilities it needs as ambient ones (rootless.go): it does not switch users, and
-	// never goes on as the program (it would keep them).
+	// clears them before the exec.
 	Rootless bool
 	// LifeFD is the read end of the pipe whose write end only this process's parent holds
 	// (the harness, or the supervisor of PIDSupervise), or 0 (never one: standard input):

@@ -202,7 +202,9 @@ func TestStrategoManagerSuiteFailsMutants(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := binarySubmission(t, mutant(t, "gauntlet/cmd/stratego", tc.file, tc.old, tc.new), "stratego")
-			_, rep, text := gradeRun(t, "stratego", "-run", "^manager_", dir)
+			// Only the cases the test asks about: the mutant without a deadline hangs in
+			// others too, each until its case's timeout (a minute of the package's time).
+			_, rep, text := gradeRun(t, "stratego", "-run", "^("+strings.Join(tc.mustFail, "|")+")$", dir)
 			got := verdicts(rep)
 			failed := 0
 			for _, id := range tc.mustFail {

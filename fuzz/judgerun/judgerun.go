@@ -56,8 +56,8 @@ func New(gauntlet, prog string, log io.Writer) (*Judges, error) {
 		return nil, err
 	}
 	if self, err := os.Executable(); err == nil && self == gauntlet {
-		// The copy is this binary: the exec role goes on as the judge instead of
-		// starting the copy again (sandbox.SetSelfCopy).
+		// The copy is this binary: the sandbox starts it as the harness's own
+		// (sandbox.SetSelfCopy).
 		sandbox.SetSelfCopy(own)
 	}
 	j := &Judges{gauntlet: own, prog: prog, dir: dir,

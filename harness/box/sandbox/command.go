@@ -15,9 +15,9 @@ var selfCopyPath atomic.Pointer[string]
 
 // SetSelfCopy names a copy of this process's own binary, made by the harness, that runs
 // start as programs (the grader's folder of reference and mock programs holds one that
-// sandbox users can run, where the original may be out of their reach). The exec role
-// then treats a program that is this file as the harness's own, as it does a link to the
-// original: it goes on as the program instead of starting it again (see execrole).
+// sandbox users can run, where the original may be out of their reach). The sandbox then
+// treats a program that is this file as the harness's own, as it does a link to the
+// original: it starts without the address-space limit (see execrole.IsHarnessBinary).
 func SetSelfCopy(path string) { selfCopyPath.Store(&path) }
 
 func selfCopy() string {

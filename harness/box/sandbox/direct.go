@@ -26,14 +26,10 @@ import (
 // user (the fork's SysProcAttr.Credential) and the box (namespaces made on that thread just
 // before the fork, and left right after it). So a program starts directly: the role's
 // start of the Go runtime (about 3 ms of CPU here, most of a trivial case) is gone from
-// every such start. The harness's own programs (the reference and mock programs) do too:
-// through the role they would go on as the program in the role's process (one start of
-// the runtime either way), but only after the role had moved every thread of
-// that runtime into the case's network namespace and cgroups and to the sandbox user, one
-// stop of the world each; started directly, a grade took 6-12% less CPU. In a box or as a
-// sandbox user they start without the address-space limit, as they did in the role's
-// process: they read bounded lines (lineio.MaxLine), and the case's cgroup holds their
-// memory (without either, they started directly before too, with every limit). A program
+// every such start, the harness's own programs (the reference and mock programs) included.
+// As a sandbox user they start without the address-space limit, as in a box: they read
+// bounded lines (lineio.MaxLine), and the case's cgroup holds their memory (without
+// either, with every limit). A program
 // still starts through the role when the harness ignores a signal (only an exec from a
 // process that resets it passes on the default action) or once tracing is refused here; so
 // does a boxed program whose start fails (the role then says why, in its words), and a
