@@ -10,17 +10,15 @@ import (
 	"sync"
 	"syscall"
 
-	"golang.org/x/sys/unix"
-
 	"gauntlet/harness/box/sandbox"
 	"gauntlet/harness/judges/mockplayer"
 )
 
 // launcher is the box of a script's witnessed mock players: a mock player program run as
-// their launcher (mockplayer.Launch) in a judge's box of its own, which starts each of
-// them there when the witness asks. One box a script, made with its first mock player:
-// its making (a PID namespace's init, the box's mounts) is a run's largest cost, and a
-// St Lucia case has five mock players a hub.
+// their launcher (mockplayer.Launch) in a judge's box of its own, which runs each of them
+// there, a goroutine of its process, when the witness asks. One box a script, made with
+// its first mock player: its making (a PID namespace's init, the box's mounts) is a run's
+// largest cost, and a St Lucia case has five mock players a hub.
 type launcher struct {
 	run  *sandbox.Group
 	conn int // the witness's end of the socket (sequenced packets)
@@ -35,14 +33,14 @@ type launcher struct {
 
 // launch is one mock player asked of the launcher: its start's reply, then its end.
 type launch struct {
+	id      int
 	started chan launchStart // one value
 	ended   chan [2]int      // one value: its exit status and the signal that killed it
 }
 
-// launchStart is a start's reply: the mock player's pidfd, or why it did not start.
+// launchStart is a start's reply: nil, or why the mock player did not start.
 type launchStart struct {
-	pidfd int
-	err   error
+	err error
 }
 
 // startLauncher starts the launcher of the mock player program mock under cfg.
@@ -110,11 +108,10 @@ func (l *launcher) deliver(msg string, fds []int) {
 		return
 	}
 	switch {
-	case len(f) == 2 && f[0] == "started" && len(fds) == 1:
-		w.started <- launchStart{pidfd: fds[0]}
-		return
+	case len(f) == 2 && f[0] == "started":
+		w.started <- launchStart{}
 	case len(f) >= 2 && f[0] == "failed":
-		w.started <- launchStart{pidfd: -1, err: errors.New(strings.Join(f[2:], " "))}
+		w.started <- launchStart{err: errors.New(strings.Join(f[2:], " "))}
 	case len(f) == 4 && f[0] == "ended":
 		code, _ := strconv.Atoi(f[2])
 		sig, _ := strconv.Atoi(f[3])
@@ -131,26 +128,10 @@ func (l *launcher) start(args []string, dir string, env []string, at []int, file
 	l.mu.Lock()
 	l.next++
 	id := l.next
-	w := &launch{started: make(chan launchStart, 1), ended: make(chan [2]int, 1)}
+	w := &launch{id: id, started: make(chan launchStart, 1), ended: make(chan [2]int, 1)}
 	l.waiting[id] = w
 	l.mu.Unlock()
-	msg, err := json.Marshal(mockplayer.LaunchRequest{ID: id, Args: args, Dir: dir, Env: env, FDs: at})
-	if err == nil && len(msg) > mockplayer.MaxLaunchRequest {
-		err = fmt.Errorf("a request of %d bytes, above %d", len(msg), mockplayer.MaxLaunchRequest)
-	}
-	if err == nil {
-		rights := make([]int, len(files))
-		for i, f := range files {
-			rights[i] = int(f.Fd())
-		}
-		l.sendMu.Lock()
-		if l.closed {
-			err = errors.New("closed")
-		} else {
-			err = syscall.Sendmsg(l.conn, msg, syscall.UnixRights(rights...), nil, 0)
-		}
-		l.sendMu.Unlock()
-	}
+	err := l.send(mockplayer.LaunchRequest{ID: id, Args: args, Dir: dir, Env: env, FDs: at}, files)
 	if err != nil {
 		l.mu.Lock()
 		delete(l.waiting, id)
@@ -158,6 +139,43 @@ func (l *launcher) start(args []string, dir string, env []string, at []int, file
 		return nil, fmt.Errorf("the mock players' launcher: %w", err)
 	}
 	return w, nil
+}
+
+// send sends the launcher request req with the descriptors files.
+func (l *launcher) send(req mockplayer.LaunchRequest, files []*os.File) error {
+	msg, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	if len(msg) > mockplayer.MaxLaunchRequest {
+		return fmt.Errorf("a request of %d bytes, above %d", len(msg), mockplayer.MaxLaunchRequest)
+	}
+	var oob []byte
+	if len(files) > 0 {
+		rights := make([]int, len(files))
+		for i, f := range files {
+			rights[i] = int(f.Fd())
+		}
+		oob = syscall.UnixRights(rights...)
+	}
+	l.sendMu.Lock()
+	defer l.sendMu.Unlock()
+	if l.closed {
+		return errors.New("closed")
+	}
+	return syscall.Sendmsg(l.conn, msg, oob, nil, 0)
+}
+
+// kill asks the launcher to end mock player id now (a death by SIGKILL, its end told as
+// any other): nothing once it has ended, or once the launcher has.
+func (l *launcher) kill(id int) { l.send(mockplayer.LaunchRequest{ID: id, Stop: true}, nil) }
+
+// pid is the launcher's process, where the mock players run (0 once it has ended).
+func (l *launcher) pid() int {
+	if procs := l.run.Procs(); len(procs) > 0 {
+		return procs[0].Pid()
+	}
+	return 0
 }
 
 // stop ends the launcher and everything it started (its box).
@@ -171,50 +189,4 @@ func (l *launcher) stop() {
 	l.closed = true
 	syscall.Close(l.conn)
 	l.sendMu.Unlock()
-}
-
-// pidOf returns the pid, in this process's namespace, of the process pidfd refers to (0
-// once it has been reaped).
-func pidOf(pidfd int) int {
-	b, err := os.ReadFile("/proc/self/fdinfo/" + strconv.Itoa(pidfd))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "Pid:"); ok {
-			n, _ := strconv.Atoi(strings.TrimSpace(v))
-			return max(n, 0)
-		}
-	}
-	return 0
-}
-
-// A pidHandle is a mock player's pidfd, which its session closes when it ends. A kill may
-// come later (the watch of a stand-in that ended as the mock did): after the close, the
-// descriptor's number may name another mock player's pidfd, or any file, so a kill then
-// does nothing. With the bare number, a loaded grade killed other scripts' mock players
-// before their hubs had heard from them (TestPidHandleKillsNothingOnceClosed).
-type pidHandle struct {
-	mu sync.Mutex
-	fd int // -1 once closed
-}
-
-// kill kills the process, unless the handle is closed (nothing happens once the process
-// has been reaped, either).
-func (h *pidHandle) kill() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.fd >= 0 {
-		unix.PidfdSendSignal(h.fd, unix.SIGKILL, nil, 0)
-	}
-}
-
-// close closes the pidfd; later kills do nothing.
-func (h *pidHandle) close() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.fd >= 0 {
-		syscall.Close(h.fd)
-		h.fd = -1
-	}
 }

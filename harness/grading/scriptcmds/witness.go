@@ -115,12 +115,12 @@ type witness struct {
 
 // session is one witnessed mock player running.
 type session struct {
-	pid   int                     // the mock player's process (in the launcher's box)
-	pidfd *pidHandle              // and its pidfd, to kill it with
-	door  *door                   // the door of the run that let it in
-	conn  *mockplayer.WitnessConn // its stand-in's connection
-	gone  <-chan struct{}         // closed once its stand-in has ended
-	done  chan struct{}           // closed once the mock player has been reaped
+	pid  int                     // the process the mock player runs in (its launcher)
+	kill func()                  // ends the mock player now (nothing once it has ended)
+	door *door                   // the door of the run that let it in
+	conn *mockplayer.WitnessConn // its stand-in's connection
+	gone <-chan struct{}         // closed once its stand-in has ended
+	done chan struct{}           // closed once the mock player has been reaped
 }
 
 type witnessKey struct{}
@@ -660,37 +660,27 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 	if err == nil {
 		asked, err = l.start(args, dir, w.env, at, given)
 	}
-	pidfd := -1
 	if err == nil {
 		select {
 		case st := <-asked.started:
-			pidfd, err = st.pidfd, st.err
+			err = st.err
 		case <-l.gone:
 			err = errors.New("the mock players' launcher ended")
 		case <-time.After(launchWithin):
 			// (A backstop: the launcher answers every request it reads.) A mock it
 			// starts after all is killed at once.
 			err = errors.New("the mock players' launcher did not answer")
-			go func() {
-				select {
-				case st := <-asked.started:
-					if st.err == nil {
-						h := &pidHandle{fd: st.pidfd}
-						h.kill()
-						h.close()
-					}
-				case <-l.gone:
-				}
-			}()
+			l.kill(asked.id)
 		}
 	}
 	started()
 	w.mu.Lock()
 	var s *session
 	if err == nil {
-		pid := pidOf(pidfd)
+		// The launcher's process is the mock's: the parent of a program it relays itself.
+		pid := l.pid()
 		os.WriteFile(strings.TrimSuffix(record, ".json")+linkSuffix, []byte(link+fmt.Sprintf("mock %d\n", pid)), 0o600)
-		s = &session{pid: pid, pidfd: &pidHandle{fd: pidfd}, door: d, conn: c, gone: c.Gone(), done: make(chan struct{})}
+		s = &session{pid: pid, kill: func() { l.kill(asked.id) }, door: d, conn: c, gone: c.Gone(), done: make(chan struct{})}
 		w.sessions[s] = true
 		if w.closed || d.closed || d.draining {
 			// The witness or the door closed while it started, and killed the mock players
@@ -710,7 +700,6 @@ func (w *witness) session(c *mockplayer.WitnessConn, d *door) {
 		delete(w.sessions, s)
 		w.mu.Unlock()
 		close(s.done)
-		s.pidfd.close()
 	}()
 	// The mock holds the pipes now: the harness lets go of its copies at once, so that the
 	// hub sees them close when the mock ends (and the program it relays, its stdin's).
@@ -779,11 +768,17 @@ func withoutVar(env []string, name string) []string {
 
 // mockConfig is the run of the mock players' launcher: in a box of its own where the case
 // has one, as a judge's (the case's folder, the script's folder and its records
-// writable), in the mocks' own cgroup (mockGroup), under the case's limits; killed at once
+// writable), in the mocks' own cgroup (mockGroup), under the case's limits (scaled to the
+// mock players it holds); killed at once
 // when it must end. Called with w.mu held (mockGroup).
 func (w *witness) mockConfig() sandbox.Config {
+	// The launcher's process holds all the script's mock players (its goroutines): the
+	// limits of a program's process, for as many as may run at once.
+	lim := w.limits.WithDefaults()
+	lim.CPU *= time.Duration(maxAtOnce)
+	lim.OpenFiles *= maxAtOnce
 	cfg := sandbox.Config{
-		Limits:   w.limits,
+		Limits:   lim,
 		Identity: sandbox.Identity{Same: true},
 		WorkDir:  w.work,
 		// Without the case's marker: the launcher lives as long as the script, and is no
@@ -802,10 +797,6 @@ func (w *witness) mockConfig() sandbox.Config {
 	}
 	return cfg
 }
-
-// kill kills the mock player now, without waiting (what it started goes with the
-// launcher's box).
-func (s *session) kill() { s.pidfd.kill() }
 
 // mockLimits are the totals of a script's mock players together (their own cgroup): as
 // many as may run at once (maxAtOnce), each with room to spare (a mock player holds about
@@ -891,7 +882,12 @@ func (w *witness) quiet() (time.Duration, bool) {
 	defer w.mu.Unlock()
 	var cpu uint64
 	busy, running := false, false
+	seen := map[int]bool{} // the mock players of a launcher share its process
 	for s := range w.sessions {
+		if seen[s.pid] {
+			continue
+		}
+		seen[s.pid] = true
 		p, err := hygiene.ReadProc(s.pid)
 		if err != nil || p.Zombie() {
 			continue

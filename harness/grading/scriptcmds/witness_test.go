@@ -2,6 +2,7 @@ package scriptcmds
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +16,6 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
-	"golang.org/x/sys/unix"
 
 	"gauntlet/harness/box/cgroup"
 	"gauntlet/harness/box/execfile"
@@ -423,7 +423,7 @@ func TestWitnessQuiet(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-		return &session{pid: cmd.Process.Pid, pidfd: &pidHandle{fd: -1}}
+		return &session{pid: cmd.Process.Pid, kill: func() {}}
 	}
 	busy := start("while :; do :; done")
 	w.sessions[busy] = true
@@ -1112,8 +1112,9 @@ func TestWitnessedMocksHaveACgroupOfTheirOwn(t *testing.T) {
 }
 
 // A script's mock players share one box, the launcher's, made with the first of them: its
-// PID namespace is theirs, not the grader's; and each is killed by its pidfd alone, its
-// end told by the launcher.
+// PID namespace is theirs, not the grader's, and they run in its process (goroutines, not
+// processes of their own). Each is killed alone, by its id, its end told by the launcher;
+// a kill after its end, or of an id never started, does nothing.
 func TestMockPlayersShareTheLaunchersBox(t *testing.T) {
 	t.Parallel()
 	needBox(t)
@@ -1126,35 +1127,44 @@ func TestMockPlayersShareTheLaunchersBox(t *testing.T) {
 	if again, _ := w.launcherFor(); again != l {
 		t.Fatal("a second launcher for the script")
 	}
-	var pids []int
-	var pidfds []*pidHandle
 	var launches []*launch
-	for range 2 {
+	var hubEnds []*os.File
+	for range 3 {
 		// A mock player that waits for its hub's first line, which never comes.
 		r, wr, err := os.Pipe()
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer wr.Close()
+		out, hubEnd, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Close()
 		null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		asked, err := l.start([]string{"-as", "2310A", "--", "2", "0"}, w.work, w.env, []int{0, 1, 2}, []*os.File{r, null, null})
+		asked, err := l.start([]string{"-as", "2310A", "--", "2", "0"}, w.work, w.env, []int{0, 1, 2}, []*os.File{r, hubEnd, null})
 		r.Close()
+		hubEnd.Close()
 		null.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := <-asked.started
-		if st.err != nil {
+		if st := <-asked.started; st.err != nil {
 			t.Fatal(st.err)
 		}
-		h := &pidHandle{fd: st.pidfd}
-		defer h.close()
-		defer h.kill()
-		pids, pidfds, launches = append(pids, pidOf(st.pidfd)), append(pidfds, h), append(launches, asked)
+		launches, hubEnds = append(launches, asked), append(hubEnds, out)
 	}
+	// The player's handshake, from each mock: every one of them plays.
+	for i, out := range hubEnds {
+		b := make([]byte, 1)
+		if _, err := io.ReadFull(out, b); err != nil || b[0] != '^' {
+			t.Fatalf("mock %d: handshake %q, %v; want \"^\"", i, b, err)
+		}
+	}
+	pid := l.pid()
 	ns := func(pid int) string {
 		link, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/ns/pid")
 		if err != nil {
@@ -1162,51 +1172,24 @@ func TestMockPlayersShareTheLaunchersBox(t *testing.T) {
 		}
 		return link
 	}
-	mine, _ := os.Readlink("/proc/self/ns/pid")
-	if ns(pids[0]) == mine || ns(pids[0]) != ns(pids[1]) {
-		t.Errorf("the mock players' PID namespaces: %s and %s, the grader's %s; want one of their own, shared", ns(pids[0]), ns(pids[1]), mine)
+	if mine, _ := os.Readlink("/proc/self/ns/pid"); pid == 0 || ns(pid) == mine {
+		t.Errorf("the launcher (pid %d) runs in the grader's PID namespace %s, want one of its own", pid, mine)
 	}
-	pidfds[1].kill()
+	l.kill(launches[1].id)
 	if end := <-launches[1].ended; end != [2]int{0, int(syscall.SIGKILL)} {
 		t.Errorf("the mock player killed ended as %v, want killed by SIGKILL", end)
 	}
+	// Its end closed its output: the hub reads the end of the file.
+	if n, err := hubEnds[1].Read(make([]byte, 16)); err != io.EOF {
+		t.Errorf("the killed mock's output: %d bytes, %v; want the end of the file", n, err)
+	}
+	l.kill(launches[1].id) // again: nothing
+	l.kill(1000)           // never started: nothing
+	l.kill(launches[2].id)
+	<-launches[2].ended
 	select {
 	case end := <-launches[0].ended:
 		t.Errorf("the other mock player ended too: %v", end)
-	default:
-	}
-}
-
-// A mock player's pidfd kills nothing once its session has closed it, though the number
-// now names another process's pidfd: a session's stand-in watch may kill after its end.
-func TestPidHandleKillsNothingOnceClosed(t *testing.T) {
-	sleeper := func() (*exec.Cmd, int) {
-		cmd := exec.Command("sleep", "30")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-		fd, err := unix.PidfdOpen(cmd.Process.Pid, 0)
-		if err != nil {
-			t.Skipf("no pidfd here: %v", err)
-		}
-		return cmd, fd
-	}
-	_, fd := sleeper()
-	h := &pidHandle{fd: fd}
-	h.close()
-	other, otherFD := sleeper()
-	defer unix.Close(otherFD)
-	if otherFD != fd {
-		t.Fatalf("the second pidfd is %d, not the closed %d's number: the test proves nothing", otherFD, fd)
-	}
-	h.kill()
-	time.Sleep(50 * time.Millisecond)
-	if err := other.Process.Signal(syscall.Signal(0)); err != nil {
-		t.Errorf("a kill through a closed handle reached the process that took its number: %v", err)
-	}
-	var ws unix.WaitStatus
-	if pid, _ := unix.Wait4(other.Process.Pid, &ws, unix.WNOHANG, nil); pid != 0 {
-		t.Errorf("the other sleeper ended: %v", ws)
+	case <-time.After(200 * time.Millisecond):
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,66 +50,104 @@ wrapper script, e.g.:
 
 // Main is the mockplayer command. players finds the in-process reference players by name.
 func Main(args []string, players func(name string) (InProcess, bool), stdin *os.File, stdout *os.File, stderr io.Writer) int {
-	fs := flag.NewFlagSet("mockplayer", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
-	as := fs.String("as", "", "play as this reference player (a player program: gauntlet programs lists them)")
-	relay := fs.String("relay", "", "relay this real player program")
-	relayedFds := fs.String("relayed-fds", "", "relay the program started by another process, whose stdin, stdout and status pipes are these `IN,OUT,STATUS` descriptors")
-	scriptFile := fs.String("faults", "", "read the fault script from this file")
-	var records []string
-	fs.Func("record", "append a record of the conversation to this `FILE` (repeatable)", func(s string) error {
-		records = append(records, s)
-		return nil
-	})
-	witness := fs.Bool("witness", false, "be a stand-in: hand the streams to the harness's witness through the door at descriptor 100")
-	name := fs.String("name", "", "the mock the witness runs (with -witness)")
-	socket := fs.String("witness-socket", "", "with -witness, where no door was inherited: connect to the witness's socket at this `path`")
-	noHello := fs.Bool("nohello", false, "the player sends no handshake byte (a game whose players have none): its first line is reply 1")
-	reference := fs.Bool("reference", false, "stand for the reference program itself (with -as): its signal dispositions, SIGPIPE ignored")
-	tell := fs.Int("tell", -1, "tell the witness's stand-in how the mock ends on this `descriptor` (the witness gives it)")
-	launch := fs.Int("launch", -1, "be the witness's launcher: start the mock players it asks for on the socket at this `descriptor`, in this process's box")
-	var rules []string
-	fs.Func("fault", "one fault rule (repeatable), e.g. 'reply 2 line \"DO9\"'", func(s string) error {
-		rules = append(rules, s)
-		return nil
-	})
-	if err := fs.Parse(args); err != nil {
-		return 2
+	f, code := parseFlags(args, stderr)
+	if f == nil {
+		return code
 	}
-	if *launch >= 0 {
-		if fs.NFlag() != 1 || fs.NArg() != 0 {
+	if f.launch >= 0 {
+		if f.set != 1 || len(f.args) != 0 {
 			fmt.Fprint(stderr, "mockplayer: -launch takes no other flag nor argument\n"+usage)
 			return 2
 		}
-		return Launch(*launch, stderr)
+		return Launch(f.launch, players, stderr)
 	}
-	if *witness {
-		if *name == "" || *as != "" || *relay != "" || *relayedFds != "" || len(rules) > 0 || *scriptFile != "" || len(records) > 0 {
+	if f.witness {
+		if f.name == "" || f.as != "" || f.relay != "" || f.relayedFds != "" || len(f.rules) > 0 || f.scriptFile != "" || len(f.records) > 0 {
 			fmt.Fprint(stderr, "mockplayer: -witness takes -name (and -witness-socket) and no other flag\n"+usage)
 			return 2
 		}
-		return Stub(*name, *socket, fs.Args(), stderr)
+		return Stub(f.name, f.socket, f.args, stderr)
 	}
-	if *socket != "" {
+	if f.socket != "" {
 		fmt.Fprint(stderr, "mockplayer: -witness-socket goes with -witness\n"+usage)
 		return 2
 	}
-	if given := btoi(*as != "") + btoi(*relay != "") + btoi(*relayedFds != ""); given != 1 {
+	return f.play(players, mockHost{stdin: stdin, stdout: stdout, stderr: stderr})
+}
+
+// flags are the mockplayer command's flags, parsed.
+type flags struct {
+	as, relay, relayedFds, scriptFile string
+	records, rules                    []string
+	witness                           bool
+	name, socket                      string
+	noHello, reference                bool
+	tell, launch                      int
+	set                               int      // how many flags were given
+	args                              []string // the player's arguments
+}
+
+// parseFlags parses the command line; a nil result comes with the exit status (2: a usage
+// error, told on stderr).
+func parseFlags(args []string, stderr io.Writer) (*flags, int) {
+	var f flags
+	fs := flag.NewFlagSet("mockplayer", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
+	fs.StringVar(&f.as, "as", "", "play as this reference player (a player program: gauntlet programs lists them)")
+	fs.StringVar(&f.relay, "relay", "", "relay this real player program")
+	fs.StringVar(&f.relayedFds, "relayed-fds", "", "relay the program started by another process, whose stdin, stdout and status pipes are these `IN,OUT,STATUS` descriptors")
+	fs.StringVar(&f.scriptFile, "faults", "", "read the fault script from this file")
+	fs.Func("record", "append a record of the conversation to this `FILE` (repeatable)", func(s string) error {
+		f.records = append(f.records, s)
+		return nil
+	})
+	fs.BoolVar(&f.witness, "witness", false, "be a stand-in: hand the streams to the harness's witness through the door at descriptor 100")
+	fs.StringVar(&f.name, "name", "", "the mock the witness runs (with -witness)")
+	fs.StringVar(&f.socket, "witness-socket", "", "with -witness, where no door was inherited: connect to the witness's socket at this `path`")
+	fs.BoolVar(&f.noHello, "nohello", false, "the player sends no handshake byte (a game whose players have none): its first line is reply 1")
+	fs.BoolVar(&f.reference, "reference", false, "stand for the reference program itself (with -as): its signal dispositions, SIGPIPE ignored")
+	fs.IntVar(&f.tell, "tell", -1, "tell the witness's stand-in how the mock ends on this `descriptor` (the witness gives it)")
+	fs.IntVar(&f.launch, "launch", -1, "be the witness's launcher: run the mock players it asks for on the socket at this `descriptor`, in this process's box")
+	fs.Func("fault", "one fault rule (repeatable), e.g. 'reply 2 line \"DO9\"'", func(s string) error {
+		f.rules = append(f.rules, s)
+		return nil
+	})
+	if err := fs.Parse(args); err != nil {
+		return nil, 2
+	}
+	f.set, f.args = fs.NFlag(), fs.Args()
+	return &f, 0
+}
+
+// A mockHost is what a mock player runs in: a process of its own (Main's streams, its
+// descriptors by number), or, with shared set, a goroutine of the launcher's process, on
+// the descriptors a request handed over (launched).
+type mockHost struct {
+	stdin, stdout *os.File
+	stderr        io.Writer
+	shared        *launched
+}
+
+// play runs the mock player the flags ask for (-as, -relay or -relayed-fds) in host h and
+// returns its exit status.
+func (f *flags) play(players func(name string) (InProcess, bool), h mockHost) int {
+	stderr := h.stderr
+	if given := btoi(f.as != "") + btoi(f.relay != "") + btoi(f.relayedFds != ""); given != 1 {
 		fmt.Fprint(stderr, "mockplayer: give exactly one of -as, -relay and -relayed-fds\n"+usage)
 		return 2
 	}
 	var passed Passed
-	if *relayedFds != "" {
+	if f.relayedFds != "" {
 		var ok bool
-		if passed, ok = passedFds(*relayedFds); !ok {
-			fmt.Fprintf(stderr, "mockplayer: -relayed-fds %q: not three open descriptors IN,OUT,STATUS\n", *relayedFds)
+		if passed, ok = h.passedFds(f.relayedFds); !ok {
+			fmt.Fprintf(stderr, "mockplayer: -relayed-fds %q: not three open descriptors IN,OUT,STATUS\n", f.relayedFds)
 			return 2
 		}
 	}
-	text := strings.Join(rules, "\n")
-	if *scriptFile != "" {
-		b, err := os.ReadFile(*scriptFile)
+	text := strings.Join(f.rules, "\n")
+	if f.scriptFile != "" {
+		b, err := os.ReadFile(h.path(f.scriptFile))
 		if err != nil {
 			fmt.Fprintf(stderr, "mockplayer: %v\n", err)
 			return 2
@@ -120,57 +159,90 @@ func Main(args []string, players func(name string) (InProcess, bool), stdin *os.
 		fmt.Fprintf(stderr, "mockplayer: %v\n", err)
 		return 2
 	}
-	if *reference {
+	if f.reference && h.shared == nil {
 		// As the reference players' Main: a write to a hub that stopped reading fails
-		// with EPIPE and the read that follows ends the player, instead of SIGPIPE.
+		// with EPIPE and the read that follows ends the player, instead of SIGPIPE. (In
+		// the launcher every write fails so: its goroutine dies of it unless -reference.)
 		csignal.Player()
 	}
-	cfg := Config{Script: script, NoHandshake: *noHello}
-	if *as != "" {
-		run, ok := players(*as)
+	cfg := Config{Script: script, NoHandshake: f.noHello}
+	if h.shared != nil {
+		h.shared.configure(&cfg, f.reference)
+	}
+	if f.as != "" {
+		run, ok := players(f.as)
 		if !ok {
-			fmt.Fprintf(stderr, "mockplayer: no reference player named %q\n", *as)
+			fmt.Fprintf(stderr, "mockplayer: no reference player named %q\n", f.as)
 			return 2
 		}
 		cfg.Inner = run
-	} else if *relay != "" {
-		cfg.Inner = External{Path: *relay}
+	} else if f.relay != "" {
+		cfg.Inner = External{Path: f.relay, Dir: cfg.Dir, Env: cfg.Env, Inherit: cfg.Inherit}
 	} else {
 		cfg.Inner = passed
 	}
 	var recs multiRecorder
-	for _, record := range records {
-		f, err := os.OpenFile(record, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	for _, record := range f.records {
+		rf, err := os.OpenFile(h.path(record), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err != nil {
 			fmt.Fprintf(stderr, "mockplayer: %v\n", err)
 			return 2
 		}
-		defer f.Close()
-		recs = append(recs, NewTranscriptRecorder(f, fs.Args()))
+		defer rf.Close()
+		recs = append(recs, NewTranscriptRecorder(rf, f.args))
 	}
 	if len(recs) > 0 {
 		cfg.Recorder = recs
+		if h.shared != nil {
+			cfg.Recorder = h.shared.recorder(recs)
+		}
 	}
-	if *tell >= 0 {
-		// The descriptor is the mock's alone: not for a spawned grandchild, nor for the
-		// shell a death by signal becomes.
-		syscall.CloseOnExec(*tell)
-		cfg.Ending = func(sig syscall.Signal) { Tell(*tell, 0, sig) }
+	var tell func(code int, sig syscall.Signal)
+	if f.tell >= 0 {
+		tell = h.teller(f.tell)
+		cfg.Ending = func(sig syscall.Signal) { tell(0, sig) }
 	}
-	code := Run(cfg, fs.Args(), stdin, stdout, stderr)
+	code := Run(cfg, f.args, h.stdin, h.stdout, stderr)
 	// Let go of stdin before stdout (at the exit): a hub that writes to this player once it
 	// has seen its stdout close must find the pipe closed, as it would with a C player.
-	stdin.Close()
-	if *tell >= 0 {
+	h.stdin.Close()
+	if tell != nil {
 		// The stand-in ends as soon as it is told, the hub's player with it: the streams go
 		// first, as they do before a program's exit status is known.
-		stdout.Close()
-		if f, ok := stderr.(*os.File); ok {
-			f.Close()
+		h.stdout.Close()
+		if c, ok := stderr.(io.Closer); ok {
+			c.Close()
 		}
-		Tell(*tell, code, 0)
+		tell(code, 0)
 	}
 	return code
+}
+
+// path is a path the mock was given, from the folder it runs in.
+func (h mockHost) path(p string) string {
+	if h.shared != nil && !filepath.IsAbs(p) {
+		return filepath.Join(h.shared.dir, p)
+	}
+	return p
+}
+
+// teller returns how the mock tells its stand-in its end on its descriptor fd.
+func (h mockHost) teller(fd int) func(code int, sig syscall.Signal) {
+	if h.shared != nil {
+		return h.shared.teller(fd)
+	}
+	// The descriptor is the mock's alone: not for a spawned grandchild, nor for the shell a
+	// death by signal becomes.
+	syscall.CloseOnExec(fd)
+	return func(code int, sig syscall.Signal) { Tell(fd, code, sig) }
+}
+
+// passedFds reads -relayed-fds in host h (see passedFds).
+func (h mockHost) passedFds(s string) (Passed, bool) {
+	if h.shared != nil {
+		return h.shared.passedFds(s)
+	}
+	return passedFds(s)
 }
 
 func btoi(b bool) int {
@@ -180,23 +252,34 @@ func btoi(b bool) int {
 	return 0
 }
 
-// passedFds reads -relayed-fds: three descriptors above 2, open and distinct, which are the
-// mock's alone (not for a spawned grandchild, nor for the shell a death by signal becomes).
-func passedFds(s string) (Passed, bool) {
+// relayedNumbers reads the numbers of -relayed-fds: three, above 2 and distinct.
+func relayedNumbers(s string) ([3]int, bool) {
+	var fds [3]int
 	parts := strings.Split(s, ",")
 	if len(parts) != 3 {
-		return Passed{}, false
+		return fds, false
 	}
-	var fds [3]int
 	for i, p := range parts {
 		fd, err := strconv.Atoi(p)
 		if err != nil || fd <= 2 || slices.Contains(fds[:i], fd) {
-			return Passed{}, false
+			return fds, false
 		}
+		fds[i] = fd
+	}
+	return fds, true
+}
+
+// passedFds reads -relayed-fds: three descriptors above 2, open and distinct, which are the
+// mock's alone (not for a spawned grandchild, nor for the shell a death by signal becomes).
+func passedFds(s string) (Passed, bool) {
+	fds, ok := relayedNumbers(s)
+	if !ok {
+		return Passed{}, false
+	}
+	for _, fd := range fds {
 		if _, err := fcntl(fd, syscall.F_GETFD); err != nil {
 			return Passed{}, false
 		}
-		fds[i] = fd
 	}
 	for _, fd := range fds {
 		syscall.CloseOnExec(fd)

@@ -57,12 +57,30 @@ func (f InProcess) Start(args []string, stderr io.Writer) (io.WriteCloser, io.Re
 
 // External is a real player program, started with pipes (relay mode).
 type External struct {
-	Path string // looked up in PATH like execvp when it has no '/'
+	Path string   // looked up in PATH like execvp when it has no '/'
+	Dir  string   // its folder ("": this process's)
+	Env  []string // its environment (nil: this process's)
+	// Inherit are descriptors the program gets at these numbers (3 and up), as a process
+	// passes on those it holds open without close-on-exec (a witness's door).
+	Inherit map[int]*os.File
 }
 
 // Start starts the program; its stderr goes to the given writer.
 func (e External) Start(args []string, stderr io.Writer) (io.WriteCloser, io.Reader, func() int, error) {
-	c, err := child.Start(child.Spec{Path: e.Path, Args: args, Stderr: stderr})
+	spec := child.Spec{Path: e.Path, Args: args, Dir: e.Dir, Env: e.Env, Stderr: stderr}
+	if len(e.Inherit) > 0 {
+		spec.Build = func(path string, args []string) *exec.Cmd {
+			cmd := exec.Command(path, args...)
+			for fd, f := range e.Inherit {
+				for len(cmd.ExtraFiles) <= fd-3 {
+					cmd.ExtraFiles = append(cmd.ExtraFiles, nil)
+				}
+				cmd.ExtraFiles[fd-3] = f
+			}
+			return cmd
+		}
+	}
+	c, err := child.Start(spec)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -133,6 +151,22 @@ type Config struct {
 	// the hub's streams and just before it dies: the witnessed mock tells its stand-in so
 	// (Main's -tell).
 	Ending func(sig syscall.Signal)
+
+	// The rest is for a mock that has no process of its own (a goroutine of the launcher):
+	// nil or empty, the mock's process is its own.
+
+	// Env and Dir are the environment and folder of what the mock starts (a spawn fault's
+	// grandchild, a relayed program); nil and "": the process's. Inherit are the
+	// descriptors a relayed program gets at these numbers (the witness's door).
+	Env     []string
+	Dir     string
+	Inherit map[int]*os.File
+	// Broken is called when a write to the hub fails because the hub closed its end: a
+	// process dies there by SIGPIPE.
+	Broken func()
+	// Own lists the mock's descriptors, where a close fault looks for other copies of its
+	// output (else the process's, /proc/self/fd).
+	Own func() []*os.File
 }
 
 type chunk struct {
@@ -289,7 +323,10 @@ func (m *mock) write(data []byte) {
 	if m.closed {
 		return
 	}
-	m.stdout.Write(data)
+	if _, err := m.stdout.Write(data); errors.Is(err, syscall.EPIPE) && m.cfg.Broken != nil {
+		m.cfg.Broken()
+		return
+	}
 	m.record(func(r Recorder) { r.ToHub(data) })
 }
 
@@ -312,7 +349,7 @@ func (m *mock) fireReplace(p faults.Point, k int) (code int, stop, replaced bool
 		case faults.Drop:
 		case faults.Close:
 			m.closed = true
-			closeOutput(m.stdout)
+			closeOutput(m.stdout, m.cfg.Own)
 		case faults.Exit:
 			return r.N, true, true
 		case faults.Signal:
@@ -347,8 +384,8 @@ func (m *mock) die(sig syscall.Signal) {
 		// streams close by then, as they close before a dying program's status is known.
 		m.closed = true
 		m.stdout.Close()
-		if f, ok := m.stderr.(*os.File); ok {
-			f.Close()
+		if c, ok := m.stderr.(io.Closer); ok {
+			c.Close()
 		}
 		m.cfg.Ending(sig)
 	}
@@ -394,7 +431,12 @@ func (m *mock) hang() {
 func (m *mock) spawn() {
 	cmd := exec.Command("sleep", "3600")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	for _, kv := range os.Environ() {
+	cmd.Dir = m.cfg.Dir
+	env := m.cfg.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	for _, kv := range env {
 		if !strings.HasPrefix(kv, sandbox.TokenEnv+"=") {
 			cmd.Env = append(cmd.Env, kv)
 		}
@@ -416,7 +458,9 @@ func (m *mock) spawn() {
 // only its stdout would then never show the hub an end of file. What a "close" case marks is
 // how the hub treats the end of a player's output, which the spec describes; whether the
 // hub tidies its descriptors after dup2 it does not ask, so the mock lets go of them all.
-func closeOutput(f *os.File) {
+// own, when not nil, lists the mock's descriptors (a mock without a process of its own):
+// those are looked at instead of the process's.
+func closeOutput(f *os.File, own func() []*os.File) {
 	fi, err := f.Stat()
 	f.Close()
 	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
@@ -424,6 +468,14 @@ func closeOutput(f *os.File) {
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
+		return
+	}
+	if own != nil {
+		for _, o := range own() {
+			if sameWriteEnd(o, st) {
+				o.Close()
+			}
+		}
 		return
 	}
 	ents, err := os.ReadDir("/proc/self/fd")
@@ -444,6 +496,29 @@ func closeOutput(f *os.File) {
 			syscall.Close(n)
 		}
 	}
+}
+
+// sameWriteEnd says whether f is a write end of the pipe whose status is pipe.
+func sameWriteEnd(f *os.File, pipe *syscall.Stat_t) bool {
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || st.Mode&syscall.S_IFMT != syscall.S_IFIFO || st.Dev != pipe.Dev || st.Ino != pipe.Ino {
+		return false
+	}
+	// Through SyscallConn, not Fd, which would take the file out of the runtime's poller.
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	writeEnd := false
+	rc.Control(func(fd uintptr) {
+		fl, err := fcntl(int(fd), syscall.F_GETFL)
+		writeEnd = err == nil && fl&syscall.O_ACCMODE == syscall.O_WRONLY
+	})
+	return writeEnd
 }
 
 func fcntl(fd, cmd int) (int, error) {
