@@ -1193,3 +1193,19 @@ func TestMockPlayersShareTheLaunchersBox(t *testing.T) {
 	case <-time.After(200 * time.Millisecond):
 	}
 }
+
+// The launcher's process holds every mock player of its script, so its limits are a
+// program's for as many as may run at once: each of them had a process of its own.
+func TestLauncherLimitsHoldEveryMockPlayer(t *testing.T) {
+	w := &witness{limits: sandbox.Limits{CPU: 3 * time.Second, OpenFiles: 100}}
+	lim := w.mockConfig().Limits
+	if want := 3 * time.Second * time.Duration(maxAtOnce); lim.CPU != want {
+		t.Errorf("the launcher's CPU: %v, want %v", lim.CPU, want)
+	}
+	if want := 100 * maxAtOnce; lim.OpenFiles != want {
+		t.Errorf("the launcher's descriptors: %d, want %d", lim.OpenFiles, want)
+	}
+	if d := sandbox.DefaultLimits(); (&witness{}).mockConfig().Limits.CPU != d.CPU*time.Duration(maxAtOnce) {
+		t.Errorf("without the case's limits: the launcher's CPU %v, want the default's times %d", (&witness{}).mockConfig().Limits.CPU, maxAtOnce)
+	}
+}
