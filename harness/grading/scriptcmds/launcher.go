@@ -1,7 +1,6 @@
 package scriptcmds
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -143,27 +142,12 @@ func (l *launcher) start(args []string, dir string, env []string, at []int, file
 
 // send sends the launcher request req with the descriptors files.
 func (l *launcher) send(req mockplayer.LaunchRequest, files []*os.File) error {
-	msg, err := json.Marshal(req)
-	if err != nil {
-		return err
-	}
-	if len(msg) > mockplayer.MaxLaunchRequest {
-		return fmt.Errorf("a request of %d bytes, above %d", len(msg), mockplayer.MaxLaunchRequest)
-	}
-	var oob []byte
-	if len(files) > 0 {
-		rights := make([]int, len(files))
-		for i, f := range files {
-			rights[i] = int(f.Fd())
-		}
-		oob = syscall.UnixRights(rights...)
-	}
 	l.sendMu.Lock()
 	defer l.sendMu.Unlock()
 	if l.closed {
 		return errors.New("closed")
 	}
-	return syscall.Sendmsg(l.conn, msg, oob, nil, 0)
+	return mockplayer.SendLaunchRequest(l.conn, req, files)
 }
 
 // kill asks the launcher to end mock player id now (a death by SIGKILL, its end told as

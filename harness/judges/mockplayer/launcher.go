@@ -57,6 +57,27 @@ type LaunchRequest struct {
 	Stop bool     `json:"stop,omitempty"`
 }
 
+// SendLaunchRequest sends req to the launcher on the socket conn, with files as its
+// descriptors (req.FDs says the number each takes).
+func SendLaunchRequest(conn int, req LaunchRequest, files []*os.File) error {
+	msg, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	if len(msg) > MaxLaunchRequest {
+		return fmt.Errorf("a request of %d bytes, above %d", len(msg), MaxLaunchRequest)
+	}
+	var oob []byte
+	if len(files) > 0 {
+		rights := make([]int, len(files))
+		for i, f := range files {
+			rights[i] = int(f.Fd())
+		}
+		oob = syscall.UnixRights(rights...)
+	}
+	return syscall.Sendmsg(conn, msg, oob, nil, 0)
+}
+
 // MaxLaunchRequest bounds a request's JSON: a larger one is refused by the witness before
 // it is sent, and the launcher takes none.
 const MaxLaunchRequest = 256 << 10

@@ -1,7 +1,6 @@
 package mockplayer
 
 import (
-	"encoding/json"
 	"io"
 	"os"
 	"strconv"
@@ -49,19 +48,7 @@ func newLauncher(t *testing.T) *launcherUnderTest {
 // send sends a request with files as its descriptors.
 func (l *launcherUnderTest) send(req LaunchRequest, files ...*os.File) {
 	l.t.Helper()
-	msg, err := json.Marshal(req)
-	if err != nil {
-		l.t.Fatal(err)
-	}
-	var oob []byte
-	if len(files) > 0 {
-		rights := make([]int, len(files))
-		for i, f := range files {
-			rights[i] = int(f.Fd())
-		}
-		oob = syscall.UnixRights(rights...)
-	}
-	if err := syscall.Sendmsg(l.conn, msg, oob, nil, 0); err != nil {
+	if err := SendLaunchRequest(l.conn, req, files); err != nil {
 		l.t.Fatal(err)
 	}
 }
@@ -85,16 +72,20 @@ type hubPipes struct {
 	theirs  []*os.File
 }
 
+// pipe is a new pipe's read and write ends.
+func pipe(t *testing.T) (r, w *os.File) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, w
+}
+
 func newHubPipes(t *testing.T) *hubPipes {
 	t.Helper()
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	inR, inW := pipe(t)
+	outR, outW := pipe(t)
 	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +111,6 @@ func (l *launcherUnderTest) launch(id int, p *hubPipes, args []string, extra ...
 		l.t.Fatalf("reply %q, want %q", got, want)
 	}
 }
-
 
 // A mock player the launcher runs as a goroutine ends as its process would have ended,
 // told to the witness as that end (and, with -tell, to its stand-in): by its fault
@@ -149,10 +139,7 @@ func TestLaunchedMockPlayersEndAsProcessesWould(t *testing.T) {
 
 	// Its fault's signal, told on its tell first.
 	p := newHubPipes(t)
-	tellR, tellW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	tellR, tellW := pipe(t)
 	defer tellR.Close()
 	l.launch(1, p, []string{"-as", "toy", "-tell", "3", "-fault", "after 1 signal SEGV", "--", "a"}, tellW)
 	handshake(p)
