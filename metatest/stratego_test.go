@@ -183,28 +183,35 @@ func TestStrategoManagerSuiteFailsMutants(t *testing.T) {
 		name, file, old, new string
 		mustFail             []string // cases the mutant must fail
 		anyOf                bool     // one of mustFail failing is enough
+		// backstop, when set, replaces the cases' own wall-time backstop (60 s): a mutant
+		// that hangs fails them alike, in a sixth of the time.
+		backstop string
 	}{
 		{"no read deadline", "hub/strategohub/manager.go",
 			"ReadTimeout:     o.timeout,\n\t\tReadBackstop:    o.backstop,", "ReadTimeout:     0,\n\t\tReadBackstop:    0,",
-			[]string{"manager_partial_line", "manager_silent_setup"}, false},
+			[]string{"manager_partial_line", "manager_silent_setup"}, false, "10s"},
 		{"equal ranks: the attacker wins", "games/stratego/game.go",
 			"case att.Rank() == def.Rank():\n\t\treturn BothDie", "case att.Rank() == def.Rank():\n\t\treturn Kills",
 			// A game with a fight of equal ranks shows it; not every game has one.
-			[]string{"manager_game_random_random", "manager_game_hunter_random", "manager_game_random_hunter"}, true},
+			[]string{"manager_game_random_random", "manager_game_hunter_random", "manager_game_random_hunter"}, true, ""},
 		{"turns counted as moves", "games/stratego/game.go",
 			"func (g *Game) turn1() int { return g.moves/2 + 1 }", "func (g *Game) turn1() int { return g.moves }",
-			[]string{"manager_illegal_move", "manager_game_random_random", "manager_surrender"}, false},
+			[]string{"manager_illegal_move", "manager_game_random_random", "manager_surrender"}, false, ""},
 		{"values swapped", "games/stratego/game.go",
 			`strconv.Itoa(g.board.Value(Red)) + " " + strconv.Itoa(g.board.Value(Blue))`,
 			`strconv.Itoa(g.board.Value(Blue)) + " " + strconv.Itoa(g.board.Value(Red))`,
-			[]string{"manager_bad_setup_blue", "manager_game_random_random"}, false},
+			[]string{"manager_bad_setup_blue", "manager_game_random_random"}, false, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := binarySubmission(t, mutant(t, "gauntlet/cmd/stratego", tc.file, tc.old, tc.new), "stratego")
 			// Only the cases the test asks about: the mutant without a deadline hangs in
 			// others too, each until its case's timeout (a minute of the package's time).
-			_, rep, text := gradeRun(t, "stratego", "-run", "^("+strings.Join(tc.mustFail, "|")+")$", dir)
+			args := []string{"-run", "^(" + strings.Join(tc.mustFail, "|") + ")$"}
+			if tc.backstop != "" {
+				args = append(args, "-suite", backstopped(t, tc.mustFail, tc.backstop))
+			}
+			_, rep, text := gradeRun(t, "stratego", append(args, dir)...)
 			got := verdicts(rep)
 			failed := 0
 			for _, id := range tc.mustFail {
@@ -224,6 +231,28 @@ func TestStrategoManagerSuiteFailsMutants(t *testing.T) {
 			}
 		})
 	}
+}
+
+// backstopped is a folder of the built-in Stratego cases named, each with its runs'
+// wall-time backstop (-timeout 60s) set to backstop instead.
+func backstopped(t *testing.T, cases []string, backstop string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range cases {
+		b, err := os.ReadFile(filepath.Join("..", "testscripts", "stratego", name+".txtar"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		if !strings.Contains(text, " -timeout 60s ") {
+			t.Fatalf("%s: no -timeout 60s to replace", name)
+		}
+		text = strings.ReplaceAll(text, " -timeout 60s ", " -timeout "+backstop+" ")
+		if err := os.WriteFile(filepath.Join(dir, name+".txtar"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // The live fuzzer (gauntlet fuzz stratego) finds an AI that moves a bomb, and nothing in

@@ -81,7 +81,7 @@ var commandFailures = []struct {
 	{"signal death when a status was wanted", "run -status 0 sh -c 'kill -SEGV $$'\n", "got signal:SEGV", outcome.Signal},
 	{"deadline", "run -timeout 200ms sleep 30\n", "did not finish within 200ms", outcome.Deadline},
 	// The diagnosis names the program it saw, not a role ("subject") it may not have.
-	{"deadline names the program", "run -timeout 200ms sleep 30\n", "(sleep) sleeping", outcome.Deadline},
+	{"deadline names the program", "run -timeout 1s sleep 30\n", "(sleep) sleeping", outcome.Deadline},
 	{"signal moment never came", "run -signal HUP -after-stdout never sh -c 'echo x'\n", "before the moment to send", outcome.Early},
 	{"left a process in its group", "run sh -c 'sleep 30 & exit 0'\n", "left processes running", outcome.Left},
 	{"endless output", "run -status any sh -c 'yes'\n", "wrote more than", outcome.Limit},
