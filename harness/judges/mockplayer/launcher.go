@@ -190,7 +190,12 @@ func newLaunched(req LaunchRequest, fds []int, reply func(string)) (*launched, e
 	}
 	for i, target := range req.FDs {
 		if i >= 3 && (target < 3 || target > WitnessFD) || l.files[target] != nil {
-			closeAll(fds)
+			// Those taken already through their files: a file left to the collector would
+			// close its number again, by then maybe another mock player's descriptor.
+			for _, f := range l.files {
+				f.Close()
+			}
+			closeAll(fds[i:])
 			return nil, fmt.Errorf("descriptor %d out of range", target)
 		}
 		// The pipes to the hub and to a relayed program are polled, so that the end of

@@ -216,4 +216,18 @@ func TestLaunchedMockPlayersEndAsProcessesWould(t *testing.T) {
 	if got := l.reply(); !strings.HasPrefix(got, "failed 8 ") {
 		t.Errorf("a request with its streams out of order: %q, want failed", got)
 	}
+	// ... and one with a descriptor out of range, after the streams it took.
+	p = newHubPipes(t)
+	extra, _ := pipe(t)
+	l.send(LaunchRequest{ID: 9, Args: []string{"-as", "toy"}, FDs: []int{0, 1, 2, WitnessFD + 1}}, append(p.theirs, extra)...)
+	if got := l.reply(); !strings.HasPrefix(got, "failed 9 ") {
+		t.Errorf("a request with a descriptor out of range: %q, want failed", got)
+	}
+	p.out.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for _, f := range append(p.theirs, extra) {
+		f.Close()
+	}
+	if _, err := io.ReadAll(p.out); err != nil {
+		t.Errorf("the hub's output pipe after a refused request: %v, want the end of the file (the launcher closed its copy)", err)
+	}
 }
