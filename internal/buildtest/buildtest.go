@@ -672,7 +672,14 @@ func asUser(tb testing.TB, uid int, cgroupDir string, env []string, run string, 
 		defer syscall.Close(fd)
 		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, fd
 	}
+	// The parent-death signal comes when the thread that forked the rerun ends, not this
+	// process: a thread the runtime later gave a goroutine that locks it and ends locked
+	// (the sandbox's threads that enter a box's namespaces do) would kill the rerun. CI's
+	// loaded step saw three reruns killed at once so. The rerun is forked and waited for
+	// on a thread this goroutine holds until it has ended.
+	runtime.LockOSThread()
 	out, err := cmd.CombinedOutput()
+	runtime.UnlockOSThread()
 	tb.Logf("as uid %d:\n%s", uid, out)
 	if err != nil {
 		tb.Fatalf("%s failed as uid %d: %v", run, uid, err)
