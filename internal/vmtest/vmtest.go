@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -227,6 +228,10 @@ func run(tb testing.TB, c Command) (Result, error) {
 		return Result{}, err
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	// The parent-death signal comes when the thread that forked qemu ends: qemu is forked
+	// and waited for on a thread this goroutine holds (see buildtest's asUser).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return Result{}, fmt.Errorf("starting qemu: %v", err)
