@@ -18,7 +18,7 @@ import (
 //
 // Keyrings: a user's kernel keyrings outlive its processes, so a sandbox user lent to one
 // student's case and then another's carried a message from the first to the second. Like
-// Docker's default seccomp profile, DenyKeyrings refuses add_key, request_key and keyctl
+// Docker's default seccomp profile, denyKeyrings refuses add_key, request_key and keyctl
 // (EPERM) to the calling thread and everything it starts.
 
 // closeRangeCloexec is CLOSE_RANGE_CLOEXEC: close_range(2) marks the descriptors instead of
@@ -210,15 +210,15 @@ func (a *bpfAsm) program() []sockFilter {
 	return a.prog
 }
 
-// DenyKeyrings loads Filter(false) into the calling thread, which must have no_new_privs
+// denyKeyrings loads Filter(false) into the calling thread, which must have no_new_privs
 // (or CAP_SYS_ADMIN): the thread and every process it starts from then on get EPERM from
 // the keyring system calls. Where the architecture's tables are unknown it does nothing.
-func DenyKeyrings() error { return loadFilter(false) }
+func denyKeyrings() error { return loadFilter(false) }
 
-// DenyKeyringsAndUserNS is DenyKeyrings, and the thread and what it starts may make no
+// denyKeyringsAndUserNS is denyKeyrings, and the thread and what it starts may make no
 // user namespace either (Filter): a box's programs, root or rootless (but a rootless
 // judge's, which boxes its subject), have no kernel attack surface of that kind.
-func DenyKeyringsAndUserNS() error { return loadFilter(true) }
+func denyKeyringsAndUserNS() error { return loadFilter(true) }
 
 // loadFilter loads Filter(denyUserNS) into the calling thread.
 func loadFilter(denyUserNS bool) error {

@@ -22,6 +22,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -131,10 +132,17 @@ type Settings struct {
 	// (Filter) and an empty capability bounding set.
 	DenyUserNS, DropBounding bool
 	// NoTrace makes the init of PIDInit start its program through the role, without first
-	// trying a traced start: the harness's own traced starts were refused (sandbox's
-	// noTracing), so the init's would be too.
+	// trying a traced start, as it does where a traced start is refused: the tests' way to
+	// take that path where traces are allowed.
 	NoTrace bool
 }
+
+// ownWithoutAS says whether the harness's own programs (the reference and mock programs,
+// isHarnessBinary) start without the address-space limit under these settings: as a
+// sandbox user or in a rootless box, as they do in a box. They read bounded lines
+// (lineio.MaxLine), and the case's cgroup holds their memory. As the harness's own user
+// outside a box, they keep it.
+func (s Settings) ownWithoutAS() bool { return s.UID >= 0 || s.Rootless }
 
 // denyUserNS says whether the program may make no user namespace: a box's, unless it is a
 // rootless judge's, which boxes its subject in one (Box.UserNS). A root box's programs
@@ -153,9 +161,9 @@ func (s Settings) dropsBounding() bool { return s.UID >= 0 || s.Rootless }
 // loadFilter loads the seccomp filter the program gets (Filter) into the calling thread.
 func (s Settings) loadFilter() error {
 	if s.denyUserNS() {
-		return DenyKeyringsAndUserNS()
+		return denyKeyringsAndUserNS()
 	}
-	return DenyKeyrings()
+	return denyKeyrings()
 }
 
 // PR_CAPBSET_READ and PR_CAPBSET_DROP, the same on every architecture.
@@ -437,7 +445,7 @@ func run(q string) int {
 	useFD := s.ProgFD > 0 && !script
 	if s.Box != nil && s.Box.Net != "" {
 		// Before the box's /proc replaces the harness's, where the link lies.
-		if err := JoinNet(s.Box.Net); err != nil {
+		if err := joinNet(s.Box.Net); err != nil {
 			return fail("box", errors.New("join the network "+s.Box.Net+": "+err.Error()))
 		}
 	}
@@ -531,9 +539,12 @@ func run(q string) int {
 	execStage := "exec " + s.Path + ": "
 	report := make([]byte, 0, len(execStage)+256)
 	limits := s.Limits()
+	if own && s.ownWithoutAS() {
+		limits = slices.DeleteFunc(limits, func(l Limit) bool { return l.Resource == syscall.RLIMIT_AS })
+	}
 	// Tell the harness the peak RSS the process starts the program with (this step's and
-	// the harness's own, PeakRSS): the one the harness reads at the end includes it.
-	if hwm := PeakRSS(); hwm > 0 && s.ErrFD >= 0 {
+	// the harness's own, peakRSS): the one the harness reads at the end includes it.
+	if hwm := peakRSS(); hwm > 0 && s.ErrFD >= 0 {
 		syscall.Write(s.ErrFD, []byte("hwm "+strconv.FormatInt(hwm, 10)+"\n"))
 	}
 	resetSignals()
@@ -546,7 +557,7 @@ func run(q string) int {
 	}
 	unblockSignals()
 	var e syscall.Errno
-	for range TextBusyRetries {
+	for range textBusyRetries {
 		if useFD {
 			// execveat(fd, "", AT_EMPTY_PATH) needs only execute permission on the file itself.
 			_, _, e = syscall.RawSyscall6(sysExecveat, uintptr(fd), uintptr(unsafe.Pointer(emptyp)),
@@ -615,11 +626,11 @@ func (l Limit) Within(old syscall.Rlimit, known bool) syscall.Rlimit {
 	return lim
 }
 
-// WithUserTasks returns the settings with a relative process limit (NProcRel) made
+// withUserTasks returns the settings with a relative process limit (NProcRel) made
 // absolute for a program running as uid: the user's tasks now, plus NProc. The kernel does
 // not hold root to RLIMIT_NPROC, so for root nothing is counted (every process of the
 // machine, each /proc entry read, would only cost time on every start).
-func (s Settings) WithUserTasks(uid int) Settings {
+func (s Settings) withUserTasks(uid int) Settings {
 	if s.NProcRel && s.NProc >= 0 && uid != 0 {
 		s.NProc += int64(userTasks(uid))
 		s.NProcRel = false
@@ -627,16 +638,16 @@ func (s Settings) WithUserTasks(uid int) Settings {
 	return s
 }
 
-// withUserTasksAsProgram is WithUserTasks counted by the process that becomes the program
+// withUserTasksAsProgram is withUserTasks counted by the process that becomes the program
 // (the role, about to exec it): the role's threads, all but the one that execs, end with
 // the exec, so the role counts as the one task the program will be. Counted whole, they
-// gave a program started through the role a few more processes than one started directly
-// (which the harness counts, stopped at its exec, as one task).
+// gave the program a few more processes than its limit (sandbox's
+// TestUnboxedProgramGetsItsProcessLimit).
 func (s Settings) withUserTasksAsProgram(uid int) Settings {
 	if !s.NProcRel || s.NProc < 0 || uid == 0 {
 		return s
 	}
-	s = s.WithUserTasks(uid)
+	s = s.withUserTasks(uid)
 	if t := ownThreads(); t > 1 && os.Geteuid() == uid {
 		s.NProc -= int64(t - 1)
 	}
@@ -656,17 +667,6 @@ func ownThreads() int {
 	line, _, _ := strings.Cut(rest, "\n")
 	n, _ := strconv.Atoi(strings.TrimSpace(line))
 	return n
-}
-
-// IgnoresASignal says whether this process ignores any signal (SIG_IGN), which a program
-// it starts inherits through an exec: the role gives each back its default action.
-func IgnoresASignal() bool {
-	for sig := 1; sig <= 64; sig++ {
-		if ignored(sig) {
-			return true
-		}
-	}
-	return false
 }
 
 // joinCgroup moves this process into the cgroup whose cgroup.procs file is procs. Under
@@ -718,12 +718,12 @@ func isHarnessBinary(fd int, self string) bool {
 // happens for a moment, through no fault of the subject, when a program was written just
 // before (a test file, a copied submission) and a fork elsewhere in the harness copied the
 // writer's descriptor: the fork's child drops it at its own exec. The exec is retried for
-// up to TextBusyRetries pauses of textBusyPause before the error counts.
-const TextBusyRetries = 200
+// up to textBusyRetries pauses of textBusyPause before the error counts.
+const textBusyRetries = 200
 
 var textBusyPause = syscall.NsecToTimespec(int64(time.Millisecond))
 
-// PeakRSS returns the peak resident set the kernel already counts for this process, in
+// peakRSS returns the peak resident set the kernel already counts for this process, in
 // bytes: ru_maxrss. In the role it is what wait4 will report at the least whatever the
 // program does: the role's own peak and, above all, the peak of the harness that forked
 // it: the harness forks with CLONE_VM (vfork) and the exec folded the harness's peak into
@@ -731,7 +731,7 @@ var textBusyPause = syscall.NsecToTimespec(int64(time.Millisecond))
 // The harness reads its own for a program it starts without the role, for the same
 // reason. Reading it costs one system call, where /proc/self/status cost 1.5% of a
 // fuzzing campaign's CPU.
-func PeakRSS() int64 {
+func peakRSS() int64 {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
@@ -822,15 +822,9 @@ func prctl(option, arg uintptr) error {
 	return nil
 }
 
-// EnterBox makes the box's mounts and network in the calling thread's namespaces: the
-// harness calls it on a thread of its own that has its own mount, IPC, UTS and network
-// namespaces (a program that starts without the role, see harness/box/sandbox). When the box
-// joins a shared network, the thread must have joined it already (JoinNet).
-func EnterBox(b *Box) error { return enterBox(b) }
-
-// JoinNet moves the calling thread into the network namespace that path names: in the
+// joinNet moves the calling thread into the network namespace that path names: in the
 // role, the thread that execs (the exec ends the others).
-func JoinNet(path string) error {
+func joinNet(path string) error {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return err
@@ -842,46 +836,10 @@ func JoinNet(path string) error {
 	return nil
 }
 
-// JoinCgroupByPid moves the single-threaded process pid (a program stopped at its exec)
-// into the cgroup whose cgroup.procs file is procs: under cgroup v1 by its only thread,
-// through the tasks file (see joinCgroup), else by its pid. Raw system calls, not os.File,
-// which would register the file with the runtime's poller and take it off again: the
-// harness does this for every program it starts.
-func JoinCgroupByPid(procs string, pid int) error {
-	path := tasksFile(procs)
-	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_CLOEXEC, 0)
-	if err == syscall.ENOENT {
-		path = procs
-		fd, err = syscall.Open(path, syscall.O_WRONLY|syscall.O_CLOEXEC, 0)
-	}
-	if err != nil {
-		return &os.PathError{Op: "open", Path: path, Err: err}
-	}
-	if _, err = syscall.Write(fd, []byte(strconv.Itoa(pid))); err != nil {
-		err = &os.PathError{Op: "write", Path: path, Err: err}
-	}
-	if cerr := syscall.Close(fd); err == nil && cerr != nil {
-		err = &os.PathError{Op: "close", Path: path, Err: cerr}
-	}
-	return err
-}
-
 // tasksFile is the cgroup v1 tasks file beside a group's cgroup.procs file: one thread moves
 // by writing its id there.
 func tasksFile(procs string) string {
 	return procs[:strings.LastIndexByte(procs, '/')+1] + "tasks"
-}
-
-// IsHarnessBinary says whether the file at path is the harness's own binary: the one
-// /proc/self/exe names, or the copy of it that self names (see Settings.Self). It starts
-// without the address-space limit (see initProgram).
-func IsHarnessBinary(path, self string) bool {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return false
-	}
-	defer syscall.Close(fd)
-	return isHarnessBinary(fd, self)
 }
 
 // LoopbackUp brings up the loopback interface of the calling thread's network namespace, so

@@ -503,7 +503,7 @@ func startTraced(s Settings, fd int, script, own bool) (pid int, ok bool) {
 		uid = s.UID
 		attr.Credential = &syscall.Credential{Uid: uint32(s.UID), Gid: uint32(s.GID), Groups: []uint32{}}
 	}
-	s = s.WithUserTasks(uid)
+	s = s.withUserTasks(uid)
 	env := make([]string, 0, len(os.Environ()))
 	for _, e := range os.Environ() {
 		if !strings.HasPrefix(e, Env+"=") {
@@ -527,7 +527,7 @@ func startTraced(s Settings, fd int, script, own bool) (pid int, ok bool) {
 		path = "/proc/self/fd/" + strconv.Itoa(fd)
 	}
 	var err error
-	for range TextBusyRetries {
+	for range textBusyRetries {
 		pid, err = syscall.ForkExec(path, os.Args, &syscall.ProcAttr{Env: env, Files: files, Sys: attr})
 		if err != syscall.ETXTBSY {
 			break
@@ -565,8 +565,7 @@ func startTraced(s Settings, fd int, script, own bool) (pid int, ok bool) {
 	for _, l := range s.Limits() {
 		if own && l.Resource == syscall.RLIMIT_AS {
 			// The harness's own programs (the reference and mock programs) start without
-			// it, as they do started directly: they read bounded lines (lineio.MaxLine),
-			// and the case's cgroup holds their memory.
+			// it (see ownWithoutAS).
 			continue
 		}
 		var old syscall.Rlimit
@@ -583,7 +582,7 @@ func startTraced(s Settings, fd int, script, own bool) (pid int, ok bool) {
 			return fail("setpriority: " + err.Error())
 		}
 	}
-	if hwm := PeakRSS(); hwm > 0 && s.ErrFD >= 0 {
+	if hwm := peakRSS(); hwm > 0 && s.ErrFD >= 0 {
 		syscall.Write(s.ErrFD, []byte("hwm "+strconv.FormatInt(hwm, 10)+"\n"))
 	}
 	// (The trace is this thread's whatever its user: detaching needs no permission.)

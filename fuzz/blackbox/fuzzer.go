@@ -283,8 +283,7 @@ func firstLine(b []byte) string {
 // box runs every program of the campaign (subject and reference alike) as a sandbox user
 // in a box, as the grader runs a subject, when the fuzzer is root and the machine allows
 // boxes; otherwise they run as the fuzzer's own user, and Options.Log says so. Each run
-// borrows a user of its own from the campaign's pool (runOne): runs overlap, and a program
-// that starts alone with its user may start without the exec role (sandbox.Identity.Alone).
+// borrows a user of its own from the campaign's pool (runOne): runs overlap.
 // The boxes share one network namespace, made for the campaign, with only its loopback:
 // the games fuzzed here talk over pipes, and a namespace made and freed for every program
 // would be a fifth of a campaign's CPU. Like the sandbox users, it is the campaign's
@@ -395,7 +394,7 @@ func (f *fuzzer) runOne(c shrinker, prog string) (*record.Result, error) {
 			return nil, err
 		}
 		defer f.users.Return(user, mark)
-		opt.Identity = sandbox.Identity{Lease: user, Alone: true}
+		opt.Identity = sandbox.Identity{Lease: user}
 	}
 	switch c := c.(type) {
 	case *PlayerCase:

@@ -277,8 +277,7 @@ func Run(prog string, args []string, script []Step, opt Options) (*Result, error
 	}
 	cfg := sandbox.Config{Limits: opt.limits(), Identity: opt.Identity, Box: opt.Box}
 	c, err := child.Start(child.Spec{Path: path, Args: args, Dir: opt.Dir, ErrPipe: true,
-		Build:   func(path string, args []string) *exec.Cmd { return sandbox.Command(cfg, env, path, args...) },
-		Starter: sandbox.Starter(cfg, env, path)})
+		Build: func(path string, args []string) *exec.Cmd { return sandbox.Command(cfg, env, path, args...) }})
 	if err != nil {
 		return nil, fmt.Errorf("cannot start %s: %w", prog, err)
 	}

@@ -115,7 +115,7 @@ func checkSessionAndOrphans(t *testing.T, box *sandbox.Box) {
 // program's user, with the bounding set already empty, the filter, the session and the
 // count of what the program left the same.
 func TestBoxHygieneThroughTheRole(t *testing.T) {
-	defer sandbox.UseRoleOnly()()
+	defer sandbox.InitsUseRole()()
 	t.Run("init", TestInitSurvivesItsProgramsSignals)
 	t.Run("userns", TestBoxRefusesUserNamespaces)
 	t.Run("session", TestBoxedProgramLeadsItsSessionAndLeavesNoChildUncounted)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"gauntlet/execrole"
-	"gauntlet/harness/runtime/child"
 )
 
 var selfCopyPath atomic.Pointer[string]
@@ -61,37 +60,6 @@ func ProgramPid(cfg Config, cmd *exec.Cmd) int {
 		return prog
 	}
 	return 0
-}
-
-// Starter returns how to start the command that Command(cfg, env, path, args...) made, once
-// its streams and folder are set (child.Spec.Starter): a program that can start without the
-// exec role does (see direct.go), in a command of its own, which it returns; any other
-// (a sandbox user's, where the harness lacks CAP_SYS_RESOURCE: see actas.go), and one
-// whose direct start fails, starts through the role, which then exits 127 with
-// the reason on its stderr.
-func Starter(cfg Config, env []string, path string) func(cmd *exec.Cmd) (*exec.Cmd, error) {
-	s := commandSettings(cfg, path)
-	return func(roleCmd *exec.Cmd) (*exec.Cmd, error) {
-		if startsDirect(s) {
-			dir := roleCmd.Dir
-			if dir == "" {
-				dir, _ = os.Getwd()
-			}
-			// Runs of one Config may overlap: a program starts alone only on the caller's
-			// word (Identity.Alone).
-			alone := cfg.Identity.Lease != nil && cfg.Identity.Alone
-			cmd, _, err := startDirect(s, dir, alone, func() *exec.Cmd {
-				c := directCommand(s, cfg.Box.env(env), roleCmd.Args)
-				c.Stdin, c.Stdout, c.Stderr = roleCmd.Stdin, roleCmd.Stdout, roleCmd.Stderr
-				c.ExtraFiles = roleCmd.ExtraFiles
-				return c
-			})
-			if err == nil {
-				return cmd, nil
-			}
-		}
-		return roleCmd, child.StartCmd(roleCmd)
-	}
 }
 
 // commandSettings are the exec role's settings for a program Command starts.

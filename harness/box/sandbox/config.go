@@ -150,11 +150,6 @@ type Identity struct {
 	// Lease, when not nil, is a sandbox user the caller holds (NewLease): the run uses it
 	// as its own and leaves it leased.
 	Lease *Lease
-	// Alone, with Lease, is the caller's word that no process of that user is alive when
-	// a program of the run starts, nor starts meanwhile: a user borrowed from a UserPool
-	// for a run of one program. Such a program may start without the exec role where the
-	// harness lacks CAP_SYS_RESOURCE (see actas.go). Group runs keep count themselves.
-	Alone bool
 	// Delegate, for a run of the harness's own user (Same), is the one sandbox user its
 	// programs start others as: a judge that starts the subject as the case's user. The
 	// run's processes are then the ones the harness started, that user's, and what the

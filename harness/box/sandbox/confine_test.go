@@ -13,8 +13,8 @@ import (
 
 // Keyrings: a sandbox user's kernel keyrings outlive its processes, so a message one case
 // left there reached the next case lent the same user (the box issue of 2026-11-28). Every
-// program the sandbox starts, directly or through the exec role, boxed or not, gets EPERM
-// from the keyring system calls.
+// program the sandbox starts, boxed or not, and whether a box's init traces its start or
+// starts it through the exec role again, gets EPERM from the keyring system calls.
 func TestKeyringsAreRefused(t *testing.T) {
 	prog := filepath.Join(progDir, "keyring")
 	const want = "add_key: refused\nkeyctl: refused\n"
@@ -24,20 +24,19 @@ func TestKeyringsAreRefused(t *testing.T) {
 		roleOnly bool
 	}
 	starts := []start{
-		{"unboxed, directly", sandbox.Config{Identity: sandbox.Identity{Same: true}}, false},
-		{"unboxed, through the role", sandbox.Config{Identity: sandbox.Identity{Same: true}}, true},
+		{"unboxed", sandbox.Config{Identity: sandbox.Identity{Same: true}}, false},
 	}
 	if boxProblem() == nil {
 		starts = append(starts,
-			start{"boxed, directly", sandbox.Config{Box: &sandbox.Box{}}, false},
-			start{"boxed, through the role", sandbox.Config{Box: &sandbox.Box{}}, true})
+			start{"boxed, traced by the init", sandbox.Config{Box: &sandbox.Box{}}, false},
+			start{"boxed, through the role again", sandbox.Config{Box: &sandbox.Box{}}, true})
 	} else if os.Getenv(buildtest.RequireBoxVar) == "1" {
 		t.Fatalf("%s=1 but no box here: %v", buildtest.RequireBoxVar, boxProblem())
 	}
 	for _, s := range starts {
 		t.Run(s.name, func(t *testing.T) {
 			if s.roleOnly {
-				defer sandbox.UseRoleOnly()()
+				defer sandbox.InitsUseRole()()
 			}
 			res, err := sandbox.Run(s.cfg, sandbox.Spec{Path: prog})
 			if err != nil {

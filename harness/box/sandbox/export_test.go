@@ -6,17 +6,11 @@ import (
 	"time"
 )
 
-// DirectStarts is how many programs this process started without the exec role.
-func DirectStarts() int64 { return directStarts.Load() }
-
-// CanSetOthersLimits says whether this process may set another user's limits as root.
-func CanSetOthersLimits() bool { return canSetOthersLimits() }
-
-// UseRoleOnly makes every start go through the exec role (as once tracing is refused)
-// until the returned function puts things back.
-func UseRoleOnly() (restore func()) {
-	old := noTracing.Swap(true)
-	return func() { noTracing.Store(old) }
+// InitsUseRole makes the init of every box start its program through the exec role, as
+// where traces are refused, until the returned function puts things back.
+func InitsUseRole() (restore func()) {
+	old := initsUseRole.Swap(true)
+	return func() { initsUseRole.Store(old) }
 }
 
 // RolePid is the pid of the process the harness started for p: the exec role, or the init of

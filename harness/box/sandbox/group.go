@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -291,9 +292,14 @@ func limitValue(n int64) int64 {
 	return n
 }
 
-// startOne starts one program: directly where it may (direct.go), else through the "exec
-// with limits" role; then it tracks it, takes its output and, for a start through the
-// role, waits for the role's word that the program was exec'd.
+// initsUseRole makes the init of every box start its program through the role, as it does
+// where traces are refused (a kernel or container that forbids ptrace): set by the tests
+// alone (InitsUseRole), so that this way is tested where traces are allowed.
+var initsUseRole atomic.Bool
+
+// startOne starts one program through the "exec with limits" role (startThroughRole); then
+// it tracks it, takes its output and waits for the role's word that the program was
+// exec'd.
 func (g *Group) startOne(spec Spec) (err error) {
 	path, err := resolve(spec.Path)
 	if err != nil {
@@ -310,7 +316,7 @@ func (g *Group) startOne(spec Spec) (err error) {
 	s.ErrFD = 3 + len(spec.ExtraFiles)
 	if s.Box != nil {
 		s.PID = execrole.PIDInit
-		s.NoTrace = noTracing.Load()
+		s.NoTrace = initsUseRole.Load()
 	}
 	if g.lease != nil {
 		s.UID, s.GID = g.lease.uid, g.lease.gid
@@ -320,20 +326,11 @@ func (g *Group) startOne(spec Spec) (err error) {
 	argv := append([]string{spec.Path}, spec.Args...)
 	// Every stream is a file, so the command starts no copying goroutine, and the process
 	// is reaped with Process.Wait (p.wait), never cmd.Wait.
-	var cmd *exec.Cmd
-	if startsDirect(s) {
-		if cmd, err = g.startDirectly(s, spec, argv, st.files, p); err != nil {
-			return err
-		}
+	cmd, errR, err := g.startThroughRole(&s, spec, argv, st.files, p, &ends)
+	if err != nil {
+		return err
 	}
-	// The role's error pipe: only a start through the role has one (see below).
-	var errR *os.File
-	if cmd == nil {
-		if cmd, errR, err = g.startThroughRole(&s, spec, argv, st.files, p, &ends); err != nil {
-			return err
-		}
-		defer errR.Close()
-	}
+	defer errR.Close()
 	p.proc, p.pid, p.started = cmd.Process, cmd.Process.Pid, time.Now()
 	g.trackRoot(p.pid, true, p.status != nil)
 	g.cfg.Transcript.Start(spec.Name, p.pid, argv)
@@ -342,10 +339,8 @@ func (g *Group) startOne(spec Spec) (err error) {
 	go p.wait()
 
 	ends.closeChild()
-	if errR != nil {
-		if err := g.awaitExec(spec, s, p, errR); err != nil {
-			return err
-		}
+	if err := g.awaitExec(spec, s, p, errR); err != nil {
+		return err
 	}
 	if p.inFile != nil {
 		p.fed = make(chan struct{})
@@ -439,36 +434,6 @@ func (g *Group) streams(spec Spec, p *Process, ends *startEnds) (st startStreams
 		}
 	}
 	return st, nil
-}
-
-// startDirectly starts the program without the role (direct.go); a nil command and no
-// error means it must go through the role after all.
-func (g *Group) startDirectly(s execrole.Settings, spec Spec, argv []string, files [3]*os.File, p *Process) (*exec.Cmd, error) {
-	var c *exec.Cmd
-	var rss int64
-	var err error
-	start := func(alone bool) {
-		c, rss, err = startDirect(s, g.dir, alone, func() *exec.Cmd {
-			c := directCommand(s, g.env(spec), argv)
-			c.Stdin, c.Stdout, c.Stderr = files[0], files[1], files[2]
-			c.ExtraFiles = spec.ExtraFiles
-			return c
-		})
-	}
-	if g.lease != nil && g.lease.exclusive {
-		startAlone(g.lease.uid, len(g.procs) == 0, start)
-	} else {
-		start(false)
-	}
-	switch {
-	case err == nil:
-		p.startRSS = rss
-		return c, nil
-	case err != errUseRole:
-		g.cfg.Transcript.Notef(transcript.Harness, "could not start %s: %s", spec.Name, err)
-		return nil, fmt.Errorf("sandbox: start %s: %s", spec.Name, err)
-	}
-	return nil, nil
 }
 
 // startThroughRole starts the program through the exec role, with the role's error pipe

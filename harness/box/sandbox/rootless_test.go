@@ -124,7 +124,7 @@ func tracedExec(t *testing.T, cfg sandbox.Config, mode os.FileMode) {
 // The box's tests again, as a sandbox that is not root makes its boxes (rootless): run as
 // an unprivileged user by a root test run.
 func TestSandboxRootless(t *testing.T) {
-	t.Parallel() // a process of its own: beside the parallel tests, after the serial ones (TestStartPathsGiveTheSameProcessLimit counts this user's tasks)
+	t.Parallel() // a process of its own: beside the parallel tests, after the serial ones (TestUnboxedProgramGetsItsProcessLimit counts this user's tasks)
 	if os.Geteuid() != 0 {
 		buildtest.ByRerun(t, "not root: the tests it reruns run here directly")
 	}

@@ -12,7 +12,7 @@ import (
 
 // A UserPool lends sandbox users to runs that overlap but must not share a user (a fuzzing
 // campaign's): each borrowed user is its run's alone, and comes back only once nothing the
-// run started is left, so that the next run's program starts alone (Identity.Alone). A
+// run started is left. A
 // new lease reads every process of the machine; a user lent again costs only a look at the
 // processes started since its run began.
 //

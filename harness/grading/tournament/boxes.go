@@ -204,14 +204,13 @@ func (b *Boxes) Game() (launch hubrt.Launch, done func()) {
 			mu.Lock()
 			users = append(users, lent{lease, mark, path, dir})
 			mu.Unlock()
-			cfg = sandbox.Config{Limits: b.limits, Identity: sandbox.Identity{Lease: lease, Alone: true},
+			cfg = sandbox.Config{Limits: b.limits, Identity: sandbox.Identity{Lease: lease},
 				Box: &sandbox.Box{Keep: b.keep, Net: b.net}}
 		}
 		s.Dir = dir
 		env := sandbox.ProgramEnv()
 		s.Path = path
 		s.Build = func(path string, args []string) *exec.Cmd { return sandbox.Command(cfg, env, path, args...) }
-		s.Starter = sandbox.Starter(cfg, env, path)
 		s.GroupEndsWithIt = true // its PID namespace's processes die with it
 		return nil
 	}

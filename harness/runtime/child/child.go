@@ -58,10 +58,6 @@ type Spec struct {
 	Shell bool
 	// Build, when set, makes the command instead of exec.Command (a sandboxed start).
 	Build func(path string, args []string) *exec.Cmd
-	// Starter, when set, starts the command made (its streams wired) instead of StartCmd,
-	// and returns the command that runs: it may start another in its place (a sandboxed
-	// program that starts without the command Build made, see harness/box/sandbox).
-	Starter func(cmd *exec.Cmd) (*exec.Cmd, error)
 	// GroupEndsWithIt says that the program's process group ends with the program (a boxed
 	// program: the kernel kills what is left of its PID namespace with it), so a waiter
 	// may wait for the group's last process too (GroupGone).
@@ -149,9 +145,6 @@ func run(cmd *exec.Cmd, s Spec, stdin, stdout, stderr *os.File) (*exec.Cmd, erro
 	cmd.Stdin, cmd.Stdout = stdin, stdout
 	if stderr != nil {
 		cmd.Stderr = stderr
-	}
-	if s.Starter != nil {
-		return s.Starter(cmd)
 	}
 	err := StartCmd(cmd)
 	if s.Shell && errors.Is(err, syscall.ENOEXEC) {

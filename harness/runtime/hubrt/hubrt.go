@@ -96,7 +96,7 @@ func Start(progs []string, args func(i int) []string) (*Hub, error) {
 
 // Launch changes how player i starts: it is given the player's child.Spec (its path and
 // arguments, its pipes) before the start, and may set how the command is made and started
-// (Spec.Build, Spec.Starter). A tournament's starts each program as a sandbox user in a box
+// (Spec.Build). A tournament's starts each program as a sandbox user in a box
 // (harness/grading/tournament). An error keeps the player from starting.
 type Launch func(i int, s *child.Spec) error
 

@@ -19,32 +19,31 @@ import (
 	"gauntlet/internal/buildtest"
 )
 
-// ownUserConfig is testConfig for a run as the harness's own user, outside a box: the
-// programs start without the exec role.
+// ownUserConfig is testConfig for a run as the harness's own user, outside a box.
 func ownUserConfig() sandbox.Config {
 	cfg := testConfig()
 	cfg.Identity = sandbox.Identity{Same: true}
 	return cfg
 }
 
-// ignoreHUP makes this process ignore SIGHUP until the returned function runs: the sandbox
-// then starts every program through the exec role, the one way to give the program the
-// default action back.
+// ignoreHUP makes this process ignore SIGHUP until the returned function runs: a program
+// must still meet SIGHUP with its default action (the role gives every signal back its
+// default).
 func ignoreHUP() (restore func()) {
 	signal.Ignore(syscall.SIGHUP)
 	// signal.Reset (or Stop) would leave SIGHUP ignored: the runtime gives back the action
-	// it found when it began handling the signal, here SIG_IGN. And the role never stays in
-	// a process that ignores a signal, nor does a program start without it. A channel that
-	// stays registered keeps the runtime's handler in place instead.
+	// it found when it began handling the signal, here SIG_IGN. A channel that stays
+	// registered keeps the runtime's handler in place instead.
 	return func() { signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP) }
 }
 
-// A program that is not the harness's own binary starts without the exec role, set up
-// while it is stopped at its exec, whether it runs as the harness's own user outside a box
-// or as a sandbox user in a box and a cgroup: it sees what it sees when started through
-// the role (its limits, niceness, no_new_privs, empty signal mask, session; its user, its
-// mounts, its private /tmp, its network, its cgroups), and it is no longer traced.
-func TestDirectStartGivesWhatTheRoleGives(t *testing.T) {
+// Every program starts through the exec role, whether it runs as the harness's own user
+// outside a box, as a sandbox user in a cgroup, or in a box too (where the box's init traces
+// its start, or starts it through the role again): it sees its limits, niceness,
+// no_new_privs, an empty signal mask and no signal ignored (though the harness ignores
+// SIGHUP), its session, its user, its mounts, its private /tmp, its network and its
+// cgroups, and it is not traced. The two starts of a boxed program give it the same.
+func TestProgramGetsWhatTheRoleGives(t *testing.T) {
 	// The shell's own status is read last, by itself once it has exec'd grep: while the
 	// shell forks, it blocks every signal for a moment. Of the mounts, only those a box
 	// makes are compared, and of /tmp only whether it is empty: other tests' mounts and
@@ -65,13 +64,12 @@ done < /proc/self/mountinfo | sort
 sed 's/^/cgroup /' /proc/self/cgroup
 exec grep -E '^(NoNewPrivs|SigBlk|SigIgn|TracerPid):' /proc/self/status
 `
-	// A boxed program always starts through the role, the init of its PID namespace
-	// (execrole's pidns.go): a sandbox user's program, in the case's cgroups, may start
-	// directly.
+	groups := 0
 	boxed := func() sandbox.Config {
 		cfg := testConfig()
 		if cgroup.Problem() == nil {
-			g, err := cgroup.New("gauntlet-sandbox-direct-"+strconv.Itoa(os.Getpid()), cgroup.Limits{Memory: 1 << 30, Processes: 100})
+			groups++
+			g, err := cgroup.New(fmt.Sprintf("gauntlet-sandbox-start-%d-%d", os.Getpid(), groups), cgroup.Limits{Memory: 1 << 30, Processes: 100})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,19 +78,25 @@ exec grep -E '^(NoNewPrivs|SigBlk|SigIgn|TracerPid):' /proc/self/status
 		}
 		return cfg
 	}
+	inABox := func() sandbox.Config {
+		cfg := boxed()
+		cfg.Box = &sandbox.Box{}
+		return cfg
+	}
 	for _, tc := range []struct {
-		name   string
-		config func() sandbox.Config
-		boxed  bool
-	}{{"own user", ownUserConfig, false}, {"sandbox user in a cgroup", boxed, true}} {
+		name        string
+		config      func() sandbox.Config
+		user, boxed bool
+	}{{"own user", ownUserConfig, false, false}, {"sandbox user in a cgroup", boxed, true, false},
+		{"sandbox user in a box and a cgroup", inABox, true, true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.boxed {
+			if tc.user {
 				boxOrSkip(t)
 			}
 			cfg := tc.config()
-			run := func(t *testing.T) (out string, direct bool) {
+			run := func(t *testing.T) string {
 				t.Helper()
-				before := sandbox.DirectStarts()
+				defer ignoreHUP()()
 				res, err := sandbox.Run(cfg, sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", script}})
 				if err != nil {
 					t.Fatal(err)
@@ -100,43 +104,41 @@ exec grep -E '^(NoNewPrivs|SigBlk|SigIgn|TracerPid):' /proc/self/status
 				if p := res.Procs[0]; p.Exit != (sandbox.Exit{}) || len(p.Stderr) > 0 {
 					t.Fatalf("%s", res)
 				}
-				return string(res.Procs[0].Stdout), sandbox.DirectStarts() == before+1
+				return string(res.Procs[0].Stdout)
 			}
-			direct, wasDirect := run(t)
-			if !wasDirect {
-				t.Fatal("the program was started through the exec role")
-			}
-			restore := ignoreHUP()
-			role, wasDirect := run(t)
-			restore()
-			if wasDirect {
-				t.Fatal("a harness that ignores SIGHUP started a program without the exec role")
-			}
-			if direct != role {
-				t.Errorf("started directly, the program sees\n%s\nthrough the exec role\n%s", direct, role)
+			got := run(t)
+			if tc.boxed {
+				restore := sandbox.InitsUseRole()
+				again := run(t)
+				restore()
+				if again != got {
+					t.Errorf("traced by its init, the program sees\n%s\nstarted through the role again\n%s", got, again)
+				}
 			}
 			want := []string{"NoNewPrivs:\t1\n", "SigBlk:\t0000000000000000\n", "SigIgn:\t0000000000000000\n",
 				"TracerPid:\t0\n", "session leader: yes\n", "nice: 10\n"}
 			if tc.boxed {
+				want = append(want, "net: lo \n", "empty but for the working folder")
+			}
+			if tc.user {
 				want = append(want, "uid: not root\n", "groups: 1\n")
 				for _, procs := range cfg.Cgroup {
 					want = append(want, "/"+filepath.Base(filepath.Dir(procs))+"\n")
 				}
 			}
 			for _, w := range want {
-				if !strings.Contains(direct, w) {
-					t.Errorf("started directly, the program does not see %q:\n%s", w, direct)
+				if !strings.Contains(got, w) {
+					t.Errorf("the program does not see %q:\n%s", w, got)
 				}
 			}
 		})
 	}
 }
 
-// A command of Command started by its Starter (as the fuzzer's recorder starts its
-// programs) runs as the sandbox user in its folder: started directly where the harness may
-// set another user's limits, else through the exec role; one that cannot start directly
-// starts through the role, which exits 127 with the reason on stderr.
-func TestStarter(t *testing.T) {
+// A command of Command (as the fuzzer's recorder and the tournaments start their programs)
+// runs as the sandbox user in its folder; one that cannot start exits 127 with the reason
+// on stderr.
+func TestCommandRunsAsTheUserInItsFolder(t *testing.T) {
 	boxOrSkip(t)
 	lease, err := sandbox.NewLease()
 	if err != nil {
@@ -153,33 +155,25 @@ func TestStarter(t *testing.T) {
 	for _, tc := range []struct {
 		name, path string
 		args       []string
-		direct     bool
 		status     int
 		stdout     string
 		stderr     string
 	}{
-		// The runs of a Config may overlap: their programs start directly only where the
-		// harness may set another user's limits as root (TestNoThreadBecomesAUserWhose...).
-		{"a shell", "/bin/sh", []string{"-c", "id -u; pwd"}, sandbox.CanSetOthersLimits(), 0, strconv.Itoa(lease.UID()) + "\n" + dir + "\n", ""},
-		{"a file that is not executable", notExec, nil, false, 127, "", "exec " + notExec + ": permission denied"},
+		{"a shell", "/bin/sh", []string{"-c", "id -u; pwd"}, 0, strconv.Itoa(lease.UID()) + "\n" + dir + "\n", ""},
+		{"a file that is not executable", notExec, nil, 127, "", "exec " + notExec + ": permission denied"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr strings.Builder
-			before := sandbox.DirectStarts()
 			c, err := child.Start(child.Spec{Path: tc.path, Args: tc.args, Dir: dir, Stderr: &stderr,
 				Build: func(path string, args []string) *exec.Cmd {
 					return sandbox.Command(cfg, os.Environ(), path, args...)
-				},
-				Starter: sandbox.Starter(cfg, os.Environ(), tc.path)})
+				}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			c.In.Close()
 			io.Copy(&stdout, c.Out)
 			c.Cmd.Wait()
-			if direct := sandbox.DirectStarts() > before; direct != tc.direct {
-				t.Errorf("started directly: %v, want %v", direct, tc.direct)
-			}
 			if got := c.Cmd.ProcessState.ExitCode(); got != tc.status || stdout.String() != tc.stdout || !strings.Contains(stderr.String(), tc.stderr) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout %q, stderr with %q",
 					got, stdout.String(), stderr.String(), tc.status, tc.stdout, tc.stderr)
@@ -189,12 +183,12 @@ func TestStarter(t *testing.T) {
 }
 
 // A program of a sandbox user may send any signal to a thread whose real user is that
-// user, and one SIGKILL to one thread ends the whole process. Were the harness to set a
-// program's limits by becoming its user for a moment (as it must without CAP_SYS_RESOURCE)
-// while another program of that user runs, that program could kill the harness. Here a
-// hostile program of the user sends SIGKILL to every thread of the harness without pause
-// while forty more programs of its user start in a second run: any such moment kills the
-// test (it did, before runs kept count of their users).
+// user, and one SIGKILL to one thread ends the whole process. Were a thread of the harness
+// to become the program's user for a moment (to set its limits without CAP_SYS_RESOURCE,
+// as a start without the role once did) while another program of that user runs, that
+// program could kill the harness. Here a hostile program of the user sends SIGKILL to
+// every thread of the harness without pause while forty more programs of its user start in
+// a second run: any such moment kills the test.
 func TestNoThreadBecomesAUserWhoseProgramsRun(t *testing.T) {
 	boxOrSkip(t)
 	lease, err := sandbox.NewLease()
@@ -217,11 +211,7 @@ func TestNoThreadBecomesAUserWhoseProgramsRun(t *testing.T) {
 		}
 	}
 	// A run alone first, so that the threads that start programs exist.
-	before := sandbox.DirectStarts()
 	ok(sandbox.Run(cfg, sandbox.Spec{Path: "/bin/true"}))
-	if sandbox.DirectStarts() != before+1 {
-		t.Error("the first program of a run alone with its user did not start directly")
-	}
 	tasks, err := os.ReadDir("/proc/self/task")
 	if err != nil {
 		t.Fatal(err)
@@ -265,11 +255,11 @@ func probeLimits() {
 }
 
 // The harness's own programs (here a copy of this binary that the harness names as its
-// own, as a grade does with its folder of reference and mock programs) start directly too,
-// as the sandbox user in the box, but without the address-space limit other programs get:
-// through the role they went on in its process, where the limit could not apply. As the
-// harness's own user outside a box, where they always started directly, they keep it.
-func TestOwnProgramsStartDirectlyWithoutTheAddressSpaceLimit(t *testing.T) {
+// own, as a grade does with its folder of reference and mock programs) start without the
+// address-space limit other programs get, as a sandbox user in a box or outside one (a
+// grade without the box, grade.Options.NoBox), and when the box's init starts them through
+// the role again. As the harness's own user outside a box they keep it.
+func TestOwnProgramsStartWithoutTheAddressSpaceLimit(t *testing.T) {
 	boxOrSkip(t)
 	self, err := os.Executable()
 	if err != nil {
@@ -283,31 +273,33 @@ func TestOwnProgramsStartDirectlyWithoutTheAddressSpaceLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lease.Release()
-	boxed := sandbox.Config{Identity: sandbox.Identity{Lease: lease, Alone: true}, Box: &sandbox.Box{Keep: []string{filepath.Dir(own)}},
+	boxed := sandbox.Config{Identity: sandbox.Identity{Lease: lease}, Box: &sandbox.Box{Keep: []string{filepath.Dir(own)}},
 		Limits: sandbox.Limits{AddressSpace: 1 << 30}}
+	userUnboxed := sandbox.Config{Identity: sandbox.Identity{Lease: lease}, Limits: sandbox.Limits{AddressSpace: 1 << 30}}
 	unboxed := sandbox.Config{Identity: sandbox.Identity{Same: true}, Limits: sandbox.Limits{AddressSpace: 1 << 30}}
 	ownSpec := sandbox.Spec{Path: own, Env: []string{probeLimitsEnv + "=1"}}
 	for _, tc := range []struct {
-		name   string
-		cfg    sandbox.Config
-		spec   sandbox.Spec
-		want   string
-		direct bool
+		name string
+		cfg  sandbox.Config
+		spec sandbox.Spec
+		want string
+		role bool // the box's init starts it through the role again
 	}{
-		// Boxed, they start through the role (the init of their PID namespace), and go
-		// on as the program in the role's process.
 		{"own", boxed, ownSpec, "unlimited unlimited\n", false},
+		{"own, through the role again", boxed, ownSpec, "unlimited unlimited\n", true},
 		{"other", boxed, sandbox.Spec{Path: "/bin/sh", Args: []string{"-c", "awk '/^Max address space/ {print $4, $5}' /proc/self/limits"}},
 			"1073741824 1073741824\n", false},
-		{"own, unboxed as the harness's user", unboxed, ownSpec, "1073741824 1073741824\n", true},
+		{"own, unboxed as a sandbox user", userUnboxed, ownSpec, "unlimited unlimited\n", false},
+		{"own, unboxed as the harness's user", unboxed, ownSpec, "1073741824 1073741824\n", false},
 	} {
-		before := sandbox.DirectStarts()
+		restore := func() {}
+		if tc.role {
+			restore = sandbox.InitsUseRole()
+		}
 		res, err := sandbox.Run(tc.cfg, tc.spec)
+		restore()
 		if err != nil {
 			t.Fatal(err)
-		}
-		if direct := sandbox.DirectStarts() == before+1; direct != tc.direct {
-			t.Errorf("%s: started directly: %v, want %v", tc.name, direct, tc.direct)
 		}
 		if p := res.Procs[0]; string(p.Stdout) != tc.want || p.Exit != (sandbox.Exit{}) {
 			t.Errorf("%s: exit %+v, stdout %q (stderr %q), want %q", tc.name, p.Exit, p.Stdout, p.Stderr, tc.want)
