@@ -1,6 +1,7 @@
 package metatest
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,15 +9,20 @@ import (
 	"testing"
 
 	"gauntlet/harness/box/execfile"
+	"gauntlet/harness/grading/grade"
 	"gauntlet/harness/grading/mutants"
 	"gauntlet/internal/buildtest"
+	"gauntlet/programs"
+	"gauntlet/testscripts"
 )
 
 // MutantsVar, set to "all" in the environment, makes the adequacy tests grade every mutant
-// of each library. Otherwise (go test ./..., full mode) they grade a sample that keeps the
-// run short: the first mutant of each marking category (in library order) and every mutant
-// that must survive (the accepted alternatives and the equivalent ones). Grading one mutant
-// takes about 2 to 3 s on 2 cores; the whole libraries, about 8 minutes.
+// of each library on every case its program takes part in. Otherwise (go test ./..., full
+// mode) they grade a sample that keeps the run short: the first mutant of each marking
+// category (in library order) and every mutant that must survive (the accepted
+// alternatives and the equivalent ones), each on the cases of its own categories alone
+// (mutants.OwnCases), where it must be killed or show as PASS-LENIENT; its blast radius is
+// measured with the whole library. The whole libraries take about 5 minutes on 2 cores.
 const MutantsVar = "GAUNTLET_MUTANTS"
 
 // SuiteVar, set to a folder of cases, makes the adequacy tests grade the mutants with those
@@ -61,14 +67,26 @@ func checkLibrary(t *testing.T, game string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	all := os.Getenv(MutantsVar) == "all"
+	var cases []grade.Case
+	if !all {
+		cases = suiteCases(t, game)
+	}
 	var mu sync.Mutex
 	var outs []mutants.Outcome
 	t.Run("mutants", func(t *testing.T) {
 		for _, m := range selectMutants(lib) {
 			t.Run(m.Name, func(t *testing.T) {
 				t.Parallel()
+				filter := mutants.Filter(game, m.Prog)
+				if !all {
+					var err error
+					if filter, err = mutants.OwnCases(m, cases, filter); err != nil {
+						t.Fatal(err)
+					}
+				}
 				dir := mutantSubmission(t, m, root)
-				args := []string{"-no-build", "-j", "6", "-run", mutants.Filter(game, m.Prog)}
+				args := []string{"-no-build", "-j", "6", "-run", filter}
 				if d := os.Getenv(SuiteVar); d != "" {
 					args = append(args, "-suite", d)
 				}
@@ -87,6 +105,28 @@ func checkLibrary(t *testing.T, game string) {
 		}
 	})
 	t.Log(mutants.Matrix(game, outs))
+}
+
+// suiteCases are the cases the mutants of game are graded with: SuiteVar's, or the game's
+// built-in suite (its registration's, or testscripts').
+func suiteCases(t *testing.T, game string) []grade.Case {
+	t.Helper()
+	g, ok := programs.GradeGame(game)
+	if !ok {
+		t.Fatalf("no grade table for %s", game)
+	}
+	var fsys fs.FS = testscripts.FS
+	dir := game
+	if d := os.Getenv(SuiteVar); d != "" {
+		fsys, dir = os.DirFS(d), "."
+	} else if s, ok := programs.Suite(game); ok {
+		fsys, dir = s, "."
+	}
+	cases, err := grade.LoadCases(fsys, dir, g.ProgramVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases
 }
 
 // TestAdequacy grades the mutants of every game's library (see selectMutants), a subtest

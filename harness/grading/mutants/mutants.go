@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -105,6 +106,32 @@ func Filter(game, prog string) string {
 		return ""
 	}
 	return s.Cases(prog)
+}
+
+// OwnCases narrows progFilter (Filter's, a regular expression of case ids) to the cases,
+// among cases, of m's own categories (Category and Also): where the suite must kill m, or
+// where an accepted alternative must show as PASS-LENIENT. Graded on those alone, a
+// mutant's failures in other categories (its blast radius) go unmeasured: the adequacy
+// tests grade their quick sample so, and the whole library on every case.
+func OwnCases(m Mutant, cases []grade.Case, progFilter string) (string, error) {
+	re, err := regexp.Compile(progFilter)
+	if err != nil {
+		return "", err
+	}
+	own := map[string]bool{m.Category: true}
+	for _, c := range m.Also {
+		own[c] = true
+	}
+	var ids []string
+	for _, c := range cases {
+		if own[c.Category] && re.MatchString(c.ID) {
+			ids = append(ids, regexp.QuoteMeta(c.ID))
+		}
+	}
+	if len(ids) == 0 {
+		return "", fmt.Errorf("%s: no case of %s grades its category %q", m.Name, m.Prog, m.Category)
+	}
+	return "^(" + strings.Join(ids, "|") + ")$", nil
 }
 
 // CasesOfRole is the Cases of a game whose cases are named after the role they judge: the
