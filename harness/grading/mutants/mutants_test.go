@@ -1,6 +1,7 @@
 package mutants
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -74,5 +75,36 @@ func TestWithTwins(t *testing.T) {
 	want := "E-x/EAIT/b E-y/EAIT/d B-x/HABS/b2 M-x/MABS/b"
 	if g := strings.Join(names, " "); g != want {
 		t.Errorf("twins %s, want %s", g, want)
+	}
+}
+
+// OwnCases keeps the cases of the mutant's category and its Also that the program's filter
+// matches, as a filter of their exact ids; none is an error.
+func TestOwnCases(t *testing.T) {
+	cases := []grade.Case{
+		{ID: "hub_args", Category: "hub/arguments"},
+		{ID: "hub_args_more", Category: "hub/arguments"},
+		{ID: "hub_faults", Category: "hub/faults"},
+		{ID: "hub_games", Category: "hub/games"},
+		{ID: "player_args", Category: "hub/arguments"},
+	}
+	for _, tc := range []struct {
+		m    Mutant
+		want string
+	}{
+		{Mutant{Name: "a", Category: "hub/arguments"}, "^(hub_args|hub_args_more)$"},
+		{Mutant{Name: "b", Category: "hub/faults", Also: []string{"hub/games"}}, "^(hub_faults|hub_games)$"},
+	} {
+		got, err := OwnCases(tc.m, cases, "^hub_")
+		if err != nil || got != tc.want {
+			t.Errorf("%s: %q, %v; want %q", tc.m.Name, got, err, tc.want)
+		}
+		re := regexp.MustCompile(got)
+		if re.MatchString("hub_args_") || re.MatchString("xhub_args") {
+			t.Errorf("%s: %q matches more than the ids", tc.m.Name, got)
+		}
+	}
+	if got, err := OwnCases(Mutant{Name: "c", Prog: "X", Category: "players"}, cases, "^hub_"); err == nil {
+		t.Errorf("a mutant without a case of its category: %q, no error", got)
 	}
 }
