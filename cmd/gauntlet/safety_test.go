@@ -16,7 +16,7 @@ import (
 
 // The tests' submissions reach files in the test's own temporary folders (marks a slow
 // player leaves, programs linked from there): the boxes keep the temporary folder shared.
-// The box itself is tested in harness/box/sandbox and metatest.
+// The box itself is tested in harness/box/sandbox and acceptance.
 func init() {
 	os.Setenv(scriptcmds.BoxKeepVar, os.TempDir())
 }

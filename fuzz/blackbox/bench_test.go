@@ -16,7 +16,7 @@ import (
 // program), boxed when the machine allows it, as the CLI runs it, at the CLI's default -j
 // (twice the CPUs) and its GCPercent, with the reference in process where it can (as a
 // process, for cases with a signal, it is this test binary under the player's name). It
-// reports the campaign's cases per second; compare with metatest's BenchmarkProcessFloor,
+// reports the campaign's cases per second; compare with acceptance's BenchmarkProcessFloor,
 // the machine's start-and-reap rate, and BenchmarkGoProcessFloor, the least any program
 // written in Go costs. Run on demand:
 // go test -run XXX -bench PlayerCampaign ./fuzz/blackbox

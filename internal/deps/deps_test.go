@@ -100,7 +100,7 @@ var rules = []rule{
 	// Data and tests.
 	{"gauntlet/testscripts", "std"},
 	{"gauntlet/ci", "std"},
-	{"gauntlet/metatest/...", "std"},
+	{"gauntlet/acceptance/...", "std"},
 	{"gauntlet/internal/deps", "std"},
 	{"gauntlet/internal/buildtest/...", "std gauntlet/internal/buildtest gauntlet/harness/box/cgroup gauntlet/harness/box/execfile gauntlet/harness/box/hygiene gauntlet/harness/runtime/tcp"},
 	{"gauntlet/internal/vmtest/...", "std " + sys + " gauntlet/internal/vmtest/..."},
@@ -108,7 +108,7 @@ var rules = []rule{
 
 // testOnly are the packages only tests may import (but each other): the table's rows that
 // say "tests only".
-var testOnly = []string{"gauntlet/games/grammar/grammartest", "gauntlet/internal/buildtest/...", "gauntlet/metatest/...", "gauntlet/internal/deps", "gauntlet/internal/vmtest/..."}
+var testOnly = []string{"gauntlet/games/grammar/grammartest", "gauntlet/internal/buildtest/...", "gauntlet/acceptance/...", "gauntlet/internal/deps", "gauntlet/internal/vmtest/..."}
 
 // forTestsOnly says whether a non-test file of package p may not import imp: imp is for
 // tests only, and p is not of the same test-only folder.

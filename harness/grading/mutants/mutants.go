@@ -4,7 +4,7 @@
 // marked run its program takes part, and judging a grade report of it (killed or not, and
 // the marks it costs outside its own marking category). Mutation testing's question, asked
 // of a conformance suite: does it fail each single bug, and does each bug cost marks only
-// where it belongs? The adequacy tests (metatest) and `gauntlet adequacy` ask it.
+// where it belongs? The adequacy tests (acceptance) and `gauntlet adequacy` ask it.
 //
 // A mutant is one exact piece of source text replaced by another in one file, built into
 // one spec program only (so a mutant of a shared file such as games/dealer2310/strategy.go

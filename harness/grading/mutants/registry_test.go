@@ -38,7 +38,7 @@ func TestLibrariesComeWithTheirGames(t *testing.T) {
 // Every mutant of every library applies (its text is in its file exactly once and the
 // change is not empty), names a program of its game's grade table and marking categories of
 // its game, and says why when it must survive; names are unique. (Building and grading them
-// is the adequacy tests' job, in metatest.)
+// is the adequacy tests' job, in acceptance.)
 func TestLibraries(t *testing.T) {
 	root, err := mutants.ModuleRoot(".")
 	if err != nil {

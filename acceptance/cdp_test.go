@@ -1,4 +1,4 @@
-package metatest
+package acceptance
 
 import (
 	"bufio"

@@ -1,5 +1,5 @@
 // Command emptygo does nothing: it is the smallest Go program, whose start and exit are
-// the floor of any program written in Go (metatest's BenchmarkGoProcessFloor).
+// the floor of any program written in Go (acceptance's BenchmarkGoProcessFloor).
 package main
 
 func main() {}

@@ -1,4 +1,4 @@
-package metatest
+package acceptance
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 )
 
 // The speed figures of the product, each beside the floor it is compared with. Run on
-// demand: go test -run XXX -bench . ./metatest
+// demand: go test -run XXX -bench . ./acceptance
 
 // BenchmarkProcessFloor starts and reaps /bin/true: what one process costs this machine.
 func BenchmarkProcessFloor(b *testing.B) {
@@ -30,7 +30,7 @@ func BenchmarkProcessFloor(b *testing.B) {
 // are written in Go. Compare with BenchmarkProcessFloor (a C program) and with the
 // reference game's seven processes (BenchmarkReferenceGameA).
 func BenchmarkGoProcessFloor(b *testing.B) {
-	prog := filepath.Join(buildtest.Programs(b, "gauntlet/metatest/internal/emptygo"), "emptygo")
+	prog := filepath.Join(buildtest.Programs(b, "gauntlet/acceptance/internal/emptygo"), "emptygo")
 	cpu := childCPU()
 	for b.Loop() {
 		if err := exec.Command(prog).Run(); err != nil {
@@ -69,7 +69,7 @@ func BenchmarkGradeDealer2310(b *testing.B) { benchGrade(b, "dealer2310") }
 // out a timeout, and waiting cases free their CPU slots, so the grade takes about the
 // longest timeout times a small factor, not their sum (issue 40: at most 60 s on 2 cores;
 // over half an hour before 2026-11-28). It reports the wall and CPU seconds and the marks.
-// Run on demand: go test -run XXX -bench NeverAnswers -benchtime 1x ./metatest
+// Run on demand: go test -run XXX -bench NeverAnswers -benchtime 1x ./acceptance
 func BenchmarkGradeNeverAnswers(b *testing.B) { benchNever(b, "dealer2310", "testdata/never2310") }
 
 // BenchmarkGradeNeverAnswersStlucia is the same for St Lucia: testdata/neverstlucia, whose
