@@ -95,17 +95,8 @@ func Called() (Program, bool) {
 	return table[name], true
 }
 
-// Mains maps every program's name to its Main, the form testscript.RunMain registers.
-func Mains() map[string]func() int {
-	m := map[string]func() int{}
-	for name, p := range table {
-		m[name] = p.Main
-	}
-	return m
-}
-
-// Commands is Mains in the form testscript.Main takes: each exits with its program's
-// status.
+// Commands maps every program's name to its Main in the form testscript.Main takes: each
+// exits with its program's status.
 func Commands() map[string]func() {
 	m := map[string]func(){}
 	for name, p := range table {

@@ -44,9 +44,6 @@ var layout = [Size]string{
 // Passages are the secret passages between opposite corners, both ways.
 var Passages = map[byte]byte{'K': 'T', 'T': 'K', 'C': 'U', 'U': 'C'}
 
-// Layout returns the board's rows as drawn above, for people (docs, the server's -board).
-func Layout() []string { return append([]string(nil), layout[:]...) }
-
 // Walkable reports whether a token may stand on cell (r, c) during play: a corridor or a
 // door (start squares hold their token only before it first moves).
 func Walkable(r, c int) bool {

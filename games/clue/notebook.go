@@ -1,18 +1,9 @@
 package clue
 
-import "math/bits"
-
 // owners is a set of possible holders of a card: bits 0-5 the tokens, bit 6 the solution.
 type owners uint8
 
 const solutionBit = Tokens
-
-func (o owners) only() (int, bool) {
-	if bits.OnesCount8(uint8(o)) == 1 {
-		return bits.TrailingZeros8(uint8(o)), true
-	}
-	return -1, false
-}
 
 // clause says a token holds at least one of three cards (it disproved a suggestion
 // without our seeing the card).

@@ -798,7 +798,7 @@ const (
 	quietAfter = 100 * time.Millisecond
 )
 
-// Rerun runs again, one at a time, the case runs of outs (one subject's, after every one
+// rerunIn runs again, one at a time, the case runs of outs (one subject's, after every one
 // of them ran) whose verdict cannot stand as it is, and puts what came of each in its
 // place (Outcome.Alone says what happened):
 //
@@ -818,17 +818,8 @@ const (
 // "Alone" is the subject's alone: none of its other case runs runs beside the one run
 // again, but other subjects' cases go on (a cohort's), so that one submission's reruns
 // never stop the others' grading (12 reruns under a lock that stopped every other
-// submission would cost them 187 s). Nothing is run again once the grade was stopped (opt.Stop).
-func Rerun(g Game, outs []Outcome, subj Subject, opt Options) {
-	opt, boxErr := opt.forGame(g)
-	defer sandbox.CaseUsers.Retire(opt.owner)
-	if boxErr != nil {
-		return // nothing ran (every outcome is the box's final HARNESS-ERROR)
-	}
-	rerunIn(opt.Scratch, g, outs, subj, opt)
-}
-
-// rerunIn is Rerun with the cases' folders made under casesDir.
+// submission would cost them 187 s). Nothing is run again once the grade was stopped
+// (opt.Stop). The cases' folders are made under casesDir.
 func rerunIn(casesDir string, g Game, outs []Outcome, subj Subject, opt Options) {
 	for i := range outs {
 		o := outs[i]
@@ -876,13 +867,6 @@ func rerunIn(casesDir string, g Game, outs []Outcome, subj Subject, opt Options)
 type heldSlot struct {
 	mu  sync.Mutex
 	sem *pool // nil once released
-}
-
-// in says whether the slot held is sem's.
-func (h *heldSlot) in(sem *pool) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.sem == sem
 }
 
 // release gives the slot back.
