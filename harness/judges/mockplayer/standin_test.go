@@ -3,6 +3,7 @@ package mockplayer
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -190,7 +191,9 @@ func TestStandInTakesTheFirstVerdict(t *testing.T) {
 	if err := c.Verdict(3, 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Verdict(4, 0); err != nil {
+	// The second may find the stand-in gone already (it ends on the first): a write to a
+	// connection it closed is no failure here (CI's busy machine saw one).
+	if err := c.Verdict(4, 0); err != nil && !errors.Is(err, syscall.EPIPE) && !errors.Is(err, syscall.ECONNRESET) {
 		t.Fatal(err)
 	}
 	err := cmd.Wait()
