@@ -617,6 +617,10 @@ func TestCohortInterrupt(t *testing.T) {
 // SIGINT to the real binary while grading one folder (-j 1, the player_game_eait cases):
 // the running case ends, nothing more starts, the summary shows what ran and says the run
 // was interrupted, no -json file is written (a partial report is not a grade), exit 2.
+// Usually one case runs when the interrupt comes; on a busy machine a case may look quiet
+// for a moment while its programs start (asleep in the kernel, making a box), give its slot
+// to the next one, and two run: each that started leaves its mark, and the summary must
+// show as many, and fewer than the four.
 func TestGradeInterrupt(t *testing.T) {
 	t.Parallel() // a grade of its own, in a process of its own
 	bin := buildtest.Path(t, "gauntlet/cmd/gauntlet")
@@ -625,7 +629,7 @@ func TestGradeInterrupt(t *testing.T) {
 	slow := filepath.Join(root, "slow-eait")
 	// The first case's EAIT works (a busy loop, never quiet: a quiet case would give its
 	// slot to the next one) until the test has seen the grade take the interrupt.
-	script := fmt.Sprintf("#!/bin/sh\ntouch %s/started\nwhile [ ! -e %s/go ]; do :; done\nexec %s exec EAIT \"$@\"\n", root, root, bin)
+	script := fmt.Sprintf("#!/bin/sh\nmktemp %s/started.XXXXXX >/dev/null\nwhile [ ! -e %s/go ]; do :; done\nexec %s exec EAIT \"$@\"\n", root, root, bin)
 	if err := execfile.Write(slow, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -643,10 +647,11 @@ func TestGradeInterrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.WriteFile(filepath.Join(root, "go"), nil, 0o644) // (a failed test lets it go)
-	buildtest.Await(t, "the first case's start", func() bool {
-		_, err := os.Stat(filepath.Join(root, "started"))
-		return err == nil
-	})
+	started := func() int {
+		m, _ := filepath.Glob(filepath.Join(root, "started.*"))
+		return len(m)
+	}
+	buildtest.Await(t, "the first case's start", func() bool { return started() > 0 })
 	cmd.Process.Signal(syscall.SIGINT)
 	buildtest.Await(t, "the grade's word that it starts no more cases", func() bool {
 		return strings.Contains(stderr.String(), "starting no more cases")
@@ -663,8 +668,9 @@ func TestGradeInterrupt(t *testing.T) {
 	if !strings.Contains(stderr.String(), "starting no more cases") {
 		t.Errorf("stderr does not say what happens: %s", stderr.String())
 	}
-	if !strings.Contains(stdout.String(), "cases: PASS 1 ") || !strings.Contains(stdout.String(), "INTERRUPTED after 1 of 4 case runs") {
-		t.Errorf("the summary should show the one case that ran and say the run was interrupted:\n%s", stdout.String())
+	n := started()
+	if n >= 4 || !strings.Contains(stdout.String(), fmt.Sprintf("cases: PASS %d ", n)) || !strings.Contains(stdout.String(), fmt.Sprintf("INTERRUPTED after %d of 4 case runs", n)) {
+		t.Errorf("the summary should show the %d case(s) that ran, fewer than 4, and say the run was interrupted:\n%s", n, stdout.String())
 	}
 	if _, err := os.Stat(jsonFile); err == nil {
 		t.Errorf("a partial report was written to %s", jsonFile)
